@@ -1,0 +1,25 @@
+# Two entry points: `make run` (the main job) and `make test` (the test suite).
+# Each creates .venv with everything the project needs when it is missing.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+
+.PHONY: run test setup clean
+
+$(BIN)/eternity: pyproject.toml
+	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e '.[test]'
+	touch $(BIN)/eternity
+
+setup: $(BIN)/eternity
+
+run: setup
+	$(BIN)/eternity run experiments/quick.toml --db results/quick.sqlite
+	$(BIN)/eternity table results/quick.sqlite --format md
+
+test: setup
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf $(VENV) results

@@ -1,0 +1,315 @@
+"""The `eternity` command line (DESIGN section 6).
+
+Exit status: 0 answered; 1 `verify` found an invalid solution (otherwise a
+bug); 2 bad input or usage, as one line on stderr; 3 a limit stopped the
+work before an answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from puzzles import catalog, formats
+from puzzles.formats import InputError
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_LIMIT = 0, 1, 2, 3
+
+
+class UsageError(Exception):
+    pass
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line, exit 2
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _out(obj) -> None:
+    print(json.dumps(obj, indent=1, default=str))
+
+
+def _opts(pairs: list[str] | None) -> dict:
+    out = {}
+    for kv in pairs or []:
+        if "=" not in kv:
+            raise UsageError(f"--opt {kv!r}: expected KEY=VALUE")
+        k, v = kv.split("=", 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+# ------------------------------------------------------------------ commands
+def cmd_list(a) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    rows = [(n, catalog.describe(n)) for n in catalog.names()]
+    if a.json:
+        _out([{"name": n, "description": d} for n, d in rows])
+        return 0
+    t = Table("name", "description", box=None)
+    for n, d in rows:
+        t.add_row(n, d)
+    Console().print(t)
+    return 0
+
+
+def cmd_info(a) -> int:
+    p = catalog.load(a.puzzle)
+    info = p.summary()
+    info["hash"] = formats.puzzle_hash(p)
+    if catalog.is_builtin(a.puzzle):
+        info["description"] = catalog.describe(a.puzzle)
+        info["known_solution"] = catalog.known_solution(a.puzzle) is not None
+    if p.kind == "edge":
+        frame, inner = p.colour_classes()
+        info["frame_color_ids"], info["inner_color_ids"] = frame, inner
+    if a.json:
+        _out(info)
+    else:
+        for k, v in info.items():
+            print(f"{k:>16}: {v}")
+    return 0
+
+
+def cmd_generate(a) -> int:
+    from puzzles import generate
+
+    try:
+        if a.family == "edge":
+            p, planted = generate.edge_puzzle(a.rows, a.cols, a.frame_colors, a.inner_colors, a.seed, a.name)
+        else:
+            if a.grid != "square":
+                raise UsageError(f"generate polyform: grid {a.grid!r} is not supported yet (square only)")
+            p, planted = generate.polyomino_puzzle(a.rows, a.cols, a.size, a.seed, not a.no_mirror, a.name)
+    except ValueError as e:
+        raise UsageError(f"generate {a.family}: {e}") from None
+    formats.write_puzzle(p, a.output)
+    if a.planted:
+        formats.write_solution(p, planted, a.planted)
+    print(f"wrote {a.output}" + (f" and {a.planted}" if a.planted else ""), file=sys.stderr)
+    return 0
+
+
+def cmd_verify(a) -> int:
+    from puzzles.verify import verify
+
+    p = catalog.load(a.puzzle)
+    sol = formats.read_solution(p, a.solution)
+    rep = verify(p, sol, allow_mismatch=a.score)
+    if a.json:
+        _out(rep.as_dict())
+    else:
+        if rep.score is not None:
+            print(f"score {rep.score}/{rep.max_score}")
+        for msg in rep.problems:
+            print(msg)
+        if a.score and rep.mismatches:
+            print("mismatched joins: " + ", ".join(rep.mismatches))
+        print("valid" if rep.valid else ("legal partial board" if a.score and not rep.problems else "INVALID"))
+    if a.score:
+        return EXIT_OK if not rep.problems or rep.problems == [f"{p.n_cells - len(sol)} empty cells"] else EXIT_INVALID
+    return EXIT_OK if rep.valid else EXIT_INVALID
+
+
+def cmd_render(a) -> int:
+    from puzzles.render import render
+
+    p = catalog.load(a.puzzle)
+    sol = formats.read_solution(p, a.solution) if a.solution else None
+    formats.atomic_write(a.output, render(p, sol))
+    return 0
+
+
+def cmd_export(a) -> int:
+    p = catalog.load(a.puzzle)
+    opts = _opts(a.opt)
+    if a.to == "xcc":
+        text = p.to_xcc().to_knuth()
+    elif a.to in ("bucas", "solution"):
+        sol = formats.read_solution(p, opts.pop("solution")) if "solution" in opts else catalog.known_solution(a.puzzle)
+        if sol is None:
+            raise UsageError(f"export --to {a.to}: {a.puzzle} has no known solution (give --opt solution=FILE)")
+        if a.to == "bucas":
+            if p.kind != "edge":
+                raise UsageError("export --to bucas: only edge-matching puzzles")
+            text = formats.bucas_url(p, sol) + "\n"
+        else:
+            text = json.dumps(formats.solution_to_dict(p, sol), indent=1) + "\n"
+    elif a.to == "json":
+        text = json.dumps(formats.puzzle_to_dict(p), indent=1) + "\n"
+    else:
+        raise UsageError(f"export --to {a.to}: not available yet")
+    formats.atomic_write(a.output, text)
+    return 0
+
+
+def cmd_solve(a) -> int:
+    from puzzles import solvers
+    from puzzles.render import render
+    from puzzles.verify import verify
+
+    p = catalog.load(a.puzzle)
+    name = a.solver or ("edge-backtrack" if p.kind == "edge" else "backtrack")
+    try:
+        solver = solvers.get(name, _opts(a.opt))
+        solver.check(p, a.mode)
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    limits = solvers.Limits(time_s=a.time_limit, nodes=a.node_limit, solutions=a.limit)
+    progress, status_ctx = _live_progress(a)
+    with status_ctx:
+        res = solver.solve(p, mode=a.mode, limits=limits, progress=progress)
+    verified = all(verify(p, s, allow_mismatch=a.mode == "best").valid or a.mode == "best" for s in res.solutions)
+    if a.distinct and res.count is not None and res.status != "limit":
+        from puzzles.symmetry import distinct_count
+
+        res.stats["distinct"] = distinct_count(p, res)
+    if a.output and res.solutions:
+        formats.write_solution(p, res.solutions[0], a.output)
+    if a.svg and res.solutions:
+        formats.atomic_write(a.svg, render(p, res.solutions[0]))
+    if a.json:
+        d = res.as_dict()
+        d["verified"] = verified
+        d["solutions"] = [formats.solution_to_dict(p, s)["placements"] for s in res.solutions[: a.show]]
+        _out(d)
+    else:
+        line = f"{res.status}"
+        if res.count is not None:
+            line += f"  count {res.count}" + ("" if res.status != "limit" else " (incomplete)")
+        if "distinct" in res.stats:
+            line += f"  distinct {res.stats['distinct']}"
+        if res.best_score is not None:
+            line += f"  best score {res.best_score}"
+        line += f"  verified {verified}  " + "  ".join(
+            f"{k} {v:.3g}" if isinstance(v, float) else f"{k} {v}" for k, v in res.stats.items()
+            if k in ("time_s", "nodes", "placements_per_s", "build_s"))
+        print(line)
+        if res.message:
+            print(res.message, file=sys.stderr)
+    if not verified:
+        print("eternity: error: a solver returned a solution the verifier rejects", file=sys.stderr)
+        return EXIT_INVALID
+    if res.status == "error":
+        return EXIT_INVALID
+    return EXIT_LIMIT if res.status == "limit" and not res.solutions else EXIT_OK
+
+
+def _live_progress(a):
+    import contextlib
+
+    if a.json or not sys.stderr.isatty():
+        return None, contextlib.nullcontext()
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    status = console.status("solving ...")
+
+    def progress(info: dict) -> None:
+        status.update("  ".join(f"{k} {v:,}" if isinstance(v, int) else f"{k} {v:.3g}" for k, v in info.items()))
+
+    return progress, status
+
+
+# -------------------------------------------------------------------- parser
+def build_parser() -> argparse.ArgumentParser:
+    ap = _Parser(prog="eternity", description="A workbench for hard tiling and edge-matching puzzles.")
+    sub = ap.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    s = sub.add_parser("list", help="built-in puzzles")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_list)
+
+    s = sub.add_parser("info", help="sizes, pieces, colours of a puzzle")
+    s.add_argument("puzzle")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_info)
+
+    s = sub.add_parser("generate", help="instances with a planted solution")
+    gsub = s.add_subparsers(dest="family", required=True, parser_class=_Parser)
+    g = gsub.add_parser("edge")
+    g.add_argument("--rows", type=int, required=True)
+    g.add_argument("--cols", type=int, required=True)
+    g.add_argument("--frame-colors", type=int, required=True)
+    g.add_argument("--inner-colors", type=int, required=True)
+    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--name")
+    g.add_argument("-o", "--output", required=True)
+    g.add_argument("--planted")
+    g.set_defaults(func=cmd_generate)
+    g = gsub.add_parser("polyform")
+    g.add_argument("--grid", default="square")
+    g.add_argument("--rows", type=int, required=True)
+    g.add_argument("--cols", type=int, required=True)
+    g.add_argument("--size", type=int, default=5, help="cells per piece")
+    g.add_argument("--no-mirror", action="store_true", help="pieces may not be turned over")
+    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--name")
+    g.add_argument("-o", "--output", required=True)
+    g.add_argument("--planted")
+    g.set_defaults(func=cmd_generate)
+
+    s = sub.add_parser("solve", help="solve a puzzle with a registered solver")
+    s.add_argument("puzzle")
+    s.add_argument("--solver")
+    s.add_argument("--opt", action="append", metavar="K=V")
+    s.add_argument("--mode", default="first", choices=["first", "count", "all", "best"])
+    s.add_argument("--distinct", action="store_true", help="also count up to symmetry and identical pieces")
+    s.add_argument("--time-limit", type=float)
+    s.add_argument("--node-limit", type=int)
+    s.add_argument("--limit", type=int, help="solutions to collect in mode all")
+    s.add_argument("--show", type=int, default=1, help="solutions printed with --json")
+    s.add_argument("-o", "--output")
+    s.add_argument("--svg")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_solve)
+
+    s = sub.add_parser("verify", help="check a solution (exit 1 when invalid)")
+    s.add_argument("puzzle")
+    s.add_argument("solution")
+    s.add_argument("--score", action="store_true", help="mismatches allowed; print the score")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_verify)
+
+    s = sub.add_parser("render", help="SVG picture of a puzzle or a solution")
+    s.add_argument("puzzle")
+    s.add_argument("solution", nargs="?")
+    s.add_argument("-o", "--output", required=True)
+    s.set_defaults(func=cmd_render)
+
+    s = sub.add_parser("export", help="write a puzzle in another format")
+    s.add_argument("puzzle")
+    s.add_argument("--to", required=True, choices=["xcc", "dimacs", "cpsat", "bucas", "solution", "json"])
+    s.add_argument("--opt", action="append", metavar="K=V")
+    s.add_argument("-o", "--output", required=True)
+    s.set_defaults(func=cmd_export)
+
+    try:
+        from experiments import cli as ecli
+
+        ecli.add_commands(sub)
+    except ImportError:  # pragma: no cover - the runner is optional at import time
+        pass
+    return ap
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        a = build_parser().parse_args(argv)
+        return a.func(a)
+    except (InputError, UsageError) as e:
+        print(f"eternity: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("eternity: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,186 @@
+"""Built-in named puzzles, loaded from ``data/`` (provenance in data/SOURCES.md).
+
+Names: ``eternity2`` (piece 139 fixed at I8), ``eternity2-hints`` (the five
+official placements), ``eternity2-clue1`` .. ``-clue4``, ``owen-a``,
+``brendan-WxH`` (Brendan Owen's set 1: W columns, H rows, as in his file
+names), ``meta-10x10`` .. ``meta-16x16``, ``pentomino-6x10`` / ``5x12`` /
+``4x15`` / ``3x20``, ``queens-N``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from .edge import EdgePlacement, EdgePuzzle, Fixed
+from .formats import InputError, parse_piece_text, read_puzzle, read_text
+from .polyform import PolyformPuzzle, PolyPiece
+from .queens import QueensPuzzle
+
+
+def data_dir() -> Path:
+    env = os.environ.get("ETERNITY_DATA")
+    return Path(env) if env else Path(__file__).resolve().parent.parent / "data"
+
+
+PENTOMINOES = {
+    "F": ((0, 1), (0, 2), (1, 0), (1, 1), (2, 1)),
+    "I": ((0, 0), (1, 0), (2, 0), (3, 0), (4, 0)),
+    "L": ((0, 0), (1, 0), (2, 0), (3, 0), (3, 1)),
+    "N": ((0, 1), (1, 1), (2, 1), (2, 0), (3, 0)),
+    "P": ((0, 0), (0, 1), (1, 0), (1, 1), (2, 0)),
+    "T": ((0, 0), (0, 1), (0, 2), (1, 1), (2, 1)),
+    "U": ((0, 0), (0, 2), (1, 0), (1, 1), (1, 2)),
+    "V": ((0, 0), (1, 0), (2, 0), (2, 1), (2, 2)),
+    "W": ((0, 0), (1, 0), (1, 1), (2, 1), (2, 2)),
+    "X": ((0, 1), (1, 0), (1, 1), (1, 2), (2, 1)),
+    "Y": ((0, 1), (1, 0), (1, 1), (2, 1), (3, 1)),
+    "Z": ((0, 0), (0, 1), (1, 1), (2, 1), (2, 2)),
+}
+
+PENTOMINO_BOXES = {"6x10": (6, 10), "5x12": (5, 12), "4x15": (4, 15), "3x20": (3, 20)}
+CLUES = {1: "e2_clue1_6x6", 2: "e2_clue2_6x12", 3: "e2_clue3_6x6", 4: "e2_clue4_6x12"}
+CLUE_SOLUTIONS = {
+    1: "e2_clue1_solution_from_thesil.txt",
+    2: "e2_clue2_solution_from_thesil.txt",
+    3: "e2_clue3_solution_computed.txt",
+    4: "e2_clue4_solution_computed.txt",
+}
+META = (10, 12, 14, 16)
+
+
+def _lines(path: Path) -> list[list[int]]:
+    return [[int(x) for x in ln.split()] for ln in read_text(path).splitlines() if ln.strip()]
+
+
+def _brendan_sizes() -> list[tuple[int, int]]:
+    out = []
+    for f in sorted((data_dir() / "brendan_owen_set1").glob("pieces_*x*.txt")):
+        w, h = re.match(r"pieces_(\d+)x(\d+)", f.stem).groups()  # type: ignore[union-attr]
+        out.append((int(w), int(h)))
+    return out
+
+
+def names() -> list[str]:
+    out = ["eternity2", "eternity2-hints"] + [f"eternity2-clue{k}" for k in CLUES] + ["owen-a"]
+    out += [f"meta-{n}x{n}" for n in META]
+    out += [f"pentomino-{b}" for b in PENTOMINO_BOXES]
+    out += [f"queens-{n}" for n in range(4, 13)]
+    out += [f"brendan-{w}x{h}" for w, h in _brendan_sizes()]
+    return out
+
+
+def describe(name: str) -> str:
+    if name.startswith("brendan-"):
+        w, h = name[8:].split("x")
+        return f"Brendan Owen's set 1, {int(w)} columns (width) x {int(h)} rows (height); known solution"
+    fixed = {
+        "eternity2": "Eternity II, 16x16, piece 139 fixed at I8",
+        "eternity2-hints": "Eternity II with all five official hint pieces fixed",
+        "owen-a": "Puzzle A of Owen's model, 6x6, 160 solutions; known solution",
+    }
+    if name in fixed:
+        return fixed[name]
+    if name.startswith("eternity2-clue"):
+        return f"Eternity II clue puzzle {name[-1]}; known solution"
+    if name.startswith("meta-"):
+        return f"META 2010 benchmark, {name[5:]}"
+    if name.startswith("pentomino-"):
+        return f"the 12 pentominoes in a {name[10:]} box"
+    if name.startswith("queens-"):
+        return f"{name[7:]}-queens (any N works: queens-N)"
+    return ""
+
+
+def _e2_fixed(p: EdgePuzzle, which: str) -> None:
+    for ln in read_text(data_dir() / "eternity2" / "eternity2_hints.txt").splitlines():
+        parts = ln.split()
+        if not parts:
+            continue
+        cell, piece, rot = parts[0], int(parts[3]), int(parts[4])
+        if which == "all" or cell == which:
+            p.fixed.append(Fixed(p.parse_cell(cell), piece - 1, rot))
+
+
+@lru_cache(maxsize=None)
+def _load(name: str):
+    d = data_dir()
+    if name in ("eternity2", "eternity2-hints"):
+        p = parse_piece_text("16 16\n" + read_text(d / "eternity2" / "eternity2_pieces.txt"), name=name)
+        _e2_fixed(p, "I8" if name == "eternity2" else "all")
+        return p
+    m = re.fullmatch(r"eternity2-clue([1-4])", name)
+    if m:
+        k = int(m.group(1))
+        return parse_piece_text(read_text(d / "eternity2_clues" / f"{CLUES[k]}.txt"), name=name)
+    if name == "owen-a":
+        f = d / "owen_model_test_puzzles" / "puzzleA_6x6_decoded_from_jwortmann_docs_image.txt"
+        return parse_piece_text(read_text(f), name=name)
+    m = re.fullmatch(r"brendan-0*(\d+)x0*(\d+)", name)
+    if m:
+        w, h = int(m.group(1)), int(m.group(2))
+        f = d / "brendan_owen_set1" / f"pieces_{w:02d}x{h:02d}.txt"
+        if not f.exists():
+            return None
+        rows = _lines(f)
+        return EdgePuzzle(rows=h, cols=w, pieces=rows[1:], name=f"brendan-{w}x{h}")
+    m = re.fullmatch(r"meta-(\d+)x\1", name)
+    if m and int(m.group(1)) in META:
+        n = int(m.group(1))
+        rows = _lines(d / "meta2010" / f"jwortmann_meta_{n}x{n}.txt")
+        # stored B L T R; ours is N E S W = T R B L
+        return EdgePuzzle(rows=n, cols=n, pieces=[[t, r, b, l] for b, l, t, r in rows], name=name)
+    m = re.fullmatch(r"pentomino-(\d+x\d+)", name)
+    if m and m.group(1) in PENTOMINO_BOXES:
+        h, w = PENTOMINO_BOXES[m.group(1)]
+        region = [(r, c) for r in range(h) for c in range(w)]
+        pieces = [PolyPiece(k, v) for k, v in PENTOMINOES.items()]
+        return PolyformPuzzle("square", region, pieces, mirror=True, name=name)
+    m = re.fullmatch(r"queens-(\d+)", name)
+    if m and 1 <= int(m.group(1)) <= 64:
+        return QueensPuzzle(int(m.group(1)), name=name)
+    return None
+
+
+def is_builtin(name: str) -> bool:
+    return _load(name) is not None
+
+
+def load_builtin(name: str):
+    p = _load(name)
+    if p is None:
+        raise KeyError(name)
+    return p
+
+
+def load(spec: str):
+    """A puzzle by built-in name or file path (InputError if neither)."""
+    if Path(spec).exists():
+        return read_puzzle(spec)
+    p = _load(spec)
+    if p is not None:
+        return p
+    raise InputError(spec, None, "no such file or built-in puzzle (see `eternity list`)")
+
+
+def known_solution(name: str) -> list[EdgePlacement] | None:
+    """The solution shipped with a built-in puzzle, or None."""
+    p = _load(name)
+    if p is None:
+        return None
+    d = data_dir()
+    m = re.fullmatch(r"eternity2-clue([1-4])", name)
+    if m:
+        out = []
+        for r, c, piece, rot in _lines(d / "eternity2_clues" / "solutions" / CLUE_SOLUTIONS[int(m.group(1))]):
+            out.append(EdgePlacement((r - 1) * p.cols + (c - 1), piece - 1, rot))
+        return out
+    if name == "owen-a":
+        return [EdgePlacement(i, i, 0) for i in range(p.n_cells)]
+    if name.startswith("brendan-"):
+        f = d / "brendan_owen_set1" / f"solutions_{p.cols:02d}x{p.rows:02d}.txt"
+        rows = _lines(f)[1:]
+        return [EdgePlacement((p.rows - 1 - y) * p.cols + x, i, r) for i, (x, y, r) in enumerate(rows)]
+    return None

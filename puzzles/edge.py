@@ -1,0 +1,248 @@
+"""Edge-matching puzzles (the Eternity II family).
+
+Conventions (DESIGN section 3):
+
+* a piece is 4 colours in order N, E, S, W; colour 0 is the grey border;
+* pieces are numbered from 1 in file order (``pieces[k]`` is piece k+1);
+* rotation r = r quarter turns clockwise: ``placed[k] = piece[(k - r) % 4]``;
+* cells are named as on the Eternity II board: row letter from the top,
+  column number from the left (A1 top left, I8 = row 9, column 8);
+* border rule: a grey edge faces the outside and only the outside (a puzzle
+  with no grey edge at all is "unbordered": its rim is free);
+* more pieces than cells is allowed (the pieces then need not all be used).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+
+from .xcc import XCC, XCCBuilder
+
+N, E, S, W = 0, 1, 2, 3
+DR = (-1, 0, 1, 0)  # row step towards side N, E, S, W
+DC = (0, 1, 0, -1)
+
+
+def row_label(r: int) -> str:
+    """0 -> A, 25 -> Z, 26 -> AA (bijective base 26)."""
+    s, r = "", r + 1
+    while r:
+        r, m = divmod(r - 1, 26)
+        s = chr(65 + m) + s
+    return s
+
+
+_CELL = re.compile(r"^([A-Z]+)([1-9][0-9]*)$")
+
+
+def parse_cell_name(name: str) -> tuple[int, int]:
+    """'I8' -> (8, 7), 0-based (row, col); ValueError when malformed."""
+    m = _CELL.match(name.strip().upper()) if isinstance(name, str) else None
+    if not m:
+        raise ValueError(f"bad cell name {name!r} (expected a row letter and a column number, like I8)")
+    r = 0
+    for ch in m.group(1):
+        r = r * 26 + (ord(ch) - 64)
+    return r - 1, int(m.group(2)) - 1
+
+
+def rotate(colours, r: int) -> tuple[int, ...]:
+    """The colours N,E,S,W shown by a piece turned r quarter turns clockwise."""
+    return tuple(colours[(k - r) % 4] for k in range(4))
+
+
+class EdgePlacement(NamedTuple):
+    cell: int      # row * cols + col
+    piece: int     # 0-based index into pieces
+    rotation: int  # clockwise quarter turns
+
+
+class Fixed(NamedTuple):
+    cell: int
+    piece: int
+    rotation: int
+
+
+@dataclass
+class EdgePuzzle:
+    """Square pieces with coloured edges on a rows x cols board."""
+
+    rows: int
+    cols: int
+    pieces: np.ndarray  # int (n, 4), N E S W
+    fixed: list[Fixed] = field(default_factory=list)
+    name: str = ""
+
+    kind = "edge"
+
+    def __post_init__(self) -> None:
+        self.pieces = np.asarray(self.pieces, dtype=np.int64).reshape(-1, 4)
+
+    # -- geometry -------------------------------------------------------
+    @property
+    def n_cells(self) -> int:
+        return self.rows * self.cols
+
+    @property
+    def n_pieces(self) -> int:
+        return len(self.pieces)
+
+    @property
+    def bordered(self) -> bool:
+        return bool(np.any(self.pieces == 0))
+
+    def cell_name(self, cell: int) -> str:
+        r, c = divmod(cell, self.cols)
+        return f"{row_label(r)}{c + 1}"
+
+    def parse_cell(self, name: str) -> int:
+        r, c = parse_cell_name(name)
+        if not (0 <= r < self.rows and 0 <= c < self.cols):
+            raise ValueError(f"cell {name!r} is off the {self.rows}x{self.cols} board")
+        return r * self.cols + c
+
+    def neighbour(self, cell: int, side: int) -> int:
+        """The cell across `side`, or -1 outside the board."""
+        r, c = divmod(cell, self.cols)
+        r2, c2 = r + DR[side], c + DC[side]
+        if 0 <= r2 < self.rows and 0 <= c2 < self.cols:
+            return r2 * self.cols + c2
+        return -1
+
+    def outside_sides(self, cell: int) -> tuple[bool, bool, bool, bool]:
+        return tuple(self.neighbour(cell, s) < 0 for s in range(4))  # type: ignore[return-value]
+
+    def joins(self) -> list[tuple[int, int, int]]:
+        """Interior joins as (cell, side, neighbour) with side E or S."""
+        out = []
+        for cell in range(self.n_cells):
+            for side in (E, S):
+                nb = self.neighbour(cell, side)
+                if nb >= 0:
+                    out.append((cell, side, nb))
+        return out
+
+    @property
+    def n_joins(self) -> int:
+        return self.rows * (self.cols - 1) + self.cols * (self.rows - 1)
+
+    # -- pieces ---------------------------------------------------------
+    def placed(self, piece: int, rotation: int) -> tuple[int, ...]:
+        return rotate(self.pieces[piece], rotation)
+
+    def distinct_rotations(self, piece: int) -> list[int]:
+        """Rotations giving different colour arrangements (counting convention)."""
+        seen, out = set(), []
+        for r in range(4):
+            t = self.placed(piece, r)
+            if t not in seen:
+                seen.add(t)
+                out.append(r)
+        return out
+
+    def fits_border(self, cell: int, colours) -> bool:
+        if not self.bordered:
+            return True
+        out = self.outside_sides(cell)
+        return all((colours[s] == 0) == out[s] for s in range(4))
+
+    def piece_class(self, piece: int) -> str:
+        g = int(np.sum(self.pieces[piece] == 0))
+        return {0: "inner", 1: "edge", 2: "corner"}.get(g, f"{g}-border")
+
+    def colour_classes(self) -> tuple[list[int], list[int]]:
+        """(frame colours, inner colours): frame colours are those next to a grey edge."""
+        frame: set[int] = set()
+        allc = set(int(x) for x in np.unique(self.pieces)) - {0}
+        for p in self.pieces:
+            for k in range(4):
+                if p[k] == 0:
+                    for j in ((k + 1) % 4, (k - 1) % 4):
+                        if p[j] != 0:
+                            frame.add(int(p[j]))
+        return sorted(frame), sorted(allc - frame)
+
+    # -- the XCC compilation -------------------------------------------
+    def candidates(self) -> list[EdgePlacement]:
+        """Every (cell, piece, rotation) allowed by the border rule and fixed pieces."""
+        fixed_cell = {f.cell: f for f in self.fixed}
+        fixed_piece = {f.piece: f for f in self.fixed}
+        out = []
+        for cell in range(self.n_cells):
+            for p in range(self.n_pieces):
+                if cell in fixed_cell:
+                    f = fixed_cell[cell]
+                    if p != f.piece:
+                        continue
+                    rots = [f.rotation]
+                elif p in fixed_piece:
+                    continue
+                else:
+                    rots = self.distinct_rotations(p)
+                for r in rots:
+                    if self.fits_border(cell, self.placed(p, r)):
+                        out.append(EdgePlacement(cell, p, r))
+        return out
+
+    def to_xcc(self) -> XCC:
+        """Primary: cells and pieces (pieces secondary when there are spares);
+        secondary, coloured: every interior join, coloured by the option."""
+        b = XCCBuilder()
+        cells = [self.cell_name(c) for c in range(self.n_cells)]
+        for c in cells:
+            b.add_primary(c)
+        spare = self.n_pieces > self.n_cells
+        for p in range(self.n_pieces):
+            (b.add_secondary if spare else b.add_primary)(f"p{p + 1}")
+        jname = {}
+        for cell, side, nb in self.joins():
+            name = f"{cells[cell]}{'-' if side == E else '_'}{cells[nb]}"
+            jname[(cell, side)] = jname[(nb, (side + 2) % 4)] = name
+            b.add_secondary(name)
+        for pl in self.candidates():
+            cols = self.placed(pl.piece, pl.rotation)
+            row: list = [cells[pl.cell], f"p{pl.piece + 1}"]
+            for side in range(4):
+                if (pl.cell, side) in jname:
+                    row.append((jname[(pl.cell, side)], str(cols[side])))
+            b.add_option(row, pl)
+        return b.build()
+
+    def canonical(self) -> dict:
+        """The content that identifies the puzzle (its hash ignores the name)."""
+        return {
+            "format": "eternity/edge",
+            "rows": self.rows,
+            "cols": self.cols,
+            "pieces": self.pieces.tolist(),
+            "fixed": sorted([list(map(int, f)) for f in self.fixed]),
+        }
+
+    def summary(self) -> dict:
+        classes = {"corner": 0, "edge": 0, "inner": 0}
+        for p in range(self.n_pieces):
+            k = self.piece_class(p)
+            classes[k] = classes.get(k, 0) + 1
+        frame, inner = self.colour_classes()
+        return {
+            "kind": "edge",
+            "name": self.name,
+            "rows": self.rows,
+            "cols": self.cols,
+            "cells": self.n_cells,
+            "pieces": self.n_pieces,
+            "corners": classes["corner"],
+            "edges": classes["edge"],
+            "inner": classes["inner"],
+            "frame_colors": len(frame),
+            "inner_colors": len(inner),
+            "joins": self.n_joins,
+            "fixed": [
+                {"cell": self.cell_name(f.cell), "piece": f.piece + 1, "rotation": f.rotation}
+                for f in self.fixed
+            ],
+        }

@@ -1,0 +1,418 @@
+"""Reading and writing puzzle and solution files (DESIGN section 4).
+
+JSON files are versioned and validated with pydantic; every problem becomes
+an ``InputError`` whose one-line message names the file, the field and what
+is wrong.  Also read: community piece lists (``N E S W`` or ``id N E S W``
+lines, optionally after a ``rows cols`` header).  Also written: the
+e2.bucas.name board URL.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import tempfile
+from pathlib import Path
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, conint, conlist, field_validator
+
+from .edge import EdgePlacement, EdgePuzzle, Fixed, parse_cell_name
+from .grids import GRIDS
+from .polyform import PolyformPuzzle, PolyPiece, PolyPlacement
+from .queens import QueenPlacement, QueensPuzzle
+
+MAX_SIDE = 1000
+
+
+class InputError(Exception):
+    """Bad input: the CLI prints it as one line and exits with status 2."""
+
+    def __init__(self, source: str, field: str | None, problem: str):
+        self.source, self.field, self.problem = str(source), field, problem
+        where = f"{self.source}: {field}: " if field else f"{self.source}: "
+        super().__init__(where + problem)
+
+
+# --------------------------------------------------------------------- models
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class FixedModel(_Strict):
+    cell: str
+    piece: conint(ge=1)  # type: ignore[valid-type]
+    rotation: conint(ge=0, le=3)  # type: ignore[valid-type]
+
+    @field_validator("cell")
+    @classmethod
+    def _cell(cls, v: str) -> str:
+        parse_cell_name(v)
+        return v
+
+
+class EdgeModel(_Strict):
+    format: Literal["eternity/edge"]
+    version: Literal[1]
+    name: str = ""
+    rows: conint(ge=1, le=MAX_SIDE)  # type: ignore[valid-type]
+    cols: conint(ge=1, le=MAX_SIDE)  # type: ignore[valid-type]
+    pieces: list[conlist(conint(ge=0), min_length=4, max_length=4)]  # type: ignore[valid-type]
+    fixed: list[FixedModel] = []
+
+
+class PolyPieceModel(_Strict):
+    name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9_.+\-]+$")
+    cells: list[conlist(int, min_length=2, max_length=3)] = Field(min_length=1)  # type: ignore[valid-type]
+    count: conint(ge=1) = 1  # type: ignore[valid-type]
+
+
+class RegionModel(_Strict):
+    cells: list[conlist(int, min_length=2, max_length=3)] = Field(min_length=1)  # type: ignore[valid-type]
+
+
+class PolyformModel(_Strict):
+    format: Literal["eternity/polyform"]
+    version: Literal[1]
+    name: str = ""
+    grid: str
+    region: RegionModel
+    pieces: list[PolyPieceModel] = Field(min_length=1)
+    mirror: bool = True
+
+
+class QueensModel(_Strict):
+    format: Literal["eternity/queens"]
+    version: Literal[1]
+    name: str = ""
+    n: conint(ge=1, le=64)  # type: ignore[valid-type]
+
+
+PuzzleModel = Annotated[Union[EdgeModel, PolyformModel, QueensModel], Field(discriminator="format")]
+
+
+class EdgePlacementModel(_Strict):
+    cell: str
+    piece: conint(ge=1)  # type: ignore[valid-type]
+    rotation: conint(ge=0, le=3)  # type: ignore[valid-type]
+
+
+class PolyPlacementModel(_Strict):
+    piece: str
+    copy_: conint(ge=1) = Field(default=1, alias="copy")  # type: ignore[valid-type]
+    cells: list[conlist(int, min_length=2, max_length=3)] = Field(min_length=1)  # type: ignore[valid-type]
+
+
+class QueenPlacementModel(_Strict):
+    row: conint(ge=0)  # type: ignore[valid-type]
+    col: conint(ge=0)  # type: ignore[valid-type]
+
+
+class SolutionModel(_Strict):
+    format: Literal["eternity/solution"]
+    version: Literal[1]
+    puzzle: str | None = None
+    placements: list[dict[str, Any]]
+
+
+# ------------------------------------------------------------------- helpers
+def puzzle_hash(puzzle) -> str:
+    """sha256 of the canonical puzzle (the name does not count)."""
+    blob = json.dumps(puzzle.canonical(), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()
+
+
+def _loc(err: dict) -> str:
+    loc = [str(x) for x in err.get("loc", ()) if not str(x).startswith("function-")]
+    # drop the discriminator tag pydantic puts first
+    if loc and loc[0].startswith("eternity/"):
+        loc = loc[1:]
+    return ".".join(loc) or "(top level)"
+
+
+def _validation(source: str, exc: ValidationError) -> InputError:
+    err = exc.errors()[0]
+    msg = err.get("msg", "invalid")
+    if err.get("type") == "union_tag_invalid" or err.get("type") == "literal_error":
+        msg = msg.replace("\n", " ")
+    more = f" (and {len(exc.errors()) - 1} more problems)" if len(exc.errors()) > 1 else ""
+    return InputError(source, _loc(err), msg + more)
+
+
+def read_text(path: str | os.PathLike) -> str:
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except FileNotFoundError:
+        raise InputError(str(path), None, "no such file") from None
+    except IsADirectoryError:
+        raise InputError(str(path), None, "is a directory, not a file") from None
+    except OSError as e:
+        raise InputError(str(path), None, f"cannot read ({e.strerror})") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(str(path), None, "not a text file (bytes that are not UTF-8)") from None
+
+
+def _json(source: str, text: str) -> Any:
+    if not text.strip():
+        raise InputError(source, None, "empty file")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(source, f"line {e.lineno} column {e.colno}", f"invalid JSON ({e.msg})") from None
+
+
+# ------------------------------------------------------------------- puzzles
+def puzzle_from_dict(data: Any, source: str = "<puzzle>"):
+    if not isinstance(data, dict):
+        raise InputError(source, None, "expected a JSON object at the top level")
+    fmt = data.get("format")
+    known = ("eternity/edge", "eternity/polyform", "eternity/queens")
+    if fmt not in known:
+        raise InputError(source, "format", f"unknown format {fmt!r} (expected one of {', '.join(known)})")
+    if "version" in data and data["version"] != 1:
+        raise InputError(source, "version", f"unsupported version {data['version']!r} (this program reads version 1)")
+    from pydantic import TypeAdapter
+
+    try:
+        model = TypeAdapter(PuzzleModel).validate_python(data)
+    except ValidationError as e:
+        raise _validation(source, e) from None
+    if isinstance(model, EdgeModel):
+        return _edge_from_model(model, source)
+    if isinstance(model, PolyformModel):
+        return _poly_from_model(model, source)
+    return QueensPuzzle(n=model.n, name=model.name)
+
+
+def _edge_from_model(m: EdgeModel, source: str) -> EdgePuzzle:
+    cells = m.rows * m.cols
+    if len(m.pieces) < cells:
+        raise InputError(source, "pieces", f"{len(m.pieces)} pieces cannot fill {m.rows}x{m.cols} = {cells} cells")
+    p = EdgePuzzle(rows=m.rows, cols=m.cols, pieces=m.pieces, name=m.name)
+    seen_cells, seen_pieces = set(), set()
+    for i, f in enumerate(m.fixed):
+        try:
+            cell = p.parse_cell(f.cell)
+        except ValueError as e:
+            raise InputError(source, f"fixed.{i}.cell", str(e)) from None
+        if f.piece > len(m.pieces):
+            raise InputError(source, f"fixed.{i}.piece", f"no piece {f.piece} (there are {len(m.pieces)})")
+        if cell in seen_cells:
+            raise InputError(source, f"fixed.{i}.cell", f"cell {f.cell} is fixed twice")
+        if f.piece in seen_pieces:
+            raise InputError(source, f"fixed.{i}.piece", f"piece {f.piece} is fixed twice")
+        seen_cells.add(cell)
+        seen_pieces.add(f.piece)
+        p.fixed.append(Fixed(cell, f.piece - 1, f.rotation))
+    return p
+
+
+def _poly_from_model(m: PolyformModel, source: str) -> PolyformPuzzle:
+    if m.grid not in GRIDS:
+        raise InputError(source, "grid", f"unknown grid {m.grid!r} (known: {', '.join(sorted(GRIDS))})")
+    dims = 2
+    region = [tuple(c) for c in m.region.cells]
+    if any(len(c) != dims for c in region):
+        raise InputError(source, "region.cells", f"a {m.grid} cell has {dims} coordinates")
+    if len(set(region)) != len(region):
+        dup = next(c for c in region if region.count(c) > 1)
+        raise InputError(source, "region.cells", f"duplicate cell {list(dup)}")
+    pieces, names = [], set()
+    for i, pc in enumerate(m.pieces):
+        cells = [tuple(c) for c in pc.cells]
+        if any(len(c) != dims for c in cells):
+            raise InputError(source, f"pieces.{i}.cells", f"a {m.grid} cell has {dims} coordinates")
+        if len(set(cells)) != len(cells):
+            raise InputError(source, f"pieces.{i}.cells", "duplicate cell in piece")
+        if pc.name in names:
+            raise InputError(source, f"pieces.{i}.name", f"duplicate piece name {pc.name!r}")
+        names.add(pc.name)
+        pieces.append(PolyPiece(pc.name, tuple(cells), pc.count))
+    puzzle = PolyformPuzzle(grid_name=m.grid, region=region, pieces=pieces, mirror=m.mirror, name=m.name)
+    if puzzle.piece_area < len(region):
+        raise InputError(source, "pieces", f"piece area {puzzle.piece_area} cannot cover the {len(region)} region cells")
+    return puzzle
+
+
+def puzzle_to_dict(p) -> dict:
+    if isinstance(p, EdgePuzzle):
+        return {
+            "format": "eternity/edge", "version": 1, "name": p.name, "rows": p.rows, "cols": p.cols,
+            "pieces": p.pieces.tolist(),
+            "fixed": [{"cell": p.cell_name(f.cell), "piece": f.piece + 1, "rotation": f.rotation} for f in p.fixed],
+        }
+    if isinstance(p, PolyformPuzzle):
+        return {
+            "format": "eternity/polyform", "version": 1, "name": p.name, "grid": p.grid_name,
+            "region": {"cells": [list(c) for c in p.region]},
+            "pieces": [{"name": pc.name, "cells": [list(c) for c in pc.cells], "count": pc.count} for pc in p.pieces],
+            "mirror": p.mirror,
+        }
+    if isinstance(p, QueensPuzzle):
+        return {"format": "eternity/queens", "version": 1, "name": p.name, "n": p.n}
+    raise TypeError(type(p).__name__)
+
+
+def parse_piece_text(text: str, source: str = "<pieces>", name: str = "") -> EdgePuzzle:
+    """Community piece lists: ``N E S W`` or ``id N E S W`` a line, optional
+    ``rows cols`` header; ``#`` and ``c`` lines are comments.  Without a header
+    the board is the square the piece count makes."""
+    rows = cols = None
+    pieces: list[list[int]] = []
+    for ln, line in enumerate(text.splitlines(), 1):
+        s = line.strip()
+        if not s or s.startswith("#") or s.startswith("c ") or s == "c":
+            continue
+        try:
+            nums = [int(x) for x in s.replace(",", " ").split()]
+        except ValueError:
+            raise InputError(source, f"line {ln}", f"expected integers, got {s[:40]!r}") from None
+        if len(nums) == 2 and rows is None and not pieces:
+            rows, cols = nums
+            if rows < 1 or cols < 1 or rows > MAX_SIDE or cols > MAX_SIDE:
+                raise InputError(source, f"line {ln}", f"board size {rows}x{cols} must be between 1 and {MAX_SIDE}")
+            continue
+        if len(nums) == 5:
+            nums = nums[1:]
+        if len(nums) != 4:
+            raise InputError(source, f"line {ln}", f"a piece has 4 colours (N E S W), got {len(nums)} numbers")
+        if min(nums) < 0:
+            raise InputError(source, f"line {ln}", "colours must be non-negative")
+        pieces.append(nums)
+    if not pieces:
+        raise InputError(source, None, "no pieces found")
+    if rows is None:
+        side = math.isqrt(len(pieces))
+        if side * side != len(pieces):
+            raise InputError(source, None, f"{len(pieces)} pieces and no 'rows cols' header: not a square board")
+        rows = cols = side
+    if len(pieces) < rows * cols:
+        raise InputError(source, "pieces", f"{len(pieces)} pieces cannot fill {rows}x{cols} = {rows * cols} cells")
+    return EdgePuzzle(rows=rows, cols=cols, pieces=pieces, name=name)
+
+
+def read_puzzle(path: str | os.PathLike):
+    """A puzzle from a JSON file or a community piece list."""
+    source = str(path)
+    text = read_text(path)
+    if not text.strip():
+        raise InputError(source, None, "empty file")
+    if text.lstrip().startswith(("{", "[")):
+        return puzzle_from_dict(_json(source, text), source)
+    return parse_piece_text(text, source, name=Path(path).stem)
+
+
+def atomic_write(path: str | os.PathLike, text: str) -> None:
+    """Write-then-rename: a file is there whole or not at all."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def write_puzzle(p, path) -> None:
+    atomic_write(path, json.dumps(puzzle_to_dict(p), indent=1) + "\n")
+
+
+# ----------------------------------------------------------------- solutions
+def solution_to_dict(puzzle, placements) -> dict:
+    out = []
+    for pl in placements:
+        if isinstance(puzzle, EdgePuzzle):
+            out.append({"cell": puzzle.cell_name(pl[0]), "piece": int(pl[1]) + 1, "rotation": int(pl[2])})
+        elif isinstance(puzzle, PolyformPuzzle):
+            d = {"piece": puzzle.pieces[pl[0]].name, "cells": [list(c) for c in pl[2]]}
+            if puzzle.pieces[pl[0]].count > 1:
+                d["copy"] = int(pl[1]) + 1
+            out.append(d)
+        else:
+            out.append({"row": int(pl[0]), "col": int(pl[1])})
+    return {"format": "eternity/solution", "version": 1, "puzzle": puzzle_hash(puzzle), "placements": out}
+
+
+def write_solution(puzzle, placements, path) -> None:
+    atomic_write(path, json.dumps(solution_to_dict(puzzle, placements), indent=1) + "\n")
+
+
+def solution_from_dict(puzzle, data: Any, source: str = "<solution>") -> list:
+    if not isinstance(data, dict):
+        raise InputError(source, None, "expected a JSON object at the top level")
+    if data.get("format") != "eternity/solution":
+        raise InputError(source, "format", f"unknown format {data.get('format')!r} (expected 'eternity/solution')")
+    if data.get("version") != 1:
+        raise InputError(source, "version", f"unsupported version {data.get('version')!r} (this program reads version 1)")
+    try:
+        m = SolutionModel.model_validate(data)
+    except ValidationError as e:
+        raise _validation(source, e) from None
+    if m.puzzle is not None and m.puzzle != puzzle_hash(puzzle):
+        raise InputError(source, "puzzle", "this solution was written for a different puzzle (hash differs)")
+    out: list = []
+    for i, raw in enumerate(m.placements):
+        where = f"placements.{i}"
+        try:
+            if isinstance(puzzle, EdgePuzzle):
+                pm = EdgePlacementModel.model_validate(raw)
+                try:
+                    cell = puzzle.parse_cell(pm.cell)
+                except ValueError as e:
+                    raise InputError(source, where + ".cell", str(e)) from None
+                if pm.piece > puzzle.n_pieces:
+                    raise InputError(source, where + ".piece", f"no piece {pm.piece} (there are {puzzle.n_pieces})")
+                out.append(EdgePlacement(cell, pm.piece - 1, pm.rotation))
+            elif isinstance(puzzle, PolyformPuzzle):
+                pm = PolyPlacementModel.model_validate(raw)
+                idx = {pc.name: k for k, pc in enumerate(puzzle.pieces)}
+                if pm.piece not in idx:
+                    raise InputError(source, where + ".piece", f"no piece named {pm.piece!r}")
+                out.append(PolyPlacement(idx[pm.piece], pm.copy_ - 1, tuple(tuple(c) for c in pm.cells)))
+            else:
+                pm = QueenPlacementModel.model_validate(raw)
+                out.append(QueenPlacement(pm.row, pm.col))
+        except ValidationError as e:
+            err = e.errors()[0]
+            raise InputError(source, f"{where}.{_loc(err)}", err.get("msg", "invalid")) from None
+    return out
+
+
+def read_solution(puzzle, path) -> list:
+    source = str(path)
+    return solution_from_dict(puzzle, _json(source, read_text(path)), source)
+
+
+def bucas_url(p: EdgePuzzle, placements) -> str:
+    """The e2.bucas.name viewer URL (board_edges: 4 letters a cell, N E S W, 'a' = grey)."""
+    from .edge import rotate
+
+    board = {int(pl[0]): (int(pl[1]), int(pl[2])) for pl in placements}
+    letters = []
+    for cell in range(p.n_cells):
+        if cell in board:
+            cols = rotate(p.pieces[board[cell][0]], board[cell][1])
+            letters.append("".join(_bucas_letter(c) for c in cols))
+        else:
+            letters.append("aaaa")
+    return (
+        "https://e2.bucas.name/#puzzle=eternity&board_w=%d&board_h=%d&board_edges=%s"
+        % (p.cols, p.rows, "".join(letters))
+    )
+
+
+def _bucas_letter(c: int) -> str:
+    c = int(c)
+    if c < 26:
+        return chr(ord("a") + c)
+    return chr(ord("A") + (c - 26) % 26)

@@ -1,0 +1,117 @@
+"""Instance generators with a planted solution, reproducible from a seed.
+
+Edge matching follows Eternity II's construction: a grey rim, frame colours
+only on the joins between two frame cells, inner colours on every other
+join; the pieces are then cut out, shuffled and randomly turned.
+Polyominoes: a random partition of a rectangle into connected k-cell pieces.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from .edge import E, S, EdgePlacement, EdgePuzzle
+from .polyform import PolyformPuzzle, PolyPiece, PolyPlacement
+
+
+def edge_puzzle(rows: int, cols: int, frame_colors: int, inner_colors: int, seed: int = 0,
+                name: str | None = None) -> tuple[EdgePuzzle, list[EdgePlacement]]:
+    """A random bordered edge-matching puzzle and its planted solution."""
+    if rows < 2 or cols < 2:
+        raise ValueError("rows and cols must be at least 2")
+    if frame_colors < 1:
+        raise ValueError("frame colours must be at least 1")
+    if max(rows, cols) > 2 and inner_colors < 1:
+        raise ValueError("inner colours must be at least 1")
+    rng = random.Random(seed)
+    shown = np.zeros((rows * cols, 4), dtype=np.int64)
+
+    for cell in range(rows * cols):
+        r, c = divmod(cell, cols)
+        for side, nb in ((E, cell + 1 if c + 1 < cols else -1), (S, cell + cols if r + 1 < rows else -1)):
+            if nb < 0:
+                continue
+            # a frame join runs along the rim: between two cells of the top or
+            # bottom row, or of the left or right column
+            frame = (side == E and r in (0, rows - 1)) or (side == S and c in (0, cols - 1))
+            colour = rng.randint(1, frame_colors) if frame else frame_colors + rng.randint(1, inner_colors)
+            shown[cell, side] = colour
+            shown[nb, (side + 2) % 4] = colour
+    order = list(range(rows * cols))
+    rng.shuffle(order)  # order[k] = the cell whose tile becomes piece k
+    pieces, planted = [], [None] * (rows * cols)
+    for k, cell in enumerate(order):
+        s = rng.randrange(4)
+        pieces.append([int(shown[cell][(j - s) % 4]) for j in range(4)])  # stored = shown turned s
+        planted[cell] = EdgePlacement(cell, k, (4 - s) % 4)
+    nm = name or f"edge-{rows}x{cols}-f{frame_colors}-i{inner_colors}-s{seed}"
+    return EdgePuzzle(rows=rows, cols=cols, pieces=pieces, name=nm), planted  # type: ignore[return-value]
+
+
+def polyomino_puzzle(rows: int, cols: int, size: int, seed: int = 0, mirror: bool = True,
+                     name: str | None = None, max_tries: int = 10000) -> tuple[PolyformPuzzle, list[PolyPlacement]]:
+    """A rows x cols rectangle cut into connected pieces of ``size`` cells."""
+    if rows < 1 or cols < 1 or size < 1:
+        raise ValueError("rows, cols and size must be positive")
+    if (rows * cols) % size:
+        raise ValueError(f"{rows}x{cols} = {rows * cols} cells is not a multiple of the piece size {size}")
+    rng = random.Random(seed)
+    for _ in range(max_tries):
+        parts = _partition(rows, cols, size, rng)
+        if parts is not None:
+            break
+    else:
+        raise RuntimeError("could not partition the rectangle; try another seed")
+    from .grids import SquareGrid
+
+    g = SquareGrid()
+    pieces, planted = [], []
+    for i, cells in enumerate(parts):
+        pieces.append(PolyPiece(f"P{i + 1}", g.normalize(cells)))
+        planted.append(PolyPlacement(i, 0, tuple(sorted(cells))))
+    region = [(r, c) for r in range(rows) for c in range(cols)]
+    nm = name or f"poly-{rows}x{cols}-k{size}-s{seed}"
+    return PolyformPuzzle("square", region, pieces, mirror=mirror, name=nm), planted
+
+
+def _partition(rows: int, cols: int, size: int, rng: random.Random):
+    free = {(r, c) for r in range(rows) for c in range(cols)}
+    parts = []
+    while free:
+        start = min(free)
+        piece = {start}
+        frontier = {n for n in _nb(start) if n in free}
+        while len(piece) < size and frontier:
+            cell = rng.choice(sorted(frontier))
+            piece.add(cell)
+            frontier.discard(cell)
+            frontier |= {n for n in _nb(cell) if n in free and n not in piece}
+        if len(piece) < size:
+            return None
+        free -= piece
+        if any(len(comp) % size for comp in _components(free)):
+            return None
+        parts.append(sorted(piece))
+    return parts
+
+
+def _nb(c):
+    r, k = c
+    return ((r - 1, k), (r + 1, k), (r, k - 1), (r, k + 1))
+
+
+def _components(cells: set):
+    cells, out = set(cells), []
+    while cells:
+        stack = [cells.pop()]
+        comp = 1
+        while stack:
+            for n in _nb(stack.pop()):
+                if n in cells:
+                    cells.remove(n)
+                    stack.append(n)
+                    comp += 1
+        out.append(range(comp))
+    return out

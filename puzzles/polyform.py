@@ -1,0 +1,116 @@
+"""Polyform tiling puzzles (pentominoes, the Eternity 1999 family).
+
+Pieces are cell sets on a grid (``grids.py``); each piece may come in
+several identical copies (``count``), which are counted as distinct pieces,
+like identical edge-matching pieces.  With more piece area than the region
+(Selby's excess pieces) the piece items become secondary: a solution uses
+some of the pieces.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from .grids import Cell, get_grid
+from .xcc import XCC, XCCBuilder
+
+
+class PolyPiece(NamedTuple):
+    name: str
+    cells: tuple[Cell, ...]
+    count: int = 1
+
+
+class PolyPlacement(NamedTuple):
+    piece: int        # index into pieces
+    copy: int         # 0 .. count-1
+    cells: tuple[Cell, ...]
+
+
+@dataclass
+class PolyformPuzzle:
+    grid_name: str
+    region: list[Cell]
+    pieces: list[PolyPiece]
+    mirror: bool = True
+    name: str = ""
+    fixed: list = field(default_factory=list)
+
+    kind = "polyform"
+
+    @property
+    def grid(self):
+        return get_grid(self.grid_name)
+
+    @property
+    def piece_area(self) -> int:
+        return sum(len(p.cells) * p.count for p in self.pieces)
+
+    @property
+    def exact(self) -> bool:
+        """True when the pieces exactly fill the region (piece items primary)."""
+        return self.piece_area == len(self.region)
+
+    def copy_names(self) -> list[tuple[int, int, str]]:
+        out = []
+        for i, p in enumerate(self.pieces):
+            for k in range(p.count):
+                out.append((i, k, p.name if p.count == 1 else f"{p.name}#{k + 1}"))
+        return out
+
+    @staticmethod
+    def cell_item(cell: Cell) -> str:
+        return "c" + ".".join(str(x) for x in cell)
+
+    def placements(self) -> list[PolyPlacement]:
+        """Every placement of every orientation of every piece copy in the region."""
+        grid = self.grid
+        region = set(map(tuple, self.region))
+        out = []
+        for i, p in enumerate(self.pieces):
+            shapes = grid.orientations(p.cells, self.mirror)
+            spots = []
+            for shape in shapes:
+                seen = set()
+                for off in grid.anchors(shape, region):
+                    cells = grid.translate(shape, off)
+                    if cells not in seen and all(c in region for c in cells):
+                        seen.add(cells)
+                        spots.append(cells)
+            for k in range(p.count):
+                out.extend(PolyPlacement(i, k, cells) for cells in spots)
+        return out
+
+    def to_xcc(self) -> XCC:
+        b = XCCBuilder()
+        for cell in sorted(map(tuple, self.region)):
+            b.add_primary(self.cell_item(cell))
+        names = {(i, k): n for i, k, n in self.copy_names()}
+        for n in names.values():
+            (b.add_primary if self.exact else b.add_secondary)(n)
+        for pl in self.placements():
+            b.add_option([names[(pl.piece, pl.copy)]] + [self.cell_item(c) for c in pl.cells], pl)
+        return b.build()
+
+    def canonical(self) -> dict:
+        return {
+            "format": "eternity/polyform",
+            "grid": self.grid_name,
+            "region": sorted(list(map(list, self.region))),
+            "pieces": [[p.name, sorted(map(list, p.cells)), p.count] for p in self.pieces],
+            "mirror": self.mirror,
+        }
+
+    def summary(self) -> dict:
+        return {
+            "kind": "polyform",
+            "name": self.name,
+            "grid": self.grid_name,
+            "region_cells": len(self.region),
+            "pieces": sum(p.count for p in self.pieces),
+            "piece_kinds": len(self.pieces),
+            "piece_area": self.piece_area,
+            "excess": self.piece_area > len(self.region),
+            "mirror": self.mirror,
+        }

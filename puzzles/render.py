@@ -1,0 +1,139 @@
+"""SVG pictures of puzzles and (partial) solutions.
+
+Edge matching: each cell as four coloured triangles, grey for the border,
+mismatched joins marked in red, cell names on the margins; without a solution
+the pieces are laid out in file order.  Polyforms: one colour per piece with
+the piece outlines drawn thick.  N-queens: a board with the queens.
+"""
+
+from __future__ import annotations
+
+import colorsys
+from xml.sax.saxutils import escape
+
+from .edge import EdgePuzzle, rotate, row_label
+from .polyform import PolyformPuzzle
+from .queens import QueensPuzzle
+
+# 0 is the grey border; then well-separated colours (Kelly's list, extended).
+PALETTE = [
+    "#9a9a9a", "#f3c300", "#875692", "#f38400", "#a1caf1", "#be0032", "#c2b280", "#008856",
+    "#e68fac", "#0067a5", "#f99379", "#604e97", "#f6a600", "#b3446c", "#dcd300", "#882d17",
+    "#8db600", "#654522", "#e25822", "#2b3d26", "#1f1f7a", "#00c5cd", "#ff69b4", "#556b2f",
+    "#7fffd4", "#d2691e", "#4b0082", "#98fb98",
+]
+
+
+def colour(k: int) -> str:
+    if k < len(PALETTE):
+        return PALETTE[k]
+    h = (k * 0.618033988749895) % 1.0
+    r, g, b = colorsys.hsv_to_rgb(h, 0.55 + 0.4 * ((k // 7) % 2), 0.85)
+    return "#%02x%02x%02x" % (int(r * 255), int(g * 255), int(b * 255))
+
+
+def _svg(width: float, height: float, body: list[str], title: str) -> str:
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {width:.0f} {height:.0f}">\n<title>{escape(title)}</title>\n'
+        f'<rect width="100%" height="100%" fill="white"/>\n' + "\n".join(body) + "\n</svg>\n"
+    )
+
+
+def render(puzzle, placements=None, size: int = 40) -> str:
+    if isinstance(puzzle, EdgePuzzle):
+        return render_edge(puzzle, placements, size)
+    if isinstance(puzzle, PolyformPuzzle):
+        return render_polyform(puzzle, placements, size)
+    if isinstance(puzzle, QueensPuzzle):
+        return render_queens(puzzle, placements, size)
+    raise TypeError(type(puzzle).__name__)
+
+
+def render_edge(p: EdgePuzzle, placements=None, size: int = 40) -> str:
+    m = 28  # margin for the labels
+    body: list[str] = []
+    if placements is None:  # lay out the pieces themselves, in file order, as a sheet
+        cols = max(p.cols, 1)
+        rows = (p.n_pieces + cols - 1) // cols
+        board = {k: (k, 0) for k in range(p.n_pieces)}
+        grid_rows, label = rows, False
+    else:
+        cols, grid_rows, label = p.cols, p.rows, True
+        board = {int(pl[0]): (int(pl[1]), int(pl[2])) for pl in placements}
+    shown = {cell: rotate(p.pieces[pc], r) for cell, (pc, r) in board.items()}
+    for cell in range(grid_rows * cols):
+        r, c = divmod(cell, cols)
+        x, y = m + c * size, m + r * size
+        if cell not in shown:
+            body.append(f'<rect x="{x}" y="{y}" width="{size}" height="{size}" fill="#f4f4f4" stroke="#ccc"/>')
+            continue
+        cx, cy = x + size / 2, y + size / 2
+        corners = [(x, y), (x + size, y), (x + size, y + size), (x, y + size)]
+        for side in range(4):
+            a, b = corners[side], corners[(side + 1) % 4]
+            body.append(
+                f'<polygon points="{a[0]},{a[1]} {b[0]},{b[1]} {cx},{cy}" fill="{colour(shown[cell][side])}" '
+                f'stroke="#333" stroke-width="0.5"><title>{shown[cell][side]}</title></polygon>'
+            )
+        if not label:
+            body.append(f'<text x="{cx}" y="{cy + 3}" font-size="9" text-anchor="middle" font-family="sans-serif">{cell + 1}</text>')
+    if label:
+        for cell, cols_ in shown.items():
+            r, c = divmod(cell, p.cols)
+            for side, nb in ((1, cell + 1 if c + 1 < p.cols else -1), (2, cell + p.cols if r + 1 < p.rows else -1)):
+                if nb in shown and cols_[side] != shown[nb][(side + 2) % 4]:
+                    if side == 1:
+                        x1 = x2 = m + (c + 1) * size
+                        y1, y2 = m + r * size, m + (r + 1) * size
+                    else:
+                        y1 = y2 = m + (r + 1) * size
+                        x1, x2 = m + c * size, m + (c + 1) * size
+                    body.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="red" stroke-width="4"/>')
+        for c in range(p.cols):
+            body.append(f'<text x="{m + c * size + size / 2}" y="{m - 8}" font-size="12" text-anchor="middle" font-family="sans-serif">{c + 1}</text>')
+        for r in range(p.rows):
+            body.append(f'<text x="{m - 8}" y="{m + r * size + size / 2 + 4}" font-size="12" text-anchor="end" font-family="sans-serif">{row_label(r)}</text>')
+    return _svg(2 * m + cols * size, 2 * m + grid_rows * size, body, p.name or "edge puzzle")
+
+
+def render_polyform(p: PolyformPuzzle, placements=None, size: int = 24) -> str:
+    grid = p.grid
+    owner = {}
+    for k, pl in enumerate(placements or []):
+        for cell in pl[2]:
+            owner[tuple(cell)] = (int(pl[0]), k)
+    cells = [tuple(c) for c in p.region]
+    polys = {c: grid.polygon(c) for c in cells}
+    xs = [x for poly in polys.values() for x, _ in poly]
+    ys = [y for poly in polys.values() for _, y in poly]
+    x0, y0, m = min(xs), min(ys), 10
+    tx = lambda x: m + (x - x0) * size  # noqa: E731
+    ty = lambda y: m + (y - y0) * size  # noqa: E731
+    body = []
+    for c in cells:
+        fill = colour(owner[c][0] + 1) if c in owner else "#f4f4f4"
+        pts = " ".join(f"{tx(x):.1f},{ty(y):.1f}" for x, y in polys[c])
+        body.append(f'<polygon points="{pts}" fill="{fill}" stroke="#bbb" stroke-width="0.5"/>')
+    # thick outlines where the owner changes (or at the region's edge)
+    for c in cells:
+        poly = polys[c]
+        for i, nb in enumerate(grid.neighbours(c)):
+            if owner.get(c, (None, -1))[1] != owner.get(nb, (None, -2))[1] or nb not in polys:
+                (ax, ay), (bx, by) = poly[i], poly[(i + 1) % len(poly)]
+                body.append(f'<line x1="{tx(ax):.1f}" y1="{ty(ay):.1f}" x2="{tx(bx):.1f}" y2="{ty(by):.1f}" stroke="#111" stroke-width="2"/>')
+    w = 2 * m + (max(xs) - x0) * size
+    h = 2 * m + (max(ys) - y0) * size
+    return _svg(w, h, body, p.name or "polyform puzzle")
+
+
+def render_queens(p: QueensPuzzle, placements=None, size: int = 32) -> str:
+    body = []
+    for r in range(p.n):
+        for c in range(p.n):
+            fill = "#eeeed2" if (r + c) % 2 == 0 else "#769656"
+            body.append(f'<rect x="{c * size}" y="{r * size}" width="{size}" height="{size}" fill="{fill}"/>')
+    for pl in placements or []:
+        r, c = int(pl[0]), int(pl[1])
+        body.append(f'<circle cx="{c * size + size / 2}" cy="{r * size + size / 2}" r="{size / 3}" fill="#222"/>')
+    return _svg(p.n * size, p.n * size, body, p.name or "queens")

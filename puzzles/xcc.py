@@ -1,0 +1,183 @@
+"""Exact cover with colours (XCC), Knuth TAOCP 7.2.2.1, as flat arrays.
+
+Every puzzle compiles to one of these, so every generic solver (the numba
+backtracker, CP-SAT, the SAT encoders) sees the same problem.
+
+Layout (CSR, ready for numba)::
+
+    items    0 .. n_primary-1            primary: covered exactly once
+             n_primary .. n_items-1      secondary: at most once, or, when
+                                          coloured, by options that agree
+    option k covers opt_items[opt_ptr[k]:opt_ptr[k+1]]
+             with colours opt_colors[...] (0 = no colour, only on secondary items)
+
+``decode[k]`` maps option k back to what it means in the puzzle (a placement).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+
+
+@dataclass
+class XCC:
+    """An exact-cover-with-colours problem with a decoding of its options."""
+
+    item_names: list[str]
+    n_primary: int
+    opt_ptr: np.ndarray
+    opt_items: np.ndarray
+    opt_colors: np.ndarray
+    decode: list[Any]
+    color_names: list[str] = field(default_factory=lambda: [""])
+
+    @property
+    def n_items(self) -> int:
+        return len(self.item_names)
+
+    @property
+    def n_options(self) -> int:
+        return len(self.opt_ptr) - 1
+
+    def option(self, k: int) -> list[tuple[int, int]]:
+        """(item, colour) pairs of option k."""
+        a, b = self.opt_ptr[k], self.opt_ptr[k + 1]
+        return list(zip(self.opt_items[a:b].tolist(), self.opt_colors[a:b].tolist()))
+
+    def to_knuth(self) -> str:
+        """Knuth's text format, as read by dlx2, dlx3 and miniexact.
+
+        ``| comment`` lines, then one line of items (primary ``|`` secondary),
+        then one option a line; a coloured item is written ``item:colour``.
+        """
+        prim = self.item_names[: self.n_primary]
+        sec = self.item_names[self.n_primary:]
+        lines = [f"| {self.n_items} items, {self.n_options} options (eternity)"]
+        lines.append(" ".join(prim) + (" | " + " ".join(sec) if sec else ""))
+        for k in range(self.n_options):
+            words = []
+            for it, col in self.option(k):
+                name = self.item_names[it]
+                words.append(f"{name}:{self.color_names[col]}" if col else name)
+            lines.append(" ".join(words))
+        return "\n".join(lines) + "\n"
+
+    def is_solution(self, chosen: Sequence[int]) -> bool:
+        """Check a set of options against the XCC rules (used by tests)."""
+        cover = np.zeros(self.n_items, dtype=np.int64)
+        colour = np.zeros(self.n_items, dtype=np.int64)
+        for k in chosen:
+            for it, col in self.option(k):
+                if col == 0:
+                    cover[it] += 1
+                elif colour[it] not in (0, col):
+                    return False
+                else:
+                    colour[it] = col
+        if np.any(cover[: self.n_primary] != 1):
+            return False
+        sec = cover[self.n_primary:]
+        if np.any(sec > 1):
+            return False
+        # an uncoloured use of a secondary item excludes any coloured use
+        return not np.any((sec == 1) & (colour[self.n_primary:] != 0))
+
+    def restrict(self, forced: Sequence[int]) -> tuple["XCC", np.ndarray]:
+        """The sub-problem left once the ``forced`` options are chosen.
+
+        Returns the reduced problem and, for each of its options, the index of
+        the option in ``self``.  Counting the sub-problems of a complete split
+        of the search tree and adding gives the count of the whole.
+        """
+        taken = np.zeros(self.n_items, dtype=bool)
+        colour = np.zeros(self.n_items, dtype=np.int64)
+        for k in forced:
+            for it, col in self.option(k):
+                if col:
+                    colour[it] = col
+                else:
+                    taken[it] = True
+        keep_items = [i for i in range(self.n_items) if not taken[i] and not colour[i]]
+        new_index = {old: new for new, old in enumerate(keep_items)}
+        n_primary = sum(1 for i in keep_items if i < self.n_primary)
+        ptr, items, colors, kept = [0], [], [], []
+        for k in range(self.n_options):
+            ok, row = True, []
+            for it, col in self.option(k):
+                if taken[it]:
+                    ok = False
+                    break
+                if colour[it]:
+                    if col != colour[it]:
+                        ok = False
+                        break
+                    continue
+                row.append((new_index[it], col))
+            if ok:
+                kept.append(k)
+                items.extend(r[0] for r in row)
+                colors.extend(r[1] for r in row)
+                ptr.append(len(items))
+        sub = XCC(
+            item_names=[self.item_names[i] for i in keep_items],
+            n_primary=n_primary,
+            opt_ptr=np.asarray(ptr, dtype=np.int32),
+            opt_items=np.asarray(items, dtype=np.int32),
+            opt_colors=np.asarray(colors, dtype=np.int32),
+            decode=[self.decode[k] for k in kept],
+            color_names=self.color_names,
+        )
+        return sub, np.asarray(kept, dtype=np.int64)
+
+
+class XCCBuilder:
+    """Collects named items and options, then freezes them into an ``XCC``."""
+
+    def __init__(self) -> None:
+        self.primary: list[str] = []
+        self.secondary: list[str] = []
+        self._options: list[tuple[list[tuple[str, str | None]], Any]] = []
+        self._colors: dict[str, int] = {}
+
+    def add_primary(self, name: str) -> None:
+        self.primary.append(name)
+
+    def add_secondary(self, name: str) -> None:
+        self.secondary.append(name)
+
+    def add_option(self, items: list[tuple[str, str | None]] | list[str], meaning: Any) -> None:
+        norm = [(x, None) if isinstance(x, str) else (x[0], x[1]) for x in items]
+        self._options.append((norm, meaning))
+
+    def build(self) -> XCC:
+        names = self.primary + self.secondary
+        if len(set(names)) != len(names):
+            raise ValueError("duplicate item names")
+        index = {n: i for i, n in enumerate(names)}
+        colors = [""]
+        cindex: dict[str, int] = {}
+        ptr, items, cols, decode = [0], [], [], []
+        for row, meaning in self._options:
+            for name, col in row:
+                items.append(index[name])
+                if col is None:
+                    cols.append(0)
+                else:
+                    if col not in cindex:
+                        cindex[col] = len(colors)
+                        colors.append(col)
+                    cols.append(cindex[col])
+            ptr.append(len(items))
+            decode.append(meaning)
+        return XCC(
+            item_names=names,
+            n_primary=len(self.primary),
+            opt_ptr=np.asarray(ptr, dtype=np.int32),
+            opt_items=np.asarray(items, dtype=np.int32),
+            opt_colors=np.asarray(cols, dtype=np.int32),
+            decode=decode,
+            color_names=colors,
+        )
