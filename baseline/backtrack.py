@@ -1,0 +1,136 @@
+"""`backtrack`: the generic exhaustive XCC solver (Algorithm C in numba).
+
+Most constrained site first (the primary item with fewest options), every
+way to cover it tried: no solution missed, none counted twice.  It is the
+reference every other solver is checked against, and the end-game of the
+beam search.  ``split`` cuts the search tree at a depth into independent
+sub-problems whose counts add up to the whole.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from puzzles.solvers import Limits, Option, SolveResult, SolverBase
+from puzzles.xcc import XCC
+
+from . import dlx
+from .driver import drive
+
+
+class XCCSearch:
+    """The linked structure and resumable state of one Algorithm C search."""
+
+    def __init__(self, xcc: XCC, seed: int = -1):
+        self.xcc = xcc
+        (self.TOP, self.UL, self.DL, self.COLOR, self.LEN, self.OPT, self.LL, self.RL) = dlx.build_links(
+            xcc.n_items, xcc.n_primary, xcc.opt_ptr, xcc.opt_items, xcc.opt_colors)
+        depth = xcc.n_primary + 2
+        self.x = np.zeros(depth, np.int32)
+        self.chosen = np.zeros(depth, np.int32)
+        self.prof = np.zeros(depth, np.int64)
+        self.st = np.zeros(5, np.int64)
+        self.st[1] = 2
+        self.randomize = seed >= 0
+        if self.randomize:
+            dlx.seed_rng(seed)
+
+    def step(self, budget: int, stop_on_solution: bool, split_depth: int = -1) -> int:
+        return dlx.run(self.TOP, self.UL, self.DL, self.COLOR, self.LEN, self.LL, self.RL,
+                       self.x, self.chosen, self.st, self.prof, budget, stop_on_solution,
+                       split_depth, self.randomize)
+
+    @property
+    def nodes(self) -> int:
+        return int(self.st[2])
+
+    @property
+    def count(self) -> int:
+        return int(self.st[3])
+
+    def current_options(self) -> list[int]:
+        """Option indices of x[0..level-1] (a solution or a leaf of a split)."""
+        return [int(self.OPT[self.x[k]]) for k in range(int(self.st[0]))]
+
+
+class Backtrack(SolverBase):
+    name = "backtrack"
+    OPTIONS = {
+        "seed": Option(int, -1, "break MRV ties at random from this seed (-1: first item in order)"),
+    }
+
+    def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
+        self.check(puzzle, mode)
+        limits = limits or Limits()
+        t0 = time.perf_counter()
+        xcc = puzzle.to_xcc()
+        search = XCCSearch(xcc, self.options["seed"])
+        build_s = time.perf_counter() - t0
+        return solve_xcc(search, mode, limits, progress, build_s)
+
+
+def solve_xcc(search: XCCSearch, mode: str, limits: Limits, progress, build_s: float) -> SolveResult:
+    """Run an XCCSearch to the end or a limit and package the answer."""
+    xcc = search.xcc
+    want = 1 if mode == "first" else (limits.solutions if mode == "all" else None)
+    collect = mode in ("first", "all")
+    solutions: list = []
+
+    def on_stop(code: int) -> bool:
+        if code == dlx.SOLUTION:
+            solutions.append([xcc.decode[k] for k in search.current_options()])
+            return want is not None and len(solutions) >= want
+        return True
+
+    t0 = time.perf_counter()
+    outcome = drive(
+        lambda b: search.step(b, collect),
+        lambda: search.nodes,
+        time_s=limits.time_s, node_limit=limits.nodes, progress=progress,
+        info=lambda: {"nodes": search.nodes, "solutions": search.count, "deepest": int(search.st[4])},
+        on_stop=on_stop,
+    )
+    elapsed = time.perf_counter() - t0
+    depth = int(np.max(np.nonzero(search.prof)[0])) + 1 if search.prof.any() else 0
+    stats = {
+        "time_s": elapsed, "build_s": build_s, "nodes": search.nodes,
+        "nodes_per_s": search.nodes / elapsed if elapsed > 0 else 0.0,
+        "options": xcc.n_options, "items": xcc.n_items,
+        "nodes_per_level": search.prof[:depth].tolist(),
+    }
+    complete = outcome == "done"
+    if mode == "count":
+        status = "limit" if not complete else ("solved" if search.count else "unsatisfiable")
+        return SolveResult(status, [], search.count if complete else search.count, None, stats)
+    if solutions:
+        status = "solved"
+    else:
+        status = "unsatisfiable" if complete else "limit"
+    count = len(solutions) if (mode == "all" and complete) else None
+    return SolveResult(status, solutions, count, None, stats)
+
+
+def split(xcc: XCC, depth: int) -> list[list[int]]:
+    """Cut the search tree at ``depth``: the option prefixes of its leaves.
+
+    Every solution extends exactly one prefix (solutions shallower than
+    ``depth`` are prefixes themselves), so the counts of
+    ``xcc.restrict(prefix)`` add up to the count of ``xcc``.
+    """
+    search = XCCSearch(xcc)
+    parts: list[list[int]] = []
+    while True:
+        code = search.step(1 << 40, True, depth)
+        if code == dlx.DONE:
+            return parts
+        parts.append(search.current_options())
+
+
+def count_xcc(xcc: XCC) -> int:
+    """The exact number of solutions of an XCC problem (no limits)."""
+    search = XCCSearch(xcc)
+    while search.step(1 << 40, False) != dlx.DONE:
+        pass
+    return search.count

@@ -1,0 +1,47 @@
+"""Drive a resumable numba search in chunks: limits, progress, adaptive chunk size.
+
+The kernels run a node budget and return; this loop decides the next
+budget so that each chunk takes about ``chunk_s`` seconds, checks the time
+and node limits between chunks and calls ``progress`` about twice a second.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+BUDGET = 2
+
+
+def drive(step: Callable[[int], int], nodes: Callable[[], int], *, time_s: float | None,
+          node_limit: int | None, progress: Callable[[dict], None] | None,
+          info: Callable[[], dict], on_stop: Callable[[int], bool], chunk_s: float = 0.1) -> str:
+    """Call ``step(budget)`` until it returns something other than BUDGET and
+    ``on_stop(code)`` says to stop.  Returns 'done', 'stopped' or 'limit'."""
+    t0 = time.perf_counter()
+    last = t0
+    budget = 20_000
+    while True:
+        if node_limit is not None:
+            left = node_limit - nodes()
+            if left <= 0:
+                return "limit"
+            b = min(budget, left)
+        else:
+            b = budget
+        c0 = time.perf_counter()
+        code = step(b)
+        now = time.perf_counter()
+        dt = now - c0
+        if code == BUDGET:
+            # aim each chunk at chunk_s seconds
+            budget = int(max(1000, min(budget * 4, budget * chunk_s / max(dt, 1e-6))))
+        elif on_stop(code):
+            return "stopped" if code != 0 else "done"
+        if progress is not None and now - last >= 0.5:
+            last = now
+            d = {"elapsed_s": now - t0}
+            d.update(info())
+            progress(d)
+        if time_s is not None and now - t0 >= time_s:
+            return "limit"

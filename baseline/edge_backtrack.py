@@ -1,0 +1,348 @@
+"""`edge-backtrack`: the specialised edge-matching backtracker in numba.
+
+Candidate tables
+----------------
+A cell's *class* is which of its sides face the rim (4 bits, N=1 E=2 S=4
+W=8); its *known* mask K is which of its inner sides face a placed piece.
+For every (class, K) there is a table: the key is the colours demanded on
+the K sides (``sum colour[s] * C**j`` over the sides of K in N,E,S,W
+order, C = number of colours + 1), and each key holds the (piece, rotation)
+pairs that show exactly those colours there, grey exactly on the rim
+sides and no grey elsewhere.  So a row scan looks a cell up by its top and
+left colours, a column scan by top and left too, a spiral by whatever two
+or three sides are placed, and ``mrv`` by any combination.
+
+Arrays::
+
+    tab_base[cls*16 + K]   start of that table's key slots in tab_ptr
+    tab_ptr[base + key]    range of candidates in cand_* for the key
+    cand_piece, cand_rot   the candidates;  cand_col[4*i + s] their colours
+    bc[4*cell + s]         colour shown on side s of a cell, -1 when empty
+    used[p >> 6]           bitset of placed pieces
+
+Invariant: the cells at depths 0..k-1 hold pieces whose joins with each
+other all match; ``cur[k]`` is the next candidate to try at depth k.
+Rotations of a symmetric piece that show the same colours appear once
+(DESIGN's counting convention); identical pieces are separate candidates.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit
+
+from puzzles.edge import EdgePlacement, EdgePuzzle
+from puzzles.solvers import Limits, Option, SolveResult, SolverBase
+
+from .driver import drive
+
+DONE, SOLUTION, BUDGET = 0, 1, 2
+ORDERS = ("rowscan", "colscan", "spiral", "frame-first", "mrv")
+
+
+# ------------------------------------------------------------ search orders
+def search_order(p: EdgePuzzle, name: str) -> list[int]:
+    """Cells in the order a static search fills them (fixed cells first)."""
+    R, C = p.rows, p.cols
+    if name == "rowscan":
+        order = list(range(R * C))
+    elif name == "colscan":
+        order = [r * C + c for c in range(C) for r in range(R)]
+    elif name == "spiral":
+        order, top, bot, left, right = [], 0, R - 1, 0, C - 1
+        while top <= bot and left <= right:
+            order += [top * C + c for c in range(left, right + 1)]
+            order += [r * C + right for r in range(top + 1, bot + 1)]
+            if top < bot:
+                order += [bot * C + c for c in range(right - 1, left - 1, -1)]
+            if left < right:
+                order += [r * C + left for r in range(bot - 1, top, -1)]
+            top, bot, left, right = top + 1, bot - 1, left + 1, right - 1
+    elif name == "frame-first":
+        ring = search_order(EdgePuzzle(R, C, p.pieces[:0].reshape(0, 4)), "spiral")
+        frame = [x for x in ring if x // C in (0, R - 1) or x % C in (0, C - 1)]
+        rest = [x for x in range(R * C) if x not in set(frame)]
+        order = frame + rest
+    elif name == "mrv":
+        order = list(range(R * C))
+    else:
+        raise ValueError(f"unknown order {name!r} (known: {', '.join(ORDERS)})")
+    fixed = [f.cell for f in p.fixed]
+    return fixed + [x for x in order if x not in set(fixed)]
+
+
+# ------------------------------------------------------------------ tables
+def build_tables(p: EdgePuzzle):
+    """Candidate tables for every (cell class, known mask) (module docstring)."""
+    n_col = int(p.pieces.max()) + 2  # colours 0..max, base C
+    fixed_pieces = {f.piece for f in p.fixed}
+    free = [q for q in range(p.n_pieces) if q not in fixed_pieces]
+    # all distinct placed arrangements of the free pieces
+    arr = [(q, r, p.placed(q, r)) for q in free for r in p.distinct_rotations(q)]
+    tab_base = np.full(16 * 16, -1, np.int64)
+    ptr_parts, piece_l, rot_l, col_l = [], [], [], []
+    total_slots, n_cand = 0, 0
+    classes = {tuple(p.outside_sides(c)) for c in range(p.n_cells)} if p.bordered else {(False,) * 4}
+    for out in sorted(classes):
+        cls = sum(1 << s for s in range(4) if out[s])
+        inner = [s for s in range(4) if not out[s]]
+        ok = [a for a in arr if all((a[2][s] == 0) == out[s] for s in range(4))] if p.bordered else arr
+        for K in range(16):
+            if any(K >> s & 1 and out[s] for s in range(4)):
+                continue
+            sides = [s for s in inner if K >> s & 1]
+            size = n_col ** len(sides)
+            buckets: list[list] = [[] for _ in range(size)]
+            for a in ok:
+                key = 0
+                for j, s in enumerate(sides):
+                    key += a[2][s] * n_col ** j
+                buckets[key].append(a)
+            ptr = np.zeros(size + 1, np.int64)
+            for key, b in enumerate(buckets):
+                for q, r, cols in b:
+                    piece_l.append(q)
+                    rot_l.append(r)
+                    col_l.extend(cols)
+                ptr[key + 1] = ptr[key] + len(b)
+            ptr += n_cand
+            n_cand += len(ok)
+            tab_base[cls * 16 + K] = total_slots
+            total_slots += size + 1
+            ptr_parts.append(ptr)
+    return (tab_base, np.concatenate(ptr_parts), np.asarray(piece_l, np.int32),
+            np.asarray(rot_l, np.int8), np.asarray(col_l, np.int32), n_col)
+
+
+# ------------------------------------------------------------------ kernel
+@njit(cache=True)
+def _lookup(cell, bc, nbr, cls_of, tab_base, tab_ptr, n_col):
+    """The candidate range of a cell given the colours placed around it."""
+    key = 0
+    K = 0
+    mul = 1
+    for s in range(4):
+        nb = nbr[4 * cell + s]
+        if nb >= 0 and bc[4 * nb + ((s + 2) & 3)] >= 0:
+            K |= 1 << s
+            key += bc[4 * nb + ((s + 2) & 3)] * mul
+            mul *= n_col
+    base = tab_base[cls_of[cell] * 16 + K]
+    return tab_ptr[base + key], tab_ptr[base + key + 1]
+
+
+@njit(cache=True)
+def run(order, dynamic, fixed_n, fixed_piece, fixed_rot, fixed_cols, nbr, cls_of, tab_base, tab_ptr, cand_piece,
+        cand_rot, cand_col, n_col, bc, used, cell_at, cur, end, pl_piece, pl_rot, st, prof, budget,
+        stop_on_solution):
+    """Advance the search by at most ``budget`` placements.
+
+    st: [0] depth k, [1] phase (0 = enter depth k, 1 = try next candidate
+    at depth k, 9 = finished), [2] placements, [3] solutions, [4] deepest.
+    """
+    n = order.shape[0]
+    k = st[0]
+    phase = st[1]
+    spent = 0
+    while True:
+        if phase == 0:  # enter depth k: pick the cell, find its candidates
+            if k == n:
+                st[3] += 1
+                k -= 1
+                phase = 2  # unplace then try next at depth k
+                if stop_on_solution:
+                    st[0] = k
+                    st[1] = phase
+                    st[2] += spent
+                    return SOLUTION
+                continue
+            if k < fixed_n:
+                cell = order[k]
+                cell_at[k] = cell
+                cur[k] = -1 - k  # marker: fixed placement, tried once
+                end[k] = 0
+                # check the fixed piece against already placed neighbours
+                ok = True
+                for s in range(4):
+                    nb = nbr[4 * cell + s]
+                    if nb >= 0 and bc[4 * nb + ((s + 2) & 3)] >= 0:
+                        if bc[4 * nb + ((s + 2) & 3)] != fixed_cols[4 * k + s]:
+                            ok = False
+                if not ok:
+                    phase = 3
+                    continue
+                phase = 1
+                continue
+            if dynamic:
+                best = 1 << 40
+                cell = -1
+                for c in range(n):
+                    if bc[4 * c] >= 0:
+                        continue
+                    a, b = _lookup(c, bc, nbr, cls_of, tab_base, tab_ptr, n_col)
+                    cnt = 0
+                    for i in range(a, b):
+                        q = cand_piece[i]
+                        if not (used[q >> 6] >> (q & 63)) & 1:
+                            cnt += 1
+                            if cnt >= best:
+                                break
+                    if cnt < best:
+                        best = cnt
+                        cell = c
+                        if cnt == 0:
+                            break
+            else:
+                cell = order[k]
+            cell_at[k] = cell
+            a, b = _lookup(cell, bc, nbr, cls_of, tab_base, tab_ptr, n_col)
+            cur[k] = a
+            end[k] = b
+            phase = 1
+        elif phase == 1:  # try the next candidate at depth k
+            cell = cell_at[k]
+            if k < fixed_n:
+                if cur[k] < 0:
+                    cur[k] = 0
+                    q = fixed_piece[k]
+                    r = fixed_rot[k]
+                    for s in range(4):
+                        bc[4 * cell + s] = fixed_cols[4 * k + s]
+                    used[q >> 6] |= np.uint64(1) << np.uint64(q & 63)
+                    pl_piece[k] = q
+                    pl_rot[k] = r
+                    spent += 1
+                    prof[k] += 1
+                    k += 1
+                    if k > st[4]:
+                        st[4] = k
+                    phase = 0
+                    continue
+                phase = 3  # fixed cell exhausted: backtrack
+                continue
+            i = cur[k]
+            e = end[k]
+            while i < e:
+                q = cand_piece[i]
+                if not (used[q >> 6] >> np.uint64(q & 63)) & np.uint64(1):
+                    break
+                i += 1
+            if i >= e:
+                phase = 3
+                continue
+            cur[k] = i + 1
+            q = cand_piece[i]
+            for s in range(4):
+                bc[4 * cell + s] = cand_col[4 * i + s]
+            used[q >> 6] |= np.uint64(1) << np.uint64(q & 63)
+            pl_piece[k] = q
+            pl_rot[k] = cand_rot[i]
+            spent += 1
+            prof[k] += 1
+            k += 1
+            if k > st[4]:
+                st[4] = k
+            phase = 0
+            if spent >= budget:
+                st[0] = k
+                st[1] = phase
+                st[2] += spent
+                return BUDGET
+        elif phase == 2:  # remove the piece at depth k, then try the next one
+            cell = cell_at[k]
+            q = pl_piece[k]
+            used[q >> 6] &= ~(np.uint64(1) << np.uint64(q & 63))
+            for s in range(4):
+                bc[4 * cell + s] = -1
+            phase = 1
+        else:  # phase 3: depth k exhausted, go up
+            k -= 1
+            if k < 0:
+                st[0] = 0
+                st[1] = 9
+                st[2] += spent
+                return DONE
+            phase = 2
+    return DONE
+
+
+class EdgeBacktrack(SolverBase):
+    name = "edge-backtrack"
+    KINDS = ("edge",)
+    OPTIONS = {
+        "order": Option(str, "rowscan", "search order", ORDERS),
+    }
+
+    def solve(self, puzzle: EdgePuzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
+        self.check(puzzle, mode)
+        limits = limits or Limits()
+        t0 = time.perf_counter()
+        s = EdgeSearch(puzzle, self.options["order"])
+        build_s = time.perf_counter() - t0
+        want = 1 if mode == "first" else (limits.solutions if mode == "all" else None)
+        collect = mode in ("first", "all")
+        solutions: list = []
+
+        def on_stop(code: int) -> bool:
+            if code == SOLUTION:
+                solutions.append(s.placements())
+                return want is not None and len(solutions) >= want
+            return True
+
+        t1 = time.perf_counter()
+        outcome = drive(lambda b: s.step(b, collect), lambda: int(s.st[2]), time_s=limits.time_s,
+                        node_limit=limits.nodes, progress=progress,
+                        info=lambda: {"placements": int(s.st[2]), "solutions": int(s.st[3]), "deepest": int(s.st[4])},
+                        on_stop=on_stop)
+        elapsed = time.perf_counter() - t1
+        nodes = int(s.st[2])
+        depth = int(np.max(np.nonzero(s.prof)[0])) + 1 if s.prof.any() else 0
+        stats = {"time_s": elapsed, "build_s": build_s, "nodes": nodes,
+                 "placements_per_s": nodes / elapsed if elapsed > 0 else 0.0,
+                 "nodes_per_level": s.prof[:depth].tolist(), "order": self.options["order"]}
+        complete = outcome == "done"
+        count = int(s.st[3])
+        if mode == "count":
+            status = "limit" if not complete else ("solved" if count else "unsatisfiable")
+            return SolveResult(status, [], count, None, stats)
+        status = "solved" if solutions else ("unsatisfiable" if complete else "limit")
+        return SolveResult(status, solutions, len(solutions) if mode == "all" and complete else None, None, stats)
+
+
+class EdgeSearch:
+    """Tables and resumable state of one edge-matching search."""
+
+    def __init__(self, p: EdgePuzzle, order: str):
+        self.p = p
+        n = p.n_cells
+        self.order = np.asarray(search_order(p, order), np.int64)
+        self.dynamic = order == "mrv"
+        (self.tab_base, self.tab_ptr, self.cand_piece, self.cand_rot, self.cand_col, self.n_col) = build_tables(p)
+        self.nbr = np.array([p.neighbour(c, s) for c in range(n) for s in range(4)], np.int64)
+        self.cls_of = np.array([sum(1 << s for s, o in enumerate(p.outside_sides(c)) if o) if p.bordered else 0
+                                for c in range(n)], np.int64)
+        self.fixed_n = len(p.fixed)
+        self.fixed_piece = np.array([f.piece for f in p.fixed] + [0], np.int64)
+        self.fixed_rot = np.array([f.rotation for f in p.fixed] + [0], np.int64)
+        self.fixed_cols = np.array([c for f in p.fixed for c in p.placed(f.piece, f.rotation)] + [0] * 4, np.int64)
+        self.bc = np.full(4 * n, -1, np.int64)
+        self.used = np.zeros((p.n_pieces >> 6) + 1, np.uint64)
+        self.cell_at = np.zeros(n + 1, np.int64)
+        self.cur = np.zeros(n + 1, np.int64)
+        self.end = np.zeros(n + 1, np.int64)
+        self.pl_piece = np.zeros(n + 1, np.int64)
+        self.pl_rot = np.zeros(n + 1, np.int64)
+        self.st = np.zeros(5, np.int64)
+        self.prof = np.zeros(n + 1, np.int64)
+
+    def step(self, budget: int, stop_on_solution: bool) -> int:
+        return run(self.order, self.dynamic, self.fixed_n, self.fixed_piece, self.fixed_rot, self.fixed_cols, self.nbr,
+                   self.cls_of, self.tab_base, self.tab_ptr, self.cand_piece, self.cand_rot, self.cand_col, self.n_col,
+                   self.bc, self.used, self.cell_at, self.cur, self.end, self.pl_piece, self.pl_rot, self.st,
+                   self.prof, budget, stop_on_solution)
+
+    def placements(self) -> list[EdgePlacement]:
+        n = self.p.n_cells
+        return [EdgePlacement(int(self.cell_at[k]), int(self.pl_piece[k]), int(self.pl_rot[k])) for k in range(n)]
