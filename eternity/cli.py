@@ -160,14 +160,21 @@ def cmd_solve(a) -> int:
     except ValueError as e:
         raise UsageError(str(e)) from None
     limits = solvers.Limits(time_s=a.time_limit, nodes=a.node_limit, solutions=a.limit)
+    # --distinct needs every solution: count by enumerating them
+    mode = "all" if a.distinct and a.mode in ("count", "all") else a.mode
+    if a.distinct and mode == "all":
+        limits.solutions = None
     progress, status_ctx = _live_progress(a)
     with status_ctx:
-        res = solver.solve(p, mode=a.mode, limits=limits, progress=progress)
-    verified = all(verify(p, s, allow_mismatch=a.mode == "best").valid or a.mode == "best" for s in res.solutions)
-    if a.distinct and res.count is not None and res.status != "limit":
+        res = solver.solve(p, mode=mode, limits=limits, progress=progress)
+    if a.mode == "best":
+        verified = all(not verify(p, s, allow_mismatch=True).problems for s in res.solutions)
+    else:
+        verified = all(verify(p, s).valid for s in res.solutions)
+    if a.distinct and mode == "all" and res.status != "limit":
         from puzzles.symmetry import distinct_count
 
-        res.stats["distinct"] = distinct_count(p, res)
+        res.stats["distinct"] = distinct_count(p, res.solutions)
     if a.output and res.solutions:
         formats.write_solution(p, res.solutions[0], a.output)
     if a.svg and res.solutions:

@@ -1,0 +1,106 @@
+"""Board symmetries and distinct-solution counting.
+
+``distinct`` counts solutions up to the symmetries of the board that map
+the puzzle onto itself and up to identical pieces: each solution is reduced
+to what it shows (colours per cell for edge matching, the shape names per
+cell for polyforms, the queens' squares), every symmetry of the board is
+applied, and the smallest image is its key.  The number of different keys
+is the distinct count.  Edge-matching pieces cannot be turned over, so only
+rotations of the board apply there; a board symmetry must also keep the
+fixed pieces where they are.
+"""
+
+from __future__ import annotations
+
+from .edge import EdgePuzzle, rotate
+from .polyform import PolyformPuzzle
+from .queens import QueensPuzzle
+
+
+def _edge_maps(p: EdgePuzzle):
+    """(cell map, side shift) for the board rotations that keep the puzzle."""
+    R, C = p.rows, p.cols
+    maps = [(lambda r, c: (r, c), 0, R, C), (lambda r, c: (R - 1 - r, C - 1 - c), 2, R, C)]
+    if R == C:
+        maps += [(lambda r, c: (c, R - 1 - r), 1, C, R), (lambda r, c: (C - 1 - c, r), 3, C, R)]
+    out = []
+    for f, shift, _, _ in maps:
+        cell_map = [f(*divmod(x, C)) for x in range(R * C)]
+        cell_map = [r * C + c for r, c in cell_map]
+        fixed_img = {(cell_map[fx.cell], rotate(p.placed(fx.piece, fx.rotation), shift)) for fx in p.fixed}
+        fixed_orig = {(fx.cell, p.placed(fx.piece, fx.rotation)) for fx in p.fixed}
+        if fixed_img == fixed_orig:
+            out.append((cell_map, shift))
+    return out
+
+
+def edge_key(p: EdgePuzzle, placements, maps=None) -> tuple:
+    shown = {int(pl[0]): p.placed(int(pl[1]), int(pl[2])) for pl in placements}
+    best = None
+    for cell_map, shift in maps or _edge_maps(p):
+        img = [None] * p.n_cells
+        for cell, cols in shown.items():
+            img[cell_map[cell]] = rotate(cols, shift)
+        t = tuple(img)
+        if best is None or t < best:
+            best = t
+    return best  # type: ignore[return-value]
+
+
+def _poly_maps(p: PolyformPuzzle):
+    grid = p.grid
+    region = sorted(map(tuple, p.region))
+    ts = grid.transforms if p.mirror else grid.transforms[: grid.n_rotations]
+    out = []
+    for t in ts:
+        img = [t(c) for c in region]
+        off = tuple(a - b for a, b in zip(min(region), min(img)))
+        moved = sorted(tuple(x + o for x, o in zip(c, off)) for c in img)
+        if moved == region:
+            out.append((t, off))
+    return out
+
+
+def poly_key(p: PolyformPuzzle, placements, maps=None) -> tuple:
+    best = None
+    for t, off in maps or _poly_maps(p):
+        cells = {}
+        for pl in placements:
+            for c in pl[2]:
+                cells[tuple(x + o for x, o in zip(t(tuple(c)), off))] = p.pieces[pl[0]].name
+        key = tuple(sorted(cells.items()))
+        if best is None or key < best:
+            best = key
+    return best  # type: ignore[return-value]
+
+
+def queens_key(p: QueensPuzzle, placements) -> tuple:
+    n = p.n - 1
+    qs = [(int(a), int(b)) for a, b in placements]
+    images = []
+    for f in (lambda r, c: (r, c), lambda r, c: (c, n - r), lambda r, c: (n - r, n - c), lambda r, c: (n - c, r)):
+        for g in (lambda r, c: (r, c), lambda r, c: (r, n - c)):
+            images.append(tuple(sorted(g(*f(r, c)) for r, c in qs)))
+    return min(images)
+
+
+def distinct_count(puzzle, solutions) -> int:
+    """The number of solutions that differ up to board symmetry and identical pieces."""
+    if isinstance(puzzle, EdgePuzzle):
+        maps = _edge_maps(puzzle)
+        return len({edge_key(puzzle, s, maps) for s in solutions})
+    if isinstance(puzzle, PolyformPuzzle):
+        maps = _poly_maps(puzzle)
+        return len({poly_key(puzzle, s, maps) for s in solutions})
+    if isinstance(puzzle, QueensPuzzle):
+        return len({queens_key(puzzle, s) for s in solutions})
+    raise TypeError(type(puzzle).__name__)
+
+
+def board_symmetries(puzzle) -> int:
+    """How many symmetries of the board map the puzzle onto itself."""
+    if isinstance(puzzle, EdgePuzzle):
+        return len(_edge_maps(puzzle))
+    if isinstance(puzzle, PolyformPuzzle):
+        return len(_poly_maps(puzzle))
+    return 8

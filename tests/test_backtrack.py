@@ -1,0 +1,137 @@
+"""The native backtrackers against the known counts and against each other."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from baseline.backtrack import count_xcc, split
+from puzzles import catalog, generate, solvers
+from puzzles.edge import EdgePuzzle
+from puzzles.symmetry import distinct_count
+from puzzles.verify import verify
+
+QUEENS = {4: (2, 1), 5: (10, 2), 6: (4, 1), 7: (40, 6), 8: (92, 12), 9: (352, 46), 10: (724, 92)}
+
+
+def count(name_or_puzzle, solver="backtrack", **opts):
+    p = catalog.load(name_or_puzzle) if isinstance(name_or_puzzle, str) else name_or_puzzle
+    r = solvers.get(solver, opts).solve(p, mode="count")
+    assert r.status in ("solved", "unsatisfiable")
+    return r.count
+
+
+@pytest.mark.parametrize("n", sorted(QUEENS))
+def test_queens(n):
+    p = catalog.load(f"queens-{n}")
+    r = solvers.get("backtrack").solve(p, mode="all")
+    assert r.count == QUEENS[n][0] == len(r.solutions)
+    assert all(verify(p, s).valid for s in r.solutions)
+    assert distinct_count(p, r.solutions) == QUEENS[n][1]
+
+
+def test_pentomino_3x20():
+    p = catalog.load("pentomino-3x20")
+    r = solvers.get("backtrack").solve(p, mode="all")
+    assert r.count == 8 and distinct_count(p, r.solutions) == 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("box,total,distinct", [("6x10", 9356, 2339), ("5x12", 4040, 1010), ("4x15", 1472, 368)])
+def test_pentomino_boxes(box, total, distinct):
+    p = catalog.load(f"pentomino-{box}")
+    r = solvers.get("backtrack").solve(p, mode="all")
+    assert r.count == total and distinct_count(p, r.solutions) == distinct
+
+
+@pytest.mark.parametrize("order", ["rowscan", "colscan", "spiral", "frame-first", "mrv"])
+def test_owen_a_edge_backtrack(order):
+    assert count("owen-a", "edge-backtrack", order=order) == 160
+
+
+@pytest.mark.slow
+def test_owen_a_backtrack():
+    assert count("owen-a") == 160
+
+
+def test_brendan_first_solutions_up_to_7x7():
+    for name in catalog.names():
+        if not name.startswith("brendan-"):
+            continue
+        w, h = map(int, name[8:].split("x"))
+        if w > 7 or h > 7:
+            continue
+        p = catalog.load(name)
+        r = solvers.get("edge-backtrack").solve(p, mode="first", limits=solvers.Limits(time_s=60))
+        assert r.status == "solved", name
+        assert verify(p, r.solutions[0]).valid, name
+
+
+def test_clue1_first_solution_and_fixed_piece():
+    p = catalog.load("eternity2-clue1")
+    sol = catalog.known_solution("eternity2-clue1")
+    from puzzles.edge import Fixed
+
+    p2 = EdgePuzzle(p.rows, p.cols, p.pieces, fixed=[Fixed(*sol[14]), Fixed(*sol[0])])
+    for solver in ("edge-backtrack", "backtrack"):
+        r = solvers.get(solver).solve(p2, mode="first")
+        assert r.status == "solved" and verify(p2, r.solutions[0]).valid
+
+
+small_edge = st.tuples(st.integers(2, 3), st.integers(2, 4), st.integers(1, 2), st.integers(1, 2), st.integers(0, 10**6))
+
+
+@settings(max_examples=30, deadline=None)
+@given(small_edge, st.sampled_from(["rowscan", "colscan", "spiral", "frame-first", "mrv"]))
+def test_backtrackers_agree_on_random_edge_puzzles(args, order):
+    p, _ = generate.edge_puzzle(*args)
+    # make symmetric and identical pieces likely: few colours already; also duplicate one piece
+    a = count(p)
+    b = count(p, "edge-backtrack", order=order)
+    assert a == b and a >= 1
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10**6))
+def test_agree_with_identical_and_symmetric_pieces(seed):
+    p, _ = generate.edge_puzzle(3, 3, 1, 1, seed)  # one colour each: many symmetric, identical pieces
+    r = solvers.get("backtrack").solve(p, mode="all")
+    e = solvers.get("edge-backtrack", {"order": "spiral"}).solve(p, mode="all")
+    assert r.count == e.count
+    assert distinct_count(p, r.solutions) == distinct_count(p, e.solutions)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 3))
+def test_split_parts_sum_to_whole(seed, depth):
+    p, _ = generate.edge_puzzle(3, 3, 1, 2, seed)
+    x = p.to_xcc()
+    whole = count_xcc(x)
+    parts = split(x, depth)
+    assert sum(count_xcc(x.restrict(prefix)[0]) for prefix in parts) == whole
+
+
+def test_split_queens():
+    x = catalog.load("queens-8").to_xcc()
+    parts = split(x, 2)
+    assert len(parts) > 8
+    assert sum(count_xcc(x.restrict(pr)[0]) for pr in parts) == 92
+
+
+def test_limits_stop_the_search():
+    r = solvers.get("edge-backtrack").solve(catalog.load("eternity2"), mode="first",
+                                              limits=solvers.Limits(time_s=0.5))
+    assert r.status == "limit" and r.stats["nodes"] > 0
+    r = solvers.get("backtrack").solve(catalog.load("pentomino-6x10"), mode="count",
+                                       limits=solvers.Limits(nodes=5000))
+    assert r.status == "limit"
+
+
+def test_random_tie_breaking_gives_the_same_count():
+    assert count("queens-7", seed=3) == 40
+
+
+def test_unknown_option_and_mode():
+    with pytest.raises(ValueError):
+        solvers.get("backtrack", {"nope": 1})
+    with pytest.raises(ValueError):
+        solvers.get("edge-backtrack").check(catalog.load("queens-5"), "count")
