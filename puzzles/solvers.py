@@ -13,6 +13,7 @@ every solver alike::
 from __future__ import annotations
 
 import importlib
+import os
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, ClassVar, Literal, Protocol
 
@@ -24,6 +25,12 @@ REGISTRY: dict[str, str] = {
     "backtrack": "baseline.backtrack:Backtrack",
     "edge-backtrack": "baseline.edge_backtrack:EdgeBacktrack",
 }
+
+# Extra solvers for a process tree, e.g. peers or test doubles that the
+# runner's child processes must also see: ETERNITY_EXTRA_SOLVERS="name=module:Class,..."
+for _entry in filter(None, os.environ.get("ETERNITY_EXTRA_SOLVERS", "").split(",")):
+    _name, _, _target = _entry.partition("=")
+    REGISTRY[_name.strip()] = _target.strip()
 
 
 @dataclass

@@ -43,7 +43,10 @@ def test_pentomino_boxes(box, total, distinct):
     assert r.count == total and distinct_count(p, r.solutions) == distinct
 
 
-@pytest.mark.parametrize("order", ["rowscan", "colscan", "spiral", "frame-first", "mrv"])
+SLOW_ORDERS = [pytest.param(o, marks=pytest.mark.slow) for o in ("spiral", "frame-first", "mrv")]
+
+
+@pytest.mark.parametrize("order", ["rowscan", "colscan"] + SLOW_ORDERS)
 def test_owen_a_edge_backtrack(order):
     assert count("owen-a", "edge-backtrack", order=order) == 160
 

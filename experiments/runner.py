@@ -1,0 +1,187 @@
+"""`eternity run CONFIG`: materialise instances, expand cells, run, store.
+
+Instances are generated reproducibly from the config seed, stored once, and
+each (instance, solver configuration, repeat) cell runs isolated
+(``cell.run_cell``) on the local executor (a pool of ``jobs`` workers) or on
+a Dask cluster.  Cells already in the store are skipped.
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import json
+import os
+import platform
+import socket
+import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
+
+from puzzles import catalog, generate, solvers
+from puzzles.formats import puzzle_hash, puzzle_to_dict, read_puzzle
+
+from .cell import run_cell
+from .config import Config, load_config
+from .store import Store
+
+
+@dataclass
+class Instance:
+    id: str
+    family: str
+    name: str
+    kind: str
+    params: dict
+    puzzle: dict
+
+
+def _seed(*parts) -> int:
+    return int(hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()[:8], 16)
+
+
+def classify(puzzle) -> tuple[float | None, str | None]:
+    """Owen's expected number of solutions and the class, when the model is available."""
+    try:
+        from puzzles import estimate  # lands with the estimate issue
+    except ImportError:
+        return None, None
+    try:
+        s = float(estimate.expected_solutions(puzzle))
+    except Exception:  # noqa: BLE001 - a puzzle the model does not cover
+        return None, None
+    return s, ("sub-critical" if s < 1 else "super-critical")
+
+
+def materialise(cfg: Config) -> list[Instance]:
+    out = []
+    for fam in cfg.families:
+        puzzles = []
+        if fam.kind == "edge":
+            for pt in fam.points():
+                for k in range(fam.instances):
+                    s = _seed(cfg.seed, fam.name, json.dumps(pt, sort_keys=True), k)
+                    p, _ = generate.edge_puzzle(pt["rows"], pt["cols"], pt["frame_colors"], pt["inner_colors"], s)
+                    puzzles.append((p, {**pt, "seed": s}))
+        elif fam.kind == "polyform":
+            for pt in fam.points():
+                for k in range(fam.instances):
+                    s = _seed(cfg.seed, fam.name, json.dumps(pt, sort_keys=True), k)
+                    p, _ = generate.polyomino_puzzle(pt["rows"], pt["cols"], pt["size"], s)
+                    puzzles.append((p, {**pt, "seed": s}))
+        elif fam.kind == "builtin":
+            puzzles += [(catalog.load_builtin(n), {"builtin": n}) for n in fam.names]
+        else:
+            for f in sorted(glob.glob(fam.glob)):
+                puzzles.append((read_puzzle(f), {"file": f}))
+        for p, params in puzzles:
+            out.append(Instance(puzzle_hash(p), fam.name, p.name, p.kind, params, puzzle_to_dict(p)))
+    return out
+
+
+def versions() -> str:
+    import numba
+    import numpy
+
+    return json.dumps({"python": platform.python_version(), "numpy": numpy.__version__, "numba": numba.__version__,
+                       "eternity": "0.1.0"})
+
+
+def config_label(solver: str, options: dict, mode: str) -> str:
+    opts = ",".join(f"{k}={v}" for k, v in sorted(options.items()))
+    return f"{solver}[{opts}]/{mode}" if opts else f"{solver}/{mode}"
+
+
+def cells(cfg: Config, instances: list[Instance]) -> list[dict]:
+    out = []
+    for inst in instances:
+        for spec in cfg.solvers:
+            cls = solvers.solver_class(spec.name)
+            if inst.kind not in cls.KINDS or (spec.mode == "best" and inst.kind != "edge"):
+                continue
+            for opts in spec.expand():
+                for rep in range(cfg.repeats):
+                    ident = {"instance": inst.id, "solver": spec.name, "options": opts, "mode": spec.mode,
+                             "repeat": rep, "time_limit": cfg.time_limit}
+                    key = hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()
+                    out.append({**ident, "key": key, "family": inst.family, "puzzle": inst.puzzle,
+                                "config": spec.label or config_label(spec.name, opts, spec.mode),
+                                "memory_mb": cfg.memory_mb, "experiment": cfg.name})
+    return out
+
+
+def run(config_path: str, db: str, jobs: int | None = None, executor: str = "local",
+        scheduler: str | None = None, show_progress: bool = True) -> dict:
+    cfg = load_config(config_path)
+    store = Store(db)
+    instances = materialise(cfg)
+    for inst in instances:
+        est, cls = classify(_puzzle(inst))
+        store.add_instance({"id": inst.id, "experiment": cfg.name, "family": inst.family, "name": inst.name,
+                            "kind": inst.kind, "params": json.dumps(inst.params), "puzzle": json.dumps(inst.puzzle),
+                            "estimate": est, "class": cls})
+    store.commit()
+    all_cells = cells(cfg, instances)
+    done = store.done_keys()
+    todo = [c for c in all_cells if c["key"] not in done]
+    jobs = jobs or os.cpu_count() or 1
+    host, vers = socket.gethostname(), versions()
+    summary = {"cells": len(all_cells), "skipped": len(all_cells) - len(todo), "ran": 0, "solved": 0}
+
+    def record(cell: dict, row: dict) -> None:
+        full = {k: cell.get(k) for k in ("key", "experiment", "instance", "family", "solver", "config", "mode",
+                                         "repeat", "time_limit")}
+        full["options"] = json.dumps(cell["options"], sort_keys=True)
+        full.update({k: row.get(k) for k in ("status", "wall_s", "cpu_s", "peak_mb", "nodes", "conflicts", "count",
+                                              "best_score", "message")})
+        full["verified"] = None if row.get("verified") is None else int(bool(row["verified"]))
+        full.update(versions=vers, host=host, finished_at=time.strftime("%Y-%m-%dT%H:%M:%S"))
+        store.add_result(full)
+        summary["ran"] += 1
+        summary["solved"] += row.get("status") in ("solved", "unsatisfiable")
+
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  TextColumn("eta"), TimeRemainingColumn(), disable=not show_progress, transient=False) as bar:
+        task = bar.add_task(f"{cfg.name}: {summary['skipped']} done before", total=len(todo))
+        for cell, row in _execute(todo, jobs, executor, scheduler):
+            record(cell, row)
+            bar.update(task, advance=1, description=f"{cfg.name}: solved {summary['solved']}/{summary['ran']}")
+    store.close()
+    return summary
+
+
+def _puzzle(inst: Instance):
+    from puzzles.formats import puzzle_from_dict
+
+    return puzzle_from_dict(inst.puzzle)
+
+
+def _execute(todo: list[dict], jobs: int, executor: str, scheduler: str | None):
+    """Yield (cell, row) as cells finish, on the chosen executor."""
+    if not todo:
+        return
+    if executor == "dask":
+        from dask.distributed import Client, LocalCluster
+        from dask.distributed import as_completed as dask_completed
+
+        cluster = None
+        if scheduler:
+            client = Client(scheduler)
+        else:
+            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
+            client = Client(cluster)
+        try:
+            futures = {client.submit(run_cell, c, key=f"cell-{c['key']}", pure=False): c for c in todo}
+            for fut in dask_completed(futures):
+                yield futures[fut], fut.result()
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+        return
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        futures = {pool.submit(run_cell, c): c for c in todo}
+        for fut in as_completed(futures):
+            yield futures[fut], fut.result()

@@ -1,0 +1,77 @@
+"""The SQLite store: one row per instance, one row per finished cell.
+
+WAL mode, each cell committed as it finishes; the cell key (instance,
+solver, options, mode, repeat, limits) is the primary key, so a rerun skips
+finished cells and a run killed with SIGKILL resumes without duplicates.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS instances (
+    id TEXT PRIMARY KEY,          -- sha256 of the canonical puzzle
+    experiment TEXT, family TEXT, name TEXT, kind TEXT,
+    params TEXT,                  -- JSON: generator parameters
+    puzzle TEXT,                  -- JSON puzzle file
+    estimate REAL,                -- Owen's expected solutions (NULL until the model lands)
+    class TEXT                    -- sub-critical / super-critical (NULL without an estimate)
+);
+CREATE TABLE IF NOT EXISTS results (
+    key TEXT PRIMARY KEY,
+    experiment TEXT, instance TEXT, family TEXT, solver TEXT, config TEXT, options TEXT,
+    mode TEXT, repeat INTEGER, time_limit REAL,
+    status TEXT, wall_s REAL, cpu_s REAL, peak_mb REAL, nodes INTEGER, conflicts INTEGER,
+    count INTEGER, best_score INTEGER, verified INTEGER, message TEXT,
+    versions TEXT, host TEXT, finished_at TEXT
+);
+"""
+
+RESULT_COLUMNS = ["key", "experiment", "instance", "family", "solver", "config", "options", "mode", "repeat",
+                  "time_limit", "status", "wall_s", "cpu_s", "peak_mb", "nodes", "conflicts", "count",
+                  "best_score", "verified", "message", "versions", "host", "finished_at"]
+
+
+class Store:
+    def __init__(self, path: str | Path):
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(str(path), timeout=60)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        self.db.executescript(SCHEMA)
+        self.db.commit()
+
+    def add_instance(self, row: dict) -> None:
+        self.db.execute(
+            "INSERT OR IGNORE INTO instances (id, experiment, family, name, kind, params, puzzle, estimate, class) "
+            "VALUES (:id, :experiment, :family, :name, :kind, :params, :puzzle, :estimate, :class)", row)
+
+    def commit(self) -> None:
+        self.db.commit()
+
+    def done_keys(self) -> set[str]:
+        return {k for (k,) in self.db.execute("SELECT key FROM results")}
+
+    def add_result(self, row: dict) -> None:
+        cols = ", ".join(RESULT_COLUMNS)
+        vals = ", ".join(":" + c for c in RESULT_COLUMNS)
+        self.db.execute(f"INSERT OR IGNORE INTO results ({cols}) VALUES ({vals})", row)
+        self.db.commit()
+
+    def results(self) -> list[dict]:
+        cur = self.db.execute(
+            "SELECT r.*, i.class AS class, i.estimate AS estimate, i.params AS params, i.name AS instance_name "
+            "FROM results r LEFT JOIN instances i ON r.instance = i.id")
+        names = [d[0] for d in cur.description]
+        out = []
+        for row in cur:
+            d = dict(zip(names, row))
+            d["params"] = json.loads(d["params"]) if d.get("params") else {}
+            out.append(d)
+        return out
+
+    def close(self) -> None:
+        self.db.close()
