@@ -1,0 +1,175 @@
+"""The experiment runner: isolation, resume after SIGKILL, executors, config errors."""
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from eternity.cli import main
+from experiments.report import table
+from experiments.runner import run
+
+ROOT = Path(__file__).resolve().parent.parent
+HELPERS = str(Path(__file__).resolve().parent / "helpers")
+
+SMALL = """
+name = "small"
+seed = 5
+time_limit = 10.0
+[[families]]
+kind = "edge"
+name = "e4"
+rows = [4]
+cols = [4]
+frame_colors = [2]
+inner_colors = [2, 4]
+instances = 2
+[[families]]
+kind = "builtin"
+name = "b"
+names = ["queens-6"]
+[[solvers]]
+name = "backtrack"
+mode = "count"
+[[solvers]]
+name = "edge-backtrack"
+mode = "first"
+options = { order = ["rowscan", "spiral"] }
+"""
+
+
+def _rows(db):
+    con = sqlite3.connect(db)
+    rows = con.execute("SELECT key, status, solver, verified, count FROM results").fetchall()
+    con.close()
+    return rows
+
+
+@pytest.fixture
+def cfg(tmp_path):
+    f = tmp_path / "small.toml"
+    f.write_text(SMALL)
+    return f
+
+
+def test_run_table_and_verified(cfg, tmp_path):
+    db = str(tmp_path / "r.sqlite")
+    s = run(str(cfg), db, jobs=2, show_progress=False)
+    rows = _rows(db)
+    assert s["cells"] == len(rows) == 4 * 3 + 1
+    assert all(st == "solved" for _, st, _, _, _ in rows)
+    assert all(v == 1 for _, _, solver, v, _ in rows if solver == "edge-backtrack")
+    csv = table(db, "csv")
+    assert "backtrack/count" in csv and "edge-backtrack[order=spiral]/first" in csv and "virtual best" in csv
+    # a rerun skips everything
+    s2 = run(str(cfg), db, jobs=2, show_progress=False)
+    assert s2["ran"] == 0 and len(_rows(db)) == len(rows)
+
+
+def test_hanging_crashing_and_hungry_solvers_are_recorded(tmp_path, monkeypatch):
+    monkeypatch.setenv("ETERNITY_EXTRA_SOLVERS", "hang=doubles:Hang,hog=doubles:Hog,crash=doubles:Crash")
+    monkeypatch.setenv("PYTHONPATH", HELPERS + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    sys.path.insert(0, HELPERS)
+    from puzzles import solvers
+
+    for n in ("hang", "hog", "crash"):
+        solvers.register(n, f"doubles:{n.capitalize()}")
+    f = tmp_path / "h.toml"
+    f.write_text("""
+name = "h"
+time_limit = 2.0
+memory_mb = 700
+[[families]]
+kind = "builtin"
+name = "b"
+names = ["queens-5"]
+[[solvers]]
+name = "hang"
+[[solvers]]
+name = "hog"
+[[solvers]]
+name = "crash"
+[[solvers]]
+name = "backtrack"
+""")
+    db = str(tmp_path / "h.sqlite")
+    t0 = time.time()
+    run(str(f), db, jobs=2, show_progress=False)
+    assert time.time() - t0 < 60
+    st = {solver: status for _, status, solver, _, _ in _rows(db)}
+    assert st == {"hang": "limit", "hog": "memout", "crash": "error", "backtrack": "solved"}
+
+
+def test_sigkill_then_resume_gives_the_same_rows(cfg, tmp_path):
+    db = str(tmp_path / "k.sqlite")
+    env = dict(os.environ)
+    proc = subprocess.Popen([sys.executable, "-m", "eternity", "run", str(cfg), "--db", db, "--jobs", "1", "--quiet"],
+                            cwd=ROOT, env=env, start_new_session=True)
+    time.sleep(4)
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    partial = len(_rows(db)) if os.path.exists(db) else 0
+    run(str(cfg), db, jobs=2, show_progress=False)
+    rows = _rows(db)
+    assert len(rows) == 13 and len({k for k, *_ in rows}) == 13
+    assert partial < 13
+
+
+@pytest.mark.slow
+def test_dask_local_cluster_matches_local(cfg, tmp_path):
+    a, b = str(tmp_path / "a.sqlite"), str(tmp_path / "b.sqlite")
+    run(str(cfg), a, jobs=2, show_progress=False)
+    run(str(cfg), b, jobs=2, executor="dask", show_progress=False)
+    strip = lambda rows: sorted((k, s, c) for k, s, _, _, c in rows)  # noqa: E731
+    assert strip(_rows(a)) == strip(_rows(b))
+
+
+BAD = {
+    "unknown solver": '[[solvers]]\nname = "nosuch"\n',
+    "unknown option": '[[solvers]]\nname = "backtrack"\noptions = { colour = 3 }\n',
+    "bad option value": '[[solvers]]\nname = "edge-backtrack"\noptions = { order = ["sideways"] }\n',
+    "empty grid": '[[solvers]]\nname = "edge-backtrack"\noptions = { order = [] }\n',
+    "bad mode": '[[solvers]]\nname = "backtrack"\nmode = "fastest"\n',
+}
+FAMILY = '[[families]]\nkind = "builtin"\nname = "b"\nnames = ["queens-5"]\n'
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_bad_configs(tmp_path, capsys, case):
+    f = tmp_path / "bad.toml"
+    f.write_text('name = "x"\n' + FAMILY + BAD[case])
+    db = tmp_path / "x.sqlite"
+    assert main(["run", str(f), "--db", str(db)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(f) in err and "Traceback" not in err
+    assert not db.exists()
+
+
+@pytest.mark.parametrize("text", [
+    'name = "x"\n[[solvers]]\nname = "backtrack"\n',                                # no families
+    'name = "x"\ntime_limit = "long"\n' + FAMILY + '[[solvers]]\nname = "backtrack"\n',  # wrong type
+    'name = "x"\n[[families]]\nkind = "edge"\nname = "e"\nrows = []\ncols = [4]\nframe_colors = [2]\ninner_colors = [3]\n'
+    '[[solvers]]\nname = "backtrack"\n',                                            # empty list
+    'name = "x"\n[[families]]\nkind = "builtin"\nname = "b"\nnames = ["nope"]\n[[solvers]]\nname = "backtrack"\n',
+    "name = \n",                                                                     # bad TOML
+])
+def test_more_bad_configs(tmp_path, capsys, text):
+    f = tmp_path / "bad.toml"
+    f.write_text(text)
+    assert main(["run", str(f), "--db", str(tmp_path / "x.sqlite")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_plot_cactus(cfg, tmp_path):
+    db = str(tmp_path / "p.sqlite")
+    run(str(cfg), db, jobs=2, show_progress=False)
+    png = tmp_path / "c.png"
+    assert main(["plot", db, "--kind", "cactus", "-o", str(png)]) == 0
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert main(["plot", db, "--kind", "hardness", "-o", str(png)]) == 0
