@@ -1,6 +1,6 @@
 # Two entry points: `make run` (the main job) and `make test` (the test suite).
 # Each creates .venv with everything the project needs when it is missing.
-PYTHON ?= python3.11
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
