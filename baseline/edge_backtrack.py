@@ -134,7 +134,97 @@ def _lookup(cell, bc, nbr, cls_of, tab_base, tab_ptr, n_col):
 
 
 @njit(cache=True)
-def run(order, dynamic, fixed_n, fixed_piece, fixed_rot, fixed_cols, nbr, cls_of, tab_base, tab_ptr, cand_piece,
+def run_static(n, order, dep_base, dep_nk, dep_nb, dep_side, dep_mul, dep_fixed, tab_ptr, cand_piece, cand_rot, cand_col,
+               bcand, used, cur, end, pl_cand, st, prof, budget, stop_on_solution):
+    """The fast path for static orders: a tight loop over depths.
+
+    ``bcand[cell]`` is the candidate placed on a cell (its colours are
+    ``cand_col[4 * bcand[cell] + side]``), so placing and removing a piece
+    is one write and one bit.  At depth k the key is read from the
+    ``dep_nk[k]`` earlier neighbours ``dep_nb`` on sides ``dep_side``.
+    A fixed cell (``dep_fixed[k] >= 0``) has exactly that one candidate,
+    checked against its placed neighbours explicitly.
+    st: [0] depth, [1] phase (0 enter, 1 continue, 9 done), [2] placements,
+    [3] solutions, [4] deepest.
+    """
+    k = st[0]
+    phase = st[1]
+    spent = 0
+    while True:
+        if phase == 0:
+            if k == n:
+                st[3] += 1
+                k -= 1
+                q = cand_piece[pl_cand[k]]
+                used[q] = False
+                phase = 1
+                if stop_on_solution:
+                    st[0] = k
+                    st[1] = phase
+                    st[2] += spent
+                    return SOLUTION
+                continue
+            f = dep_fixed[k]
+            if f >= 0:
+                ok = True
+                for j in range(dep_nk[k]):
+                    if cand_col[4 * bcand[dep_nb[4 * k + j]] + ((dep_side[4 * k + j] + 2) & 3)] != \
+                            cand_col[4 * f + dep_side[4 * k + j]]:
+                        ok = False
+                cur[k] = f
+                end[k] = f + 1 if ok else f
+            else:
+                key = 0
+                for j in range(dep_nk[k]):
+                    key += cand_col[4 * bcand[dep_nb[4 * k + j]] + ((dep_side[4 * k + j] + 2) & 3)] * dep_mul[4 * k + j]
+                base = dep_base[k] + key
+                cur[k] = tab_ptr[base]
+                end[k] = tab_ptr[base + 1]
+        # phase 1 (and the tail of phase 0): next unused candidate at depth k
+        i = cur[k]
+        e = end[k]
+        while i < e and used[cand_piece[i]]:
+            i += 1
+        if i < e:
+            cur[k] = i + 1
+            used[cand_piece[i]] = True
+            pl_cand[k] = i
+            bcand[order[k]] = i
+            spent += 1
+            prof[k] += 1
+            k += 1
+            if k > st[4]:
+                st[4] = k
+            phase = 0
+            if spent >= budget:
+                st[0] = k
+                st[1] = phase
+                st[2] += spent
+                return BUDGET
+        else:
+            k -= 1
+            if k < 0:
+                st[0] = 0
+                st[1] = 9
+                st[2] += spent
+                return DONE
+            used[cand_piece[pl_cand[k]]] = False
+            phase = 1
+
+
+@njit(cache=True, inline="always")
+def _lookup_static(k, bc, dep_base, dep_nk, dep_idx, dep_mul, tab_ptr):
+    """The candidate range at depth k of a static order: the known sides of
+    that depth's cell were worked out once (``static_lookup``)."""
+    key = 0
+    for j in range(dep_nk[k]):
+        key += bc[dep_idx[4 * k + j]] * dep_mul[4 * k + j]
+    base = dep_base[k]
+    return tab_ptr[base + key], tab_ptr[base + key + 1]
+
+
+@njit(cache=True)
+def run(order, dynamic, dep_base, dep_nk, dep_idx, dep_mul, fixed_n, fixed_piece, fixed_rot, fixed_cols, nbr, cls_of, tab_base, tab_ptr, cand_piece,
         cand_rot, cand_col, n_col, bc, used, cell_at, cur, end, pl_piece, pl_rot, st, prof, budget,
         stop_on_solution):
     """Advance the search by at most ``budget`` placements.
@@ -185,7 +275,7 @@ def run(order, dynamic, fixed_n, fixed_piece, fixed_rot, fixed_cols, nbr, cls_of
                     cnt = 0
                     for i in range(a, b):
                         q = cand_piece[i]
-                        if not (used[q >> 6] >> (q & 63)) & 1:
+                        if not (used[q >> 6] >> np.uint64(q & 63)) & np.uint64(1):
                             cnt += 1
                             if cnt >= best:
                                 break
@@ -194,10 +284,11 @@ def run(order, dynamic, fixed_n, fixed_piece, fixed_rot, fixed_cols, nbr, cls_of
                         cell = c
                         if cnt == 0:
                             break
+                a, b = _lookup(cell, bc, nbr, cls_of, tab_base, tab_ptr, n_col)
             else:
                 cell = order[k]
+                a, b = _lookup_static(k, bc, dep_base, dep_nk, dep_idx, dep_mul, tab_ptr)
             cell_at[k] = cell
-            a, b = _lookup(cell, bc, nbr, cls_of, tab_base, tab_ptr, n_col)
             cur[k] = a
             end[k] = b
             phase = 1
@@ -327,6 +418,9 @@ class EdgeSearch:
         self.fixed_piece = np.array([f.piece for f in p.fixed] + [0], np.int64)
         self.fixed_rot = np.array([f.rotation for f in p.fixed] + [0], np.int64)
         self.fixed_cols = np.array([c for f in p.fixed for c in p.placed(f.piece, f.rotation)] + [0] * 4, np.int64)
+        self.dep_base, self.dep_nk, self.dep_idx, self.dep_mul = self.static_lookup()
+        if not self.dynamic:
+            self._init_static()
         self.bc = np.full(4 * n, -1, np.int64)
         self.used = np.zeros((p.n_pieces >> 6) + 1, np.uint64)
         self.cell_at = np.zeros(n + 1, np.int64)
@@ -337,12 +431,62 @@ class EdgeSearch:
         self.st = np.zeros(5, np.int64)
         self.prof = np.zeros(n + 1, np.int64)
 
+    def _init_static(self) -> None:
+        p, n = self.p, self.p.n_cells
+        f0 = len(self.cand_piece)  # fixed placements go after the table candidates
+        self.s_piece = np.concatenate([self.cand_piece, np.array([f.piece for f in p.fixed], np.int32)])
+        self.s_rot = np.concatenate([self.cand_rot, np.array([f.rotation for f in p.fixed], np.int8)])
+        self.s_col = np.concatenate([self.cand_col, np.array(
+            [c for f in p.fixed for c in p.placed(f.piece, f.rotation)], np.int32)])
+        self.dep_fixed = np.full(n + 1, -1, np.int64)
+        self.dep_fixed[: len(p.fixed)] = np.arange(f0, f0 + len(p.fixed))
+        self.dep_nb = np.zeros(4 * (n + 1), np.int64)
+        self.dep_side = np.zeros(4 * (n + 1), np.int64)
+        for k in range(n):
+            for j in range(int(self.dep_nk[k])):
+                slot = int(self.dep_idx[4 * k + j])  # 4 * neighbour + its side facing us
+                self.dep_nb[4 * k + j] = slot // 4
+                self.dep_side[4 * k + j] = (slot % 4 + 2) % 4
+        self.bcand = np.full(n, -1, np.int64)
+        self.s_used = np.zeros(p.n_pieces, np.bool_)
+        self.pl_cand = np.zeros(n + 1, np.int64)
+
     def step(self, budget: int, stop_on_solution: bool) -> int:
-        return run(self.order, self.dynamic, self.fixed_n, self.fixed_piece, self.fixed_rot, self.fixed_cols, self.nbr,
+        if not self.dynamic:
+            return run_static(self.p.n_cells, self.order, self.dep_base, self.dep_nk, self.dep_nb, self.dep_side,
+                              self.dep_mul, self.dep_fixed, self.tab_ptr, self.s_piece, self.s_rot, self.s_col,
+                              self.bcand, self.s_used, self.cur, self.end, self.pl_cand, self.st, self.prof,
+                              budget, stop_on_solution)
+        return run(self.order, self.dynamic, self.dep_base, self.dep_nk, self.dep_idx, self.dep_mul, self.fixed_n, self.fixed_piece, self.fixed_rot, self.fixed_cols, self.nbr,
                    self.cls_of, self.tab_base, self.tab_ptr, self.cand_piece, self.cand_rot, self.cand_col, self.n_col,
                    self.bc, self.used, self.cell_at, self.cur, self.end, self.pl_piece, self.pl_rot, self.st,
                    self.prof, budget, stop_on_solution)
 
+    def static_lookup(self):
+        """Per depth of a static order: the table and the bc slots of the key."""
+        n = self.p.n_cells
+        base = np.zeros(n + 1, np.int64)
+        nk = np.zeros(n + 1, np.int64)
+        idx = np.zeros(4 * (n + 1), np.int64)
+        mul = np.zeros(4 * (n + 1), np.int64)
+        depth_of = {int(c): k for k, c in enumerate(self.order)}
+        for k, cell in enumerate(self.order):
+            K, m, j = 0, 1, 0
+            for s in range(4):
+                nb = self.nbr[4 * cell + s]
+                if nb >= 0 and depth_of[int(nb)] < k:
+                    K |= 1 << s
+                    idx[4 * k + j] = 4 * nb + (s + 2) % 4
+                    mul[4 * k + j] = m
+                    m *= self.n_col
+                    j += 1
+            nk[k] = j
+            base[k] = self.tab_base[self.cls_of[cell] * 16 + K]
+        return base, nk, idx, mul
+
     def placements(self) -> list[EdgePlacement]:
         n = self.p.n_cells
+        if not self.dynamic:
+            return [EdgePlacement(int(self.order[k]), int(self.s_piece[self.pl_cand[k]]),
+                                  int(self.s_rot[self.pl_cand[k]])) for k in range(n)]
         return [EdgePlacement(int(self.cell_at[k]), int(self.pl_piece[k]), int(self.pl_rot[k])) for k in range(n)]
