@@ -34,43 +34,12 @@ import numpy as np
 from numba import njit
 
 from puzzles.edge import EdgePlacement, EdgePuzzle
+from puzzles.orders import ORDERS, search_order
 from puzzles.solvers import Limits, Option, SolveResult, SolverBase
 
 from .driver import drive
 
 DONE, SOLUTION, BUDGET = 0, 1, 2
-ORDERS = ("rowscan", "colscan", "spiral", "frame-first", "mrv")
-
-
-# ------------------------------------------------------------ search orders
-def search_order(p: EdgePuzzle, name: str) -> list[int]:
-    """Cells in the order a static search fills them (fixed cells first)."""
-    R, C = p.rows, p.cols
-    if name == "rowscan":
-        order = list(range(R * C))
-    elif name == "colscan":
-        order = [r * C + c for c in range(C) for r in range(R)]
-    elif name == "spiral":
-        order, top, bot, left, right = [], 0, R - 1, 0, C - 1
-        while top <= bot and left <= right:
-            order += [top * C + c for c in range(left, right + 1)]
-            order += [r * C + right for r in range(top + 1, bot + 1)]
-            if top < bot:
-                order += [bot * C + c for c in range(right - 1, left - 1, -1)]
-            if left < right:
-                order += [r * C + left for r in range(bot - 1, top, -1)]
-            top, bot, left, right = top + 1, bot - 1, left + 1, right - 1
-    elif name == "frame-first":
-        ring = search_order(EdgePuzzle(R, C, p.pieces[:0].reshape(0, 4)), "spiral")
-        frame = [x for x in ring if x // C in (0, R - 1) or x % C in (0, C - 1)]
-        rest = [x for x in range(R * C) if x not in set(frame)]
-        order = frame + rest
-    elif name == "mrv":
-        order = list(range(R * C))
-    else:
-        raise ValueError(f"unknown order {name!r} (known: {', '.join(ORDERS)})")
-    fixed = [f.cell for f in p.fixed]
-    return fixed + [x for x in order if x not in set(fixed)]
 
 
 # ------------------------------------------------------------------ tables

@@ -67,11 +67,57 @@ def cmd_info(a) -> int:
     if p.kind == "edge":
         frame, inner = p.colour_classes()
         info["frame_color_ids"], info["inner_color_ids"] = frame, inner
+        if p.bordered and min(p.rows, p.cols) >= 2:
+            from puzzles import estimate
+
+            info["owen_log10_expected_solutions"] = round(estimate.log_expected_solutions(p), 4)
+            info["symmetry"] = estimate.symmetry_factors(p)
     if a.json:
         _out(info)
     else:
         for k, v in info.items():
             print(f"{k:>16}: {v}")
+    return 0
+
+
+def cmd_estimate(a) -> int:
+    from puzzles import estimate
+    from puzzles.orders import search_order
+
+    p = catalog.load(a.puzzle)
+    if p.kind != "edge" or not p.bordered:
+        raise UsageError(f"estimate: {a.puzzle}: Owen's model covers bordered edge-matching puzzles")
+    if a.slips:
+        raise UsageError("estimate: --slips (invalid joins) is not implemented yet")
+    if Path(a.order).exists():
+        try:
+            order = [p.parse_cell(w) for w in formats.read_text(a.order).split()]
+        except ValueError as e:
+            raise InputError(a.order, None, str(e)) from None
+        if sorted(order) != list(range(p.n_cells)):
+            raise InputError(a.order, None, f"an order must name each of the {p.n_cells} cells once")
+        order_name = a.order
+    else:
+        try:
+            order = search_order(p, a.order)
+        except ValueError as e:
+            raise UsageError(f"estimate: {e}") from None
+        order_name = a.order
+    log_s = estimate.log_expected_solutions(p)
+    total, prof = estimate.search_nodes(p, order)
+    out = {"puzzle": p.name or a.puzzle, "expected_solutions": 10 ** log_s if log_s < 308 else None,
+           "log10_expected_solutions": log_s, "class": "sub-critical" if log_s < 0 else "super-critical",
+           "symmetry": estimate.symmetry_factors(p), "order": order_name,
+           "log10_total_nodes": total, "total_nodes": 10 ** total if total < 308 else None,
+           "log10_nodes_per_depth": prof}
+    if a.json:
+        _out(out)
+    else:
+        print(f"expected solutions  {10 ** log_s:.6g}  (log10 {log_s:.3f}, {out['class']})")
+        print("symmetry factors    " + ", ".join(f"{k} {v}" for k, v in out["symmetry"].items()))
+        print(f"search nodes        {10 ** total:.4g} with order {order_name} (log10 {total:.3f})")
+        peak = max(range(len(prof)), key=prof.__getitem__)
+        print(f"widest depth        {peak + 1} (log10 {prof[peak]:.2f} nodes)")
     return 0
 
 
@@ -287,6 +333,13 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("solution", nargs="?")
     s.add_argument("-o", "--output", required=True)
     s.set_defaults(func=cmd_render)
+
+    s = sub.add_parser("estimate", help="Owen's model: expected solutions and search-tree size")
+    s.add_argument("puzzle")
+    s.add_argument("--order", default="rowscan", help="rowscan, rowscan-up, colscan, spiral, frame-first, or a file of cell names")
+    s.add_argument("--slips", help="D1,D2,...: invalid joins allowed from these depths (not yet)")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_estimate)
 
     s = sub.add_parser("export", help="write a puzzle in another format")
     s.add_argument("puzzle")

@@ -42,15 +42,12 @@ def _seed(*parts) -> int:
 
 def classify(puzzle) -> tuple[float | None, str | None]:
     """Owen's expected number of solutions and the class, when the model is available."""
+    from puzzles import estimate
+
     try:
-        from puzzles import estimate  # lands with the estimate issue
-    except ImportError:
+        return estimate.classify(puzzle)
+    except ValueError:  # a puzzle the model does not cover (polyforms, queens)
         return None, None
-    try:
-        s = float(estimate.expected_solutions(puzzle))
-    except Exception:  # noqa: BLE001 - a puzzle the model does not cover
-        return None, None
-    return s, ("sub-critical" if s < 1 else "super-critical")
 
 
 def materialise(cfg: Config) -> list[Instance]:

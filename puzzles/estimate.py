@@ -1,0 +1,226 @@
+"""Brendan Owen's probability model for edge-matching puzzles (seed 001).
+
+Counts piece configurations exactly and multiplies by the probability that
+all joins match, where that probability respects the finite number of
+edges of each colour:
+
+* ``P(pc, pe, pi) = P(ac, pc) P(ae, pe) P(ai, pi) 4**pi`` configurations;
+* frame joins: ``V_b(i, b) = sum_j V_b(i-1, b-j) P(n_i, j)**2 C(b, j)``,
+  ``p_b(b) = V_b(B, b) / P(T_b, b)**2``;
+* inner joins: ``V_m(i, m) = sum_j V_m(i-1, m-j) P(2 n_i, 2 j) C(m, j)``,
+  ``p_m(m) = V_m(M, m) / P(2 T_m, 2 m)``;
+* ``S = P * p_b(b) * p_m(m)`` for a (partially) filled board, and the
+  expected nodes of a backtracking search = the sum of S over the depths of
+  its search order.
+
+Arithmetic is exact (Python integers); results are also given as log10.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .edge import EdgePuzzle
+
+
+def perm(n: int, k: int) -> int:
+    """P(n, k) = n! / (n-k)! (0 when k > n)."""
+    if k < 0 or k > n:
+        return 0
+    return math.perm(n, k)
+
+
+def log10(x) -> float:
+    """log10 of a positive int or Fraction of any size (-inf for 0)."""
+    from fractions import Fraction
+
+    if isinstance(x, Fraction):
+        if x.numerator == 0:
+            return float("-inf")
+        return math.log10(x.numerator) - math.log10(x.denominator)
+    return math.log10(x) if x > 0 else float("-inf")
+
+
+@dataclass
+class Model:
+    """The counts the model needs, read from a puzzle's pieces."""
+
+    ac: int  # available (not fixed) corner, edge, inner pieces
+    ae: int
+    ai: int
+    frame_n: list[int]  # n_i per frame colour (2 n_i frame edges of colour i)
+    inner_n: list[int]  # n_i per inner colour (2 n_i inner edges)
+
+    @classmethod
+    def of(cls, p: EdgePuzzle) -> "Model":
+        fixed = {f.piece for f in p.fixed}
+        classes = Counter(p.piece_class(q) for q in range(p.n_pieces) if q not in fixed)
+        frame_edges: Counter = Counter()
+        inner_edges: Counter = Counter()
+        for piece in p.pieces:
+            grey = [k for k in range(4) if piece[k] == 0]
+            for k in range(4):
+                c = int(piece[k])
+                if c == 0:
+                    continue
+                if any((k + 1) % 4 == g or (k - 1) % 4 == g for g in grey):
+                    frame_edges[c] += 1
+                else:
+                    inner_edges[c] += 1
+        return cls(classes["corner"], classes["edge"], classes["inner"],
+                   [v // 2 for v in frame_edges.values()], [v // 2 for v in inner_edges.values()])
+
+    @property
+    def tb(self) -> int:
+        return sum(self.frame_n)
+
+    @property
+    def tm(self) -> int:
+        return sum(self.inner_n)
+
+    def vb(self) -> list[int]:
+        """V_b(B, b) for b = 0 .. T_b."""
+        return _v(tuple(self.frame_n), frame=True)
+
+    def vm(self) -> list[int]:
+        """V_m(M, m) for m = 0 .. T_m."""
+        return _v(tuple(self.inner_n), frame=False)
+
+
+@lru_cache(maxsize=64)
+def _v(ns: tuple[int, ...], frame: bool) -> list[int]:
+    total = sum(ns)
+    v = [1] + [0] * total
+    for n in ns:
+        w = [0] * (total + 1)
+        for b in range(total + 1):
+            s = 0
+            for j in range(0, min(n, b) + 1):
+                if v[b - j]:
+                    f = perm(n, j) ** 2 if frame else perm(2 * n, 2 * j)
+                    s += v[b - j] * f * math.comb(b, j)
+            w[b] = s
+        v = w
+    return v
+
+
+class Estimator:
+    """S for any partial board of one puzzle, with the V tables computed once."""
+
+    def __init__(self, p: EdgePuzzle):
+        self.p = p
+        self.m = Model.of(p)
+        self._vb = self.m.vb()
+        self._vm = self.m.vm()
+
+    def log_pb(self, b: int) -> float:
+        if b > self.m.tb:
+            return float("-inf")
+        return log10(self._vb[b]) - 2 * log10(perm(self.m.tb, b))
+
+    def log_pm(self, m: int) -> float:
+        if m > self.m.tm:
+            return float("-inf")
+        return log10(self._vm[m]) - log10(perm(2 * self.m.tm, 2 * m))
+
+    def log_configs(self, pc: int, pe: int, pi: int) -> float:
+        m = self.m
+        x = perm(m.ac, pc) * perm(m.ae, pe) * perm(m.ai, pi) * 4 ** pi
+        return log10(x)
+
+    def log_s(self, pc: int, pe: int, pi: int, b: int, m: int) -> float:
+        return self.log_configs(pc, pe, pi) + self.log_pb(b) + self.log_pm(m)
+
+    def cell_kind(self, cell: int) -> str:
+        out = sum(self.p.outside_sides(cell))
+        return {0: "inner", 1: "edge"}.get(out, "corner")
+
+    def profile(self, order: list[int]) -> list[float]:
+        """log10 of the expected partial solutions after each depth of ``order``
+        (fixed cells count as placed from the start)."""
+        p = self.p
+        placed = {f.cell for f in p.fixed}
+        counts = Counter()
+        b = m = 0
+
+        def joins_with(cell):
+            nb, nm = 0, 0
+            k1 = self.cell_kind(cell)
+            for s in range(4):
+                q = p.neighbour(cell, s)
+                if q >= 0 and q in placed:
+                    if k1 != "inner" and self.cell_kind(q) != "inner":
+                        nb += 1
+                    else:
+                        nm += 1
+            return nb, nm
+
+        for cell in sorted(placed):  # joins among the fixed cells
+            placed.discard(cell)
+            db, dm = joins_with(cell)
+            placed.add(cell)
+            b, m = b + db, m + dm
+        out = []
+        for cell in order:
+            if cell in placed:
+                continue
+            db, dm = joins_with(cell)
+            b, m = b + db, m + dm
+            placed.add(cell)
+            counts[self.cell_kind(cell)] += 1
+            out.append(self.log_s(counts["corner"], counts["edge"], counts["inner"], b, m))
+        return out
+
+
+def symmetry_factors(p: EdgePuzzle) -> dict:
+    """Owen's table: board, symmetric pieces, identical pieces, total."""
+    if p.fixed:
+        board = 1
+    else:
+        board = 4 if p.rows == p.cols else 2
+    sym = 1
+    groups: Counter = Counter()
+    for q in range(p.n_pieces):
+        sym *= 4 // len(p.distinct_rotations(q))
+        groups[min(p.placed(q, r) for r in range(4))] += 1
+    ident = 1
+    for k in groups.values():
+        ident *= math.factorial(k)
+    return {"board": board, "symmetric_pieces": sym, "identical_pieces": ident, "total": board * sym * ident}
+
+
+def log_expected_solutions(p: EdgePuzzle) -> float:
+    """log10 of the expected number of solutions of the whole board."""
+    est = Estimator(p)
+    R, C = p.rows, p.cols
+    fixed_kinds = Counter(est.cell_kind(f.cell) for f in p.fixed)
+    sc, se, si = 4, 2 * R + 2 * C - 8, (R - 2) * (C - 2)
+    b = 2 * (R - 1) + 2 * (C - 1)
+    m = (R - 1) * (C - 2) + (R - 2) * (C - 1)
+    return est.log_s(sc - fixed_kinds["corner"], se - fixed_kinds["edge"], si - fixed_kinds["inner"], b, m)
+
+
+def expected_solutions(p: EdgePuzzle) -> float:
+    """Owen's expected number of solutions (inf when beyond float range)."""
+    if not isinstance(p, EdgePuzzle) or not p.bordered or p.rows < 2 or p.cols < 2:
+        raise ValueError("Owen's model covers bordered edge-matching puzzles")
+    lg = log_expected_solutions(p)
+    return 10 ** lg if lg < 308 else float("inf")
+
+
+def search_nodes(p: EdgePuzzle, order: list[int]) -> tuple[float, list[float]]:
+    """log10 of the expected total nodes of a backtracking search in ``order``,
+    and log10 of the nodes at each depth."""
+    prof = Estimator(p).profile(order)
+    mx = max(prof)
+    total = mx + math.log10(sum(10 ** (x - mx) for x in prof))
+    return total, prof
+
+
+def classify(p) -> tuple[float, str]:
+    """(expected solutions, class) for the runner: sub-critical below 1."""
+    s = expected_solutions(p)
+    return s, ("sub-critical" if s < 1 else "super-critical")
