@@ -185,6 +185,14 @@ def cmd_export(a) -> int:
             text = formats.bucas_url(p, sol) + "\n"
         else:
             text = json.dumps(formats.solution_to_dict(p, sol), indent=1) + "\n"
+    elif a.to == "cpsat":
+        from cpmodel.solver import export_model
+
+        try:
+            export_model(p, a.output, opts)
+        except ValueError as e:
+            raise UsageError(f"export --to cpsat: {e}") from None
+        return 0
     elif a.to == "json":
         text = json.dumps(formats.puzzle_to_dict(p), indent=1) + "\n"
     else:

@@ -24,6 +24,7 @@ STATUSES = ("solved", "unsatisfiable", "limit", "error")
 REGISTRY: dict[str, str] = {
     "backtrack": "baseline.backtrack:Backtrack",
     "edge-backtrack": "baseline.edge_backtrack:EdgeBacktrack",
+    "cpsat": "cpmodel.solver:CpSat",
 }
 
 # Extra solvers for a process tree, e.g. peers or test doubles that the

@@ -1,0 +1,201 @@
+"""CP-SAT models with placement variables, one readable function each.
+
+* ``xcc_model``: any puzzle through its XCC form.  One Boolean per option;
+  ``exactly_one`` per primary item, ``at_most_one`` per uncoloured secondary
+  item; a coloured secondary item gets one Boolean per (item, colour),
+  implied by the options that put that colour there, at most one per item,
+  and itself implying one of those options (so it is never free and
+  enumeration counts each solution once).
+* ``placement_model``: x[cell, piece, rotation]; each join's colour is the
+  same seen from both sides, written as one equality per colour between
+  the placements showing that colour on either side (``join=sum``), or with
+  one integer variable per join (``join=int``).
+* ``table_model``: per cell an integer piece and rotation and four colour
+  variables tied by ``add_allowed_assignments`` on (piece, rotation, N, E,
+  S, W), ``add_all_different`` on the pieces, equal colours across joins
+  (Benoist and Bourreau's formulation).
+* ``score_model``: the placement model with soft joins, maximising the
+  number of matching joins (the Eternity II score).
+
+Each returns (model, decode) where ``decode(solver_or_callback)`` turns the
+current assignment back into placements.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from ortools.sat.python import cp_model
+
+from puzzles.edge import E, S, EdgePlacement, EdgePuzzle
+
+
+def xcc_model(xcc):
+    m = cp_model.CpModel()
+    x = [m.new_bool_var(f"o{k}") for k in range(xcc.n_options)]
+    plain: dict[int, list] = defaultdict(list)
+    coloured: dict[int, dict[int, list]] = defaultdict(lambda: defaultdict(list))
+    for k in range(xcc.n_options):
+        for it, col in xcc.option(k):
+            if col:
+                coloured[it][col].append(x[k])
+            else:
+                plain[it].append(x[k])
+    for it in range(xcc.n_items):
+        if it < xcc.n_primary:
+            m.add_exactly_one(plain[it])
+        elif it in coloured:
+            ys = []
+            for col, opts in coloured[it].items():
+                y = m.new_bool_var(f"y{it}_{col}")
+                for o in opts:
+                    m.add_implication(o, y)
+                m.add_bool_or([y.Not()] + opts)
+                ys.append(y)
+            # an uncoloured use excludes every coloured one
+            m.add_at_most_one(ys + plain.get(it, []))
+        elif plain.get(it):
+            m.add_at_most_one(plain[it])
+
+    def decode(v):
+        return [xcc.decode[k] for k in range(xcc.n_options) if v.boolean_value(x[k])]
+
+    return m, decode, x
+
+
+def _placements(p: EdgePuzzle):
+    return p.candidates()
+
+
+def placement_model(p: EdgePuzzle, join: str = "sum", redundant: bool = False, symmetry: bool = False):
+    m = cp_model.CpModel()
+    cands = _placements(p)
+    x = {pl: m.new_bool_var(f"x{pl.cell}_{pl.piece}_{pl.rotation}") for pl in cands}
+    by_cell, by_piece = defaultdict(list), defaultdict(list)
+    for pl, v in x.items():
+        by_cell[pl.cell].append(v)
+        by_piece[pl.piece].append(v)
+    for cell in range(p.n_cells):
+        m.add_exactly_one(by_cell[cell])
+    spare = p.n_pieces > p.n_cells
+    for piece in range(p.n_pieces):
+        (m.add_at_most_one if spare else m.add_exactly_one)(by_piece[piece])
+    show = defaultdict(list)  # (cell, side, colour) -> placements
+    for pl, v in x.items():
+        for side, c in enumerate(p.placed(pl.piece, pl.rotation)):
+            show[(pl.cell, side, c)].append(v)
+    colours = sorted({int(c) for c in p.pieces.flatten()})
+    for cell, side, nb in p.joins():
+        opp = (side + 2) % 4
+        if join == "int":
+            j = m.new_int_var(min(colours), max(colours), f"j{cell}_{side}")
+            for c in colours:
+                for v in show.get((cell, side, c), []) + show.get((nb, opp, c), []):
+                    m.add(j == c).only_enforce_if(v)
+        else:
+            for c in colours:
+                a, b = show.get((cell, side, c), []), show.get((nb, opp, c), [])
+                if a or b:
+                    m.add(sum(a) == sum(b))
+    if redundant and not spare:
+        # every colour sits on exactly (its edge count on inner sides) / 2 joins
+        edges = defaultdict(int)
+        for piece in p.pieces:
+            for c in piece:
+                edges[int(c)] += 1
+        for c in colours:
+            if c == 0:
+                continue
+            terms = [v for cell, side, nb in p.joins() for v in show.get((cell, side, c), [])]
+            if terms:
+                m.add(sum(terms) == edges[c] // 2)
+    if symmetry:
+        _break_corner(m, p, x)
+
+    def decode(v):
+        return [pl for pl, var in x.items() if v.boolean_value(var)]
+
+    return m, decode, x
+
+
+def _break_corner(m, p: EdgePuzzle, x) -> None:
+    """Fix the first corner piece to cell A1 (square boards without fixed pieces)."""
+    corners = [q for q in range(p.n_pieces) if p.piece_class(q) == "corner"]
+    if corners:
+        for pl, v in x.items():
+            if pl.piece == corners[0] and pl.cell != 0:
+                m.add(v == 0)
+
+
+def symmetry_breakable(p: EdgePuzzle) -> bool:
+    """Fixing a corner piece divides the count by 4 exactly: square, no fixed pieces, bordered."""
+    return p.rows == p.cols and not p.fixed and p.bordered and p.n_pieces == p.n_cells and p.rows > 1
+
+
+def table_model(p: EdgePuzzle, symmetry: bool = False):
+    m = cp_model.CpModel()
+    cands = _placements(p)
+    maxc = int(p.pieces.max())
+    tuples_by_cell = defaultdict(list)
+    for pl in cands:
+        tuples_by_cell[pl.cell].append((pl.piece, pl.rotation) + tuple(int(c) for c in p.placed(pl.piece, pl.rotation)))
+    P, R, COL = [], [], []
+    for cell in range(p.n_cells):
+        pv = m.new_int_var(0, p.n_pieces - 1, f"P{cell}")
+        rv = m.new_int_var(0, 3, f"R{cell}")
+        cv = [m.new_int_var(0, maxc, f"C{cell}_{s}") for s in range(4)]
+        m.add_allowed_assignments([pv, rv] + cv, tuples_by_cell[cell])
+        P.append(pv)
+        R.append(rv)
+        COL.append(cv)
+    m.add_all_different(P)
+    for cell, side, nb in p.joins():
+        m.add(COL[cell][side] == COL[nb][(side + 2) % 4])
+    if symmetry:
+        corners = [q for q in range(p.n_pieces) if p.piece_class(q) == "corner"]
+        if corners:
+            m.add(P[0] == corners[0])
+
+    def decode(v):
+        return [EdgePlacement(cell, int(v.value(P[cell])), int(v.value(R[cell]))) for cell in range(p.n_cells)]
+
+    return m, decode, P
+
+
+def score_model(p: EdgePuzzle):
+    """Maximise matching joins; the border rule and the piece rules stay hard."""
+    m = cp_model.CpModel()
+    cands = _placements(p)
+    x = {pl: m.new_bool_var(f"x{pl.cell}_{pl.piece}_{pl.rotation}") for pl in cands}
+    by_cell, by_piece = defaultdict(list), defaultdict(list)
+    for pl, v in x.items():
+        by_cell[pl.cell].append(v)
+        by_piece[pl.piece].append(v)
+    for cell in range(p.n_cells):
+        m.add_exactly_one(by_cell[cell])
+    for piece in range(p.n_pieces):
+        (m.add_at_most_one if p.n_pieces > p.n_cells else m.add_exactly_one)(by_piece[piece])
+    show = defaultdict(list)
+    for pl, v in x.items():
+        for side, c in enumerate(p.placed(pl.piece, pl.rotation)):
+            show[(pl.cell, side, c)].append(v)
+    colours = sorted({int(c) for c in p.pieces.flatten()} - {0} if p.bordered else {int(c) for c in p.pieces.flatten()})
+    matches = []
+    for cell, side, nb in p.joins():
+        opp = (side + 2) % 4
+        for c in colours:
+            a, b = show.get((cell, side, c), []), show.get((nb, opp, c), [])
+            if a and b:
+                mv = m.new_bool_var(f"m{cell}_{side}_{c}")
+                m.add(mv <= sum(a))
+                m.add(mv <= sum(b))
+                matches.append(mv)
+    m.maximize(sum(matches))
+
+    def decode(v):
+        return [pl for pl, var in x.items() if v.boolean_value(var)]
+
+    return m, decode, x
+
+
+__all__ = ["xcc_model", "placement_model", "table_model", "score_model", "symmetry_breakable", "E", "S"]

@@ -1,0 +1,157 @@
+"""`cpsat`: OR-Tools CP-SAT on the models of ``models.py``.
+
+Counting and enumeration go through a solution callback with
+``enumerate_all_solutions`` on one worker and presolve told to keep every
+feasible solution (``keep_all_feasible_solutions_in_presolve``, no symmetry
+reductions), which keeps the count exact; the tests hold it to the known
+counts.  ``best`` maximises matching joins and reports score and bound as
+they improve.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ortools.sat.python import cp_model
+
+from puzzles import formats
+from puzzles.edge import EdgePuzzle
+from puzzles.solvers import Limits, Option, SolveResult, SolverBase
+
+from . import models
+
+MODELS = ("auto", "xcc", "placement", "table")
+
+
+class _Collector(cp_model.CpSolverSolutionCallback):
+    def __init__(self, decode, keep: int | None, want: int | None, progress, best: bool = False):
+        super().__init__()
+        self.decode, self.keep, self.want, self.progress, self.best = decode, keep, want, progress, best
+        self.count = 0
+        self.solutions: list = []
+        self.scores: list[tuple[float, float, float]] = []
+        self.t0 = time.perf_counter()
+
+    def on_solution_callback(self) -> None:
+        self.count += 1
+        if self.best:
+            self.solutions = [self.decode(self)]
+            self.scores.append((time.perf_counter() - self.t0, self.objective_value, self.best_objective_bound))
+            if self.progress:
+                self.progress({"score": int(self.objective_value), "bound": int(self.best_objective_bound)})
+            return
+        if self.keep is None or len(self.solutions) < self.keep:
+            self.solutions.append(self.decode(self))
+        if self.progress and self.count % 1000 == 0:
+            self.progress({"solutions": self.count})
+        if self.want is not None and self.count >= self.want:
+            self.stop_search()
+
+
+class CpSat(SolverBase):
+    name = "cpsat"
+    MODES = ("first", "count", "all", "best")
+    OPTIONS = {
+        "model": Option(str, "auto", "xcc (any puzzle), placement or table (edge matching); auto: placement for "
+                        "edge matching, xcc otherwise", MODELS),
+        "join": Option(str, "int", "placement model: one integer colour per join, or per-colour sums of placements",
+                       ("sum", "int")),
+        "redundant": Option(bool, False, "placement model: colour counts per join"),
+        "symmetry": Option(bool, False, "fix a corner piece at A1 on square boards; the count is multiplied back by 4"),
+        "workers": Option(int, 1, "search workers (enumeration always uses 1)"),
+        "seed": Option(int, 0, "random seed"),
+        "linearization_level": Option(int, 1, "0, 1 or 2"),
+        "presolve": Option(bool, True, "CP-SAT presolve"),
+        "hint": Option(str, "", "a solution file used as a hint (warm start)"),
+    }
+
+    def _build(self, puzzle, mode):
+        kind = self.options["model"]
+        if kind == "auto":
+            kind = "placement" if isinstance(puzzle, EdgePuzzle) else "xcc"
+        if mode == "best":
+            if not isinstance(puzzle, EdgePuzzle):
+                raise ValueError("mode best is for edge-matching puzzles")
+            return "score", *models.score_model(puzzle), False
+        if kind != "xcc" and not isinstance(puzzle, EdgePuzzle):
+            raise ValueError(f"model {kind} is for edge-matching puzzles; use model=xcc")
+        sym = self.options["symmetry"]
+        if sym and not (isinstance(puzzle, EdgePuzzle) and models.symmetry_breakable(puzzle)):
+            raise ValueError("symmetry=true needs a square bordered board without fixed or spare pieces")
+        if kind == "xcc":
+            return kind, *models.xcc_model(puzzle.to_xcc()), False
+        if kind == "placement":
+            return kind, *models.placement_model(puzzle, self.options["join"], self.options["redundant"], sym), sym
+        return kind, *models.table_model(puzzle, sym), sym
+
+    def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
+        self.check(puzzle, mode)
+        limits = limits or Limits()
+        t0 = time.perf_counter()
+        kind, model, decode, main_vars, sym = self._build(puzzle, mode)
+        if self.options["hint"]:
+            self._hint(puzzle, model, kind, main_vars)
+        build_s = time.perf_counter() - t0
+        solver = cp_model.CpSolver()
+        prm = solver.parameters
+        prm.random_seed = self.options["seed"]
+        prm.linearization_level = self.options["linearization_level"]
+        prm.cp_model_presolve = self.options["presolve"]
+        if limits.time_s is not None:
+            prm.max_time_in_seconds = float(limits.time_s)
+        enumerate_ = mode in ("count", "all")
+        if enumerate_:
+            prm.enumerate_all_solutions = True
+            prm.keep_all_feasible_solutions_in_presolve = True
+            prm.symmetry_level = 0
+            prm.num_workers = 1
+        else:
+            prm.num_workers = self.options["workers"]
+        want = 1 if mode == "first" else (limits.solutions if mode == "all" else None)
+        keep = 0 if mode == "count" else want
+        cb = _Collector(decode, keep, want, progress, best=mode == "best")
+        status = solver.solve(model, cb)
+        solve_s = time.perf_counter() - t0 - build_s
+        proto = model.proto
+        stats = {"time_s": solve_s, "build_s": build_s, "model": kind, "vars": len(proto.variables),
+                 "constraints": len(proto.constraints), "branches": solver.num_branches,
+                 "conflicts": solver.num_conflicts, "wall_s": solver.wall_time,
+                 "response": solver.response_stats().strip().splitlines()[:40]}
+        complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) or (
+            enumerate_ and status == cp_model.OPTIMAL)
+        mult = 4 if sym else 1
+        if mode == "best":
+            res = SolveResult("solved" if status == cp_model.OPTIMAL else ("limit" if cb.solutions else "limit"),
+                              cb.solutions, None, int(solver.objective_value) if cb.solutions else None, stats)
+            stats["bound"] = solver.best_objective_bound
+            stats["improvements"] = cb.scores
+            return res
+        if mode == "first":
+            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+                return SolveResult("solved", [decode(solver)], None, None, stats)
+            return SolveResult("unsatisfiable" if status == cp_model.INFEASIBLE else "limit", [], None, None, stats)
+        hit_want = want is not None and cb.count >= want
+        if complete or hit_want:
+            count = cb.count * mult
+            st = "solved" if count else "unsatisfiable"
+            if mode == "all" and hit_want and not complete:
+                return SolveResult("solved", cb.solutions, None, None, stats)
+            return SolveResult(st, cb.solutions, count, None, stats)
+        return SolveResult("limit", cb.solutions, cb.count * mult, None, stats)
+
+    def _hint(self, puzzle, model, kind, main_vars) -> None:
+        sol = formats.read_solution(puzzle, self.options["hint"])
+        chosen = set(sol)
+        if kind in ("placement", "score"):
+            for pl, v in main_vars.items():
+                model.add_hint(v, pl in chosen)
+        elif kind == "table":
+            for pl in sol:
+                model.add_hint(main_vars[pl.cell], pl.piece)
+
+
+def export_model(puzzle, path: str, options: dict | None = None) -> None:
+    """The model as CP-SAT proto text, for people who run it elsewhere."""
+    s = CpSat(options or {})
+    _, model, *_ = s._build(puzzle, "first")
+    formats.atomic_write(path, str(model.proto))

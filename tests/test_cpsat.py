@@ -1,0 +1,84 @@
+"""CP-SAT models: exact counts (enumeration parameters), agreement with backtrack, max-score."""
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from puzzles import catalog, generate, solvers
+from puzzles.verify import verify
+
+
+def count(p, **opts):
+    r = solvers.get("cpsat", opts).solve(p, mode="count")
+    assert r.status in ("solved", "unsatisfiable"), r.status
+    return r.count
+
+
+def test_queens_8():
+    assert count(catalog.load("queens-8")) == 92
+
+
+def test_pentomino_3x20():
+    assert count(catalog.load("pentomino-3x20")) == 8
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("opts", [{"model": "xcc"}, {"model": "placement"}, {"model": "table"},
+                                  {"model": "placement", "symmetry": True}])
+def test_owen_a(opts):
+    assert count(catalog.load("owen-a"), **opts) == 160
+
+
+MODELS = [{"model": "xcc"}, {"model": "placement"}, {"model": "placement", "join": "sum", "redundant": True},
+          {"model": "table"}]
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(2, 3), st.integers(2, 4), st.integers(1, 2), st.integers(1, 3), st.integers(0, 10**6),
+       st.sampled_from(range(len(MODELS))))
+def test_counts_equal_backtrack(r, c, f, i, seed, which):
+    p, _ = generate.edge_puzzle(r, c, f, i, seed)
+    expect = solvers.get("backtrack").solve(p, mode="count").count
+    assert count(p, **MODELS[which]) == expect
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.integers(0, 10**6))
+def test_symmetry_breaking_multiplies_back(seed):
+    p, _ = generate.edge_puzzle(3, 3, 2, 2, seed)
+    assert count(p, model="placement", symmetry=True) == count(p, model="placement")
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.integers(0, 10**6))
+def test_polyomino_counts_equal_backtrack(seed):
+    p, _ = generate.polyomino_puzzle(4, 5, 4, seed)
+    assert count(p) == solvers.get("backtrack").solve(p, mode="count").count
+
+
+def test_first_solution_verifies_with_each_model():
+    p = catalog.load("eternity2-clue1")
+    for model in ("xcc", "placement", "table"):
+        r = solvers.get("cpsat", {"model": model, "workers": 2}).solve(p, mode="first", limits=solvers.Limits(time_s=60))
+        assert r.status == "solved" and verify(p, r.solutions[0]).valid, model
+
+
+def test_best_mode_scores_and_warm_start(tmp_path):
+    from puzzles import formats
+
+    p, planted = generate.edge_puzzle(4, 4, 2, 3, 5)
+    hint = tmp_path / "h.json"
+    formats.write_solution(p, planted, hint)
+    r = solvers.get("cpsat", {"hint": str(hint), "workers": 2}).solve(p, mode="best", limits=solvers.Limits(time_s=30))
+    assert r.best_score == p.n_joins
+    rep = verify(p, r.solutions[0], allow_mismatch=True)
+    assert rep.score == r.best_score and not rep.problems
+
+
+def test_export_cpsat(tmp_path):
+    from eternity.cli import main
+
+    out = tmp_path / "m.pbtxt"
+    assert main(["export", "owen-a", "--to", "cpsat", "-o", str(out), "--opt", "model=table"]) == 0
+    text = out.read_text()
+    assert "variables" in text and "table" in text
