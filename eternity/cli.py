@@ -185,6 +185,15 @@ def cmd_export(a) -> int:
             text = formats.bucas_url(p, sol) + "\n"
         else:
             text = json.dumps(formats.solution_to_dict(p, sol), indent=1) + "\n"
+    elif a.to == "dimacs":
+        from encoders.dimacs import to_dimacs
+        from encoders.solver import Sat, encode
+
+        try:
+            sat = Sat(opts)
+            text = to_dimacs(p, encode(p, sat.options), opts)
+        except ValueError as e:
+            raise UsageError(f"export --to dimacs: {e}") from None
     elif a.to == "cpsat":
         from cpmodel.solver import export_model
 
@@ -199,6 +208,18 @@ def cmd_export(a) -> int:
         raise UsageError(f"export --to {a.to}: not available yet")
     formats.atomic_write(a.output, text)
     return 0
+
+
+def cmd_decode(a) -> int:
+    from encoders.dimacs import decode
+    from puzzles.verify import verify
+
+    p = catalog.load(a.puzzle)
+    sol = decode(p, getattr(a, "from"), a.model)
+    rep = verify(p, sol)
+    formats.write_solution(p, sol, a.output)
+    print(("valid" if rep.valid else "INVALID: " + "; ".join(rep.problems[:3])) + f", written to {a.output}")
+    return EXIT_OK if rep.valid else EXIT_INVALID
 
 
 def cmd_solve(a) -> int:
@@ -341,6 +362,13 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("solution", nargs="?")
     s.add_argument("-o", "--output", required=True)
     s.set_defaults(func=cmd_render)
+
+    s = sub.add_parser("decode", help="turn an external SAT solver's model of an exported CNF into a solution")
+    s.add_argument("puzzle")
+    s.add_argument("--from", required=True, metavar="FILE.cnf")
+    s.add_argument("--model", required=True, metavar="MODEL")
+    s.add_argument("-o", "--output", required=True)
+    s.set_defaults(func=cmd_decode)
 
     s = sub.add_parser("estimate", help="Owen's model: expected solutions and search-tree size")
     s.add_argument("puzzle")

@@ -25,6 +25,7 @@ REGISTRY: dict[str, str] = {
     "backtrack": "baseline.backtrack:Backtrack",
     "edge-backtrack": "baseline.edge_backtrack:EdgeBacktrack",
     "cpsat": "cpmodel.solver:CpSat",
+    "sat": "encoders.solver:Sat",
 }
 
 # Extra solvers for a process tree, e.g. peers or test doubles that the

@@ -1,0 +1,146 @@
+"""Puzzles as CNF: the generic XCC encoding and a direct edge-matching one.
+
+``xcc_cnf``: one variable per option (variables 1..n_options, option k is
+variable k+1); exactly-one per primary item and at-most-one per secondary
+item in the chosen encoding; coloured items either by a clause against
+every pair of options that disagree on the colour (``colors=pairs``) or by a
+variable per (item, colour) that each option implies, with at-most-one over
+an item's colours (``colors=vars``).
+
+``direct_cnf`` (Heule 2008 style): x[cell, piece, rotation] variables for
+the placements the border rule allows, exactly one per cell and per piece,
+a variable per (join, colour) implied by each placement for the colour it
+shows there, at most one colour per join; optional redundant cardinality
+constraints (each colour on exactly its number of joins) and a fixed corner.
+
+Both return an ``Encoding``: the clauses, the number of variables, and the
+decision variables with what each means, so a model maps back to
+placements and a count blocks only on decision variables.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any
+
+from pysat.card import CardEnc
+from pysat.formula import IDPool
+
+from puzzles.edge import EdgePuzzle
+
+from .amo import PYSAT, at_most_one, exactly_one
+
+
+@dataclass
+class Encoding:
+    clauses: list[list[int]]
+    n_vars: int
+    decision: dict[int, Any]          # variable -> placement it means
+    assumptions: list[int] = field(default_factory=list)
+    multiplier: int = 1               # symmetry breaking: multiply counts back
+    kind: str = "xcc"
+
+    @property
+    def n_literals(self) -> int:
+        return sum(len(c) for c in self.clauses)
+
+
+def xcc_cnf(xcc, amo: str = "seqcounter", colors: str = "pairs") -> Encoding:
+    n = xcc.n_options
+    pool = IDPool(start_from=n + 1)
+    out: list[list[int]] = []
+    plain: dict[int, list[int]] = defaultdict(list)
+    coloured: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+    for k in range(n):
+        for it, col in xcc.option(k):
+            (coloured[it][col] if col else plain[it]).append(k + 1)
+    for it in range(xcc.n_items):
+        if it < xcc.n_primary:
+            exactly_one(plain[it], amo, pool, out)
+            continue
+        cols = coloured.get(it, {})
+        if not cols:
+            at_most_one(plain.get(it, []), amo, pool, out)
+        elif colors == "pairs":
+            groups = list(cols.values())
+            for a in range(len(groups)):
+                for b in range(a + 1, len(groups)):
+                    for x in groups[a]:
+                        for y in groups[b]:
+                            out.append([-x, -y])
+            everything = [x for g in groups for x in g]
+            for x in plain.get(it, []):  # an uncoloured use excludes all others
+                out.extend([[-x, -y] for y in everything])
+            at_most_one(plain.get(it, []), amo, pool, out)
+        elif colors == "vars":
+            ys = []
+            for col, opts in cols.items():
+                y = pool.id(("colour", it, col))
+                ys.append(y)
+                out.extend([[-x, y] for x in opts])
+                out.append([-y] + opts)
+            at_most_one(ys + plain.get(it, []), amo, pool, out)
+        else:
+            raise ValueError(f"colors must be pairs or vars, not {colors!r}")
+    return Encoding(out, max(pool.top, n), {k + 1: xcc.decode[k] for k in range(n)}, kind="xcc")
+
+
+def direct_cnf(p: EdgePuzzle, amo: str = "seqcounter", redundant: bool = False, symmetry: bool = False) -> Encoding:
+    free = EdgePuzzle(p.rows, p.cols, p.pieces, name=p.name)  # fixed pieces become assumptions
+    cands = free.candidates()
+    pool = IDPool()
+    x = {pl: pool.id(("x",) + tuple(pl)) for pl in cands}
+    out: list[list[int]] = []
+    by_cell, by_piece = defaultdict(list), defaultdict(list)
+    for pl, v in x.items():
+        by_cell[pl.cell].append(v)
+        by_piece[pl.piece].append(v)
+    for cell in range(p.n_cells):
+        exactly_one(by_cell[cell], amo, pool, out)
+    spare = p.n_pieces > p.n_cells
+    for piece in range(p.n_pieces):
+        (at_most_one if spare else exactly_one)(by_piece[piece], amo, pool, out)
+    join_of = {}
+    for cell, side, nb in p.joins():
+        join_of[(cell, side)] = join_of[(nb, (side + 2) % 4)] = (cell, side)
+    colour_vars = defaultdict(dict)  # join -> colour -> var
+    for pl, v in x.items():
+        for side, c in enumerate(p.placed(pl.piece, pl.rotation)):
+            j = join_of.get((pl.cell, side))
+            if j is None:
+                continue
+            y = colour_vars[j].get(c) or pool.id(("join",) + j + (int(c),))
+            colour_vars[j][c] = y
+            out.append([-v, y])
+    for j, d in colour_vars.items():
+        at_most_one(list(d.values()), amo, pool, out)
+    if redundant and not spare:
+        edges = defaultdict(int)
+        for piece in p.pieces:
+            for c in piece:
+                edges[int(c)] += 1
+        for c in sorted(edges):
+            lits = [d[c] for d in colour_vars.values() if c in d]
+            if c and lits:
+                enc = PYSAT.get(amo, PYSAT["seqcounter"])
+                cnf = CardEnc.equals(lits=lits, bound=edges[c] // 2, vpool=pool, encoding=enc
+                                     if amo not in ("bitwise", "ladder") else PYSAT["seqcounter"])
+                out.extend(cnf.clauses)
+    mult = 1
+    if symmetry:
+        corners = [q for q in range(p.n_pieces) if p.piece_class(q) == "corner"]
+        if corners:
+            out.extend([[-v] for pl, v in x.items() if pl.piece == corners[0] and pl.cell != 0])
+            mult = 4
+    assumptions = []
+    for f in p.fixed:
+        shown = p.placed(f.piece, f.rotation)
+        v = next((v for pl, v in x.items() if pl.cell == f.cell and pl.piece == f.piece
+                  and p.placed(pl.piece, pl.rotation) == shown), None)
+        if v is None:  # the fixed placement breaks the border rule: unsatisfiable
+            z = pool.id(("contradiction",))
+            out.extend([[z], [-z]])
+        else:
+            assumptions.append(v)
+    return Encoding(out, pool.top, {v: pl for pl, v in x.items()}, assumptions, mult, kind="direct")

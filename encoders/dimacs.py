@@ -1,0 +1,92 @@
+"""DIMACS out, and models of external solvers back in.
+
+The comment lines of an exported file say what each decision variable
+means, so ``decode`` needs only the CNF file and the model an external
+solver printed (``v`` lines as in the SAT competition, or bare integers)::
+
+    c eternity encoding direct amo=seqcounter
+    c eternity place VAR CELL PIECE ROTATION      (edge matching, 1-based piece)
+    c eternity option VAR K                       (XCC option index K)
+"""
+
+from __future__ import annotations
+
+import io
+
+from puzzles.edge import EdgePlacement, EdgePuzzle
+from puzzles.formats import InputError, read_text
+
+from .cnf import Encoding
+
+
+def to_dimacs(puzzle, enc: Encoding, options: dict) -> str:
+    out = io.StringIO()
+    opts = " ".join(f"{k}={v}" for k, v in sorted(options.items()))
+    out.write(f"c eternity encoding {enc.kind} {opts}\n")
+    out.write(f"c eternity puzzle {puzzle.name}\n")
+    if enc.assumptions:
+        out.write("c eternity fixed pieces are unit clauses below\n")
+    for v, meaning in sorted(enc.decision.items()):
+        if enc.kind == "direct":
+            out.write(f"c eternity place {v} {puzzle.cell_name(meaning.cell)} {meaning.piece + 1} {meaning.rotation}\n")
+        else:
+            out.write(f"c eternity option {v} {v - 1}\n")
+    clauses = enc.clauses + [[a] for a in enc.assumptions]
+    out.write(f"p cnf {enc.n_vars} {len(clauses)}\n")
+    for c in clauses:
+        out.write(" ".join(map(str, c)) + " 0\n")
+    return out.getvalue()
+
+
+def read_model(path: str) -> set[int]:
+    """True variables of a model file: 'v' lines, or whitespace-separated integers."""
+    text = read_text(path)
+    lits: list[int] = []
+    saw_v = any(line.startswith("v ") or line == "v" for line in text.splitlines())
+    for ln, line in enumerate(text.splitlines(), 1):
+        s = line.strip()
+        if s in ("UNSAT", "UNSATISFIABLE"):
+            raise InputError(path, f"line {ln}", "the solver says UNSATISFIABLE: there is no model to decode")
+        if s in ("SAT", "SATISFIABLE", "INDET"):  # minisat's own output format
+            continue
+        if not s or s[0] in "cs":
+            if s.startswith("s UNSAT"):
+                raise InputError(path, f"line {ln}", "the solver says UNSATISFIABLE: there is no model to decode")
+            continue
+        if saw_v:
+            if not s.startswith("v"):
+                continue
+            s = s[1:]
+        try:
+            lits.extend(int(w) for w in s.split())
+        except ValueError:
+            raise InputError(path, f"line {ln}", f"expected integers, got {s[:40]!r}") from None
+    if not lits:
+        raise InputError(path, None, "no model found (expected 'v' lines or integers)")
+    return {x for x in lits if x > 0}
+
+
+def decode(puzzle, cnf_path: str, model_path: str) -> list:
+    """The placements a model of an exported CNF stands for."""
+    true = read_model(model_path)
+    xcc = None
+    out = []
+    for ln, line in enumerate(read_text(cnf_path).splitlines(), 1):
+        if not line.startswith("c eternity "):
+            if line.startswith("p "):
+                break
+            continue
+        w = line.split()
+        try:
+            if w[2] == "place" and int(w[3]) in true:
+                if not isinstance(puzzle, EdgePuzzle):
+                    raise InputError(cnf_path, f"line {ln}", "a direct edge encoding, but the puzzle is not edge matching")
+                out.append(EdgePlacement(puzzle.parse_cell(w[4]), int(w[5]) - 1, int(w[6])))
+            elif w[2] == "option" and int(w[3]) in true:
+                xcc = xcc or puzzle.to_xcc()
+                out.append(xcc.decode[int(w[4])])
+        except (ValueError, IndexError) as e:
+            raise InputError(cnf_path, f"line {ln}", f"bad eternity comment ({e})") from None
+    if not out:
+        raise InputError(cnf_path, None, "no 'c eternity' variable map found (was it written by eternity export?)")
+    return out

@@ -1,0 +1,105 @@
+"""`sat`: any python-sat backend on the CNF encodings of ``cnf.py``.
+
+``first`` solves once; ``count`` and ``all`` add a blocking clause over the
+decision variables after every model, and a count is exact only when the
+solver finally answers UNSAT.  A time limit interrupts the solver; a
+conflict limit bounds each call.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from pysat.solvers import Solver as PySatSolver
+from pysat.solvers import SolverNames
+
+from puzzles.edge import EdgePuzzle
+from puzzles.solvers import Limits, Option, SolveResult, SolverBase
+
+from .amo import ENCODINGS
+from .cnf import Encoding, direct_cnf, xcc_cnf
+
+BACKENDS = tuple(n for n in vars(SolverNames) if not n.startswith("_"))
+
+
+def encode(puzzle, options: dict) -> Encoding:
+    model = options["model"]
+    if model == "auto":
+        model = "direct" if isinstance(puzzle, EdgePuzzle) else "xcc"
+    if model == "direct":
+        if not isinstance(puzzle, EdgePuzzle):
+            raise ValueError("model direct is for edge-matching puzzles; use model=xcc")
+        if options["symmetry"] and not (puzzle.rows == puzzle.cols and not puzzle.fixed and puzzle.bordered
+                                        and puzzle.n_pieces == puzzle.n_cells):
+            raise ValueError("symmetry=true needs a square bordered board without fixed or spare pieces")
+        return direct_cnf(puzzle, options["amo"], options["redundant"], options["symmetry"])
+    return xcc_cnf(puzzle.to_xcc(), options["amo"], options["colors"])
+
+
+class Sat(SolverBase):
+    name = "sat"
+    OPTIONS = {
+        "backend": Option(str, "cadical195", "python-sat solver", BACKENDS),
+        "amo": Option(str, "seqcounter", "at-most-one encoding", ENCODINGS),
+        "colors": Option(str, "pairs", "coloured items: pairs of clashing options, or colour variables",
+                         ("pairs", "vars")),
+        "model": Option(str, "auto", "xcc (any puzzle) or direct (edge matching); auto picks direct for edges",
+                        ("auto", "xcc", "direct")),
+        "redundant": Option(bool, False, "direct: colour counts per join"),
+        "symmetry": Option(bool, False, "direct: fix a corner piece at A1, count multiplied by 4"),
+        "conflicts": Option(int, 0, "conflict limit per solver call (0: none)"),
+    }
+
+    def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
+        self.check(puzzle, mode)
+        limits = limits or Limits()
+        t0 = time.perf_counter()
+        enc = encode(puzzle, self.options)
+        build_s = time.perf_counter() - t0
+        stats = {"build_s": build_s, "vars": enc.n_vars, "clauses": len(enc.clauses), "literals": enc.n_literals,
+                 "model": enc.kind, "backend": self.options["backend"]}
+        want = 1 if mode == "first" else (limits.solutions if mode == "all" else None)
+        keep = mode != "count"
+        solutions, count, status = [], 0, "solved"
+        t1 = time.perf_counter()
+        with PySatSolver(name=self.options["backend"], bootstrap_with=enc.clauses) as s:
+            timer = None
+            if limits.time_s is not None:
+                timer = threading.Timer(limits.time_s, s.interrupt)
+                timer.start()
+            try:
+                while True:
+                    if self.options["conflicts"]:
+                        s.conf_budget(self.options["conflicts"])
+                    res = s.solve_limited(assumptions=enc.assumptions, expect_interrupt=True)
+                    if res is None:
+                        status = "limit"
+                        break
+                    if not res:
+                        status = "solved" if count else "unsatisfiable"
+                        break
+                    model = s.get_model()
+                    chosen = [v for v in enc.decision if model[v - 1] > 0]
+                    count += 1
+                    if keep and (want is None or len(solutions) < want):
+                        solutions.append([enc.decision[v] for v in chosen])
+                    if want is not None and count >= want:
+                        status = "enough"
+                        break
+                    s.add_clause([-v for v in chosen])
+                    if progress and count % 100 == 0:
+                        progress({"solutions": count})
+            finally:
+                if timer:
+                    timer.cancel()
+            st = s.accum_stats() or {}
+        stats.update(time_s=time.perf_counter() - t1, conflicts=st.get("conflicts"), decisions=st.get("decisions"),
+                     propagations=st.get("propagations"))
+        if mode == "first":
+            return SolveResult("solved" if solutions else status, solutions, None, None, stats)
+        if status == "enough":
+            return SolveResult("solved", solutions, None, None, stats)
+        if status == "limit":
+            return SolveResult("limit", solutions, count * enc.multiplier, None, stats)
+        return SolveResult(status, solutions, count * enc.multiplier, None, stats)

@@ -1,0 +1,131 @@
+"""SAT encodings: exact counts through blocking clauses, agreement, DIMACS out and models back in."""
+
+import shutil
+import subprocess
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from eternity.cli import main
+from encoders.amo import ENCODINGS, at_most_one, exactly_one
+from puzzles import catalog, generate, solvers
+
+
+def count(p, **opts):
+    r = solvers.get("sat", opts).solve(p, mode="count")
+    assert r.status in ("solved", "unsatisfiable"), r.status
+    return r.count
+
+
+def test_queens_8():
+    assert count(catalog.load("queens-8")) == 92
+
+
+@pytest.mark.slow
+def test_pentomino_3x20():
+    assert count(catalog.load("pentomino-3x20")) == 8
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("amo", ["pairwise", "seqcounter", "ladder", "totalizer", "sortnetwrk", "cardnetwrk", "bitwise"])
+def test_owen_a_each_encoding(amo):
+    assert count(catalog.load("owen-a"), amo=amo) == 160
+
+
+@pytest.mark.parametrize("enc", ENCODINGS)
+@pytest.mark.parametrize("n", [1, 2, 5, 13])
+def test_amo_encodings_exactly(enc, n):
+    """Brute force: exactly-one admits exactly the n one-hot assignments of the n literals."""
+    from pysat.formula import IDPool
+    from pysat.solvers import Solver
+
+    pool, clauses = IDPool(start_from=n + 1), []
+    exactly_one(list(range(1, n + 1)), enc, pool, clauses)
+    models = 0
+    with Solver(name="minisat22", bootstrap_with=clauses) as s:
+        for m in s.enum_models():
+            models += 1
+            assert sum(1 for v in range(1, n + 1) if m[v - 1] > 0) == 1
+            s.add_clause([-m[v - 1] for v in range(1, n + 1)])
+    assert models == n
+
+
+MODELS = [{"model": "xcc"}, {"model": "xcc", "colors": "vars", "amo": "commander"}, {"model": "direct"},
+          {"model": "direct", "amo": "product", "redundant": True}, {"model": "direct", "amo": "ladder", "backend": "glucose4"}]
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(2, 3), st.integers(2, 4), st.integers(1, 2), st.integers(1, 3), st.integers(0, 10**6),
+       st.sampled_from(range(len(MODELS))))
+def test_counts_equal_backtrack(r, c, f, i, seed, which):
+    p, _ = generate.edge_puzzle(r, c, f, i, seed)
+    assert count(p, **MODELS[which]) == solvers.get("backtrack").solve(p, mode="count").count
+
+
+@settings(max_examples=5, deadline=None)
+@given(st.integers(0, 10**6))
+def test_symmetry_breaking_multiplies_back(seed):
+    p, _ = generate.edge_puzzle(3, 3, 2, 2, seed)
+    assert count(p, symmetry=True) == count(p)
+
+
+def test_fixed_pieces_as_assumptions():
+    p = catalog.load("eternity2-clue1")
+    from puzzles.edge import EdgePuzzle, Fixed
+    from puzzles.verify import verify
+
+    sol = catalog.known_solution("eternity2-clue1")
+    q = EdgePuzzle(p.rows, p.cols, p.pieces, fixed=[Fixed(*sol[7]), Fixed(*sol[20])])
+    r = solvers.get("sat").solve(q, mode="first")
+    assert r.status == "solved" and verify(q, r.solutions[0]).valid
+
+
+def test_time_limit_interrupts():
+    r = solvers.get("sat").solve(catalog.load("brendan-12x12"), mode="first", limits=solvers.Limits(time_s=1.0))
+    assert r.status == "limit"
+
+
+def _strict_dimacs(path):
+    header, clauses, top = None, 0, 0
+    for line in open(path):
+        if line.startswith("c"):
+            continue
+        if line.startswith("p"):
+            assert header is None
+            _, fmt, nv, nc = line.split()
+            assert fmt == "cnf"
+            header = (int(nv), int(nc))
+            continue
+        lits = [int(x) for x in line.split()]
+        assert lits[-1] == 0 and 0 not in lits[:-1]
+        top = max([top] + [abs(x) for x in lits])
+        clauses += 1
+    assert header is not None and header[1] == clauses and top <= header[0]
+
+
+def test_dimacs_round_trip_through_an_outside_solver(tmp_path):
+    cnf, model, sol = tmp_path / "c1.cnf", tmp_path / "c1.model", tmp_path / "c1.json"
+    assert main(["export", "eternity2-clue1", "--to", "dimacs", "--opt", "amo=ladder", "-o", str(cnf)]) == 0
+    _strict_dimacs(cnf)
+    if shutil.which("minisat"):
+        subprocess.run(["minisat", "-verb=0", str(cnf), str(model)], capture_output=True)
+    else:  # a solver the project's encoders never call, reading the file itself
+        from pysat.formula import CNF
+        from pysat.solvers import Minisat22
+
+        with Minisat22(bootstrap_with=CNF(from_file=str(cnf)).clauses) as s:
+            assert s.solve()
+            model.write_text("s SATISFIABLE\nv " + " ".join(map(str, s.get_model())) + " 0\n")
+    assert main(["decode", "eternity2-clue1", "--from", str(cnf), "--model", str(model), "-o", str(sol)]) == 0
+    assert main(["verify", "eternity2-clue1", str(sol)]) == 0
+
+
+def test_decode_rejects_unsat_and_garbage(tmp_path, capsys):
+    cnf, model = tmp_path / "q.cnf", tmp_path / "m.txt"
+    assert main(["export", "queens-6", "--to", "dimacs", "-o", str(cnf)]) == 0
+    model.write_text("s UNSATISFIABLE\n")
+    assert main(["decode", "queens-6", "--from", str(cnf), "--model", str(model), "-o", str(tmp_path / "s.json")]) == 2
+    model.write_text("v one two\n")
+    assert main(["decode", "queens-6", "--from", str(cnf), "--model", str(model), "-o", str(tmp_path / "s.json")]) == 2
+    assert capsys.readouterr().err.count("\n") == 2
