@@ -63,16 +63,19 @@ class Sat(SolverBase):
         keep = mode != "count"
         solutions, count, status = [], 0, "solved"
         t1 = time.perf_counter()
+        deadline = None if limits.time_s is None else t0 + limits.time_s  # encoding counts too
         with PySatSolver(name=self.options["backend"], bootstrap_with=enc.clauses) as s:
+            # An interrupt timer stops backends that release the GIL while they
+            # search; the conflict-budget slices in ``_solve_until`` stop the
+            # others (pysat's CaDiCaL cannot be interrupted and holds the GIL).
             timer = None
-            if limits.time_s is not None:
-                timer = threading.Timer(limits.time_s, s.interrupt)
+            if deadline is not None and not self.options["backend"].startswith("cadical"):
+                timer = threading.Timer(max(deadline - time.perf_counter(), 0.0), s.interrupt)
+                timer.daemon = True
                 timer.start()
             try:
                 while True:
-                    if self.options["conflicts"]:
-                        s.conf_budget(self.options["conflicts"])
-                    res = s.solve_limited(assumptions=enc.assumptions, expect_interrupt=True)
+                    res = _solve_until(s, enc.assumptions, deadline, self.options["conflicts"])
                     if res is None:
                         status = "limit"
                         break
@@ -103,3 +106,33 @@ class Sat(SolverBase):
         if status == "limit":
             return SolveResult("limit", solutions, count * enc.multiplier, None, stats)
         return SolveResult(status, solutions, count * enc.multiplier, None, stats)
+
+
+def _solve_until(s, assumptions, deadline: float | None, conflicts: int):
+    """One SAT call bounded by a wall-clock deadline and/or a conflict budget.
+
+    With a deadline the call runs in conflict-budget slices sized to take about
+    a tenth of a second each, so the limit holds within a slice for every
+    backend, whether or not it honours ``interrupt``.  Returns True, False or
+    None (limit reached); learned clauses carry over between slices.
+    """
+    if deadline is None:
+        if conflicts:
+            s.conf_budget(conflicts)
+        return s.solve_limited(assumptions=assumptions, expect_interrupt=True)
+    used, chunk = 0, 200
+    while True:
+        left = deadline - time.perf_counter()
+        if left <= 0 or (conflicts and used >= conflicts):
+            return None
+        budget = min(chunk, conflicts - used) if conflicts else chunk
+        t = time.perf_counter()
+        s.conf_budget(budget)
+        res = s.solve_limited(assumptions=assumptions, expect_interrupt=True)
+        if res is not None:
+            return res
+        used += budget
+        took = time.perf_counter() - t
+        if took > 0:  # aim each slice at ~0.1 s, never past the deadline
+            target = min(0.1, max(deadline - time.perf_counter(), 0.0))
+            chunk = int(min(max(budget * target / took, 50), 1_000_000))
