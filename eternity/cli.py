@@ -84,11 +84,21 @@ def cmd_estimate(a) -> int:
     from puzzles import estimate
     from puzzles.orders import search_order
 
+    if a.critical:
+        return _critical(a)
+    if not a.puzzle:
+        raise UsageError("estimate: name a PUZZLE (or use --critical ROWSxCOLS:FRAME)")
     p = catalog.load(a.puzzle)
     if p.kind != "edge" or not p.bordered:
         raise UsageError(f"estimate: {a.puzzle}: Owen's model covers bordered edge-matching puzzles")
+    slips = None
     if a.slips:
-        raise UsageError("estimate: --slips (invalid joins) is not implemented yet")
+        try:
+            slips = [int(x) for x in a.slips.split(",") if x.strip()]
+        except ValueError:
+            raise UsageError(f"estimate: --slips {a.slips!r}: expected depths like 192,192,200") from None
+        if any(d < 1 or d > p.n_cells for d in slips):
+            raise UsageError(f"estimate: --slips: every depth must lie in 1..{p.n_cells}")
     if Path(a.order).exists():
         try:
             order = [p.parse_cell(w) for w in formats.read_text(a.order).split()]
@@ -104,20 +114,68 @@ def cmd_estimate(a) -> int:
             raise UsageError(f"estimate: {e}") from None
         order_name = a.order
     log_s = estimate.log_expected_solutions(p)
-    total, prof = estimate.search_nodes(p, order)
+    total, prof = estimate.search_nodes(p, order, slips)
+    if slips:
+        log_s = prof[-1]  # full boards with the invalid joins the slips allow
     out = {"puzzle": p.name or a.puzzle, "expected_solutions": 10 ** log_s if log_s < 308 else None,
            "log10_expected_solutions": log_s, "class": "sub-critical" if log_s < 0 else "super-critical",
            "symmetry": estimate.symmetry_factors(p), "order": order_name,
            "log10_total_nodes": total, "total_nodes": 10 ** total if total < 308 else None,
-           "log10_nodes_per_depth": prof}
+           "slips": slips, "log10_nodes_per_depth": prof}
+    if a.measure:
+        if slips:
+            raise UsageError("estimate: --measure counts exact solutions; drop --slips")
+        from eternity.measure import measure, plot
+
+        try:
+            res = measure(p, order_name, a.time_limit)
+        except ValueError as e:
+            raise UsageError(f"estimate: {e}") from None
+        plot_path = Path(a.plot or f"estimate-{p.name or 'puzzle'}.png")
+        plot([res], plot_path)
+        out["measured"] = {k: res[k] for k in ("solutions", "complete", "measured_total", "ratio", "time_s",
+                                                "measured_per_depth")}
+        out["plot"] = str(plot_path)
     if a.json:
         _out(out)
     else:
-        print(f"expected solutions  {10 ** log_s:.6g}  (log10 {log_s:.3f}, {out['class']})")
+        what = "expected boards    " if slips else "expected solutions "
+        print(f"{what} {10 ** log_s:.6g}  (log10 {log_s:.3f}, {out['class']})"
+              + (f"  with up to {len(slips)} invalid inner joins" if slips else ""))
         print("symmetry factors    " + ", ".join(f"{k} {v}" for k, v in out["symmetry"].items()))
         print(f"search nodes        {10 ** total:.4g} with order {order_name} (log10 {total:.3f})")
         peak = max(range(len(prof)), key=prof.__getitem__)
         print(f"widest depth        {peak + 1} (log10 {prof[peak]:.2f} nodes)")
+        if a.measure:
+            m = out["measured"]
+            print(f"measured nodes      {m['measured_total']:,} ({m['solutions']} solutions"
+                  + ("" if m["complete"] else ", cut short by the time limit") + f", {m['time_s']:.2f} s); "
+                  f"estimate/measured {m['ratio']:.3g}")
+            print(f"plot                {out['plot']}")
+    return 0
+
+
+def _critical(a) -> int:
+    from puzzles import estimate
+
+    try:
+        size, frame = a.critical.split(":")
+        rows, cols = (int(x) for x in size.lower().split("x"))
+        frame = int(frame)
+    except ValueError:
+        raise UsageError(f"estimate: --critical {a.critical!r}: expected ROWSxCOLS:FRAME, e.g. 10x10:3") from None
+    if rows < 3 or cols < 3 or frame < 1:
+        raise UsageError("estimate: --critical needs at least 3x3 and one frame colour")
+    res = estimate.critical_size(rows, cols, frame, seeds=a.seeds)
+    if a.json:
+        _out({"rows": rows, "cols": cols, "frame_colors": frame, "seeds": a.seeds, **res})
+        return 0
+    crit = res["critical_inner_colors"]
+    print(f"{rows}x{cols}, {frame} frame colours: critical at "
+          + (f"{crit:.2f} inner colours" if crit is not None else "no crossing found"))
+    for i, lg in res["table"]:
+        print(f"  {i:3d} inner colours  log10 expected solutions {lg:8.3f}  "
+              + ("super-critical" if lg >= 0 else "sub-critical"))
     return 0
 
 
@@ -371,9 +429,16 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_decode)
 
     s = sub.add_parser("estimate", help="Owen's model: expected solutions and search-tree size")
-    s.add_argument("puzzle")
+    s.add_argument("puzzle", nargs="?")
     s.add_argument("--order", default="rowscan", help="rowscan, rowscan-up, colscan, spiral, frame-first, or a file of cell names")
-    s.add_argument("--slips", help="D1,D2,...: invalid joins allowed from these depths (not yet)")
+    s.add_argument("--slips", help="D1,D2,...: the k-th invalid inner join is allowed from depth D_k (slip array)")
+    s.add_argument("--critical", metavar="ROWSxCOLS:FRAME",
+                   help="instead of a puzzle: the inner-colour count where a generated family turns sub-critical")
+    s.add_argument("--seeds", type=int, default=3, help="--critical: generated instances per colour count")
+    s.add_argument("--measure", action="store_true",
+                   help="count with edge-backtrack in the same order and plot estimated against measured nodes")
+    s.add_argument("--plot", help="--measure: where the PNG goes (default estimate-PUZZLE.png)")
+    s.add_argument("--time-limit", type=float, help="--measure: stop the count after this many seconds")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_estimate)
 

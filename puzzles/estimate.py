@@ -13,7 +13,15 @@ edges of each colour:
   expected nodes of a backtracking search = the sum of S over the depths of
   its search order.
 
-Arithmetic is exact (Python integers); results are also given as log10.
+* invalid inner joins (seed 001, "estimates with invalid joins"):
+  ``p_m(m, v) = p_m(m-1, v) - p_m(m, v+1)``, ``p_m(m, m) = p_m(m)``, and a
+  slip array ``d`` weighs ``i`` invalid joins after ``p`` pieces by
+  ``W(p, i) = sum_k W(d_i - 1, k) C(j(p) - j(d_i - 1), i - k)``;
+* the critical size of a generator family: the inner-colour count where the
+  expected number of solutions crosses 1.
+
+Arithmetic is exact (Python integers and fractions); results are also given
+as log10.
 """
 
 from __future__ import annotations
@@ -21,6 +29,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 
 from .edge import EdgePuzzle
@@ -126,6 +135,25 @@ class Estimator:
             return float("-inf")
         return log10(self._vm[m]) - log10(perm(2 * self.m.tm, 2 * m))
 
+    def pm_exact(self, m: int) -> Fraction:
+        """p_m(m): all of m inner joins valid, as an exact fraction."""
+        if m > self.m.tm:
+            return Fraction(0)
+        return Fraction(self._vm[m], perm(2 * self.m.tm, 2 * m))
+
+    def pm_invalid(self, m_max: int, n_max: int) -> list[list[Fraction]]:
+        """q[m][i] = p_m(m, m - i): the first m - i of m inner joins valid and
+        the last i invalid, for m <= m_max, i <= n_max (exact).
+
+        From p_m(m, v) = p_m(m-1, v) - p_m(m, v+1): q[m][i] = q[m-1][i-1] - q[m][i-1].
+        """
+        q = [[Fraction(0)] * (n_max + 1) for _ in range(m_max + 1)]
+        for m in range(m_max + 1):
+            q[m][0] = self.pm_exact(m)
+            for i in range(1, min(m, n_max) + 1):
+                q[m][i] = q[m - 1][i - 1] - q[m][i - 1]
+        return q
+
     def log_configs(self, pc: int, pe: int, pi: int) -> float:
         m = self.m
         x = perm(m.ac, pc) * perm(m.ae, pe) * perm(m.ai, pi) * 4 ** pi
@@ -138,9 +166,10 @@ class Estimator:
         out = sum(self.p.outside_sides(cell))
         return {0: "inner", 1: "edge"}.get(out, "corner")
 
-    def profile(self, order: list[int]) -> list[float]:
-        """log10 of the expected partial solutions after each depth of ``order``
-        (fixed cells count as placed from the start)."""
+    def walk(self, order: list[int]) -> list[tuple[int, int, int, int, int]]:
+        """(corners, edges, inners placed, frame joins, inner joins) after each
+        depth of ``order``; fixed cells count as placed from the start and are
+        not depths of their own."""
         p = self.p
         placed = {f.cell for f in p.fixed}
         counts = Counter()
@@ -171,8 +200,57 @@ class Estimator:
             b, m = b + db, m + dm
             placed.add(cell)
             counts[self.cell_kind(cell)] += 1
-            out.append(self.log_s(counts["corner"], counts["edge"], counts["inner"], b, m))
+            out.append((counts["corner"], counts["edge"], counts["inner"], b, m))
         return out
+
+    def profile(self, order: list[int], slips: list[int] | None = None) -> list[float]:
+        """log10 of the expected partial solutions (nodes) after each depth of
+        ``order``.  With ``slips`` (depths d_1 <= d_2 <= ... counted in placed
+        pieces, fixed ones included), inner joins may be invalid as the slip
+        array allows; frame joins must match (seed 001)."""
+        steps = self.walk(order)
+        if not slips:
+            return [self.log_s(*st) for st in steps]
+        n_fixed = len({f.cell for f in self.p.fixed})
+        slips = sorted(int(d) for d in slips)
+        # j(p): inner joins after p placed pieces, p counted with the fixed ones.
+        j = [_fixed_inner_joins(self)] * (n_fixed + 1) + [st[4] for st in steps]
+        w = _slip_weights(j, slips)
+        q = self.pm_invalid(max(j), len(slips))
+        out = []
+        for k, (pc, pe, pi, b, m) in enumerate(steps):
+            p_ = n_fixed + 1 + k
+            pm = sum((q[m][i] * w[p_][i] for i in range(len(slips) + 1) if i <= m), Fraction(0))
+            out.append(self.log_configs(pc, pe, pi) + self.log_pb(b) + log10(pm))
+        return out
+
+
+def _fixed_inner_joins(est: "Estimator") -> int:
+    p = est.p
+    cells = {f.cell for f in p.fixed}
+    n = 0
+    for c in cells:
+        for s in (1, 2):  # east and south: each join once
+            q = p.neighbour(c, s)
+            if q >= 0 and q in cells and not (est.cell_kind(c) != "inner" and est.cell_kind(q) != "inner"):
+                n += 1
+    return n
+
+
+def _slip_weights(j: list[int], d: list[int]) -> list[list[int]]:
+    """W(p, i) for p = 0..len(j)-1, i = 0..len(d): the ways to place exactly i
+    invalid inner joins among the j(p) joins made after p pieces so that the
+    k-th invalid join lies after depth d_k - 1 (seed 001's recursion)."""
+    P, N = len(j) - 1, len(d)
+    W = [[1] + [0] * N for _ in range(P + 1)]
+    for i in range(1, N + 1):
+        di = d[i - 1]
+        for p_ in range(P + 1):
+            if p_ < di:
+                continue
+            base = j[min(di - 1, P)] if di >= 1 else 0
+            W[p_][i] = sum(W[max(di - 1, 0)][k] * math.comb(j[p_] - base, i - k) for k in range(i))
+    return W
 
 
 def symmetry_factors(p: EdgePuzzle) -> dict:
@@ -211,10 +289,11 @@ def expected_solutions(p: EdgePuzzle) -> float:
     return 10 ** lg if lg < 308 else float("inf")
 
 
-def search_nodes(p: EdgePuzzle, order: list[int]) -> tuple[float, list[float]]:
-    """log10 of the expected total nodes of a backtracking search in ``order``,
-    and log10 of the nodes at each depth."""
-    prof = Estimator(p).profile(order)
+def search_nodes(p: EdgePuzzle, order: list[int], slips: list[int] | None = None) -> tuple[float, list[float]]:
+    """log10 of the expected total nodes of a backtracking search in ``order``
+    (allowing invalid inner joins as ``slips`` says), and log10 of the nodes at
+    each depth."""
+    prof = Estimator(p).profile(order, slips)
     mx = max(prof)
     total = mx + math.log10(sum(10 ** (x - mx) for x in prof))
     return total, prof
@@ -224,3 +303,34 @@ def classify(p) -> tuple[float, str]:
     """(expected solutions, class) for the runner: sub-critical below 1."""
     s = expected_solutions(p)
     return s, ("sub-critical" if s < 1 else "super-critical")
+
+
+def critical_size(rows: int, cols: int, frame_colors: int, seeds: int = 3,
+                  max_inner: int = 40) -> dict:
+    """Where a generator family (rows x cols, ``frame_colors``) turns
+    sub-critical: the inner-colour count at which log10 of the expected
+    solutions, averaged over ``seeds`` generated instances, crosses 0
+    (linear interpolation between the integer counts on either side).
+
+    Returns ``{"critical_inner_colors": float | None, "table": [(i, mean log10 S)]}``;
+    None when the estimate never crosses 1 within ``max_inner`` colours.
+    """
+    from . import generate
+
+    table = []
+    for i in range(1, max_inner + 1):
+        logs = []
+        for seed in range(seeds):
+            try:
+                p, _ = generate.edge_puzzle(rows, cols, frame_colors, i, seed)
+            except ValueError:
+                break
+            logs.append(log_expected_solutions(p))
+        if not logs:
+            break
+        table.append((i, sum(logs) / len(logs)))
+        if table[-1][1] < 0 and len(table) > 1:
+            (i0, l0), (i1, l1) = table[-2], table[-1]
+            if l0 >= 0:
+                return {"critical_inner_colors": i0 + l0 / (l0 - l1), "table": table}
+    return {"critical_inner_colors": None, "table": table}

@@ -5,7 +5,10 @@ Shared by the backtracker (``baseline``) and Owen's node estimates.
 is its reverse (from the bottom-right cell leftwards and upwards);
 ``colscan`` goes down column 1 first; ``spiral`` runs clockwise round the
 rim inwards; ``frame-first`` does the rim (as the spiral does) then the
-inside row by row; ``mrv`` is dynamic (this list is only its fallback).
+inside row by row; ``mrv`` is dynamic (this list is only its fallback);
+``rows-cols-K`` is seed 001's order for slip searches: ``rowscan-up`` over
+all rows but the top K, then those K rows column by column (each column
+upwards, columns right to left), so the frame squares come late.
 Fixed cells always come first.
 """
 
@@ -42,7 +45,11 @@ def search_order(p: EdgePuzzle, name: str) -> list[int]:
         order = frame + rest
     elif name == "mrv":
         order = list(range(R * C))
+    elif name.startswith("rows-cols-") and name[10:].isdigit() and 0 <= int(name[10:]) <= R:
+        k = int(name[10:])
+        order = [x for x in range(R * C)[::-1] if x // C >= k]
+        order += [r * C + c for c in range(C - 1, -1, -1) for r in range(k - 1, -1, -1)]
     else:
-        raise ValueError(f"unknown order {name!r} (known: {', '.join(ORDERS)})")
+        raise ValueError(f"unknown order {name!r} (known: {', '.join(ORDERS)}, rows-cols-K)")
     fixed = [f.cell for f in p.fixed]
     return fixed + [x for x in order if x not in set(fixed)]

@@ -3,6 +3,8 @@
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from puzzles import catalog, estimate, generate, solvers
 from puzzles.orders import search_order
@@ -45,3 +47,80 @@ def test_fewer_colours_more_solutions():
 def test_not_for_polyforms():
     with pytest.raises(ValueError):
         estimate.expected_solutions(catalog.load("pentomino-3x20"))
+
+
+SLIPS_192 = [192] * 10
+
+
+def test_slip_array_estimate_and_the_later_frame_order():
+    """Seed 001: ten invalid inner joins in the top four rows, 1.481e25 boards;
+    filling the top four rows by columns is over 80% cheaper than a row scan."""
+    p = catalog.load("eternity2")
+    up, prof_up = estimate.search_nodes(p, search_order(p, "rowscan-up"), SLIPS_192)
+    alt, prof_alt = estimate.search_nodes(p, search_order(p, "rows-cols-4"), SLIPS_192)
+    assert 10 ** prof_up[-1] == pytest.approx(1.481e25, rel=0.01)
+    assert 10 ** prof_alt[-1] == pytest.approx(1.481e25, rel=0.01)
+    assert 1 - 10 ** (alt - up) > 0.8
+    # before depth 192 no slip is allowed: the profiles agree with the exact ones
+    _, exact = estimate.search_nodes(p, search_order(p, "rowscan-up"))
+    assert prof_up[:190] == pytest.approx(exact[:190])
+    assert prof_up[-1] > exact[-1]
+
+
+def test_invalid_join_probabilities_sum_to_one():
+    """sum over i of C(m, i) p_m(m, m - i) = 1: every join is valid or not."""
+    from fractions import Fraction
+
+    est = estimate.Estimator(catalog.load("owen-a"))
+    q = est.pm_invalid(12, 12)
+    for m in range(13):
+        assert sum(math.comb(m, i) * q[m][i] for i in range(m + 1)) == Fraction(1)
+        assert all(x >= 0 for x in q[m][: m + 1])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 3), min_size=1, max_size=9), st.data())
+def test_slip_weights_count_the_allowed_arrangements(steps, data):
+    """W(p, i) against brute force: choose i of the j(p) joins as invalid so that
+    the k-th invalid join (in search order) is made at a depth >= d_k."""
+    import itertools
+
+    j = [0]
+    for s in steps:
+        j.append(j[-1] + s)
+    P = len(j) - 1
+    d = sorted(data.draw(st.lists(st.integers(1, P), min_size=1, max_size=3)))
+    depth_of = [p for p in range(1, P + 1) for _ in range(j[p] - j[p - 1])]  # the depth each join is made at
+    w = estimate._slip_weights(j, d)
+    for p in range(P + 1):
+        for i in range(len(d) + 1):
+            brute = sum(1 for combo in itertools.combinations(range(j[p]), i)
+                        if all(depth_of[x] >= d[k] for k, x in enumerate(combo)))
+            assert w[p][i] == brute, (j, d, p, i)
+
+
+def test_critical_size_brackets_the_crossing():
+    res = estimate.critical_size(6, 6, 2, seeds=2)
+    crit = res["critical_inner_colors"]
+    table = dict(res["table"])
+    assert crit is not None and table[math.floor(crit)] >= 0 > table[math.ceil(crit)]
+    logs = [lg for _, lg in res["table"]]
+    assert logs == sorted(logs, reverse=True)  # more colours, fewer solutions
+
+
+def test_estimate_cli_slips_measure_and_critical(tmp_path, capsys):
+    import json
+
+    from eternity.cli import main
+
+    assert main(["estimate", "brendan-5x5", "--measure", "--plot", str(tmp_path / "m.png"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["measured"]["complete"] and out["measured"]["solutions"] == 16
+    assert out["measured"]["measured_total"] == sum(out["measured"]["measured_per_depth"])
+    assert 0.33 < out["measured"]["ratio"] < 3 and (tmp_path / "m.png").stat().st_size > 1000
+    assert main(["estimate", "--critical", "6x6:2", "--seeds", "1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["critical_inner_colors"] > 1
+    for bad in (["estimate", "eternity2", "--slips", "1,x"], ["estimate", "eternity2", "--slips", "0"],
+                ["estimate", "--critical", "6x6"], ["estimate"],
+                ["estimate", "owen-a", "--measure", "--order", "mrv"]):
+        assert main(bad) == 2

@@ -1,0 +1,62 @@
+"""Owen's estimate held against a real search tree.
+
+``eternity estimate --measure`` and ``benchmarks/estimate_vs_measured.py``
+count a puzzle with ``edge-backtrack`` in a static order and compare the
+nodes it visits at each depth with the nodes the model expects there.
+"""
+
+from __future__ import annotations
+
+import math
+
+from puzzles import estimate, solvers
+from puzzles.orders import ORDERS, search_order
+
+
+def measure(p, order: str = "rowscan", time_s: float | None = None) -> dict:
+    """Estimated and measured nodes per depth for one puzzle and order.
+
+    ``ratio`` is estimated total / measured total (1 is a perfect model);
+    ``complete`` is False when the time limit cut the count short (the
+    measured tree is then a lower bound).
+    """
+    if order not in ORDERS or order == "mrv":
+        raise ValueError(f"--measure needs a static order edge-backtrack knows: "
+                         f"{', '.join(o for o in ORDERS if o != 'mrv')}")
+    total, prof = estimate.search_nodes(p, search_order(p, order))
+    r = solvers.get("edge-backtrack", {"order": order}).solve(p, mode="count",
+                                                                limits=solvers.Limits(time_s=time_s))
+    measured = list(r.stats["nodes_per_level"])
+    measured += [0] * (len(prof) - len(measured))
+    m_total = sum(measured)
+    return {"puzzle": p.name, "order": order, "solutions": r.count, "complete": r.status != "limit",
+            "estimated_per_depth": [10 ** x for x in prof], "measured_per_depth": measured,
+            "estimated_total": 10 ** total, "measured_total": m_total,
+            "ratio": (10 ** total / m_total) if m_total else math.inf,
+            "time_s": r.stats.get("time_s")}
+
+
+def plot(results: list[dict], path, title: str | None = None) -> None:
+    """Nodes per depth, estimated (dashed) against measured (solid), log scale."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(8, 5))
+    for i, res in enumerate(results):
+        colour = f"C{i % 10}"
+        depths = range(1, len(res["measured_per_depth"]) + 1)
+        ax.plot(depths, [max(x, 0.5) for x in res["measured_per_depth"]], color=colour, lw=1.2,
+                label=f"{res['puzzle']} measured" if len(results) <= 6 else None)
+        ax.plot(depths, res["estimated_per_depth"], color=colour, lw=1.0, ls="--",
+                label=f"{res['puzzle']} Owen" if len(results) <= 6 else None)
+    ax.set_yscale("log")
+    ax.set_xlabel("depth (pieces placed)")
+    ax.set_ylabel("nodes")
+    ax.set_title(title or "Owen's estimate (dashed) against the measured search tree (solid)")
+    if len(results) <= 6:
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
