@@ -57,6 +57,35 @@ def cmd_list(a) -> int:
     return 0
 
 
+def cmd_solvers(a) -> int:
+    from rich.console import Console
+    from rich.table import Table
+
+    from puzzles import solvers
+
+    rows = []
+    for name in solvers.names():
+        cls = solvers.solver_class(name)
+        rows.append({"name": name, "modes": list(cls.MODES), "kinds": list(cls.KINDS),
+                     "options": {k: {"type": o.kind.__name__, "default": o.default, "choices": list(o.choices or []),
+                                     "help": o.help} for k, o in cls.OPTIONS.items()},
+                     "doc": (cls.__doc__ or sys.modules[cls.__module__].__doc__ or "").strip().splitlines()[0]})
+    if a.json:
+        _out(rows)
+        return 0
+    con = Console()
+    for r in rows:
+        con.print(f"[bold]{r['name']}[/bold]  modes {', '.join(r['modes'])}; puzzles {', '.join(r['kinds'])}")
+        if r["doc"]:
+            con.print(f"  {r['doc']}", markup=False)
+        t = Table("option", "type", "default", "values", "what", box=None, padding=(0, 1))
+        for k, o in r["options"].items():
+            t.add_row(k, o["type"], repr(o["default"]), ", ".join(map(str, o["choices"])), o["help"])
+        if r["options"]:
+            con.print(t)
+    return 0
+
+
 def cmd_info(a) -> int:
     p = catalog.load(a.puzzle)
     info = p.summary()
@@ -359,6 +388,10 @@ def _live_progress(a):
 def build_parser() -> argparse.ArgumentParser:
     ap = _Parser(prog="eternity", description="A workbench for hard tiling and edge-matching puzzles.")
     sub = ap.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    s = sub.add_parser("solvers", help="registered solvers: modes, puzzle kinds and options")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_solvers)
 
     s = sub.add_parser("list", help="built-in puzzles")
     s.add_argument("--json", action="store_true")

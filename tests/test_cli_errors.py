@@ -99,3 +99,16 @@ def test_generate_writes_nothing_on_bad_arguments(tmp_path, capsys):
                  "--inner-colors", "3", "-o", str(out)]) == 2
     assert not out.exists()
     assert not os.listdir(tmp_path)
+
+
+def test_solvers_lists_every_registered_solver_with_its_options(capsys):
+    import json
+
+    from eternity.cli import main
+    from puzzles import solvers
+
+    assert main(["solvers", "--json"]) == 0
+    rows = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
+    assert set(rows) == set(solvers.names())
+    assert rows["edge-backtrack"]["options"]["order"]["default"] == "rowscan"
+    assert "cadical195" in rows["sat"]["options"]["backend"]["choices"]
