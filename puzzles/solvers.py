@@ -26,6 +26,7 @@ REGISTRY: dict[str, str] = {
     "edge-backtrack": "baseline.edge_backtrack:EdgeBacktrack",
     "cpsat": "cpmodel.solver:CpSat",
     "sat": "encoders.solver:Sat",
+    "beam": "baseline.beam:Beam",
 }
 
 # Extra solvers for a process tree, e.g. peers or test doubles that the

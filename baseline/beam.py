@@ -1,0 +1,614 @@
+"""`beam`: Selby and Riordan's beam search for edge matching (seed 000).
+
+A breadth-first beam over partial boards.  The sites are the cells of a
+static search order (in a row scan the next cell is always the most
+constrained one: two sides known).  At each level every state is expanded
+by every candidate for its next cell, children with a dead site within
+``lookahead`` cells are dropped, and the ``width`` best children by score are
+kept.  When ``exhaust_at`` cells are left, each survivor, best first, is
+handed to an exhaustive numba search (the end-game).
+
+Score (``score=pairings``): the log of the number of ways the open edges of
+the board and the edges of the pieces left can be paired colour by colour,
+``sum_c log P(r_c, b_c) + log (r_c - b_c - 1)!!`` for r_c edges of colour c
+left on pieces and b_c open edges of colour c on the board -- Owen's
+expected completions up to a factor that is the same for every state of a
+level.  A state needing more edges of a colour than are left is dead.
+``score=none`` keeps children in generation order (a plain breadth-limited
+search, for comparison).
+
+``best`` mode (the Eternity II score): a child may mismatch one more join
+than its parent when the slip array allows it at that depth (default: any
+depth), each mismatch costing ``penalty`` in the score; a state with no
+candidate takes any piece of the right class, so every run ends in a full
+board with the border rule kept.  The run repeats with a wider beam while
+time is left and reports the best board over time.
+
+State arrays (one row a state): ``cands[i, d]`` the candidate placed at
+depth d (an index into the tables of ``edge_backtrack``), ``used[i, q]``,
+``rem[i, c]`` colour-c edges left on unused pieces, ``need[i, c]`` open
+colour-c edges on the board, ``mis[i]`` mismatched joins.  The frontier is
+checkpointed packed by ``codec`` (10 bits a tile on Eternity II).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from puzzles.edge import EdgePlacement, EdgePuzzle
+from puzzles.orders import ORDERS, search_order
+from puzzles.solvers import Limits, Option, SolveResult, SolverBase
+
+from . import codec
+from .edge_backtrack import EdgeSearch
+
+NEG = -1e300
+
+
+# ------------------------------------------------------------------ score
+@njit(cache=True, inline="always")
+def _term(r, b, best, penalty):
+    """log P(r, b) + log (r - b - 1)!!: colour-consistent pairings of one colour.
+    More open edges than edges left is dead, or in best mode costs a
+    mismatch for each open edge too many."""
+    if b > r:
+        if not best:
+            return NEG
+        return math.lgamma(r + 1.0) - penalty * (b - r)  # the x = 0 value, less the surplus
+    x = r - b
+    return (math.lgamma(r + 1.0) - math.lgamma(x + 1.0)
+            + math.lgamma(x + 1.0) - 0.5 * x * math.log(2.0) - math.lgamma(0.5 * x + 1.0))
+
+
+# ------------------------------------------------------------------ expansion
+@njit(cache=True, inline="always")
+def _child_hash(h, k, ci, cands_i, s_piece, s_col, dep_nk, dep_nbd, dep_side, dep_free, order_k, zu, zb):
+    """Zobrist hash of a child: the pieces used and the colours of the open
+    edges.  Children with equal hashes have the same future; one is kept."""
+    h ^= zu[s_piece[ci]]
+    for j in range(dep_nk[k]):
+        d = dep_nbd[4 * k + j]
+        side = (dep_side[4 * k + j] + 2) & 3
+        h ^= zb[4 * d + side, s_col[4 * cands_i[d] + side]]
+    for s in range(4):
+        if dep_free[4 * k + s]:
+            h ^= zb[4 * k + s, s_col[4 * ci + s]]
+    return h
+
+
+@njit(cache=True)
+def _expand(k, n_states, cands, used, rem, need, mis, hsh, twin, zu, zb, order_cls, dep_nk, dep_nbd, dep_side, dep_base, dep_mul,
+            dep_fixed, dep_free, tab_base, tab_ptr, s_piece, s_col, n_col, lookahead, allow, best, penalty,
+            use_score, out_parent, out_cand, out_mis, out_score, out_hash):
+    """All children of the states at depth k: (parent, candidate, mismatches,
+    score) into the out arrays; returns the number written, or -1 when the
+    out arrays are too small."""
+    cap = out_parent.shape[0]
+    m = 0
+    n = cands.shape[1]
+    for i in range(n_states):
+        nk = dep_nk[k]
+        demand = np.empty(4, np.int64)
+        for j in range(nk):
+            d = dep_nbd[4 * k + j]
+            demand[j] = s_col[4 * cands[i, d] + ((dep_side[4 * k + j] + 2) & 3)]
+        base_score = 0.0
+        if use_score:
+            for c in range(1, n_col):
+                base_score += _term(rem[i, c], need[i, c], best, penalty)
+        produced = 0
+        # passes: 0 exact matches, 1 one more mismatch, 2 anything of the class (best mode, no child yet)
+        for pas in range(3):
+            if pas == 1 and not (best and mis[i] < allow[k]):
+                continue
+            if pas == 2 and not (best and produced == 0):
+                continue
+            f = dep_fixed[k]
+            n_drop = nk if pas == 1 else 1
+            for drop in range(n_drop):
+                if f >= 0:
+                    if drop > 0:
+                        break
+                    lo, hi = f, f + 1
+                elif pas == 0:
+                    key = 0
+                    for j in range(nk):
+                        key += demand[j] * dep_mul[4 * k + j]
+                    lo, hi = tab_ptr[dep_base[k] + key], tab_ptr[dep_base[k] + key + 1]
+                else:
+                    K = 0
+                    key = 0
+                    mul = 1
+                    for j in range(nk):
+                        if pas == 1 and j == drop:
+                            continue
+                        if pas == 2:
+                            continue
+                        K |= 1 << dep_side[4 * k + j]
+                        key += demand[j] * mul
+                        mul *= n_col
+                    b0 = tab_base[order_cls[k] * 16 + K]
+                    lo, hi = tab_ptr[b0 + key], tab_ptr[b0 + key + 1]
+                for ci in range(lo, hi):
+                    q = s_piece[ci]
+                    if used[i, q]:
+                        continue
+                    if twin[q] >= 0 and not used[i, twin[q]]:
+                        continue  # identical pieces go down in number order: no duplicate boards
+                    mm = 0
+                    for j in range(nk):
+                        if s_col[4 * ci + dep_side[4 * k + j]] != demand[j]:
+                            mm += 1
+                    if pas == 0 and mm > 0:
+                        continue  # a fixed piece that does not fit
+                    if pas == 1 and (mm != 1 or (f < 0 and s_col[4 * ci + dep_side[4 * k + drop]] == demand[drop])):
+                        continue  # exactly the dropped side mismatches: each child once
+                    if not best and mm > 0:
+                        continue
+                    # score of the child: update the colour terms it touches
+                    sc = 0.0
+                    if use_score:
+                        # only the colours of the piece's sides and of the demands change
+                        touched = np.empty(8, np.int64)
+                        nt = 0
+                        for s in range(4):
+                            c = s_col[4 * ci + s]
+                            if c > 0:
+                                touched[nt] = c
+                                nt += 1
+                        for j in range(nk):
+                            if demand[j] > 0:
+                                touched[nt] = demand[j]
+                                nt += 1
+                        sc = base_score
+                        for t in range(nt):
+                            c = touched[t]
+                            dup = False
+                            for u in range(t):
+                                if touched[u] == c:
+                                    dup = True
+                            if dup:
+                                continue
+                            r0 = rem[i, c]
+                            b0n = need[i, c]
+                            r1 = r0
+                            b1 = b0n
+                            for s in range(4):
+                                if s_col[4 * ci + s] == c:
+                                    r1 -= 1
+                                    if dep_free[4 * k + s]:
+                                        b1 += 1
+                            for j in range(nk):
+                                if demand[j] == c:
+                                    b1 -= 1
+                            sc += _term(r1, b1, best, penalty) - _term(r0, b0n, best, penalty)
+                        sc -= penalty * (mis[i] + mm)
+                        if sc < -1e200:
+                            continue  # more open edges of a colour than edges left: dead
+                    # lookahead: the next cells must keep a candidate (exact mode)
+                    if not best and lookahead > 0:
+                        used[i, q] = True
+                        cands[i, k] = ci
+                        dead = False
+                        for dd in range(1, lookahead + 1):
+                            kk = k + dd
+                            if kk >= n:
+                                break
+                            if dep_fixed[kk] >= 0:
+                                continue
+                            K = 0
+                            key = 0
+                            mul = 1
+                            for j in range(dep_nk[kk]):
+                                d = dep_nbd[4 * kk + j]
+                                if d <= k:
+                                    K |= 1 << dep_side[4 * kk + j]
+                                    key += s_col[4 * cands[i, d] + ((dep_side[4 * kk + j] + 2) & 3)] * mul
+                                    mul *= n_col
+                            b0 = tab_base[order_cls[kk] * 16 + K]
+                            lo2, hi2 = tab_ptr[b0 + key], tab_ptr[b0 + key + 1]
+                            ok = False
+                            for c2 in range(lo2, hi2):
+                                if not used[i, s_piece[c2]]:
+                                    ok = True
+                                    break
+                            if not ok:
+                                dead = True
+                                break
+                        used[i, q] = False
+                        if dead:
+                            continue
+                    if m >= cap:
+                        return -1
+                    out_parent[m] = i
+                    out_cand[m] = ci
+                    out_mis[m] = mis[i] + mm
+                    out_score[m] = sc
+                    out_hash[m] = _child_hash(hsh[i], k, ci, cands[i], s_piece, s_col, dep_nk, dep_nbd, dep_side,
+                                              dep_free, k, zu, zb)
+                    m += 1
+                    produced += 1
+    return m
+
+
+@njit(cache=True)
+def _children(k, sel_parent, sel_cand, sel_mis, cands, used, rem, need, hsh, zu, zb, s_piece, s_col, dep_nk, dep_nbd,
+              dep_side, dep_free, n_cands, n_used, n_rem, n_need, n_mis, n_hsh):
+    """Materialise the selected children into the new state arrays."""
+    for t in range(sel_parent.shape[0]):
+        i = sel_parent[t]
+        ci = sel_cand[t]
+        n_cands[t, :] = cands[i, :]
+        n_cands[t, k] = ci
+        n_used[t, :] = used[i, :]
+        n_used[t, s_piece[ci]] = True
+        n_rem[t, :] = rem[i, :]
+        n_need[t, :] = need[i, :]
+        for s in range(4):
+            c = s_col[4 * ci + s]
+            if c > 0:
+                n_rem[t, c] -= 1
+                if dep_free[4 * k + s]:
+                    n_need[t, c] += 1
+        for j in range(dep_nk[k]):
+            c = s_col[4 * cands[i, dep_nbd[4 * k + j]] + ((dep_side[4 * k + j] + 2) & 3)]
+            if c > 0:
+                n_need[t, c] -= 1
+        n_mis[t] = sel_mis[t]
+        n_hsh[t] = _child_hash(hsh[i], k, ci, cands[i], s_piece, s_col, dep_nk, dep_nbd, dep_side, dep_free, k, zu, zb)
+
+
+@njit(cache=True)
+def _endgame(k0, n, row, used_row, dep_nk, dep_nbd, dep_side, dep_base, dep_mul, dep_fixed, tab_ptr, s_piece,
+             s_col, cur, end, budget):
+    """Exhaustive search of one state from depth k0: fills ``row`` and returns
+    (1, nodes) on a solution, (0, nodes) when there is none, (2, nodes) when
+    the node budget ran out."""
+    k = k0
+    nodes = 0
+    entering = True
+    while True:
+        if entering:
+            if k == n:
+                return 1, nodes
+            f = dep_fixed[k]
+            if f >= 0:
+                ok = True
+                for j in range(dep_nk[k]):
+                    if s_col[4 * row[dep_nbd[4 * k + j]] + ((dep_side[4 * k + j] + 2) & 3)] != \
+                            s_col[4 * f + dep_side[4 * k + j]]:
+                        ok = False
+                cur[k] = f
+                end[k] = f + 1 if ok else f
+            else:
+                key = 0
+                for j in range(dep_nk[k]):
+                    key += s_col[4 * row[dep_nbd[4 * k + j]] + ((dep_side[4 * k + j] + 2) & 3)] * dep_mul[4 * k + j]
+                cur[k] = tab_ptr[dep_base[k] + key]
+                end[k] = tab_ptr[dep_base[k] + key + 1]
+        i = cur[k]
+        e = end[k]
+        while i < e and used_row[s_piece[i]]:
+            i += 1
+        if i < e:
+            cur[k] = i + 1
+            used_row[s_piece[i]] = True
+            row[k] = i
+            nodes += 1
+            if nodes >= budget:
+                return 2, nodes
+            k += 1
+            entering = True
+        else:
+            k -= 1
+            if k < k0:
+                return 0, nodes
+            used_row[s_piece[row[k]]] = False
+            entering = False
+
+
+# ------------------------------------------------------------------ solver
+class Beam(SolverBase):
+    """`beam`: Selby's beam search with an exhaustive end-game (edge matching)."""
+
+    name = "beam"
+    KINDS = ("edge",)
+    MODES = ("first", "best")
+    OPTIONS = {
+        "width": Option(int, 10_000, "states kept per level"),
+        "lookahead": Option(int, 2, "cells ahead checked for a dead site (first mode)"),
+        "exhaust_at": Option(int, -1, "cells left when the end-game exhausts each survivor "
+                                      "(-1: a quarter of the board, at most 30, as Selby)"),
+        "score": Option(str, "pairings", "child score: colour pairings (Owen-style) or none", ("pairings", "none")),
+        "order": Option(str, "auto", "the static order of the sites (auto: scan along the shorter side)",
+                        ("auto",) + tuple(o for o in ORDERS if o != "mrv")),
+        "seed": Option(int, 0, "tie-break noise seed: the same seed gives the same run"),
+        "slips": Option(str, "", "best mode: D1,D2,... the k-th mismatch allowed from depth D_k (default: anywhere)"),
+        "penalty": Option(float, -1.0, "best mode: score cost of a mismatched join (-1: log of the colour count)"),
+        "endgame_nodes": Option(int, 50_000_000, "node budget of one end-game exhaust"),
+        "checkpoint": Option(str, "", "directory: write the frontier there at every level"),
+        "resume": Option(str, "", "directory: continue from the frontier written there"),
+    }
+
+    def solve(self, puzzle: EdgePuzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
+        self.check(puzzle, mode)
+        limits = limits or Limits()
+        run = BeamRun(puzzle, self.options, best=(mode == "best"))
+        return run.solve(limits, progress)
+
+
+class BeamRun:
+    """Tables, options and the frontier of one beam search."""
+
+    def __init__(self, p: EdgePuzzle, o: dict, best: bool):
+        o = dict(o)
+        if o["order"] == "auto":  # the shorter boundary: fewer open edges, sharper scores
+            o["order"] = "colscan" if p.cols > p.rows else "rowscan"
+        if o["exhaust_at"] < 0:
+            o["exhaust_at"] = min(30, p.n_cells // 4)
+        self.p, self.o, self.best = p, o, best
+        es = EdgeSearch(p, o["order"])
+        self.es = es
+        n = p.n_cells
+        self.n = n
+        self.order = es.order
+        depth_of = np.empty(n, np.int64)
+        depth_of[self.order] = np.arange(n)
+        self.dep_nbd = np.zeros(4 * (n + 1), np.int64)
+        for k in range(n):
+            for j in range(int(es.dep_nk[k])):
+                self.dep_nbd[4 * k + j] = depth_of[es.dep_nb[4 * k + j]]
+        # dep_free[4k + s]: side s of the depth-k cell faces a cell filled later (an open edge until then)
+        self.dep_free = np.zeros(4 * (n + 1), np.bool_)
+        for k, cell in enumerate(self.order):
+            for s in range(4):
+                nb = p.neighbour(int(cell), s)
+                self.dep_free[4 * k + s] = nb >= 0 and depth_of[nb] > k
+        self.order_cls = np.append(es.cls_of[self.order], 0).astype(np.int64)
+        self.n_col = int(es.n_col)
+        slips = [int(x) for x in o["slips"].split(",") if x.strip()] if o["slips"] else []
+        if slips and (any(d < 1 or d > n for d in slips)):
+            raise ValueError(f"slips: every depth must lie in 1..{n}")
+        self.allow = np.full(n + 1, 1 << 30, np.int64)
+        if slips:
+            sl = sorted(slips)
+            self.allow[:] = [sum(1 for d in sl if d <= k + 1) for k in range(n + 1)]
+        colours = {int(c) for c in np.unique(p.pieces) if c > 0}
+        self.penalty = o["penalty"] if o["penalty"] >= 0 else math.log(max(2, len(colours)))
+        if not best:
+            self.penalty = 0.0
+        # (piece, rotation) -> a candidate index with those colours (for the codec)
+        lut = np.full((p.n_pieces, 4), -1, np.int64)
+        for ci in range(len(es.s_piece) - 1, -1, -1):
+            lut[es.s_piece[ci], es.s_rot[ci]] = ci
+        self.lut = lut
+        # twin[q]: the previous free piece identical to q (same colours up to rotation), or -1
+        fixed = {f.piece for f in p.fixed}
+        self.twin = np.full(p.n_pieces, -1, np.int64)
+        last: dict = {}
+        for q in range(p.n_pieces):
+            if q in fixed:
+                continue
+            key = min(tuple(int(x) for x in p.placed(q, r)) for r in range(4))
+            self.twin[q] = last.get(key, -1)
+            last[key] = q
+        zr = np.random.default_rng(0x5E1B7)
+        self.zu = zr.integers(0, 2**63, p.n_pieces, dtype=np.int64).astype(np.uint64)
+        self.zb = zr.integers(0, 2**63, (4 * n, self.n_col), dtype=np.int64).astype(np.uint64)
+        self.stats = {"levels": [], "endgame_states": 0, "endgame_nodes": 0, "endgame_gave_up": 0}
+
+    # -------------------------------------------------------------- states
+    # A frontier is (cands, used, rem, need, mis, hash, score), one row a state.
+    def root(self):
+        p, n = self.p, self.n
+        rem = np.zeros((1, self.n_col), np.int64)
+        for q in range(p.n_pieces):
+            for c in p.pieces[q]:
+                if c > 0:
+                    rem[0, c] += 1
+        return (np.zeros((1, n), np.int64), np.zeros((1, p.n_pieces), np.bool_), rem,
+                np.zeros((1, self.n_col), np.int64), np.zeros(1, np.int64), np.zeros(1, np.uint64), np.zeros(1))
+
+    def _materialise(self, k, states, sp, sc, sm):
+        es, Wn = self.es, len(sp)
+        new = (np.empty((Wn, self.n), np.int64), np.empty((Wn, self.p.n_pieces), np.bool_),
+               np.empty((Wn, self.n_col), np.int64), np.empty((Wn, self.n_col), np.int64), np.empty(Wn, np.int64),
+               np.empty(Wn, np.uint64))
+        _children(k, sp, sc, sm, states[0], states[1], states[2], states[3], states[5], self.zu, self.zb,
+                  es.s_piece, es.s_col, es.dep_nk, self.dep_nbd, es.dep_side, self.dep_free, *new)
+        return new
+
+    def rebuild(self, k: int, cands: np.ndarray, mis: np.ndarray, score: np.ndarray):
+        """A frontier from its placements alone (resume): replay them level by level."""
+        W = cands.shape[0]
+        states = tuple(np.repeat(a, W, axis=0) for a in self.root())
+        for d in range(k):
+            states = (*self._materialise(d, states, np.arange(W), cands[:, d].copy(), mis), score)
+        return states
+
+    def expand(self, k, states, width, rng):
+        cands, used, rem, need, mis, hsh, _ = states
+        es = self.es
+        W = cands.shape[0]
+        cap = max(1024, W * 16)
+        while True:
+            out_parent = np.empty(cap, np.int64)
+            out_cand = np.empty(cap, np.int64)
+            out_mis = np.empty(cap, np.int64)
+            out_score = np.empty(cap, np.float64)
+            out_hash = np.empty(cap, np.uint64)
+            m = _expand(k, W, cands, used, rem, need, mis, hsh, self.twin, self.zu, self.zb, self.order_cls,
+                        es.dep_nk, self.dep_nbd, es.dep_side, es.dep_base, es.dep_mul, es.dep_fixed, self.dep_free,
+                        es.tab_base, es.tab_ptr, es.s_piece, es.s_col, self.n_col, self.o["lookahead"], self.allow,
+                        self.best, self.penalty, self.o["score"] == "pairings", out_parent, out_cand, out_mis,
+                        out_score, out_hash)
+            if m >= 0:
+                break
+            cap *= 4
+        if m == 0:
+            return None, 0
+        score = out_score[:m]
+        if self.o["score"] == "pairings":
+            score = score + rng.random(m) * 1e-9  # seeded tie-break
+            ranked = np.argsort(-score, kind="stable")
+        else:
+            ranked = np.arange(m)
+        # one child per hash (the best scored): equal hashes have the same future
+        _, first = np.unique(out_hash[:m][ranked], return_index=True)
+        keep = ranked[np.sort(first)][:width]
+        sp, sc, sm = out_parent[:m][keep], out_cand[:m][keep], out_mis[:m][keep]
+        return (*self._materialise(k, states, sp, sc, sm), score[keep]), m
+
+    def placements(self, row) -> list[EdgePlacement]:
+        es = self.es
+        return [EdgePlacement(int(self.order[k]), int(es.s_piece[row[k]]), int(es.s_rot[row[k]]))
+                for k in range(self.n)]
+
+    # -------------------------------------------------------------- checkpoints
+    def fingerprint(self) -> str:
+        keep = {k: v for k, v in self.o.items() if k not in ("checkpoint", "resume", "endgame_nodes")}
+        h = hashlib.sha256(self.p.pieces.tobytes() + json.dumps([self.p.rows, self.p.cols, keep, self.best],
+                                                                sort_keys=True).encode())
+        return h.hexdigest()[:16]
+
+    def save(self, d: Path, k: int, width: int, states) -> None:
+        cands, mis, score = states[0], states[4], states[6]
+        pieces = self.es.s_piece[cands[:, :k]]
+        rots = self.es.s_rot[cands[:, :k]]
+        packed = codec.pack(pieces, rots, self.p.n_pieces)
+        d.mkdir(parents=True, exist_ok=True)
+        tmp = d / "frontier.tmp.npz"
+        with open(tmp, "wb") as f:
+            np.savez(f, packed=packed, mis=mis, score=score, level=k, width=width, fingerprint=self.fingerprint(),
+                     bits_per_tile=codec.bits_per_tile(self.p.n_pieces))
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, d / "frontier.npz")
+        fd = os.open(d, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+    def load(self, d: Path):
+        f = d / "frontier.npz"
+        if not f.exists():
+            raise ValueError(f"resume: {f}: no frontier there")
+        z = np.load(f)
+        if str(z["fingerprint"]) != self.fingerprint():
+            raise ValueError(f"resume: {f}: written for another puzzle or other options")
+        k = int(z["level"])
+        pieces, rots = codec.unpack(z["packed"], k, self.p.n_pieces)
+        cands = np.zeros((pieces.shape[0], self.n), np.int64)
+        cands[:, :k] = self.lut[pieces, rots]
+        return k, int(z["width"]), self.rebuild(k, cands, z["mis"].astype(np.int64), z["score"].astype(np.float64))
+
+    # -------------------------------------------------------------- the run
+    def solve(self, limits: Limits, progress) -> SolveResult:
+        t0 = time.perf_counter()
+        deadline = None if limits.time_s is None else t0 + limits.time_s
+        o = self.o
+        best_board, best_mis, history = None, None, []
+        widths = [o["width"]]
+        if self.best:  # anytime: narrow first, wider while time is left
+            widths = sorted({max(1, min(o["width"], w)) for w in (16, 256, 4096)} | {o["width"]})
+        status = "unsatisfiable"
+        for wi, width in enumerate(widths):
+            res = self._one_run(width, deadline, progress, t0, resume=(wi == 0))
+            if res is None:
+                status = "limit"
+                break
+            kind, row, mis = res
+            if kind == "solution":
+                return self._result("solved", [self.placements(row)], 0, t0, history)
+            if kind == "board" and (best_mis is None or mis < best_mis):
+                best_board, best_mis = row, mis
+                history.append((round(time.perf_counter() - t0, 3), self.p.n_joins - mis))
+                if progress:
+                    progress({"score": self.p.n_joins - mis, "width": width})
+            if kind == "limit":
+                status = "limit"
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                status = "limit"
+                break
+        if self.best and best_board is not None:
+            return self._result("solved", [self.placements(best_board)], self.p.n_joins - best_mis, t0, history)
+        return self._result(status if status == "limit" else "unsatisfiable", [], None, t0, history)
+
+    def _result(self, status, sols, score, t0, history):
+        self.stats.update(time_s=time.perf_counter() - t0, score_history=history, order=self.o["order"])
+        self.stats["nodes"] = sum(lv["children"] for lv in self.stats["levels"]) + self.stats["endgame_nodes"]
+        return SolveResult(status, sols, None, score, self.stats,
+                           "" if status != "unsatisfiable" else "the beam died out (beam search is incomplete)")
+
+    def _one_run(self, width, deadline, progress, t0, resume):
+        o, n = self.o, self.n
+        rng_base = o["seed"]
+        ck = Path(o["checkpoint"]) if o["checkpoint"] else None
+        k = 0
+        states = self.root()
+        if resume and o["resume"]:
+            k, width, states = self.load(Path(o["resume"]))
+        exhaust = not self.best and o["exhaust_at"] > 0
+        greedy = False
+        while k < n:
+            if exhaust and n - k <= o["exhaust_at"]:
+                break
+            if deadline is not None and time.perf_counter() >= deadline:
+                if not self.best:
+                    return ("limit", None, None)
+                greedy = True  # out of time: finish the best state alone
+            tl = time.perf_counter()
+            rng = np.random.default_rng([rng_base, k, width])
+            new, m = self.expand(k, states, 1 if greedy else width, rng)
+            if new is None:
+                return ("dead", None, None)
+            states = new
+            k += 1
+            dt = time.perf_counter() - tl
+            lv = {"level": k, "kept": int(len(states[0])), "children": int(m), "best": float(states[6].max()),
+                  "worst": float(states[6].min()), "time_s": dt}
+            self.stats["levels"].append(lv)
+            if ck is not None:
+                self.save(ck, k, width, states)
+            if progress:
+                done = len(self.stats["levels"])
+                rate = m / dt if dt > 0 else 0.0
+                left = (n - (o["exhaust_at"] if exhaust else 0)) - k
+                el = time.perf_counter() - t0
+                progress({"level": k, "kept": lv["kept"], "best_score": round(lv["best"], 2),
+                          "worst_score": round(lv["worst"], 2), "states_per_s": round(rate),
+                          "eta_s": round(el / done * left, 1) if done else None})
+        if k >= n:
+            mis = states[4]
+            i = int(np.argmin(mis)) if self.best else 0
+            if not self.best:
+                return ("solution", states[0][i], 0)
+            return ("board", states[0][i], int(mis[i]))
+        # the end-game: every survivor, best first
+        es = self.es
+        cur = np.zeros(n + 1, np.int64)
+        end = np.zeros(n + 1, np.int64)
+        for i in range(len(states[0])):
+            if deadline is not None and time.perf_counter() >= deadline:
+                return ("limit", None, None)
+            row = states[0][i].copy()
+            used = states[1][i].copy()
+            code, nodes = _endgame(k, n, row, used, es.dep_nk, self.dep_nbd, es.dep_side, es.dep_base, es.dep_mul,
+                                   es.dep_fixed, es.tab_ptr, es.s_piece, es.s_col, cur, end, o["endgame_nodes"])
+            self.stats["endgame_states"] += 1
+            self.stats["endgame_nodes"] += int(nodes)
+            if code == 1:
+                return ("solution", row, 0)
+            if code == 2:
+                self.stats["endgame_gave_up"] += 1
+        return ("dead", None, None)
