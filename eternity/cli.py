@@ -316,8 +316,14 @@ def cmd_solve(a) -> int:
 
     p = catalog.load(a.puzzle)
     name = a.solver or ("edge-backtrack" if p.kind == "edge" else "backtrack")
+    opts = _opts(a.opt)
+    for key in ("checkpoint", "resume"):
+        if getattr(a, key):
+            opts[key] = getattr(a, key)
     try:
-        solver = solvers.get(name, _opts(a.opt))
+        if (a.checkpoint or a.resume) and "checkpoint" not in solvers.solver_class(name).OPTIONS:
+            raise ValueError(f"solver {name} has no checkpoints (beam has)")
+        solver = solvers.get(name, opts)
         solver.check(p, a.mode)
     except ValueError as e:
         raise UsageError(str(e)) from None
@@ -328,7 +334,10 @@ def cmd_solve(a) -> int:
         limits.solutions = None
     progress, status_ctx = _live_progress(a)
     with status_ctx:
-        res = solver.solve(p, mode=mode, limits=limits, progress=progress)
+        try:
+            res = solver.solve(p, mode=mode, limits=limits, progress=progress)
+        except ValueError as e:  # options that only the puzzle can refute (slips, a foreign checkpoint)
+            raise UsageError(f"solve: {e}") from None
     if a.mode == "best":
         verified = all(not verify(p, s, allow_mismatch=True).problems for s in res.solutions)
     else:
@@ -379,7 +388,8 @@ def _live_progress(a):
     status = console.status("solving ...")
 
     def progress(info: dict) -> None:
-        status.update("  ".join(f"{k} {v:,}" if isinstance(v, int) else f"{k} {v:.3g}" for k, v in info.items()))
+        status.update("  ".join(f"{k} {v:,}" if isinstance(v, int) else f"{k} {v:.3g}" if isinstance(v, float)
+                                else f"{k} {v}" for k, v in info.items()))
 
     return progress, status
 
@@ -433,6 +443,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--mode", default="first", choices=["first", "count", "all", "best"])
     s.add_argument("--distinct", action="store_true", help="also count up to symmetry and identical pieces")
     s.add_argument("--time-limit", type=float)
+    s.add_argument("--checkpoint", metavar="DIR", help="beam: write the frontier to DIR at every level")
+    s.add_argument("--resume", metavar="DIR", help="beam: continue from the frontier in DIR")
     s.add_argument("--node-limit", type=int)
     s.add_argument("--limit", type=int, help="solutions to collect in mode all")
     s.add_argument("--show", type=int, default=1, help="solutions printed with --json")
