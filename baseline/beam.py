@@ -55,17 +55,44 @@ NEG = -1e300
 
 # ------------------------------------------------------------------ score
 @njit(cache=True, inline="always")
-def _term(r, b, best, penalty):
-    """log P(r, b) + log (r - b - 1)!!: colour-consistent pairings of one colour.
-    More open edges than edges left is dead, or in best mode costs a
-    mismatch for each open edge too many."""
-    if b > r:
-        if not best:
-            return NEG
-        return math.lgamma(r + 1.0) - penalty * (b - r)  # the x = 0 value, less the surplus
-    x = r - b
-    return (math.lgamma(r + 1.0) - math.lgamma(x + 1.0)
-            + math.lgamma(x + 1.0) - 0.5 * x * math.log(2.0) - math.lgamma(0.5 * x + 1.0))
+def _lp(n, k):
+    """log P(n, k) = log n! / (n-k)!"""
+    return math.lgamma(n + 1.0) - math.lgamma(n - k + 1.0)
+
+
+@njit(cache=True, inline="always")
+def _ldf(x):
+    """log (x - 1)!!: the ways to pair x edges among themselves."""
+    return math.lgamma(x + 1.0) - 0.5 * x * math.log(2.0) - math.lgamma(0.5 * x + 1.0)
+
+
+@njit(cache=True)
+def _term(rem, need, c, n_col, best, penalty):
+    """Colour-consistent pairings of colour c, in three pools: frame edges
+    (along the rim, pairing among themselves), rim pieces' inward edges
+    (pairing with inner pieces' edges) and inner pieces' edges.  Open edges
+    on the board each demand one pool.  A demand nothing can meet is dead,
+    or in best mode costs ``penalty`` (a mismatch to come)."""
+    F, R, I = rem[c], rem[n_col + c], rem[2 * n_col + c]
+    dF, dR, dI = need[c], need[n_col + c], need[2 * n_col + c]
+    bad = 0
+    if dF > F:
+        bad += dF - F
+        dF = F
+    if dR > R:
+        bad += dR - R
+        dR = R
+    if dI > I:
+        bad += dI - I
+        dI = I
+    I2 = I - dI
+    R2 = R - dR
+    if R2 > I2:
+        bad += R2 - I2
+        R2 = I2
+    if bad > 0 and not best:
+        return NEG
+    return (_lp(F, dF) + _ldf(F - dF) + _lp(R, dR) + _lp(I, dI) + _lp(I2, R2) + _ldf(I2 - R2)) - penalty * bad
 
 
 # ------------------------------------------------------------------ expansion
@@ -85,7 +112,7 @@ def _child_hash(h, k, ci, cands_i, s_piece, s_col, dep_nk, dep_nbd, dep_side, de
 
 
 @njit(cache=True)
-def _expand(k, n_states, cands, used, rem, need, mis, hsh, twin, zu, zb, order_cls, dep_nk, dep_nbd, dep_side, dep_base, dep_mul,
+def _expand(k, n_states, cands, used, rem, need, mis, hsh, twin, zu, zb, cell_cat, dep_cat, order_cls, dep_nk, dep_nbd, dep_side, dep_base, dep_mul,
             dep_fixed, dep_free, tab_base, tab_ptr, s_piece, s_col, n_col, lookahead, allow, best, penalty,
             use_score, out_parent, out_cand, out_mis, out_score, out_hash):
     """All children of the states at depth k: (parent, candidate, mismatches,
@@ -97,13 +124,15 @@ def _expand(k, n_states, cands, used, rem, need, mis, hsh, twin, zu, zb, order_c
     for i in range(n_states):
         nk = dep_nk[k]
         demand = np.empty(4, np.int64)
+        dcat = np.empty(4, np.int64)
         for j in range(nk):
             d = dep_nbd[4 * k + j]
             demand[j] = s_col[4 * cands[i, d] + ((dep_side[4 * k + j] + 2) & 3)]
+            dcat[j] = dep_cat[4 * d + ((dep_side[4 * k + j] + 2) & 3)]
         base_score = 0.0
         if use_score:
             for c in range(1, n_col):
-                base_score += _term(rem[i, c], need[i, c], best, penalty)
+                base_score += _term(rem[i], need[i], c, n_col, best, penalty)
         produced = 0
         # passes: 0 exact matches, 1 one more mismatch, 2 anything of the class (best mode, no child yet)
         for pas in range(3):
@@ -177,19 +206,24 @@ def _expand(k, n_states, cands, used, rem, need, mis, hsh, twin, zu, zb, order_c
                                     dup = True
                             if dup:
                                 continue
-                            r0 = rem[i, c]
-                            b0n = need[i, c]
-                            r1 = r0
-                            b1 = b0n
-                            for s in range(4):
+                            before = _term(rem[i], need[i], c, n_col, best, penalty)
+                            for s in range(4):  # apply the child's change to colour c ...
                                 if s_col[4 * ci + s] == c:
-                                    r1 -= 1
+                                    rem[i, cell_cat[4 * k + s] * n_col + c] -= 1
                                     if dep_free[4 * k + s]:
-                                        b1 += 1
+                                        need[i, dep_cat[4 * k + s] * n_col + c] += 1
                             for j in range(nk):
                                 if demand[j] == c:
-                                    b1 -= 1
-                            sc += _term(r1, b1, best, penalty) - _term(r0, b0n, best, penalty)
+                                    need[i, dcat[j] * n_col + c] -= 1
+                            sc += _term(rem[i], need[i], c, n_col, best, penalty) - before
+                            for s in range(4):  # ... and undo it
+                                if s_col[4 * ci + s] == c:
+                                    rem[i, cell_cat[4 * k + s] * n_col + c] += 1
+                                    if dep_free[4 * k + s]:
+                                        need[i, dep_cat[4 * k + s] * n_col + c] -= 1
+                            for j in range(nk):
+                                if demand[j] == c:
+                                    need[i, dcat[j] * n_col + c] += 1
                         sc -= penalty * (mis[i] + mm)
                         if sc < -1e200:
                             continue  # more open edges of a colour than edges left: dead
@@ -240,8 +274,8 @@ def _expand(k, n_states, cands, used, rem, need, mis, hsh, twin, zu, zb, order_c
 
 
 @njit(cache=True)
-def _children(k, sel_parent, sel_cand, sel_mis, cands, used, rem, need, hsh, zu, zb, s_piece, s_col, dep_nk, dep_nbd,
-              dep_side, dep_free, n_cands, n_used, n_rem, n_need, n_mis, n_hsh):
+def _children(k, sel_parent, sel_cand, sel_mis, cands, used, rem, need, hsh, zu, zb, cell_cat, dep_cat, n_col, s_piece,
+              s_col, dep_nk, dep_nbd, dep_side, dep_free, n_cands, n_used, n_rem, n_need, n_mis, n_hsh):
     """Materialise the selected children into the new state arrays."""
     for t in range(sel_parent.shape[0]):
         i = sel_parent[t]
@@ -255,13 +289,15 @@ def _children(k, sel_parent, sel_cand, sel_mis, cands, used, rem, need, hsh, zu,
         for s in range(4):
             c = s_col[4 * ci + s]
             if c > 0:
-                n_rem[t, c] -= 1
+                n_rem[t, cell_cat[4 * k + s] * n_col + c] -= 1
                 if dep_free[4 * k + s]:
-                    n_need[t, c] += 1
+                    n_need[t, dep_cat[4 * k + s] * n_col + c] += 1
         for j in range(dep_nk[k]):
-            c = s_col[4 * cands[i, dep_nbd[4 * k + j]] + ((dep_side[4 * k + j] + 2) & 3)]
+            d = dep_nbd[4 * k + j]
+            side = (dep_side[4 * k + j] + 2) & 3
+            c = s_col[4 * cands[i, d] + side]
             if c > 0:
-                n_need[t, c] -= 1
+                n_need[t, dep_cat[4 * d + side] * n_col + c] -= 1
         n_mis[t] = sel_mis[t]
         n_hsh[t] = _child_hash(hsh[i], k, ci, cands[i], s_piece, s_col, dep_nk, dep_nbd, dep_side, dep_free, k, zu, zb)
 
@@ -372,6 +408,23 @@ class BeamRun:
             for s in range(4):
                 nb = p.neighbour(int(cell), s)
                 self.dep_free[4 * k + s] = nb >= 0 and depth_of[nb] > k
+        # edge pools (see _term): 0 frame, 1 a rim piece's inward edge, 2 an inner piece's edge
+        out = [p.outside_sides(c) if p.bordered else (False,) * 4 for c in range(n)]
+
+        def own_cat(outs, s):
+            if not any(outs):
+                return 2
+            return 0 if outs[(s + 1) % 4] or outs[(s + 3) % 4] else 1
+
+        self.cell_cat = np.full(4 * (n + 1), 2, np.int64)
+        self.dep_cat = np.full(4 * (n + 1), 2, np.int64)
+        for k, cell in enumerate(self.order):
+            cell = int(cell)
+            for s in range(4):
+                self.cell_cat[4 * k + s] = own_cat(out[cell], s)
+                nb = p.neighbour(cell, s)
+                if nb >= 0 and any(out[nb]):
+                    self.dep_cat[4 * k + s] = 0 if any(out[cell]) else 1
         self.order_cls = np.append(es.cls_of[self.order], 0).astype(np.int64)
         self.n_col = int(es.n_col)
         slips = [int(x) for x in o["slips"].split(",") if x.strip()] if o["slips"] else []
@@ -409,20 +462,25 @@ class BeamRun:
     # A frontier is (cands, used, rem, need, mis, hash, score), one row a state.
     def root(self):
         p, n = self.p, self.n
-        rem = np.zeros((1, self.n_col), np.int64)
+        nc = self.n_col
+        rem = np.zeros((1, 3 * nc), np.int64)
         for q in range(p.n_pieces):
-            for c in p.pieces[q]:
+            greys = tuple(int(c) == 0 for c in p.pieces[q]) if p.bordered else (False,) * 4
+            for s, c in enumerate(p.pieces[q]):
                 if c > 0:
-                    rem[0, c] += 1
+                    cat = 2 if not any(greys) else (0 if greys[(s + 1) % 4] or greys[(s + 3) % 4] else 1)
+                    rem[0, cat * nc + int(c)] += 1
         return (np.zeros((1, n), np.int64), np.zeros((1, p.n_pieces), np.bool_), rem,
-                np.zeros((1, self.n_col), np.int64), np.zeros(1, np.int64), np.zeros(1, np.uint64), np.zeros(1))
+                np.zeros((1, 3 * nc), np.int64), np.zeros(1, np.int64), np.zeros(1, np.uint64), np.zeros(1))
 
     def _materialise(self, k, states, sp, sc, sm):
         es, Wn = self.es, len(sp)
         new = (np.empty((Wn, self.n), np.int64), np.empty((Wn, self.p.n_pieces), np.bool_),
-               np.empty((Wn, self.n_col), np.int64), np.empty((Wn, self.n_col), np.int64), np.empty(Wn, np.int64),
+               np.empty((Wn, 3 * self.n_col), np.int64), np.empty((Wn, 3 * self.n_col), np.int64),
+               np.empty(Wn, np.int64),
                np.empty(Wn, np.uint64))
         _children(k, sp, sc, sm, states[0], states[1], states[2], states[3], states[5], self.zu, self.zb,
+                  self.cell_cat, self.dep_cat, self.n_col,
                   es.s_piece, es.s_col, es.dep_nk, self.dep_nbd, es.dep_side, self.dep_free, *new)
         return new
 
@@ -445,7 +503,8 @@ class BeamRun:
             out_mis = np.empty(cap, np.int64)
             out_score = np.empty(cap, np.float64)
             out_hash = np.empty(cap, np.uint64)
-            m = _expand(k, W, cands, used, rem, need, mis, hsh, self.twin, self.zu, self.zb, self.order_cls,
+            m = _expand(k, W, cands, used, rem, need, mis, hsh, self.twin, self.zu, self.zb, self.cell_cat,
+                        self.dep_cat, self.order_cls,
                         es.dep_nk, self.dep_nbd, es.dep_side, es.dep_base, es.dep_mul, es.dep_fixed, self.dep_free,
                         es.tab_base, es.tab_ptr, es.s_piece, es.s_col, self.n_col, self.o["lookahead"], self.allow,
                         self.best, self.penalty, self.o["score"] == "pairings", out_parent, out_cand, out_mis,
