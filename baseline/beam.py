@@ -114,7 +114,7 @@ def _child_hash(h, k, ci, cands_i, s_piece, s_col, dep_nk, dep_nbd, dep_side, de
 @njit(cache=True)
 def _expand(k, n_states, cands, used, rem, need, mis, hsh, twin, zu, zb, cell_cat, dep_cat, order_cls, dep_nk, dep_nbd, dep_side, dep_base, dep_mul,
             dep_fixed, dep_free, tab_base, tab_ptr, s_piece, s_col, n_col, lookahead, allow, best, penalty,
-            use_score, out_parent, out_cand, out_mis, out_score, out_hash):
+            use_score, force, out_parent, out_cand, out_mis, out_score, out_hash):
     """All children of the states at depth k: (parent, candidate, mismatches,
     score) into the out arrays; returns the number written, or -1 when the
     out arrays are too small."""
@@ -178,6 +178,8 @@ def _expand(k, n_states, cands, used, rem, need, mis, hsh, twin, zu, zb, cell_ca
                             mm += 1
                     if pas == 0 and mm > 0:
                         continue  # a fixed piece that does not fit
+                    if pas == 2 and not force and mis[i] + mm > allow[k]:
+                        continue  # the slip array forbids it (unless the whole level would die)
                     if pas == 1 and (mm != 1 or (f < 0 and s_col[4 * ci + dep_side[4 * k + drop]] == demand[drop])):
                         continue  # exactly the dropped side mismatches: each child once
                     if not best and mm > 0:
@@ -492,7 +494,7 @@ class BeamRun:
             states = (*self._materialise(d, states, np.arange(W), cands[:, d].copy(), mis), score)
         return states
 
-    def expand(self, k, states, width, rng):
+    def expand(self, k, states, width, rng, force=False):
         cands, used, rem, need, mis, hsh, _ = states
         es = self.es
         W = cands.shape[0]
@@ -507,12 +509,15 @@ class BeamRun:
                         self.dep_cat, self.order_cls,
                         es.dep_nk, self.dep_nbd, es.dep_side, es.dep_base, es.dep_mul, es.dep_fixed, self.dep_free,
                         es.tab_base, es.tab_ptr, es.s_piece, es.s_col, self.n_col, self.o["lookahead"], self.allow,
-                        self.best, self.penalty, self.o["score"] == "pairings", out_parent, out_cand, out_mis,
+                        self.best, self.penalty, self.o["score"] == "pairings", force, out_parent, out_cand, out_mis,
                         out_score, out_hash)
             if m >= 0:
                 break
             cap *= 4
         if m == 0:
+            if self.best and not force:  # best mode always ends in a full board: break the slips this once
+                self.stats["forced_levels"] = self.stats.get("forced_levels", 0) + 1
+                return self.expand(k, states, width, rng, force=True)
             return None, 0
         score = out_score[:m]
         if self.o["score"] == "pairings":

@@ -1,0 +1,118 @@
+"""Beam search: the clue puzzles, determinism, checkpoints and resume, best mode, the codec."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from baseline import codec
+from eternity.cli import main
+from puzzles import catalog, generate, solvers
+from puzzles.verify import verify
+
+
+@pytest.mark.parametrize("name", [f"eternity2-clue{i}" for i in range(1, 5)])
+def test_clue_puzzles_with_default_options(name):
+    p = catalog.load(name)
+    r = solvers.get("beam").solve(p, mode="first", limits=solvers.Limits(time_s=120))
+    assert r.status == "solved" and verify(p, r.solutions[0]).valid
+
+
+def test_same_seed_same_run_and_planted_puzzles():
+    p, _ = generate.edge_puzzle(6, 6, 2, 4, 3)
+    a = solvers.get("beam", {"width": 200, "seed": 5}).solve(p, mode="first")
+    b = solvers.get("beam", {"width": 200, "seed": 5}).solve(p, mode="first")
+    assert a.status == "solved" and a.solutions == b.solutions
+    assert verify(p, a.solutions[0]).valid
+
+
+def test_beam_never_returns_an_invalid_board_on_small_random_puzzles():
+    for seed in range(6):
+        p, _ = generate.edge_puzzle(5, 5, 2, 3 + seed % 3, seed)
+        r = solvers.get("beam", {"width": 50}).solve(p, mode="first")
+        if r.solutions:
+            assert verify(p, r.solutions[0]).valid
+        else:  # incomplete: it may miss, but then it says so
+            assert r.status == "unsatisfiable" and "incomplete" in r.message
+
+
+def test_best_mode_gives_a_full_scored_board():
+    p = catalog.load("brendan-6x6")
+    r = solvers.get("beam", {"width": 64}).solve(p, mode="best", limits=solvers.Limits(time_s=20))
+    rep = verify(p, r.solutions[0], allow_mismatch=True)
+    assert r.status == "solved" and not rep.problems and rep.score == r.best_score <= p.n_joins
+    assert r.stats["score_history"][-1][1] == r.best_score
+
+
+def test_best_mode_slips_forbid_early_mismatches(tmp_path):
+    p = catalog.load("brendan-8x8")
+    r = solvers.get("beam", {"width": 50, "slips": ",".join(["40"] * 20)}).solve(
+        p, mode="best", limits=solvers.Limits(time_s=30))
+    assert "forced_levels" not in r.stats  # the beam never had to break the slips
+    board = {pl.cell: pl for pl in r.solutions[0]}
+    rep = verify(p, r.solutions[0], allow_mismatch=True)
+    assert not rep.problems
+    # no mismatched join between two cells filled in the first 39 placements
+    order = [pl.cell for pl in r.solutions[0]]
+    early = set(order[:39])
+    for cell, side, nb in p.joins():
+        if cell in early and nb in early:
+            a, b = p.placed(board[cell].piece, board[cell].rotation), p.placed(board[nb].piece, board[nb].rotation)
+            assert a[side] == b[(side + 2) % 4]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(2, 300), st.integers(0, 40), st.integers(1, 4), st.data())
+def test_codec_round_trip(n_pieces, depth, rows, data):
+    pieces = np.array(data.draw(st.lists(st.lists(st.integers(0, n_pieces - 1), min_size=depth, max_size=depth),
+                                         min_size=rows, max_size=rows)), np.int64).reshape(rows, depth)
+    rots = np.array(data.draw(st.lists(st.lists(st.integers(0, 3), min_size=depth, max_size=depth),
+                                       min_size=rows, max_size=rows)), np.int64).reshape(rows, depth)
+    packed = codec.pack(pieces, rots, n_pieces)
+    assert packed.shape[1] == (depth * codec.bits_per_tile(n_pieces) + 7) // 8
+    p2, r2 = codec.unpack(packed, depth, n_pieces)
+    assert (p2 == pieces).all() and (r2 == rots).all()
+
+
+def test_codec_is_ten_bits_a_tile_on_eternity2():
+    assert codec.bits_per_tile(catalog.load("eternity2").n_pieces) == 10
+    assert codec.pack(np.zeros((1, 256), int), np.zeros((1, 256), int), 256).nbytes == 320
+
+
+def test_kill_and_resume_gives_the_uninterrupted_solution(tmp_path):
+    """A beam run killed with SIGKILL mid-way and resumed from its checkpoint
+    ends with the same solution as a run never interrupted."""
+    pz = tmp_path / "p.json"
+    assert main(["generate", "edge", "--rows", "10", "--cols", "10", "--frame-colors", "3", "--inner-colors", "6",
+                 "--seed", "2", "-o", str(pz)]) == 0
+    full, resumed, ck = tmp_path / "full.json", tmp_path / "resumed.json", tmp_path / "ck"
+    opts = ["--solver", "beam", "--opt", "width=3000", "--opt", "seed=7"]
+    assert main(["solve", str(pz), *opts, "-o", str(full)]) == 0
+    cmd = [sys.executable, "-m", "eternity", "solve", str(pz), *opts, "--checkpoint", str(ck), "-o",
+           str(tmp_path / "never.json")]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while not (ck / "frontier.npz").exists() and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    time.sleep(0.3)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert (ck / "frontier.npz").exists()
+    level = int(np.load(ck / "frontier.npz")["level"])
+    assert 0 < level < 100
+    assert main(["solve", str(pz), *opts, "--resume", str(ck), "-o", str(resumed)]) == 0
+    assert resumed.read_text() == full.read_text()
+
+
+def test_resume_refuses_a_foreign_checkpoint(tmp_path, capsys):
+    ck = tmp_path / "ck"
+    assert main(["solve", "eternity2-clue1", "--solver", "beam", "--opt", "width=50", "--checkpoint", str(ck)]) == 0
+    assert main(["solve", "eternity2-clue3", "--solver", "beam", "--opt", "width=50", "--resume", str(ck)]) == 2
+    assert "another puzzle" in capsys.readouterr().err
+    assert main(["solve", "owen-a", "--checkpoint", str(ck)]) == 2
