@@ -584,7 +584,7 @@ class BeamRun:
         widths = [o["width"]]
         if self.best:  # anytime: narrow first, wider while time is left
             widths = sorted({max(1, min(o["width"], w)) for w in (16, 256, 4096)} | {o["width"]})
-        status = "unsatisfiable"
+        status = "dead"
         for wi, width in enumerate(widths):
             res = self._one_run(width, deadline, progress, t0, resume=(wi == 0))
             if res is None:
@@ -606,13 +606,15 @@ class BeamRun:
                 break
         if self.best and best_board is not None:
             return self._result("solved", [self.placements(best_board)], self.p.n_joins - best_mis, t0, history)
-        return self._result(status if status == "limit" else "unsatisfiable", [], None, t0, history)
+        # a dead beam proves nothing (the search is incomplete): the width was the limit
+        return self._result("limit", [], None, t0, history,
+                            "the beam died out: no survivor completed (beam search is incomplete; try a wider beam)"
+                            if status == "dead" else "")
 
-    def _result(self, status, sols, score, t0, history):
+    def _result(self, status, sols, score, t0, history, message=""):
         self.stats.update(time_s=time.perf_counter() - t0, score_history=history, order=self.o["order"])
         self.stats["nodes"] = sum(lv["children"] for lv in self.stats["levels"]) + self.stats["endgame_nodes"]
-        return SolveResult(status, sols, None, score, self.stats,
-                           "" if status != "unsatisfiable" else "the beam died out (beam search is incomplete)")
+        return SolveResult(status, sols, None, score, self.stats, message)
 
     def _one_run(self, width, deadline, progress, t0, resume):
         o, n = self.o, self.n

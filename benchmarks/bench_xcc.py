@@ -26,9 +26,11 @@ def timed(cmd: list[str], env=None) -> tuple[float, str]:
     t0 = time.perf_counter()
     r = subprocess.run(cmd, capture_output=True, text=True, env=env)
     dt = time.perf_counter() - t0
-    if r.returncode not in (0,):
+    if r.returncode not in (0, 10, 20):  # SAT-style exit codes: 10 found, 20 none
         return float("nan"), (r.stderr or r.stdout).strip().splitlines()[-1:][0] if (r.stderr or r.stdout) else "?"
-    return dt, r.stdout.strip().splitlines()[-1] if r.stdout.strip() else ""
+    lines = r.stdout.strip().splitlines()
+    return dt, (f"{len(lines)} lines of output, last: {lines[-1][:60]}" if len(lines) > 1 else
+                (lines[-1] if lines else ""))
 
 
 def xcover_count(path: str) -> None:
@@ -61,7 +63,7 @@ def main() -> None:
     mx = shutil.which("miniexact") or (str(Path(sys.executable).parent / "miniexact")
                                        if (Path(sys.executable).parent / "miniexact").exists() else None)
     if mx:
-        runs["miniexact"] = [mx, "-c" if "colo" else "", "-s", xcc]
+        runs["miniexact"] = [mx, "-c", "-e", xcc]  # Algorithm C, enumerate every solution
     try:
         import xcover  # noqa: F401
 
