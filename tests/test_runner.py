@@ -173,3 +173,17 @@ def test_plot_cactus(cfg, tmp_path):
     assert main(["plot", db, "--kind", "cactus", "-o", str(png)]) == 0
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert main(["plot", db, "--kind", "hardness", "-o", str(png)]) == 0
+
+
+def test_shipped_configs_parse_and_name_registered_solvers():
+    from pathlib import Path
+
+    from experiments.config import load_config
+    from puzzles import solvers
+
+    root = Path(__file__).resolve().parent.parent / "experiments"
+    for name in ("quick.toml", "phase_transition.toml"):
+        cfg = load_config(str(root / name))
+        assert cfg.families and {s.name for s in cfg.solvers} <= set(solvers.names())
+    quick = load_config(str(root / "quick.toml"))
+    assert {s.name for s in quick.solvers} == set(solvers.names())  # every registered solver runs in the main job
