@@ -74,8 +74,8 @@ def hard(a, solver: str, configs, size: int, frame: int, inner: list[int]) -> No
 
 
 def sat(a) -> None:
-    amos = ["pairwise", "seqcounter", "ladder", "totalizer", "bitwise", "commander", "product"]
-    backends = ["cadical195", "glucose4", "minisat22", "maplechrono"]
+    amos = a.amos.split(",")
+    backends = a.backends.split(",")
     print(f"SAT, first solution, limit {a.seconds:.0f} s; model direct (edge matching)")
     print(f"{'amo':>11} {'backend':>11} {'vars':>8} {'clauses':>9} " + " ".join(f"{c[9:]:>7}" for c in CLUES))
     for amo in amos:
@@ -98,6 +98,8 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=60.0)
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--workers", type=int, default=2, help="cpsat search workers")
+    ap.add_argument("--amos", default="pairwise,seqcounter,ladder,totalizer,bitwise,commander,product")
+    ap.add_argument("--backends", default="cadical195,glucose4,minisat22,maplechrono")
     a = ap.parse_args()
     {"cpsat": cpsat, "sat": sat}[a.what](a)
 
