@@ -29,6 +29,8 @@ REGISTRY: dict[str, str] = {
     "beam": "baseline.beam:Beam",
 }
 
+BUILTIN: tuple[str, ...] = tuple(REGISTRY)  # the project's own solvers, before any extras
+
 # Extra solvers for a process tree, e.g. peers or test doubles that the
 # runner's child processes must also see: ETERNITY_EXTRA_SOLVERS="name=module:Class,..."
 for _entry in filter(None, os.environ.get("ETERNITY_EXTRA_SOLVERS", "").split(",")):

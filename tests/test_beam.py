@@ -112,7 +112,7 @@ def test_kill_and_resume_gives_the_uninterrupted_solution(tmp_path):
 
 def test_resume_refuses_a_foreign_checkpoint(tmp_path, capsys):
     ck = tmp_path / "ck"
-    assert main(["solve", "eternity2-clue1", "--solver", "beam", "--opt", "width=50", "--checkpoint", str(ck)]) == 0
-    assert main(["solve", "eternity2-clue3", "--solver", "beam", "--opt", "width=50", "--resume", str(ck)]) == 2
+    assert main(["solve", "eternity2-clue1", "--solver", "beam", "--opt", "width=1000", "--checkpoint", str(ck)]) == 0
+    assert main(["solve", "eternity2-clue3", "--solver", "beam", "--opt", "width=1000", "--resume", str(ck)]) == 2
     assert "another puzzle" in capsys.readouterr().err
     assert main(["solve", "owen-a", "--checkpoint", str(ck)]) == 2
