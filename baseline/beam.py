@@ -592,7 +592,7 @@ class BeamRun:
                 break
             kind, row, mis = res
             if kind == "solution":
-                return self._result("solved", [self.placements(row)], 0, t0, history)
+                return self._result("solved", [self.placements(row)], None, t0, history)
             if kind == "board" and (best_mis is None or mis < best_mis):
                 best_board, best_mis = row, mis
                 history.append((round(time.perf_counter() - t0, 3), self.p.n_joins - mis))
