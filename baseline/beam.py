@@ -48,7 +48,7 @@ from puzzles.orders import ORDERS, search_order
 from puzzles.solvers import Limits, Option, SolveResult, SolverBase
 
 from . import codec
-from .edge_backtrack import EdgeSearch
+from .edge_backtrack import EdgeSearch, static_range
 
 NEG = -1e300
 
@@ -97,7 +97,7 @@ def _term(rem, need, c, n_col, best, penalty):
 
 # ------------------------------------------------------------------ expansion
 @njit(cache=True, inline="always")
-def _child_hash(h, k, ci, cands_i, s_piece, s_col, dep_nk, dep_nbd, dep_side, dep_free, order_k, zu, zb):
+def _child_hash(h, k, ci, cands_i, s_piece, s_col, dep_nk, dep_nbd, dep_side, dep_free, zu, zb):
     """Zobrist hash of a child: the pieces used and the colours of the open
     edges.  Children with equal hashes have the same future; one is kept."""
     h ^= zu[s_piece[ci]]
@@ -152,18 +152,16 @@ def _expand(k, n_states, cands, used, rem, need, mis, hsh, twin, zu, zb, cell_ca
                     for j in range(nk):
                         key += demand[j] * dep_mul[4 * k + j]
                     lo, hi = tab_ptr[dep_base[k] + key], tab_ptr[dep_base[k] + key + 1]
-                else:
+                else:  # pass 1: the table without the dropped side; pass 2: the whole class (K = 0)
                     K = 0
                     key = 0
                     mul = 1
-                    for j in range(nk):
-                        if pas == 1 and j == drop:
-                            continue
-                        if pas == 2:
-                            continue
-                        K |= 1 << dep_side[4 * k + j]
-                        key += demand[j] * mul
-                        mul *= n_col
+                    if pas == 1:
+                        for j in range(nk):
+                            if j != drop:
+                                K |= 1 << dep_side[4 * k + j]
+                                key += demand[j] * mul
+                                mul *= n_col
                     b0 = tab_base[order_cls[k] * 16 + K]
                     lo, hi = tab_ptr[b0 + key], tab_ptr[b0 + key + 1]
                 for ci in range(lo, hi):
@@ -269,7 +267,7 @@ def _expand(k, n_states, cands, used, rem, need, mis, hsh, twin, zu, zb, cell_ca
                     out_mis[m] = mis[i] + mm
                     out_score[m] = sc
                     out_hash[m] = _child_hash(hsh[i], k, ci, cands[i], s_piece, s_col, dep_nk, dep_nbd, dep_side,
-                                              dep_free, k, zu, zb)
+                                              dep_free, zu, zb)
                     m += 1
                     produced += 1
     return m
@@ -301,7 +299,7 @@ def _children(k, sel_parent, sel_cand, sel_mis, cands, used, rem, need, hsh, zu,
             if c > 0:
                 n_need[t, dep_cat[4 * d + side] * n_col + c] -= 1
         n_mis[t] = sel_mis[t]
-        n_hsh[t] = _child_hash(hsh[i], k, ci, cands[i], s_piece, s_col, dep_nk, dep_nbd, dep_side, dep_free, k, zu, zb)
+        n_hsh[t] = _child_hash(hsh[i], k, ci, cands[i], s_piece, s_col, dep_nk, dep_nbd, dep_side, dep_free, zu, zb)
 
 
 @njit(cache=True)
@@ -317,21 +315,8 @@ def _endgame(k0, n, row, used_row, dep_nk, dep_nbd, dep_side, dep_base, dep_mul,
         if entering:
             if k == n:
                 return 1, nodes
-            f = dep_fixed[k]
-            if f >= 0:
-                ok = True
-                for j in range(dep_nk[k]):
-                    if s_col[4 * row[dep_nbd[4 * k + j]] + ((dep_side[4 * k + j] + 2) & 3)] != \
-                            s_col[4 * f + dep_side[4 * k + j]]:
-                        ok = False
-                cur[k] = f
-                end[k] = f + 1 if ok else f
-            else:
-                key = 0
-                for j in range(dep_nk[k]):
-                    key += s_col[4 * row[dep_nbd[4 * k + j]] + ((dep_side[4 * k + j] + 2) & 3)] * dep_mul[4 * k + j]
-                cur[k] = tab_ptr[dep_base[k] + key]
-                end[k] = tab_ptr[dep_base[k] + key + 1]
+            cur[k], end[k] = static_range(k, row, dep_nbd, dep_nk, dep_side, dep_mul, dep_base, dep_fixed, tab_ptr,
+                                          s_col)
         i = cur[k]
         e = end[k]
         while i < e and used_row[s_piece[i]]:

@@ -102,6 +102,25 @@ def _lookup(cell, bc, nbr, cls_of, tab_base, tab_ptr, n_col):
     return tab_ptr[base + key], tab_ptr[base + key + 1]
 
 
+@njit(cache=True, inline="always")
+def static_range(k, placed, nb, dep_nk, dep_side, dep_mul, dep_base, dep_fixed, tab_ptr, cand_col):
+    """Candidate range at depth k of a static order.  ``placed[nb[4k + j]]``
+    is the candidate on the j-th earlier neighbour (``nb`` names cells or
+    depths, as the caller indexes ``placed``).  A fixed cell has exactly its
+    one candidate, or none when it clashes with a placed neighbour."""
+    f = dep_fixed[k]
+    if f >= 0:
+        for j in range(dep_nk[k]):
+            if cand_col[4 * placed[nb[4 * k + j]] + ((dep_side[4 * k + j] + 2) & 3)] != \
+                    cand_col[4 * f + dep_side[4 * k + j]]:
+                return f, f
+        return f, f + 1
+    key = 0
+    for j in range(dep_nk[k]):
+        key += cand_col[4 * placed[nb[4 * k + j]] + ((dep_side[4 * k + j] + 2) & 3)] * dep_mul[4 * k + j]
+    return tab_ptr[dep_base[k] + key], tab_ptr[dep_base[k] + key + 1]
+
+
 @njit(cache=True)
 def run_static(n, order, dep_base, dep_nk, dep_nb, dep_side, dep_mul, dep_fixed, tab_ptr, cand_piece, cand_rot, cand_col,
                bcand, used, cur, end, pl_cand, st, prof, budget, stop_on_solution):
@@ -133,22 +152,8 @@ def run_static(n, order, dep_base, dep_nk, dep_nb, dep_side, dep_mul, dep_fixed,
                     st[2] += spent
                     return SOLUTION
                 continue
-            f = dep_fixed[k]
-            if f >= 0:
-                ok = True
-                for j in range(dep_nk[k]):
-                    if cand_col[4 * bcand[dep_nb[4 * k + j]] + ((dep_side[4 * k + j] + 2) & 3)] != \
-                            cand_col[4 * f + dep_side[4 * k + j]]:
-                        ok = False
-                cur[k] = f
-                end[k] = f + 1 if ok else f
-            else:
-                key = 0
-                for j in range(dep_nk[k]):
-                    key += cand_col[4 * bcand[dep_nb[4 * k + j]] + ((dep_side[4 * k + j] + 2) & 3)] * dep_mul[4 * k + j]
-                base = dep_base[k] + key
-                cur[k] = tab_ptr[base]
-                end[k] = tab_ptr[base + 1]
+            cur[k], end[k] = static_range(k, bcand, dep_nb, dep_nk, dep_side, dep_mul, dep_base, dep_fixed, tab_ptr,
+                                          cand_col)
         # phase 1 (and the tail of phase 0): next unused candidate at depth k
         i = cur[k]
         e = end[k]

@@ -169,7 +169,7 @@ class Estimator:
     def walk(self, order: list[int]) -> list[tuple[int, int, int, int, int]]:
         """(corners, edges, inners placed, frame joins, inner joins) after each
         depth of ``order``; fixed cells count as placed from the start and are
-        not depths of their own."""
+        not depths of their own (their joins are left in ``fixed_joins``)."""
         p = self.p
         placed = {f.cell for f in p.fixed}
         counts = Counter()
@@ -187,11 +187,12 @@ class Estimator:
                         nm += 1
             return nb, nm
 
-        for cell in sorted(placed):  # joins among the fixed cells
-            placed.discard(cell)
+        fixed, placed = sorted(placed), set()
+        for cell in fixed:  # joins among the fixed cells, each once
             db, dm = joins_with(cell)
             placed.add(cell)
             b, m = b + db, m + dm
+        self.fixed_joins = (b, m)
         out = []
         for cell in order:
             if cell in placed:
@@ -214,7 +215,7 @@ class Estimator:
         n_fixed = len({f.cell for f in self.p.fixed})
         slips = sorted(int(d) for d in slips)
         # j(p): inner joins after p placed pieces, p counted with the fixed ones.
-        j = [_fixed_inner_joins(self)] * (n_fixed + 1) + [st[4] for st in steps]
+        j = [self.fixed_joins[1]] * (n_fixed + 1) + [st[4] for st in steps]
         w = _slip_weights(j, slips)
         q = self.pm_invalid(max(j), len(slips))
         out = []
@@ -223,18 +224,6 @@ class Estimator:
             pm = sum((q[m][i] * w[p_][i] for i in range(len(slips) + 1) if i <= m), Fraction(0))
             out.append(self.log_configs(pc, pe, pi) + self.log_pb(b) + log10(pm))
         return out
-
-
-def _fixed_inner_joins(est: "Estimator") -> int:
-    p = est.p
-    cells = {f.cell for f in p.fixed}
-    n = 0
-    for c in cells:
-        for s in (1, 2):  # east and south: each join once
-            q = p.neighbour(c, s)
-            if q >= 0 and q in cells and not (est.cell_kind(c) != "inner" and est.cell_kind(q) != "inner"):
-                n += 1
-    return n
 
 
 def _slip_weights(j: list[int], d: list[int]) -> list[list[int]]:
