@@ -152,8 +152,24 @@ def run_static(n, order, dep_base, dep_nk, dep_nb, dep_side, dep_mul, dep_fixed,
                     st[2] += spent
                     return SOLUTION
                 continue
-            cur[k], end[k] = static_range(k, bcand, dep_nb, dep_nk, dep_side, dep_mul, dep_base, dep_fixed, tab_ptr,
-                                          cand_col)
+            # static_range, written out: the call costs 40% of the placement rate here
+            # (23.9 against 13.5 M placements/s on brendan-8x8, bench_edge.py)
+            f = dep_fixed[k]
+            if f >= 0:
+                ok = True
+                for j in range(dep_nk[k]):
+                    if cand_col[4 * bcand[dep_nb[4 * k + j]] + ((dep_side[4 * k + j] + 2) & 3)] != \
+                            cand_col[4 * f + dep_side[4 * k + j]]:
+                        ok = False
+                cur[k] = f
+                end[k] = f + 1 if ok else f
+            else:
+                key = 0
+                for j in range(dep_nk[k]):
+                    key += cand_col[4 * bcand[dep_nb[4 * k + j]] + ((dep_side[4 * k + j] + 2) & 3)] * dep_mul[4 * k + j]
+                base = dep_base[k] + key
+                cur[k] = tab_ptr[base]
+                end[k] = tab_ptr[base + 1]
         # phase 1 (and the tail of phase 0): next unused candidate at depth k
         i = cur[k]
         e = end[k]
