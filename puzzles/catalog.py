@@ -4,7 +4,9 @@ Names: ``eternity2`` (piece 139 fixed at I8), ``eternity2-hints`` (the five
 official placements), ``eternity2-clue1`` .. ``-clue4``, ``owen-a``,
 ``brendan-WxH`` (Brendan Owen's set 1: W columns, H rows, as in his file
 names), ``meta-10x10`` .. ``meta-16x16``, ``pentomino-6x10`` / ``5x12`` /
-``4x15`` / ``3x20``, ``queens-N``.
+``4x15`` / ``3x20``, ``queens-N``, ``eternity1`` and its smaller regions
+``eternity1-boat`` / ``-tortoise`` / ``-pram`` / ``-boomerang``, ``serenity``
+(drafter grid, ``eternity1.py``).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from pathlib import Path
 from .edge import EdgePlacement, EdgePuzzle, Fixed
 from .formats import InputError, parse_piece_text, read_puzzle, read_text
 from .polyform import PolyformPuzzle, PolyPiece
+from . import eternity1
 from .queens import QueensPuzzle
 
 
@@ -69,6 +72,7 @@ def names() -> list[str]:
     out += [f"pentomino-{b}" for b in PENTOMINO_BOXES]
     out += [f"queens-{n}" for n in range(4, 13)]
     out += [f"brendan-{w}x{h}" for w, h in _brendan_sizes()]
+    out += eternity1.names()
     return out
 
 
@@ -80,6 +84,12 @@ def describe(name: str) -> str:
         "eternity2": "Eternity II, 16x16, piece 139 fixed at I8",
         "eternity2-hints": "Eternity II with all five official hint pieces fixed",
         "owen-a": "Puzzle A of Owen's model, 6x6, 160 solutions; known solution",
+        "eternity1": "Eternity (1999): 209 pieces of 12 drafters in a dodecagon of 2,508 drafters",
+        "eternity1-boat": "Eternity's smaller 'boat' region, 21 pieces",
+        "eternity1-tortoise": "Eternity's smaller 'tortoise' region, 45 pieces",
+        "eternity1-pram": "Eternity's smaller 'pram' region, 64 pieces",
+        "eternity1-boomerang": "Eternity's smaller 'boomerang' region, 66 pieces (tortoise + boat)",
+        "serenity": "Serenity: 8 drafter pieces (tiles 214-221)",
     }
     if name in fixed:
         return fixed[name]
@@ -138,6 +148,8 @@ def _load(name: str):
         region = [(r, c) for r in range(h) for c in range(w)]
         pieces = [PolyPiece(k, v) for k, v in PENTOMINOES.items()]
         return PolyformPuzzle("square", region, pieces, mirror=True, name=name)
+    if name in eternity1.names():
+        return eternity1.puzzle(name)
     m = re.fullmatch(r"queens-(\d+)", name)
     if m and 1 <= int(m.group(1)) <= 64:
         return QueensPuzzle(int(m.group(1)), name=name)

@@ -102,8 +102,15 @@ class PolyformPuzzle:
             "mirror": self.mirror,
         }
 
+    def orientation_counts(self) -> list[int]:
+        """Distinct orientations of each piece kind (12 or 8 for an asymmetric piece)."""
+        grid = self.grid
+        return [len(grid.orientations(p.cells, self.mirror)) for p in self.pieces]
+
     def summary(self) -> dict:
-        return {
+        grid = self.grid
+        unit = grid.unit_size
+        out = {
             "kind": "polyform",
             "name": self.name,
             "grid": self.grid_name,
@@ -114,3 +121,11 @@ class PolyformPuzzle:
             "excess": self.piece_area > len(self.region),
             "mirror": self.mirror,
         }
+        if unit > 1:  # drafter grid: sizes in drafters (three cells each)
+            out["region_drafters"] = len(self.region) // unit
+            out["piece_drafters"] = sorted({len(p.cells) // unit for p in self.pieces})
+        full = len(grid.transforms) if self.mirror else grid.n_rotations
+        counts = self.orientation_counts()
+        out["orientations"] = full
+        out["symmetric_pieces"] = {p.name: k for p, k in zip(self.pieces, counts) if k < full}
+        return out

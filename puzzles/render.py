@@ -107,9 +107,9 @@ def render_polyform(p: PolyformPuzzle, placements=None, size: int = 24) -> str:
     polys = {c: grid.polygon(c) for c in cells}
     xs = [x for poly in polys.values() for x, _ in poly]
     ys = [y for poly in polys.values() for _, y in poly]
-    x0, y0, m = min(xs), min(ys), 10
+    x0, y1, m = min(xs), max(ys), 10
     tx = lambda x: m + (x - x0) * size  # noqa: E731
-    ty = lambda y: m + (y - y0) * size  # noqa: E731
+    ty = lambda y: m + (y1 - y) * size  # noqa: E731  (grids give y up; SVG draws y down)
     body = []
     for c in cells:
         fill = colour(owner[c][0] + 1) if c in owner else "#f4f4f4"
@@ -123,7 +123,7 @@ def render_polyform(p: PolyformPuzzle, placements=None, size: int = 24) -> str:
                 (ax, ay), (bx, by) = poly[i], poly[(i + 1) % len(poly)]
                 body.append(f'<line x1="{tx(ax):.1f}" y1="{ty(ay):.1f}" x2="{tx(bx):.1f}" y2="{ty(by):.1f}" stroke="#111" stroke-width="2"/>')
     w = 2 * m + (max(xs) - x0) * size
-    h = 2 * m + (max(ys) - y0) * size
+    h = 2 * m + (y1 - min(ys)) * size
     return _svg(w, h, body, p.name or "polyform puzzle")
 
 
