@@ -214,16 +214,63 @@ def cmd_generate(a) -> int:
     try:
         if a.family == "edge":
             p, planted = generate.edge_puzzle(a.rows, a.cols, a.frame_colors, a.inner_colors, a.seed, a.name)
+        elif a.region:
+            p, planted = _region_puzzle(a)
         else:
-            if a.grid != "square":
-                raise UsageError(f"generate polyform: grid {a.grid!r} is not supported yet (square only)")
-            p, planted = generate.polyomino_puzzle(a.rows, a.cols, a.size, a.seed, not a.no_mirror, a.name)
+            if a.grid != "square" or a.rows is None or a.cols is None:
+                raise UsageError("generate polyform: give --rows and --cols (square grid) or --region")
+            if a.excess or a.dudes:
+                raise UsageError("generate polyform: --excess and --dudes need --region")
+            p, planted = generate.polyomino_puzzle(a.rows, a.cols, a.size or 5, a.seed, not a.no_mirror, a.name)
     except ValueError as e:
         raise UsageError(f"generate {a.family}: {e}") from None
     formats.write_puzzle(p, a.output)
     if a.planted:
         formats.write_solution(p, planted, a.planted)
     print(f"wrote {a.output}" + (f" and {a.planted}" if a.planted else ""), file=sys.stderr)
+    return 0
+
+
+def _region_puzzle(a):
+    from puzzles.partition import hexagon_region, region_puzzle
+
+    if a.region.startswith("hexagon:"):
+        try:
+            side = int(a.region.split(":", 1)[1])
+        except ValueError:
+            raise UsageError(f"generate polyform: --region {a.region!r}: expected hexagon:SIDE") from None
+        grid, region = "drafter", hexagon_region(side)
+    else:
+        base = catalog.load(a.region)
+        if base.kind != "polyform":
+            raise UsageError(f"generate polyform: --region {a.region!r} is not a polyform puzzle")
+        grid, region = base.grid_name, base.region
+    if a.grid not in ("square", grid):  # --grid defaults to square; a region brings its own grid
+        raise UsageError(f"generate polyform: --region {a.region!r} lies on the {grid} grid, not {a.grid}")
+    units = a.size or (12 if grid == "drafter" else 5)
+    return region_puzzle(grid, region, units, a.seed, a.excess, a.dudes, not a.no_mirror, a.name)
+
+
+def cmd_enumerate(a) -> int:
+    from puzzles.enumeration import free_polyforms, has_hole
+    from puzzles.grids import get_grid
+
+    try:
+        grid = get_grid(a.grid)
+    except ValueError as e:
+        raise UsageError(f"enumerate: {e}") from None
+    if a.size < 1 or a.size > 12:
+        raise UsageError(f"enumerate: --size {a.size}: expected 1 to 12")
+    forms = free_polyforms(grid, a.size)
+    holes = sum(has_hole(grid, f) for f in forms)
+    info = {"grid": grid.name, "size": a.size, "free": len(forms), "with_holes": holes,
+            "without_holes": len(forms) - holes}
+    if a.json:
+        if a.forms:
+            info["forms"] = [[list(c) for c in f] for f in forms]
+        _out(info)
+    else:
+        print(f"{len(forms)} free {grid.name} polyforms of size {a.size} ({holes} with holes)")
     return 0
 
 
@@ -252,6 +299,18 @@ def cmd_render(a) -> int:
     from puzzles.render import render
 
     p = catalog.load(a.puzzle)
+    if a.pieces:
+        if a.solution:
+            raise UsageError("render: --pieces draws the piece sheet; give no solution")
+        if p.kind == "edge":  # the edge-matching picture without a solution is its piece sheet
+            formats.atomic_write(a.output, render(p, None))
+            return 0
+        if p.kind != "polyform":
+            raise UsageError(f"render --pieces: {a.puzzle} has no pieces")
+        from puzzles.render import render_piece_sheet
+
+        formats.atomic_write(a.output, render_piece_sheet(p))
+        return 0
     sol = formats.read_solution(p, a.solution) if a.solution else None
     formats.atomic_write(a.output, render(p, sol))
     return 0
@@ -426,15 +485,25 @@ def build_parser() -> argparse.ArgumentParser:
     g.set_defaults(func=cmd_generate)
     g = gsub.add_parser("polyform")
     g.add_argument("--grid", default="square")
-    g.add_argument("--rows", type=int, required=True)
-    g.add_argument("--cols", type=int, required=True)
-    g.add_argument("--size", type=int, default=5, help="cells per piece")
+    g.add_argument("--rows", type=int, help="square grid: a ROWS x COLS rectangle")
+    g.add_argument("--cols", type=int)
+    g.add_argument("--region", help="hexagon:SIDE (drafter grid) or a built-in polyform puzzle whose region is cut")
+    g.add_argument("--size", type=int, help="units per piece: cells (default 5), drafters on the drafter grid (12)")
+    g.add_argument("--excess", type=int, default=0, help="extra pieces beyond what the region needs")
+    g.add_argument("--dudes", action="store_true", help="drafter grid: only pieces without 30 degree corners")
     g.add_argument("--no-mirror", action="store_true", help="pieces may not be turned over")
     g.add_argument("--seed", type=int, default=0)
     g.add_argument("--name")
     g.add_argument("-o", "--output", required=True)
     g.add_argument("--planted")
     g.set_defaults(func=cmd_generate)
+
+    s = sub.add_parser("enumerate", help="count the free polyforms of a grid (the check of its geometry)")
+    s.add_argument("grid", help="square, triangle, hexagon or drafter")
+    s.add_argument("--size", type=int, required=True, help="units: cells, or drafters on the drafter grid")
+    s.add_argument("--forms", action="store_true", help="with --json: list the canonical forms")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_enumerate)
 
     s = sub.add_parser("solve", help="solve a puzzle with a registered solver")
     s.add_argument("puzzle")
@@ -463,6 +532,7 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("render", help="SVG picture of a puzzle or a solution")
     s.add_argument("puzzle")
     s.add_argument("solution", nargs="?")
+    s.add_argument("--pieces", action="store_true", help="a catalogue sheet of the pieces")
     s.add_argument("-o", "--output", required=True)
     s.set_defaults(func=cmd_render)
 

@@ -215,18 +215,20 @@ def _edge_from_model(m: EdgeModel, source: str) -> EdgePuzzle:
 def _poly_from_model(m: PolyformModel, source: str) -> PolyformPuzzle:
     if m.grid not in GRIDS:
         raise InputError(source, "grid", f"unknown grid {m.grid!r} (known: {', '.join(sorted(GRIDS))})")
-    dims = 2
+    grid = GRIDS[m.grid]
     region = [tuple(c) for c in m.region.cells]
-    if any(len(c) != dims for c in region):
-        raise InputError(source, "region.cells", f"a {m.grid} cell has {dims} coordinates")
+    bad = next((why for why in map(grid.check_cell, region) if why), None)
+    if bad:
+        raise InputError(source, "region.cells", bad)
     if len(set(region)) != len(region):
         dup = next(c for c in region if region.count(c) > 1)
         raise InputError(source, "region.cells", f"duplicate cell {list(dup)}")
     pieces, names = [], set()
     for i, pc in enumerate(m.pieces):
         cells = [tuple(c) for c in pc.cells]
-        if any(len(c) != dims for c in cells):
-            raise InputError(source, f"pieces.{i}.cells", f"a {m.grid} cell has {dims} coordinates")
+        bad = next((why for why in map(grid.check_cell, cells) if why), None)
+        if bad:
+            raise InputError(source, f"pieces.{i}.cells", bad)
         if len(set(cells)) != len(cells):
             raise InputError(source, f"pieces.{i}.cells", "duplicate cell in piece")
         if pc.name in names:

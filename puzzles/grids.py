@@ -79,6 +79,16 @@ class Grid:
     name = ""
     n_rotations = 1
     unit_size = 1
+    dims = 2          # coordinates of a cell
+    types = 1         # values of the third coordinate, when there is one
+
+    def check_cell(self, cell) -> str | None:
+        """Why ``cell`` is not a cell of this grid, or None."""
+        if len(cell) != self.dims:
+            return f"a {self.name} cell has {self.dims} coordinates"
+        if self.dims == 3 and not 0 <= cell[2] < self.types:
+            return f"the third coordinate of a {self.name} cell is 0 to {self.types - 1}"
+        return None
 
     def __init__(self) -> None:
         ts: list[Callable[[Cell], Cell]] = [lambda c: c]
@@ -171,6 +181,7 @@ class TriangleGrid(Grid):
 
     name = "triangle"
     n_rotations = 6
+    dims, types = 3, 2
 
     @staticmethod
     def _to3(c: Cell) -> tuple[int, int]:
@@ -227,6 +238,7 @@ class DrafterGrid(Grid):
     name = "drafter"
     n_rotations = 6
     unit_size = 3
+    dims, types = 3, 12
 
     def rotate(self, c: Cell) -> Cell:
         i, j, k = c

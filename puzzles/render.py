@@ -127,6 +127,36 @@ def render_polyform(p: PolyformPuzzle, placements=None, size: int = 24) -> str:
     return _svg(w, h, body, p.name or "polyform puzzle")
 
 
+def render_piece_sheet(p: PolyformPuzzle, size: int = 24, per_row: int = 12) -> str:
+    """Every piece kind of a polyform puzzle in its stored orientation, labelled, in rows."""
+    grid = p.grid
+    polys = [[grid.polygon(c) for c in pc.cells] for pc in p.pieces]
+    boxes = []
+    for cells in polys:
+        xs = [x for poly in cells for x, _ in poly]
+        ys = [y for poly in cells for _, y in poly]
+        boxes.append((min(xs), max(ys), max(xs) - min(xs), max(ys) - min(ys)))
+    cw = max(b[2] for b in boxes) * size + 16
+    ch = max(b[3] for b in boxes) * size + 30
+    body = []
+    for k, (pc, cells, (x0, y1, _, _)) in enumerate(zip(p.pieces, polys, boxes)):
+        ox, oy = (k % per_row) * cw + 8, (k // per_row) * ch + 8
+        own = set(map(tuple, pc.cells))
+        for c, poly in zip(pc.cells, cells):
+            pts = " ".join(f"{ox + (x - x0) * size:.1f},{oy + (y1 - y) * size:.1f}" for x, y in poly)
+            body.append(f'<polygon points="{pts}" fill="{colour(k + 1)}" stroke="#ddd" stroke-width="0.4"/>')
+            for i, nb in enumerate(grid.neighbours(tuple(c))):
+                if nb not in own:
+                    (ax, ay), (bx, by) = poly[i], poly[(i + 1) % len(poly)]
+                    body.append(f'<line x1="{ox + (ax - x0) * size:.1f}" y1="{oy + (y1 - ay) * size:.1f}" '
+                                f'x2="{ox + (bx - x0) * size:.1f}" y2="{oy + (y1 - by) * size:.1f}" stroke="#111" stroke-width="1.5"/>')
+        label = escape(pc.name) + (f" x{pc.count}" if pc.count > 1 else "")
+        body.append(f'<text x="{ox + cw / 2 - 8:.1f}" y="{oy + ch - 14:.1f}" font-size="11" text-anchor="middle" '
+                    f'font-family="sans-serif">{label}</text>')
+    rows = (len(p.pieces) + per_row - 1) // per_row
+    return _svg(min(len(p.pieces), per_row) * cw + 16, rows * ch + 16, body, (p.name or "polyform") + " pieces")
+
+
 def render_queens(p: QueensPuzzle, placements=None, size: int = 32) -> str:
     body = []
     for r in range(p.n):
