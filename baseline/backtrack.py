@@ -9,15 +9,20 @@ sub-problems whose counts add up to the whole.
 
 from __future__ import annotations
 
+import hashlib
 import time
+from pathlib import Path
 
 import numpy as np
 
 from puzzles.solvers import Limits, Option, SolveResult, SolverBase
 from puzzles.xcc import XCC
 
-from . import dlx
-from .driver import drive
+from . import checkpoint, dlx
+from .driver import BUDGET, drive
+
+# the arrays a paused Algorithm C search lives in (the links change as items are covered)
+STATE = ("UL", "DL", "COLOR", "LEN", "LL", "RL", "x", "chosen", "st", "prof")
 
 
 class XCCSearch:
@@ -50,6 +55,29 @@ class XCCSearch:
     def count(self) -> int:
         return int(self.st[3])
 
+    def fingerprint(self, mode: str) -> str:
+        xcc = self.xcc
+        h = hashlib.sha256(xcc.opt_ptr.tobytes() + xcc.opt_items.tobytes() + xcc.opt_colors.tobytes()
+                           + f"{xcc.n_primary}/{mode}".encode())
+        return h.hexdigest()[:16]
+
+    def save(self, d: Path, mode: str, solutions: list[list[int]]) -> None:
+        """Snapshot the paused search (its path and links) and the solutions found so far."""
+        flat = np.array([k for s in solutions for k in s], np.int64)
+        lens = np.array([len(s) for s in solutions], np.int64)
+        checkpoint.save(d, "search", fingerprint=self.fingerprint(mode), sol_flat=flat, sol_lens=lens,
+                        **{k: getattr(self, k) for k in STATE})
+
+    def load(self, d: Path, mode: str) -> list[list[int]]:
+        z = checkpoint.load(d, "search", self.fingerprint(mode))
+        for k in STATE:
+            getattr(self, k)[:] = z[k]
+        out, pos = [], 0
+        for n in z["sol_lens"].tolist():
+            out.append(z["sol_flat"][pos:pos + n].tolist())
+            pos += n
+        return out
+
     def current_options(self) -> list[int]:
         """Option indices of x[0..level-1] (a solution or a leaf of a split)."""
         return [int(self.OPT[self.x[k]]) for k in range(int(self.st[0]))]
@@ -59,39 +87,66 @@ class Backtrack(SolverBase):
     name = "backtrack"
     OPTIONS = {
         "seed": Option(int, -1, "break MRV ties at random from this seed (-1: first item in order)"),
+        "checkpoint": Option(str, "", "directory: snapshot the search path there every checkpoint_every seconds"),
+        "resume": Option(str, "", "directory: continue the search snapshotted there"),
+        "checkpoint_every": Option(float, 30.0, "seconds between snapshots"),
     }
 
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         self.check(puzzle, mode)
+        o = self.options
+        if (o["checkpoint"] or o["resume"]) and o["seed"] >= 0:
+            raise ValueError("solver backtrack: checkpoints need the deterministic order (seed -1)")
         limits = limits or Limits()
         t0 = time.perf_counter()
         xcc = puzzle.to_xcc()
-        search = XCCSearch(xcc, self.options["seed"])
+        search = XCCSearch(xcc, o["seed"])
+        found: list[list[int]] = []
+        if o["resume"]:
+            found = search.load(Path(o["resume"]), mode)
         build_s = time.perf_counter() - t0
-        return solve_xcc(search, mode, limits, progress, build_s)
+        ck = Path(o["checkpoint"]) if o["checkpoint"] else None
+        return solve_xcc(search, mode, limits, progress, build_s, ck, o["checkpoint_every"], found)
 
 
-def solve_xcc(search: XCCSearch, mode: str, limits: Limits, progress, build_s: float) -> SolveResult:
-    """Run an XCCSearch to the end or a limit and package the answer."""
+def solve_xcc(search: XCCSearch, mode: str, limits: Limits, progress, build_s: float,
+              ck: Path | None = None, every: float = 30.0, found: list[list[int]] | None = None) -> SolveResult:
+    """Run an XCCSearch to the end or a limit and package the answer.
+
+    With ``ck`` the paused search is snapshotted there every ``every``
+    seconds (between node-budget chunks) and once more at the end; ``found``
+    are the option lists of solutions found before a resume."""
     xcc = search.xcc
     want = 1 if mode == "first" else (limits.solutions if mode == "all" else None)
     collect = mode in ("first", "all")
-    solutions: list = []
+    raw: list[list[int]] = list(found or [])
+    last_save = [time.perf_counter()]
 
     def on_stop(code: int) -> bool:
         if code == dlx.SOLUTION:
-            solutions.append([xcc.decode[k] for k in search.current_options()])
-            return want is not None and len(solutions) >= want
+            raw.append(search.current_options())
+            return want is not None and len(raw) >= want
         return True
 
+    def step(b: int) -> int:
+        code = search.step(b, collect)
+        if ck is not None and code == BUDGET and time.perf_counter() - last_save[0] >= every:
+            search.save(ck, mode, raw)
+            last_save[0] = time.perf_counter()
+        return code
+
     t0 = time.perf_counter()
-    outcome = drive(
-        lambda b: search.step(b, collect),
+    outcome = "done" if want is not None and len(raw) >= want else None
+    outcome = outcome or drive(
+        step,
         lambda: search.nodes,
         time_s=limits.time_s, node_limit=limits.nodes, progress=progress,
         info=lambda: {"nodes": search.nodes, "solutions": search.count, "deepest": int(search.st[4])},
         on_stop=on_stop,
     )
+    if ck is not None:
+        search.save(ck, mode, raw)
+    solutions = [[xcc.decode[k] for k in s] for s in raw]
     elapsed = time.perf_counter() - t0
     depth = int(np.max(np.nonzero(search.prof)[0])) + 1 if search.prof.any() else 0
     stats = {

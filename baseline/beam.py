@@ -1,5 +1,7 @@
 """`beam`: Selby and Riordan's beam search for edge matching (seed 000).
 
+(Polyform and other XCC puzzles go to ``beam_xcc.py``, same options.)
+
 A breadth-first beam over partial boards.  The sites are the cells of a
 static search order (in a row scan the next cell is always the most
 constrained one: two sides known).  At each level every state is expanded
@@ -36,7 +38,6 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
 import time
 from pathlib import Path
 
@@ -47,7 +48,7 @@ from puzzles.edge import EdgePlacement, EdgePuzzle
 from puzzles.orders import ORDERS, search_order
 from puzzles.solvers import Limits, Option, SolveResult, SolverBase
 
-from . import codec
+from . import checkpoint, codec
 from .edge_backtrack import EdgeSearch, static_range
 
 NEG = -1e300
@@ -343,7 +344,7 @@ class Beam(SolverBase):
     """`beam`: Selby's beam search with an exhaustive end-game (edge matching)."""
 
     name = "beam"
-    KINDS = ("edge",)
+    KINDS = ("edge", "polyform", "queens")
     MODES = ("first", "best")
     OPTIONS = {
         "width": Option(int, 10_000, "states kept per level"),
@@ -359,11 +360,23 @@ class Beam(SolverBase):
         "endgame_nodes": Option(int, 50_000_000, "node budget of one end-game exhaust"),
         "checkpoint": Option(str, "", "directory: write the frontier there at every level"),
         "resume": Option(str, "", "directory: continue from the frontier written there"),
+        "weights": Option(str, "", "polyforms: JSON file of per-piece log-weights (eternity tilability)"),
+        "sites": Option(int, 4, "polyforms: the first N free sites in reading order; the most constrained is filled"),
+        "boundary": Option(float, 0.1, "polyforms: score cost of a free-cell edge facing a filled cell or the outside"),
+        "covers": Option(float, 1.0, "polyforms: score weight of log(fewest options of the next sites)"),
     }
 
     def solve(self, puzzle: EdgePuzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         self.check(puzzle, mode)
         limits = limits or Limits()
+        if puzzle.kind != "edge":
+            from .beam_xcc import XCCBeamRun
+
+            if mode != "first":
+                raise ValueError(f"solver beam: mode {mode!r} is for edge matching; polyforms have mode first")
+            if self.options["checkpoint"] or self.options["resume"]:
+                raise ValueError("solver beam: checkpoints are for edge matching only (not yet for polyforms)")
+            return XCCBeamRun(puzzle, self.options).solve(limits, progress)
         run = BeamRun(puzzle, self.options, best=(mode == "best"))
         return run.solve(limits, progress)
 
@@ -533,27 +546,11 @@ class BeamRun:
         pieces = self.es.s_piece[cands[:, :k]]
         rots = self.es.s_rot[cands[:, :k]]
         packed = codec.pack(pieces, rots, self.p.n_pieces)
-        d.mkdir(parents=True, exist_ok=True)
-        tmp = d / "frontier.tmp.npz"
-        with open(tmp, "wb") as f:
-            np.savez(f, packed=packed, mis=mis, score=score, level=k, width=width, fingerprint=self.fingerprint(),
-                     bits_per_tile=codec.bits_per_tile(self.p.n_pieces))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, d / "frontier.npz")
-        fd = os.open(d, os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+        checkpoint.save(d, "frontier", packed=packed, mis=mis, score=score, level=k, width=width,
+                        fingerprint=self.fingerprint(), bits_per_tile=codec.bits_per_tile(self.p.n_pieces))
 
     def load(self, d: Path):
-        f = d / "frontier.npz"
-        if not f.exists():
-            raise ValueError(f"resume: {f}: no frontier there")
-        z = np.load(f)
-        if str(z["fingerprint"]) != self.fingerprint():
-            raise ValueError(f"resume: {f}: written for another puzzle or other options")
+        z = checkpoint.load(d, "frontier", self.fingerprint())
         k = int(z["level"])
         pieces, rots = codec.unpack(z["packed"], k, self.p.n_pieces)
         cands = np.zeros((pieces.shape[0], self.n), np.int64)

@@ -381,7 +381,7 @@ def cmd_solve(a) -> int:
             opts[key] = getattr(a, key)
     try:
         if (a.checkpoint or a.resume) and "checkpoint" not in solvers.solver_class(name).OPTIONS:
-            raise ValueError(f"solver {name} has no checkpoints (beam has)")
+            raise ValueError(f"solver {name} has no checkpoints (beam and backtrack have)")
         solver = solvers.get(name, opts)
         solver.check(p, a.mode)
     except ValueError as e:

@@ -1,5 +1,6 @@
 """Beam search: the clue puzzles, determinism, checkpoints and resume, best mode, the codec."""
 
+import json
 import os
 import signal
 import subprocess
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from baseline import codec
 from eternity.cli import main
 from puzzles import catalog, generate, solvers
+from puzzles.solvers import Limits
 from puzzles.verify import verify
 
 
@@ -116,3 +118,52 @@ def test_resume_refuses_a_foreign_checkpoint(tmp_path, capsys):
     assert main(["solve", "eternity2-clue3", "--solver", "beam", "--opt", "width=1000", "--resume", str(ck)]) == 2
     assert "another puzzle" in capsys.readouterr().err
     assert main(["solve", "owen-a", "--checkpoint", str(ck)]) == 2
+
+
+# ----------------------------------------------------------- XCC / polyform beam
+@pytest.mark.parametrize("name", ["serenity", "eternity1-boat", "pentomino-6x10", "queens-12"])
+def test_polyform_and_xcc_puzzles_solved_by_beam(name):
+    p = catalog.load(name)
+    res = solvers.get("beam", {"width": 1000}).solve(p, mode="first", limits=Limits(time_s=120))
+    assert res.status == "solved", res.message
+    assert verify(p, res.solutions[0]).valid
+
+
+def test_polyform_beam_same_seed_same_run():
+    p = catalog.load("eternity1-boat")
+    runs = [solvers.get("beam", {"width": 300, "seed": 3}).solve(p, mode="first", limits=Limits()) for _ in range(2)]
+    assert runs[0].solutions == runs[1].solutions
+    assert [lv["best"] for lv in runs[0].stats["levels"]] == [lv["best"] for lv in runs[1].stats["levels"]]
+
+
+def test_polyform_beam_reads_weights(tmp_path, capsys):
+    p = catalog.load("eternity1-boat")
+    w = tmp_path / "w.json"
+    w.write_text(json.dumps({"weights": {pc.name: (0.5 if i % 2 else -0.5) for i, pc in enumerate(p.pieces)}}))
+    assert main(["solve", "eternity1-boat", "--solver", "beam", "--opt", f"weights={w}", "--opt", "width=500"]) == 0
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"weights": {"49": 0.1}}))
+    capsys.readouterr()
+    assert main(["solve", "eternity1-boat", "--solver", "beam", "--opt", f"weights={bad}"]) == 2
+    err = capsys.readouterr().err
+    assert str(bad) in err and "no weight for piece" in err and len(err.strip().splitlines()) == 1
+
+
+def test_backtrack_killed_and_resumed_counts_the_same(tmp_path):
+    """A count killed with SIGKILL after a snapshot and resumed gives the plain count."""
+    ck = tmp_path / "ck"
+    cmd = [sys.executable, "-m", "eternity", "solve", "pentomino-5x12", "--mode", "count", "--checkpoint", str(ck),
+           "--opt", "checkpoint_every=0.3"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while not (ck / "search.npz").exists() and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    nodes_before = int(np.load(ck / "search.npz")["st"][2])
+    assert nodes_before > 0
+    p = catalog.load("pentomino-5x12")
+    res = solvers.get("backtrack", {"resume": str(ck)}).solve(p, mode="count", limits=Limits())
+    assert res.count == 4040 and res.status == "solved"
+    assert res.stats["nodes"] == 2255941  # the same tree: nodes carried over from the snapshot
