@@ -62,6 +62,15 @@ def run_cell(spec: dict) -> dict:
         return base
 
 
+def _piece_sets(puzzle, solutions) -> list[list]:
+    """[[piece names], tilings] for each set of pieces the solutions use (the tilability data)."""
+    sets: dict[tuple, int] = {}
+    for sol in solutions:
+        key = tuple(sorted(puzzle.pieces[pl.piece].name for pl in sol))
+        sets[key] = sets.get(key, 0) + 1
+    return [[list(k), n] for k, n in sorted(sets.items())]
+
+
 def _child() -> int:
     spec = json.loads(sys.stdin.read())
     from puzzles import solvers
@@ -85,6 +94,8 @@ def _child() -> int:
             status, res.message = "error", "a returned solution failed verification"
         row = {"status": status, "count": res.count, "best_score": res.best_score, "verified": verified,
                "nodes": res.stats.get("nodes"), "conflicts": res.stats.get("conflicts"), "message": res.message}
+        if spec["mode"] == "all" and getattr(puzzle, "kind", "") == "polyform" and puzzle.piece_area > len(puzzle.region):
+            row["detail"] = {"piece_sets": _piece_sets(puzzle, res.solutions)}
     except MemoryError:
         row = {"status": "memout", "message": "MemoryError"}
     except Exception as e:  # noqa: BLE001

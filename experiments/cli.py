@@ -1,4 +1,4 @@
-"""The runner's subcommands of `eternity`: run, table, plot."""
+"""The runner's subcommands of `eternity`: run, table, plot, tilability."""
 
 from __future__ import annotations
 
@@ -44,6 +44,51 @@ def cmd_plot(a) -> int:
     return 0
 
 
+def cmd_tilability(a) -> int:
+    import json
+
+    from eternity.cli import UsageError
+    from puzzles import catalog
+
+    from . import tilability as T
+
+    try:
+        base = catalog.load(a.puzzle)
+    except Exception as e:  # noqa: BLE001 - InputError and friends: one line
+        raise UsageError(f"tilability: {e}") from None
+    if base.kind != "polyform" or not catalog.is_builtin(a.puzzle):
+        raise UsageError(f"tilability: {a.puzzle}: expected a built-in polyform puzzle (e.g. eternity1-boat)")
+    if a.region_size < 1 or a.excess < 1 or a.samples < 2:
+        raise UsageError("tilability: --region-size and --excess must be at least 1, --samples at least 2")
+    if a.region_size + a.excess > len(base.pieces):
+        raise UsageError(f"tilability: region size + excess = {a.region_size + a.excess} is more than the "
+                         f"{len(base.pieces)} pieces of {a.puzzle}")
+    db = a.db or str(Path("results") / f"tilability-{a.puzzle}-k{a.region_size}+{a.excess}-s{a.seed}.sqlite")
+    states = T.collect(a.puzzle, a.region_size, a.excess, a.samples, a.seed, db, jobs=a.jobs,
+                       time_limit=a.time_limit, executor=a.executor, show_progress=not a.quiet)
+    try:
+        res = T.analyse(states, len(base.pieces))
+    except ValueError as e:
+        raise UsageError(f"tilability: {e}") from None
+    doc = T.weights_document(a.puzzle, a.region_size, a.excess, a.samples, a.seed, res)
+    from puzzles.formats import atomic_write
+
+    atomic_write(a.output, json.dumps(doc, indent=1) + "\n")
+    if a.plot:
+        T.plot_weights(doc, a.plot)
+    ranked = sorted(doc["weights"].items(), key=lambda kv: kv[1])
+    held = doc["heldout_log_likelihood"]
+    print(f"{doc['states']} exhausts, {doc['states_with_solutions']} with solutions, {doc['solutions']} solutions; "
+          f"split-half rank correlation {doc['split_half_rank_correlation']:.3f}")
+    for k, v in held.items():
+        print(f"held-out log-likelihood {k}: fitted {v['fitted']:.2f}  uniform {v['uniform']:.2f}")
+    print("worst pieces: " + ", ".join(f"{n} ({w:+.2f})" for n, w in ranked[:3])
+          + "; best: " + ", ".join(f"{n} ({w:+.2f})" for n, w in ranked[::-1][:3]))
+    print(f"weights written to {a.output}" + (f", plot to {a.plot}" if a.plot else "") + f"; exhausts in {db}",
+          file=sys.stderr)
+    return 0
+
+
 def add_commands(sub) -> None:
     s = sub.add_parser("run", help="run an experiment config (TOML)")
     s.add_argument("config")
@@ -53,6 +98,21 @@ def add_commands(sub) -> None:
     s.add_argument("--scheduler", help="Dask scheduler address (default: start a local cluster)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_run)
+
+    s = sub.add_parser("tilability", help="fit Selby's piece weights from excess-piece exhausts")
+    s.add_argument("puzzle", help="a built-in polyform puzzle, e.g. eternity1-boat")
+    s.add_argument("--region-size", type=int, default=6, help="pieces the sampled regions hold")
+    s.add_argument("--excess", type=int, default=14, help="pieces offered beyond the region size")
+    s.add_argument("--samples", type=int, default=40, help="states to exhaust")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--time-limit", type=float, default=120.0, help="seconds per exhaust")
+    s.add_argument("--jobs", type=int, help="exhausts at a time (default: the number of cores)")
+    s.add_argument("--executor", choices=["local", "dask"], default="local")
+    s.add_argument("--db", help="SQLite store of the exhausts (default results/tilability-...sqlite)")
+    s.add_argument("--plot", help="PNG of the weights by rank")
+    s.add_argument("--quiet", action="store_true")
+    s.add_argument("-o", "--output", required=True)
+    s.set_defaults(func=cmd_tilability)
 
     s = sub.add_parser("table", help="benchmark table from a results database")
     s.add_argument("db")

@@ -101,7 +101,28 @@ class FilesFamily(_M):
     glob: str
 
 
-Family = Annotated[Union[EdgeFamily, PolyformFamily, BuiltinFamily, FilesFamily], Field(discriminator="kind")]
+class ExcessFamily(_M):
+    """Excess-piece states of a built-in polyform puzzle (the tilability data, seed 000)."""
+
+    kind: Literal["excess"]
+    name: str
+    puzzle: str
+    region_size: int = Field(ge=1)
+    excess: int = Field(ge=1)
+    samples: int = Field(ge=1)
+
+    @field_validator("puzzle")
+    @classmethod
+    def _polyform(cls, v):
+        from puzzles import catalog
+
+        if not catalog.is_builtin(v) or catalog.load_builtin(v).kind != "polyform":
+            raise ValueError(f"{v!r} is not a built-in polyform puzzle")
+        return v
+
+
+Family = Annotated[Union[EdgeFamily, PolyformFamily, BuiltinFamily, FilesFamily, ExcessFamily],
+                   Field(discriminator="kind")]
 Scalar = Union[bool, int, float, str]
 
 

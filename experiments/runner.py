@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import platform
+import random
 import socket
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -66,13 +67,26 @@ def materialise(cfg: Config) -> list[Instance]:
                     s = _seed(cfg.seed, fam.name, json.dumps(pt, sort_keys=True), k)
                     p, _ = generate.polyomino_puzzle(pt["rows"], pt["cols"], pt["size"], s)
                     puzzles.append((p, {**pt, "seed": s}))
+        elif fam.kind == "excess":
+            from puzzles.tilability import sample_state
+
+            base = catalog.load_builtin(fam.puzzle)
+            for k in range(fam.samples):
+                s = _seed(cfg.seed, fam.name, fam.puzzle, fam.region_size, fam.excess, k)
+                state, chosen = sample_state(base, fam.region_size, fam.excess, random.Random(s))
+                state.name = f"{fam.puzzle}-k{fam.region_size}+{fam.excess}-{k}"
+                puzzles.append((state, {"base": fam.puzzle, "region_size": fam.region_size, "excess": fam.excess,
+                                        "sample": k, "seed": s, "pieces": chosen}))
         elif fam.kind == "builtin":
             puzzles += [(catalog.load_builtin(n), {"builtin": n}) for n in fam.names]
         else:
             for f in sorted(glob.glob(fam.glob)):
                 puzzles.append((read_puzzle(f), {"file": f}))
         for p, params in puzzles:
-            out.append(Instance(puzzle_hash(p), fam.name, p.name, p.kind, params, puzzle_to_dict(p)))
+            ident = puzzle_hash(p)
+            if fam.kind == "excess":  # samples are draws with replacement: a repeated state is a new observation
+                ident = hashlib.sha256(f"{ident}/{fam.name}/{params['sample']}".encode()).hexdigest()
+            out.append(Instance(ident, fam.name, p.name, p.kind, params, puzzle_to_dict(p)))
     return out
 
 
@@ -131,6 +145,7 @@ def run(config_path: str, db: str, jobs: int | None = None, executor: str = "loc
         full["options"] = json.dumps(cell["options"], sort_keys=True)
         full.update({k: row.get(k) for k in ("status", "wall_s", "cpu_s", "peak_mb", "nodes", "conflicts", "count",
                                               "best_score", "message")})
+        full["detail"] = json.dumps(row["detail"]) if row.get("detail") is not None else None
         full["verified"] = None if row.get("verified") is None else int(bool(row["verified"]))
         full.update(versions=vers, host=host, finished_at=time.strftime("%Y-%m-%dT%H:%M:%S"))
         store.add_result(full)

@@ -26,13 +26,14 @@ CREATE TABLE IF NOT EXISTS results (
     mode TEXT, repeat INTEGER, time_limit REAL,
     status TEXT, wall_s REAL, cpu_s REAL, peak_mb REAL, nodes INTEGER, conflicts INTEGER,
     count INTEGER, best_score INTEGER, verified INTEGER, message TEXT,
-    versions TEXT, host TEXT, finished_at TEXT
+    versions TEXT, host TEXT, finished_at TEXT,
+    detail TEXT                   -- JSON: e.g. the piece sets of an excess-piece state's solutions
 );
 """
 
 RESULT_COLUMNS = ["key", "experiment", "instance", "family", "solver", "config", "options", "mode", "repeat",
                   "time_limit", "status", "wall_s", "cpu_s", "peak_mb", "nodes", "conflicts", "count",
-                  "best_score", "verified", "message", "versions", "host", "finished_at"]
+                  "best_score", "verified", "message", "versions", "host", "finished_at", "detail"]
 
 
 class Store:
@@ -42,6 +43,9 @@ class Store:
         self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
+        have = {r[1] for r in self.db.execute("PRAGMA table_info(results)")}
+        if "detail" not in have:  # a store written before the column existed
+            self.db.execute("ALTER TABLE results ADD COLUMN detail TEXT")
         self.db.commit()
 
     def add_instance(self, row: dict) -> None:
