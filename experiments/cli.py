@@ -56,14 +56,16 @@ def cmd_tilability(a) -> int:
         base = catalog.load(a.puzzle)
     except Exception as e:  # noqa: BLE001 - InputError and friends: one line
         raise UsageError(f"tilability: {e}") from None
-    if base.kind != "polyform" or not catalog.is_builtin(a.puzzle):
-        raise UsageError(f"tilability: {a.puzzle}: expected a built-in polyform puzzle (e.g. eternity1-boat)")
+    if base.kind != "polyform":
+        raise UsageError(f"tilability: {a.puzzle}: expected a polyform puzzle (e.g. eternity1-boat)")
+    if len({len(pc.cells) for pc in base.pieces}) != 1:
+        raise UsageError(f"tilability: {a.puzzle}: the model needs pieces of one size")
     if a.region_size < 1 or a.excess < 1 or a.samples < 2:
         raise UsageError("tilability: --region-size and --excess must be at least 1, --samples at least 2")
     if a.region_size + a.excess > len(base.pieces):
         raise UsageError(f"tilability: region size + excess = {a.region_size + a.excess} is more than the "
                          f"{len(base.pieces)} pieces of {a.puzzle}")
-    db = a.db or str(Path("results") / f"tilability-{a.puzzle}-k{a.region_size}+{a.excess}-s{a.seed}.sqlite")
+    db = a.db or str(Path("results") / f"tilability-{Path(a.puzzle).stem}-k{a.region_size}+{a.excess}-s{a.seed}.sqlite")
     states = T.collect(a.puzzle, a.region_size, a.excess, a.samples, a.seed, db, jobs=a.jobs,
                        time_limit=a.time_limit, executor=a.executor, show_progress=not a.quiet)
     try:
@@ -100,7 +102,7 @@ def add_commands(sub) -> None:
     s.set_defaults(func=cmd_run)
 
     s = sub.add_parser("tilability", help="fit Selby's piece weights from excess-piece exhausts")
-    s.add_argument("puzzle", help="a built-in polyform puzzle, e.g. eternity1-boat")
+    s.add_argument("puzzle", help="a polyform puzzle (built-in, e.g. eternity1-boat, or a file)")
     s.add_argument("--region-size", type=int, default=6, help="pieces the sampled regions hold")
     s.add_argument("--excess", type=int, default=14, help="pieces offered beyond the region size")
     s.add_argument("--samples", type=int, default=40, help="states to exhaust")

@@ -102,7 +102,7 @@ class FilesFamily(_M):
 
 
 class ExcessFamily(_M):
-    """Excess-piece states of a built-in polyform puzzle (the tilability data, seed 000)."""
+    """Excess-piece states of a polyform puzzle, built-in or a file (the tilability data, seed 000)."""
 
     kind: Literal["excess"]
     name: str
@@ -116,8 +116,12 @@ class ExcessFamily(_M):
     def _polyform(cls, v):
         from puzzles import catalog
 
-        if not catalog.is_builtin(v) or catalog.load_builtin(v).kind != "polyform":
-            raise ValueError(f"{v!r} is not a built-in polyform puzzle")
+        try:
+            p = catalog.load(v)
+        except Exception:  # noqa: BLE001 - reported as this field's error
+            raise ValueError(f"{v!r} is neither a built-in puzzle nor a readable puzzle file") from None
+        if p.kind != "polyform":
+            raise ValueError(f"{v!r} is not a polyform puzzle")
         return v
 
 

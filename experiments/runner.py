@@ -70,7 +70,7 @@ def materialise(cfg: Config) -> list[Instance]:
         elif fam.kind == "excess":
             from puzzles.tilability import sample_state
 
-            base = catalog.load_builtin(fam.puzzle)
+            base = catalog.load(fam.puzzle)
             for k in range(fam.samples):
                 s = _seed(cfg.seed, fam.name, fam.puzzle, fam.region_size, fam.excess, k)
                 state, chosen = sample_state(base, fam.region_size, fam.excess, random.Random(s))

@@ -25,16 +25,17 @@ from .store import Store
 
 
 def config_text(puzzle: str, k: int, excess: int, samples: int, seed: int, time_limit: float) -> str:
+    stem = Path(puzzle).stem
     return f"""# written by `eternity tilability`: excess-piece exhausts for Selby's model
-name = "tilability-{puzzle}"
+name = {json.dumps("tilability-" + stem)}
 seed = {seed}
 time_limit = {time_limit}
 memory_mb = 4096
 
 [[families]]
 kind = "excess"
-name = "{puzzle}-k{k}+{excess}"
-puzzle = "{puzzle}"
+name = {json.dumps(f"{stem}-k{k}+{excess}")}
+puzzle = {json.dumps(puzzle)}
 region_size = {k}
 excess = {excess}
 samples = {samples}
@@ -56,7 +57,7 @@ def collect(puzzle: str, k: int, excess: int, samples: int, seed: int, db: str, 
 
 
 def read_states(db: str, puzzle: str, k: int, excess: int) -> list[State]:
-    base = catalog.load_builtin(puzzle)
+    base = catalog.load(puzzle)
     index = {pc.name: i for i, pc in enumerate(base.pieces)}
     store = Store(db)
     out = []
@@ -96,7 +97,7 @@ def analyse(states: list[State], n_pieces: int) -> dict:
 
 
 def weights_document(puzzle: str, k: int, excess: int, samples: int, seed: int, res: dict) -> dict:
-    base = catalog.load_builtin(puzzle)
+    base = catalog.load(puzzle)
     f = res["fit"]
     return {
         "format": "eternity/weights", "version": 1, "puzzle": puzzle, "region_size": k, "excess": excess,

@@ -1,0 +1,97 @@
+"""Selby's tilability model: the exact likelihood, the fit, and the command end to end."""
+
+import itertools
+import json
+import math
+import random
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from eternity.cli import main
+from puzzles import catalog
+from puzzles.tilability import (State, esp, esp_without, fit, log_likelihood, rank_correlation, sample_state,
+                                uniform_fit)
+from puzzles.verify import verify
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(0.01, 5.0), min_size=1, max_size=8), st.integers(1, 8))
+def test_elementary_symmetric_polynomials_by_brute_force(w, k):
+    k = min(k, len(w))
+    w = np.array(w)
+    brute = sum(math.prod(c) for c in itertools.combinations(w, k))
+    assert math.isclose(esp(w, k)[k], brute, rel_tol=1e-9)
+    without = esp_without(w, k)
+    for i in range(len(w)):
+        rest = np.delete(w, i)
+        want = sum(math.prod(c) for c in itertools.combinations(rest, k - 1)) if k - 1 <= len(rest) else 0.0
+        assert math.isclose(without[i], want, rel_tol=1e-7, abs_tol=1e-9)
+
+
+def _synthetic(true_l, m, n_states, n_offer, k, rng):
+    """States whose solutions are Poisson draws from the model itself."""
+    states = []
+    for _ in range(n_states):
+        pieces = sorted(rng.sample(range(len(true_l)), n_offer))
+        sols = {}
+        for X in itertools.combinations(pieces, k):
+            lam = math.exp(m + sum(true_l[i] for i in X))
+            n = int(np.random.default_rng(rng.randrange(1 << 30)).poisson(lam))
+            if n:
+                sols[X] = n
+        states.append(State(pieces, k, sols))
+    return states
+
+
+def test_fit_recovers_planted_weights_and_beats_uniform_held_out():
+    rng = random.Random(4)
+    true_l = np.array([rng.gauss(0, 1) for _ in range(15)])
+    true_l -= true_l.mean()
+    train = _synthetic(true_l, -2.0, 150, 9, 4, rng)
+    test = _synthetic(true_l, -2.0, 150, 9, 4, rng)
+    f = fit(train, 15)
+    assert rank_correlation(f.weights, true_l) > 0.9
+    assert abs(f.weights.mean()) < 1e-9
+    u = uniform_fit(train, 15)
+    assert log_likelihood(test, f.weights, f.m) > log_likelihood(test, u.weights, u.m)
+    # split halves agree at this data size
+    a, b = fit(train[0::2], 15), fit(train[1::2], 15)
+    assert rank_correlation(a.weights, b.weights) > 0.8
+
+
+def test_sampled_state_has_more_pieces_than_its_region_needs():
+    p = catalog.load("eternity1-boat")
+    state, chosen = sample_state(p, 3, 4, random.Random(2))
+    assert len(state.pieces) == 7 and len(state.region) == 3 * 36
+    assert [pc.name for pc in state.pieces] == [p.pieces[i].name for i in chosen]
+    assert set(map(tuple, state.region)) <= set(map(tuple, p.region))
+
+
+def test_tilability_command_end_to_end(tmp_path, capsys):
+    out, db = tmp_path / "w.json", tmp_path / "t.sqlite"
+    args = ["tilability", "serenity", "--region-size", "2", "--excess", "4", "--samples", "6", "--seed", "3",
+            "--db", str(db), "--quiet", "-o", str(out), "--plot", str(tmp_path / "w.png")]
+    assert main(args) == 0
+    doc = json.loads(out.read_text())
+    assert doc["format"] == "eternity/weights" and doc["states"] == 6
+    assert set(doc["weights"]) == {pc.name for pc in catalog.load("serenity").pieces}
+    assert (tmp_path / "w.png").stat().st_size > 0
+    assert "split-half rank correlation" in capsys.readouterr().out
+    # a second run resumes from the store: nothing is exhausted again, the same weights come out
+    assert main(args) == 0
+    assert json.loads(out.read_text())["weights"] == doc["weights"]
+    res = main(["solve", "serenity", "--solver", "beam", "--opt", f"weights={out}", "-o", str(tmp_path / "s.json")])
+    assert res == 0
+    from puzzles import formats
+
+    p = catalog.load("serenity")
+    assert verify(p, formats.read_solution(p, str(tmp_path / "s.json"))).valid
+
+
+def test_tilability_bad_arguments(tmp_path, capsys):
+    assert main(["tilability", "owen-a", "-o", str(tmp_path / "w.json")]) == 2
+    assert main(["tilability", "serenity", "--region-size", "6", "--excess", "5", "-o", str(tmp_path / "w.json")]) == 2
+    assert not (tmp_path / "w.json").exists()
+    assert capsys.readouterr().err.count("\n") == 2
