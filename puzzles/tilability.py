@@ -90,20 +90,6 @@ def sample_region(p: PolyformPuzzle, k: int, rng: random.Random, node_cap: int =
     raise RuntimeError("no random partial tiling leaves a region of that size; try another seed")
 
 
-def _component_sizes(grid, cells: set) -> list[int]:
-    cells, sizes = set(cells), []
-    while cells:
-        stack, n = [cells.pop()], 1
-        while stack:
-            for nb in grid.neighbours(stack.pop()):
-                if nb in cells:
-                    cells.remove(nb)
-                    stack.append(nb)
-                    n += 1
-        sizes.append(n)
-    return sizes
-
-
 def sample_state(p: PolyformPuzzle, k: int, excess: int, rng: random.Random) -> tuple[PolyformPuzzle, list[int]]:
     """An excess-piece state: a region of k pieces and k + excess of the puzzle's pieces."""
     n = k + excess

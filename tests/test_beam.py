@@ -87,6 +87,19 @@ def test_codec_is_ten_bits_a_tile_on_eternity2():
     assert codec.pack(np.zeros((1, 256), int), np.zeros((1, 256), int), 256).nbytes == 320
 
 
+def _kill_after_snapshot(args: list[str], snapshot, linger: float) -> None:
+    """Run `eternity ARGS` in a child and SIGKILL it ``linger`` seconds after its first snapshot."""
+    proc = subprocess.Popen([sys.executable, "-m", "eternity", *args],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while not snapshot.exists() and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    time.sleep(linger)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert snapshot.exists()
+
+
 def test_kill_and_resume_gives_the_uninterrupted_solution(tmp_path):
     """A beam run killed with SIGKILL mid-way and resumed from its checkpoint
     ends with the same solution as a run never interrupted."""
@@ -96,16 +109,8 @@ def test_kill_and_resume_gives_the_uninterrupted_solution(tmp_path):
     full, resumed, ck = tmp_path / "full.json", tmp_path / "resumed.json", tmp_path / "ck"
     opts = ["--solver", "beam", "--opt", "width=3000", "--opt", "seed=7"]
     assert main(["solve", str(pz), *opts, "-o", str(full)]) == 0
-    cmd = [sys.executable, "-m", "eternity", "solve", str(pz), *opts, "--checkpoint", str(ck), "-o",
-           str(tmp_path / "never.json")]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 60
-    while not (ck / "frontier.npz").exists() and time.time() < deadline and proc.poll() is None:
-        time.sleep(0.05)
-    time.sleep(0.3)
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
-    assert (ck / "frontier.npz").exists()
+    _kill_after_snapshot(["solve", str(pz), *opts, "--checkpoint", str(ck), "-o", str(tmp_path / "never.json")],
+                         ck / "frontier.npz", 0.3)
     level = int(np.load(ck / "frontier.npz")["level"])
     assert 0 < level < 100
     assert main(["solve", str(pz), *opts, "--resume", str(ck), "-o", str(resumed)]) == 0
@@ -152,15 +157,8 @@ def test_polyform_beam_reads_weights(tmp_path, capsys):
 def test_backtrack_killed_and_resumed_counts_the_same(tmp_path):
     """A count killed with SIGKILL after a snapshot and resumed gives the plain count."""
     ck = tmp_path / "ck"
-    cmd = [sys.executable, "-m", "eternity", "solve", "pentomino-5x12", "--mode", "count", "--checkpoint", str(ck),
-           "--opt", "checkpoint_every=0.3"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.time() + 60
-    while not (ck / "search.npz").exists() and time.time() < deadline and proc.poll() is None:
-        time.sleep(0.05)
-    time.sleep(0.5)
-    os.kill(proc.pid, signal.SIGKILL)
-    proc.wait()
+    _kill_after_snapshot(["solve", "pentomino-5x12", "--mode", "count", "--checkpoint", str(ck),
+                          "--opt", "checkpoint_every=0.3"], ck / "search.npz", 0.5)
     nodes_before = int(np.load(ck / "search.npz")["st"][2])
     assert nodes_before > 0
     p = catalog.load("pentomino-5x12")
