@@ -45,10 +45,11 @@ class State:
 def sample_region(p: PolyformPuzzle, k: int, rng: random.Random, node_cap: int = 400, attempts: int = 30) -> list:
     """The free part of the board after a random partial tiling leaves ``k`` pieces' area.
 
-    A randomised most-constrained-cell search (each piece once, options in
-    random order, backtracking when a cell has no fitting piece) places
-    pieces until ``k`` pieces' area is left -- the kind of region a real
-    search leaves.  Each attempt gives up after ``node_cap`` nodes; RuntimeError
+    A randomised most-constrained-cell search (options in random order,
+    backtracking when a cell has no fitting piece) places pieces until ``k``
+    pieces' area is left -- the kind of region a real search leaves.  Pieces
+    may repeat in this fill (only the shape of what is left matters; on a
+    sub-critical board a fill with distinct pieces is as hard as a solution).  Each attempt gives up after ``node_cap`` nodes; RuntimeError
     after ``attempts`` attempts.  Vectorised over the puzzle's XCC arrays."""
     area = len(p.pieces[0].cells)
     cells = sorted(map(tuple, p.region))
@@ -76,7 +77,8 @@ def sample_region(p: PolyformPuzzle, k: int, rng: random.Random, node_cap: int =
         rng.shuffle(opts)
         for o in opts:
             nxt = cov.copy()
-            nxt[items[ptr[o]:ptr[o + 1]]] = True
+            placed = items[ptr[o]:ptr[o + 1]]
+            nxt[placed[placed < n_cells]] = True  # piece items stay free: pieces may repeat in the fill
             got = dfs(nxt, free - area)
             if got is not None:
                 return got
@@ -90,8 +92,9 @@ def sample_region(p: PolyformPuzzle, k: int, rng: random.Random, node_cap: int =
     raise RuntimeError("no random partial tiling leaves a region of that size; try another seed")
 
 
-def sample_state(p: PolyformPuzzle, k: int, excess: int, rng: random.Random) -> tuple[PolyformPuzzle, list[int]]:
-    """An excess-piece state: a region of k pieces and k + excess of the puzzle's pieces."""
+def sample_state(p: PolyformPuzzle, k: int, excess: int, rng: random.Random,
+                 region: list | None = None) -> tuple[PolyformPuzzle, list[int]]:
+    """An excess-piece state: a region of k pieces (sampled unless given) and k + excess of the puzzle's pieces."""
     n = k + excess
     if n > len(p.pieces):
         raise ValueError(f"region size {k} plus excess {excess} is more than the {len(p.pieces)} pieces")
@@ -99,7 +102,7 @@ def sample_state(p: PolyformPuzzle, k: int, excess: int, rng: random.Random) -> 
     if len(sizes) != 1:
         raise ValueError("the tilability model needs pieces of one size")
     chosen = sorted(rng.sample(range(len(p.pieces)), n))
-    region = sample_region(p, k, rng)
+    region = sample_region(p, k, rng) if region is None else region
     pieces = [PolyPiece(p.pieces[i].name, p.pieces[i].cells) for i in chosen]
     return PolyformPuzzle(p.grid_name, region, pieces, p.mirror, name=f"{p.name}-k{k}+{excess}"), chosen
 

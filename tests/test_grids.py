@@ -172,3 +172,20 @@ def test_bad_drafter_cell_is_a_clear_error(tmp_path, capsys):
     assert main(["info", str(f)]) == 2
     err = capsys.readouterr().err
     assert "region.cells" in err and "0 to 11" in err
+
+
+@pytest.mark.parametrize("grid,region,pieces", [
+    ("triangle", [[0, 0, 0], [0, 0, 1], [1, 0, 0], [1, 0, 1]], [[[0, 0, 0], [0, 0, 1]], [[0, 0, 0], [0, 0, 1]]]),
+    ("hexagon", [[0, 0], [1, 0], [0, 1], [1, 1]], [[[0, 0], [1, 0]], [[0, 0], [1, 0]]]),
+])
+def test_other_grids_solve_count_and_render(grid, region, pieces, tmp_path):
+    f = tmp_path / "p.json"
+    f.write_text(json.dumps({"format": "eternity/polyform", "version": 1, "grid": grid, "region": {"cells": region},
+                             "pieces": [{"name": f"p{i}", "cells": c} for i, c in enumerate(pieces)]}))
+    p = formats.read_puzzle(str(f))
+    res = solvers.get("backtrack").solve(p, mode="all", limits=Limits())
+    assert res.count >= 1 and all(verify(p, s).valid for s in res.solutions)
+    assert res.count == solvers.get("cpsat").solve(p, mode="count", limits=Limits(time_s=30)).count
+    svg = tmp_path / "s.svg"
+    assert main(["solve", str(f), "--svg", str(svg)]) == 0
+    assert svg.read_text().count("<polygon") == len(region)
