@@ -364,6 +364,7 @@ class Beam(SolverBase):
         "sites": Option(int, 4, "polyforms: the first N free sites in reading order; the most constrained is filled"),
         "boundary": Option(float, 0.1, "polyforms: score cost of a free-cell edge facing a filled cell or the outside"),
         "covers": Option(float, 1.0, "polyforms: score weight of log(fewest options of the next sites)"),
+        "sweep": Option(float, 90.0, "polyforms: the direction (degrees) the sites are filled from: 90 = top rows first"),
     }
 
     def solve(self, puzzle: EdgePuzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:

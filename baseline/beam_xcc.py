@@ -192,9 +192,7 @@ def _expand(cov, first, n_states, order, item_ptr, item_opts, opt_ptr, opt_items
 class XCCBeamRun:
     """The tables and the frontier of one beam search on an XCC puzzle."""
 
-    def __init__(self, puzzle, options: dict, reuse_pieces: bool = False):
-        """``reuse_pieces`` (polyforms): only cells are covered, pieces may repeat -- for
-        shaping regions (tilability sampling), never for solving."""
+    def __init__(self, puzzle, options: dict):
         self.p = puzzle
         self.o = options
         t0 = time.perf_counter()
@@ -205,10 +203,6 @@ class XCCBeamRun:
         n_items = xcc.n_items
         self.opt_ptr = xcc.opt_ptr.astype(np.int64)
         self.opt_items = xcc.opt_items.astype(np.int64)
-        if reuse_pieces and puzzle.kind == "polyform":
-            keep = self.opt_items < len(puzzle.region)
-            self.opt_items = self.opt_items[keep]
-            self.opt_ptr = np.concatenate([[0], np.cumsum(np.add.reduceat(keep.astype(np.int64), self.opt_ptr[:-1]))])
         counts = np.bincount(self.opt_items, minlength=n_items)
         self.item_ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
         owner = np.repeat(np.arange(xcc.n_options), np.diff(self.opt_ptr))
@@ -232,8 +226,10 @@ class XCCBeamRun:
                 for d, nb in enumerate(grid.neighbours(c)):
                     nbr[i, d] = index.get(nb, -1)
             cen = [grid.centroid(c) for c in cells]
-            self.order = np.array(sorted(range(len(cells)), key=lambda i: (-round(cen[i][1], 6), round(cen[i][0], 6))),
-                                  np.int64)
+            th = math.radians(self.o.get("sweep", 90.0))  # 90: rows from the top, each left to right
+            ux, uy = math.cos(th), math.sin(th)
+            self.order = np.array(sorted(range(len(cells)), key=lambda i: (
+                -round(cen[i][0] * ux + cen[i][1] * uy, 6), round(cen[i][0] * uy - cen[i][1] * ux, 6))), np.int64)
             self.nbr, self.n_cells = nbr, len(cells)
             sizes = {len(pc.cells) for pc in p.pieces}
             self.area = sizes.pop() if len(sizes) == 1 else 0
@@ -287,25 +283,12 @@ class XCCBeamRun:
             width *= 4
         return self._result(status, sols, stats, t0, msg)
 
-    def leftover_regions(self, pieces_left: int, width: int) -> list[list]:
-        """The free cells of every survivor when ``pieces_left`` pieces' area is left (polyforms).
-
-        Selby's tilability data came from such states: what a beam leaves."""
-        stats = {"levels": [], "endgame_states": 0, "endgame_nodes": 0, "endgame_gave_up": 0}
-        status, covs, msg = self._one_run(width, None, None, stats, stop_at=pieces_left)
-        if status != "frontier":
-            raise RuntimeError(f"the beam did not reach {pieces_left} pieces left: {msg}")
-        cells = sorted(map(tuple, self.p.region))
-        return [[c for c, used in zip(cells, row[: self.n_cells]) if not used] for row in covs]
-
-    def _one_run(self, width, deadline, progress, stats, stop_at=None):
+    def _one_run(self, width, deadline, progress, stats):
         o = self.o
         t0 = time.perf_counter()
         n_items = self.xcc.n_items
         ea = o["exhaust_at"]
         exhaust_at = min(30, max(1, round(len(self.order) / self.sites_per_piece / 4))) if ea < 0 else ea
-        if stop_at is not None:
-            exhaust_at = stop_at
         cov = np.zeros((1, n_items), np.bool_)
         score = np.zeros(1)
         hsh = np.zeros(1, np.uint64)
@@ -355,8 +338,6 @@ class XCCBeamRun:
                 progress({"level": k, "kept": lv["kept"], "best_score": round(lv["best"], 2),
                           "worst_score": round(lv["worst"], 2), "states_per_s": round(m / dt if dt > 0 else 0),
                           "eta_s": round(el / k * left, 1)})
-        if stop_at is not None:
-            return "frontier", cov, ""
         # the end-game: exhaust each survivor, best first
         for j in range(len(score)):
             if deadline is not None and time.perf_counter() >= deadline:

@@ -71,16 +71,10 @@ def materialise(cfg: Config) -> list[Instance]:
             from puzzles.tilability import sample_state
 
             base = catalog.load(fam.puzzle)
-            try:
-                regions = _leftover_regions(base, fam.region_size, fam.samples, _seed(cfg.seed, fam.name))
-            except RuntimeError:  # the beam dies before: each sample grows its own region (slower)
-                regions = []
             for k in range(fam.samples):
                 s = _seed(cfg.seed, fam.name, fam.puzzle, fam.region_size, fam.excess, k)
-                rng = random.Random(s)
-                region = regions[rng.randrange(len(regions))] if regions else None
                 try:
-                    state, chosen = sample_state(base, fam.region_size, fam.excess, rng, region=region)
+                    state, chosen = sample_state(base, fam.region_size, fam.excess, random.Random(s))
                 except RuntimeError:  # no region of that size from this seed: the sample is left out
                     continue
                 state.name = f"{fam.puzzle}-k{fam.region_size}+{fam.excess}-{k}"
@@ -97,18 +91,6 @@ def materialise(cfg: Config) -> list[Instance]:
                 ident = hashlib.sha256(f"{ident}/{fam.name}/{params['sample']}".encode()).hexdigest()
             out.append(Instance(ident, fam.name, p.name, p.kind, params, puzzle_to_dict(p)))
     return out
-
-
-def _leftover_regions(base, k: int, samples: int, seed: int) -> list[list]:
-    """Regions of k pieces' area as a beam search leaves them (Selby's states).
-
-    The beam may reuse pieces here: only the shape of what is left matters, and on a
-    sub-critical board few states with distinct pieces get that far."""
-    from baseline.beam import Beam
-    from baseline.beam_xcc import XCCBeamRun
-
-    opts = Beam({"width": max(1000, 4 * samples), "seed": seed % (1 << 31)}).options
-    return XCCBeamRun(base, opts, reuse_pieces=True).leftover_regions(k, opts["width"])
 
 
 def versions() -> str:

@@ -45,11 +45,10 @@ class State:
 def sample_region(p: PolyformPuzzle, k: int, rng: random.Random, node_cap: int = 400, attempts: int = 30) -> list:
     """The free part of the board after a random partial tiling leaves ``k`` pieces' area.
 
-    A randomised most-constrained-cell search (options in random order,
-    backtracking when a cell has no fitting piece) places pieces until ``k``
-    pieces' area is left -- the kind of region a real search leaves.  Pieces
-    may repeat in this fill (only the shape of what is left matters; on a
-    sub-critical board a fill with distinct pieces is as hard as a solution).  Each attempt gives up after ``node_cap`` nodes; RuntimeError
+    A randomised most-constrained-cell search (each piece once, options in
+    random order, backtracking when a cell has no fitting piece) places
+    pieces until ``k`` pieces' area is left -- the kind of region a real
+    search leaves (Selby's states came from real runs).  Each attempt gives up after ``node_cap`` nodes; RuntimeError
     after ``attempts`` attempts.  Vectorised over the puzzle's XCC arrays."""
     area = len(p.pieces[0].cells)
     cells = sorted(map(tuple, p.region))
@@ -77,8 +76,7 @@ def sample_region(p: PolyformPuzzle, k: int, rng: random.Random, node_cap: int =
         rng.shuffle(opts)
         for o in opts:
             nxt = cov.copy()
-            placed = items[ptr[o]:ptr[o + 1]]
-            nxt[placed[placed < n_cells]] = True  # piece items stay free: pieces may repeat in the fill
+            nxt[items[ptr[o]:ptr[o + 1]]] = True
             got = dfs(nxt, free - area)
             if got is not None:
                 return got
