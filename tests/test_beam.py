@@ -165,3 +165,13 @@ def test_backtrack_killed_and_resumed_counts_the_same(tmp_path):
     res = solvers.get("backtrack", {"resume": str(ck)}).solve(p, mode="count", limits=Limits())
     assert res.count == 4040 and res.status == "solved"
     assert res.stats["nodes"] == 2255941  # the same tree: nodes carried over from the snapshot
+
+
+def test_polyform_beam_fills_from_any_direction():
+    p = catalog.load("eternity1-boat")
+    first = {}
+    for sweep in (90.0, 270.0):
+        res = solvers.get("beam", {"width": 1000, "sweep": sweep}).solve(p, mode="first", limits=Limits(time_s=60))
+        assert res.status == "solved" and verify(p, res.solutions[0]).valid
+        first[sweep] = max(p.grid.centroid(c)[1] for c in res.solutions[0][0].cells)  # the first piece placed
+    assert first[90.0] > first[270.0]  # top first, then bottom first
