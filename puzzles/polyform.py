@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+import numpy as np
+
 from .grids import Cell, get_grid
 from .xcc import XCC, XCCBuilder
 
@@ -26,6 +28,33 @@ class PolyPlacement(NamedTuple):
     piece: int        # index into pieces
     copy: int         # 0 .. count-1
     cells: tuple[Cell, ...]
+
+
+def _offset_finder(region: set):
+    """A function giving the set of lattice offsets that put a normalized shape inside ``region``.
+
+    One boolean array of the region, ANDed over the shape's cells (numpy): the placement
+    loop then only translates shapes that fit (Eternity's pram: 19 s to about 1 s)."""
+    a0 = min(c[0] for c in region)
+    b0 = min(c[1] for c in region)
+    na = max(c[0] for c in region) - a0 + 1
+    nb = max(c[1] for c in region) - b0 + 1
+    nt = max((c[2] for c in region), default=0) + 1 if len(next(iter(region))) > 2 else 1
+    grid = np.zeros((na, nb, nt), bool)
+    for c in region:
+        grid[c[0] - a0, c[1] - b0, c[2] if len(c) > 2 else 0] = True
+
+    def fits(shape) -> set:
+        sa = max(c[0] for c in shape) + 1
+        sb = max(c[1] for c in shape) + 1
+        if sa > na or sb > nb:
+            return set()
+        ok = np.ones((na - sa + 1, nb - sb + 1), bool)
+        for c in shape:
+            ok &= grid[c[0]: c[0] + na - sa + 1, c[1]: c[1] + nb - sb + 1, c[2] if len(c) > 2 else 0]
+        return {(int(u) + a0, int(v) + b0) for u, v in zip(*np.nonzero(ok))}
+
+    return fits
 
 
 @dataclass
@@ -67,15 +96,19 @@ class PolyformPuzzle:
         """Every placement of every orientation of every piece copy in the region."""
         grid = self.grid
         region = set(map(tuple, self.region))
+        fits = _offset_finder(region)
         out = []
         for i, p in enumerate(self.pieces):
             shapes = grid.orientations(p.cells, self.mirror)
             spots = []
             for shape in shapes:
                 seen = set()
+                valid = fits(shape)
                 for off in grid.anchors(shape, region):
+                    if off not in valid:
+                        continue
                     cells = grid.translate(shape, off)
-                    if cells not in seen and all(c in region for c in cells):
+                    if cells not in seen:
                         seen.add(cells)
                         spots.append(cells)
             for k in range(p.count):
