@@ -20,7 +20,7 @@ def drive(step: Callable[[int], int], nodes: Callable[[], int], *, time_s: float
     ``on_stop(code)`` says to stop.  Returns 'done', 'stopped' or 'limit'."""
     t0 = time.perf_counter()
     last = t0
-    budget = 20_000
+    budget = 1_000  # small first chunk: a slow node rate must not overrun a short time limit
     while True:
         if node_limit is not None:
             left = node_limit - nodes()

@@ -122,8 +122,9 @@ class PolyformPuzzle:
         names = {(i, k): n for i, k, n in self.copy_names()}
         for n in names.values():
             (b.add_primary if self.exact else b.add_secondary)(n)
+        item = {c: self.cell_item(c) for c in map(tuple, self.region)}  # formatted once, not per placement
         for pl in self.placements():
-            b.add_option([names[(pl.piece, pl.copy)]] + [self.cell_item(c) for c in pl.cells], pl)
+            b.add_option([names[(pl.piece, pl.copy)]] + [item[c] for c in pl.cells], pl)
         return b.build()
 
     def canonical(self) -> dict:
