@@ -45,7 +45,7 @@ import numpy as np
 from numba import njit
 
 from puzzles.edge import EdgePlacement, EdgePuzzle
-from puzzles.orders import ORDERS, search_order
+from puzzles.orders import ORDERS
 from puzzles.solvers import Limits, Option, SolveResult, SolverBase
 
 from . import checkpoint, codec

@@ -39,9 +39,6 @@ from puzzles.solvers import Limits, SolveResult
 from . import dlx
 from .backtrack import XCCSearch
 
-DEAD = -1e300
-
-
 @njit(cache=True)
 def _fits(o, cov, opt_ptr, opt_items):
     for q in range(opt_ptr[o], opt_ptr[o + 1]):
@@ -322,11 +319,14 @@ class XCCBeamRun:
             _, firsts = np.unique(hs[idx], return_index=True)
             keep = idx[np.sort(firsts)][:width]
             new_cov = cov[par[keep]].copy()
-            for j, oo in enumerate(opt[keep]):
-                new_cov[j, self.opt_items[self.opt_ptr[oo]:self.opt_ptr[oo + 1]]] = True
+            starts, lens = self.opt_ptr[opt[keep]], np.diff(self.opt_ptr)[opt[keep]]
+            rows = np.repeat(np.arange(len(keep)), lens)
+            at = np.repeat(starts - np.cumsum(lens) + lens, lens) + np.arange(int(lens.sum()))
+            new_cov[rows, self.opt_items[at]] = True
             chosen = np.concatenate([chosen[par[keep]], opt[keep][:, None]], axis=1)
             cov, score, hsh = new_cov, sc[keep], hs[keep]
-            first = np.array([_first_free(cov[j], self.order) for j in range(len(keep))], np.int64)
+            free = ~cov[:, self.order]
+            first = np.where(free.any(axis=1), free.argmax(axis=1), len(self.order)).astype(np.int64)
             k += 1
             dt = time.perf_counter() - tl
             lv = {"width": width, "level": k, "kept": int(len(keep)), "children": int(m), "best": float(score.max()),
@@ -342,27 +342,14 @@ class XCCBeamRun:
         for j in range(len(score)):
             if deadline is not None and time.perf_counter() >= deadline:
                 return "limit", [], "time limit in the end-game"
-            sol = self._endgame(cov[j], chosen[j], stats)
+            sol = self._endgame(chosen[j], stats)
             if sol is not None:
                 return "solved", [sol], ""
         return "limit", [], f"no survivor of the beam (width {width}) completes: widen the beam"
 
-    def _endgame(self, cov_row, prefix, stats):
+    def _endgame(self, prefix, stats):
         xcc = self.xcc
-        clash = np.add.reduceat(cov_row[self.opt_items].astype(np.int64), self.opt_ptr[:-1]) if xcc.n_options else []
-        kept = np.nonzero(np.asarray(clash) == 0)[0]
-        free = np.nonzero(~cov_row)[0]
-        new_index = np.full(xcc.n_items, -1, np.int64)
-        new_index[free] = np.arange(len(free))
-        lens = np.diff(self.opt_ptr)[kept]
-        ptr = np.concatenate([[0], np.cumsum(lens)]).astype(np.int32)
-        items = new_index[np.concatenate([self.opt_items[self.opt_ptr[q]:self.opt_ptr[q + 1]] for q in kept])
-                          if len(kept) else np.zeros(0, np.int64)].astype(np.int32)
-        from puzzles.xcc import XCC
-
-        sub = XCC(item_names=[xcc.item_names[i] for i in free], n_primary=int(np.count_nonzero(free < xcc.n_primary)),
-                  opt_ptr=ptr, opt_items=items, opt_colors=np.zeros(len(items), np.int32),
-                  decode=[xcc.decode[q] for q in kept])
+        sub, _ = xcc.restrict(prefix)
         search = XCCSearch(sub)
         code = search.step(self.o["endgame_nodes"], True)
         stats["endgame_states"] += 1
@@ -379,7 +366,3 @@ class XCCBeamRun:
         stats["deepest"] = max((lv["level"] for lv in stats["levels"]), default=0)
         return SolveResult(status, sols, None, None, stats, message)
 
-
-def _first_free(row, order) -> int:
-    free = np.nonzero(~row[order])[0]
-    return int(free[0]) if len(free) else len(order)

@@ -71,10 +71,11 @@ def materialise(cfg: Config) -> list[Instance]:
             from puzzles.tilability import sample_state
 
             base = catalog.load(fam.puzzle)
+            xcc = base.to_xcc()  # once for all the samples
             for k in range(fam.samples):
                 s = _seed(cfg.seed, fam.name, fam.puzzle, fam.region_size, fam.excess, k)
                 try:
-                    state, chosen = sample_state(base, fam.region_size, fam.excess, random.Random(s))
+                    state, chosen = sample_state(base, fam.region_size, fam.excess, random.Random(s), xcc)
                 except RuntimeError:  # no region of that size from this seed: the sample is left out
                     continue
                 state.name = f"{fam.puzzle}-k{fam.region_size}+{fam.excess}-{k}"

@@ -66,8 +66,10 @@ def read_states(db: str, puzzle: str, k: int, excess: int) -> list[State]:
             prm = r["params"]
             if prm.get("base") != puzzle or prm.get("region_size") != k or prm.get("excess") != excess:
                 continue
-            if r["status"] not in ("solved", "unsatisfiable") or r.get("detail") is None and r["status"] == "solved":
+            if r["status"] not in ("solved", "unsatisfiable"):
                 continue  # an exhaust cut short by its time limit is not a complete observation
+            if r["status"] == "solved" and not r.get("detail"):
+                continue  # solutions without their piece sets
             sets = json.loads(r["detail"])["piece_sets"] if r.get("detail") else []
             sols = {tuple(sorted(index[n] for n in names)): int(m) for names, m in sets}
             out.append(State(list(prm["pieces"]), k, sols))

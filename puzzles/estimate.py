@@ -319,7 +319,7 @@ def critical_size(rows: int, cols: int, frame_colors: int, seeds: int = 3,
             break
         table.append((i, sum(logs) / len(logs)))
         if table[-1][1] < 0 and len(table) > 1:
-            (i0, l0), (i1, l1) = table[-2], table[-1]
+            (i0, l0), (_, l1) = table[-2], table[-1]
             if l0 >= 0:
                 return {"critical_inner_colors": i0 + l0 / (l0 - l1), "table": table}
     return {"critical_inner_colors": None, "table": table}

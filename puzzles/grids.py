@@ -120,12 +120,6 @@ class Grid:
         b0 = min(c[1] for c in cells)
         return tuple(sorted((c[0] - a0, c[1] - b0) + tuple(c[2:]) for c in cells))
 
-    def offset(self, cells: Iterable[Cell], onto: Iterable[Cell]) -> Cell:
-        """The translation taking the normal form of ``cells`` to where ``onto`` sits."""
-        cells, onto = list(cells), list(onto)
-        return (min(c[0] for c in onto) - min(c[0] for c in cells),
-                min(c[1] for c in onto) - min(c[1] for c in cells))
-
     def translate(self, cells: Iterable[Cell], offset: Cell) -> tuple[Cell, ...]:
         return tuple(sorted((c[0] + offset[0], c[1] + offset[1]) + tuple(c[2:]) for c in cells))
 

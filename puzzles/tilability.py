@@ -42,25 +42,28 @@ class State:
     solutions: dict[tuple[int, ...], int] = field(default_factory=dict)  # piece set -> tilings
 
 
-def sample_region(p: PolyformPuzzle, k: int, rng: random.Random, node_cap: int = 400, attempts: int = 30) -> list:
+def sample_region(p: PolyformPuzzle, k: int, rng: random.Random, xcc=None, node_cap: int = 400,
+                  attempts: int = 30) -> list:
     """The free part of the board after a random partial tiling leaves ``k`` pieces' area.
 
     A randomised most-constrained-cell search (each piece once, options in
     random order, backtracking when a cell has no fitting piece) places
     pieces until ``k`` pieces' area is left -- the kind of region a real
-    search leaves (Selby's states came from real runs).  Each attempt gives up after ``node_cap`` nodes; RuntimeError
-    after ``attempts`` attempts.  Vectorised over the puzzle's XCC arrays."""
+    search leaves (Selby's states came from real runs).  Each attempt gives up
+    after ``node_cap`` nodes; RuntimeError after ``attempts`` attempts.
+    Vectorised over the puzzle's XCC arrays (pass ``xcc`` to build them once
+    for many samples)."""
     area = len(p.pieces[0].cells)
     cells = sorted(map(tuple, p.region))
     n_cells = len(cells)  # the XCC lists the region's cells first, sorted, then the pieces
     target = k * area
     if target > n_cells:
         raise ValueError(f"region size {k} is more than the board holds")
-    xcc = getattr(p, "_tilability_xcc", None)
-    if xcc is None:  # sampling many states of one puzzle: build its exact-cover problem once
-        xcc = p._tilability_xcc = p.to_xcc()
+    xcc = xcc if xcc is not None else p.to_xcc()
     ptr, items = xcc.opt_ptr.astype(np.int64), xcc.opt_items.astype(np.int64)
     owner = np.repeat(np.arange(xcc.n_options), np.diff(ptr))
+    by_item = np.argsort(items, kind="stable")  # entries grouped by item: the options covering each cell
+    item_ptr = np.concatenate([[0], np.cumsum(np.bincount(items, minlength=xcc.n_items))])
     nodes = 0
 
     def dfs(cov: np.ndarray, free: int):
@@ -72,7 +75,8 @@ def sample_region(p: PolyformPuzzle, k: int, rng: random.Random, node_cap: int =
         counts = np.bincount(items[valid[owner]], minlength=xcc.n_items)[:n_cells].astype(float)
         counts[cov[:n_cells]] = np.inf
         site = int(np.argmin(counts))
-        opts = [o for o in np.nonzero(valid)[0] if site in items[ptr[o]:ptr[o + 1]]]
+        at_site = owner[by_item[item_ptr[site]:item_ptr[site + 1]]]
+        opts = at_site[valid[at_site]].tolist()
         rng.shuffle(opts)
         for o in opts:
             nxt = cov.copy()
@@ -91,8 +95,8 @@ def sample_region(p: PolyformPuzzle, k: int, rng: random.Random, node_cap: int =
 
 
 def sample_state(p: PolyformPuzzle, k: int, excess: int, rng: random.Random,
-                 region: list | None = None) -> tuple[PolyformPuzzle, list[int]]:
-    """An excess-piece state: a region of k pieces (sampled unless given) and k + excess of the puzzle's pieces."""
+                 xcc=None) -> tuple[PolyformPuzzle, list[int]]:
+    """An excess-piece state: a region of k pieces and k + excess of the puzzle's pieces."""
     n = k + excess
     if n > len(p.pieces):
         raise ValueError(f"region size {k} plus excess {excess} is more than the {len(p.pieces)} pieces")
@@ -100,7 +104,7 @@ def sample_state(p: PolyformPuzzle, k: int, excess: int, rng: random.Random,
     if len(sizes) != 1:
         raise ValueError("the tilability model needs pieces of one size")
     chosen = sorted(rng.sample(range(len(p.pieces)), n))
-    region = sample_region(p, k, rng) if region is None else region
+    region = sample_region(p, k, rng, xcc)
     pieces = [PolyPiece(p.pieces[i].name, p.pieces[i].cells) for i in chosen]
     return PolyformPuzzle(p.grid_name, region, pieces, p.mirror, name=f"{p.name}-k{k}+{excess}"), chosen
 

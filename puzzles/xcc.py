@@ -95,42 +95,32 @@ class XCC:
         taken = np.zeros(self.n_items, dtype=bool)
         colour = np.zeros(self.n_items, dtype=np.int64)
         for k in forced:
-            for it, col in self.option(k):
-                if col:
-                    colour[it] = col
-                else:
-                    taken[it] = True
-        keep_items = [i for i in range(self.n_items) if not taken[i] and not colour[i]]
-        new_index = {old: new for new, old in enumerate(keep_items)}
-        n_primary = sum(1 for i in keep_items if i < self.n_primary)
-        ptr, items, colors, kept = [0], [], [], []
-        for k in range(self.n_options):
-            ok, row = True, []
-            for it, col in self.option(k):
-                if taken[it]:
-                    ok = False
-                    break
-                if colour[it]:
-                    if col != colour[it]:
-                        ok = False
-                        break
-                    continue
-                row.append((new_index[it], col))
-            if ok:
-                kept.append(k)
-                items.extend(r[0] for r in row)
-                colors.extend(r[1] for r in row)
-                ptr.append(len(items))
+            a, b = self.opt_ptr[k], self.opt_ptr[k + 1]
+            cols = self.opt_colors[a:b]
+            taken[self.opt_items[a:b][cols == 0]] = True
+            colour[self.opt_items[a:b][cols != 0]] = cols[cols != 0]
+        ptr = self.opt_ptr.astype(np.int64)
+        owner = np.repeat(np.arange(self.n_options), np.diff(ptr))
+        fixed = colour[self.opt_items] != 0
+        # an option survives when it takes no taken item and agrees with every fixed colour
+        bad = taken[self.opt_items] | (fixed & (self.opt_colors != colour[self.opt_items]))
+        kept = np.nonzero(np.bincount(owner[bad], minlength=self.n_options) == 0)[0] if self.n_options else owner
+        keep_items = np.nonzero(~taken & (colour == 0))[0]
+        new_index = np.full(self.n_items, -1, dtype=np.int64)
+        new_index[keep_items] = np.arange(len(keep_items))
+        # the surviving options' entries, minus those on colour-fixed items, renumbered
+        entry = np.isin(owner, kept) & ~fixed
+        counts = np.bincount(owner[entry], minlength=self.n_options)[kept]
         sub = XCC(
             item_names=[self.item_names[i] for i in keep_items],
-            n_primary=n_primary,
-            opt_ptr=np.asarray(ptr, dtype=np.int32),
-            opt_items=np.asarray(items, dtype=np.int32),
-            opt_colors=np.asarray(colors, dtype=np.int32),
+            n_primary=int(np.count_nonzero(keep_items < self.n_primary)),
+            opt_ptr=np.concatenate([[0], np.cumsum(counts)]).astype(np.int32),
+            opt_items=new_index[self.opt_items[entry]].astype(np.int32),
+            opt_colors=self.opt_colors[entry].astype(np.int32),
             decode=[self.decode[k] for k in kept],
             color_names=self.color_names,
         )
-        return sub, np.asarray(kept, dtype=np.int64)
+        return sub, kept.astype(np.int64)
 
 
 class XCCBuilder:

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eternity.cli import main
-from encoders.amo import ENCODINGS, at_most_one, exactly_one
+from encoders.amo import ENCODINGS, exactly_one
 from puzzles import catalog, generate, solvers
 
 
