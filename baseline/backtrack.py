@@ -18,15 +18,56 @@ import numpy as np
 from puzzles.solvers import Limits, Option, SolveResult, SolverBase
 from puzzles.xcc import XCC
 
-from . import checkpoint, dlx
+from . import bitset, checkpoint, dlx
 from .driver import BUDGET, drive
 
-# the arrays a paused Algorithm C search lives in (the links change as items are covered)
-STATE = ("UL", "DL", "COLOR", "LEN", "LL", "RL", "x", "chosen", "st", "prof")
+# the most clash-row memory (n_options^2 / 8 bytes) the auto engine spends on bitsets
+BITSET_MAX_OPTIONS = 12_000
 
 
-class XCCSearch:
-    """The linked structure and resumable state of one Algorithm C search."""
+class _Search:
+    """What both engines share: counters, the path, snapshots of a paused search."""
+
+    engine = ""
+    STATE: tuple[str, ...] = ()
+
+    @property
+    def nodes(self) -> int:
+        return int(self.st[2])
+
+    @property
+    def count(self) -> int:
+        return int(self.st[3])
+
+    def fingerprint(self, mode: str) -> str:
+        xcc = self.xcc
+        h = hashlib.sha256(xcc.opt_ptr.tobytes() + xcc.opt_items.tobytes() + xcc.opt_colors.tobytes()
+                           + f"{xcc.n_primary}/{mode}/{self.engine}".encode())
+        return h.hexdigest()[:16]
+
+    def save(self, d: Path, mode: str, solutions: list[list[int]]) -> None:
+        """Snapshot the paused search (its path and state) and the solutions found so far."""
+        flat = np.array([k for s in solutions for k in s], np.int64)
+        lens = np.array([len(s) for s in solutions], np.int64)
+        checkpoint.save(d, "search", fingerprint=self.fingerprint(mode), sol_flat=flat, sol_lens=lens,
+                        **{k: getattr(self, k) for k in self.STATE})
+
+    def load(self, d: Path, mode: str) -> list[list[int]]:
+        z = checkpoint.load(d, "search", self.fingerprint(mode))
+        for k in self.STATE:
+            getattr(self, k)[...] = z[k]
+        out, pos = [], 0
+        for n in z["sol_lens"].tolist():
+            out.append(z["sol_flat"][pos:pos + n].tolist())
+            pos += n
+        return out
+
+
+class DLXSearch(_Search):
+    """Dancing links: memory linear in the problem, for large problems."""
+
+    engine = "dlx"
+    STATE = ("UL", "DL", "COLOR", "LEN", "LL", "RL", "x", "chosen", "st", "prof")
 
     def __init__(self, xcc: XCC, seed: int = -1):
         self.xcc = xcc
@@ -47,40 +88,57 @@ class XCCSearch:
                        self.x, self.chosen, self.st, self.prof, budget, stop_on_solution,
                        split_depth, self.randomize)
 
-    @property
-    def nodes(self) -> int:
-        return int(self.st[2])
-
-    @property
-    def count(self) -> int:
-        return int(self.st[3])
-
-    def fingerprint(self, mode: str) -> str:
-        xcc = self.xcc
-        h = hashlib.sha256(xcc.opt_ptr.tobytes() + xcc.opt_items.tobytes() + xcc.opt_colors.tobytes()
-                           + f"{xcc.n_primary}/{mode}".encode())
-        return h.hexdigest()[:16]
-
-    def save(self, d: Path, mode: str, solutions: list[list[int]]) -> None:
-        """Snapshot the paused search (its path and links) and the solutions found so far."""
-        flat = np.array([k for s in solutions for k in s], np.int64)
-        lens = np.array([len(s) for s in solutions], np.int64)
-        checkpoint.save(d, "search", fingerprint=self.fingerprint(mode), sol_flat=flat, sol_lens=lens,
-                        **{k: getattr(self, k) for k in STATE})
-
-    def load(self, d: Path, mode: str) -> list[list[int]]:
-        z = checkpoint.load(d, "search", self.fingerprint(mode))
-        for k in STATE:
-            getattr(self, k)[:] = z[k]
-        out, pos = [], 0
-        for n in z["sol_lens"].tolist():
-            out.append(z["sol_flat"][pos:pos + n].tolist())
-            pos += n
-        return out
-
     def current_options(self) -> list[int]:
         """Option indices of x[0..level-1] (a solution or a leaf of a split)."""
         return [int(self.OPT[self.x[k]]) for k in range(int(self.st[0]))]
+
+
+class BitsetSearch(_Search):
+    """Live options as one bitset per level: the faster engine on small problems."""
+
+    engine = "bitset"
+    STATE = ("Lst", "Ust", "item", "pos", "opt", "st", "prof")
+
+    def __init__(self, xcc: XCC, seed: int = -1):
+        self.xcc = xcc
+        self.M, self.CONF, self.PI, self.lo, self.hi = bitset.build(
+            xcc.n_items, xcc.n_primary, xcc.opt_ptr, xcc.opt_items, xcc.opt_colors)
+        depth = xcc.n_primary + 2
+        self.Lst = np.zeros((depth, self.M.shape[1]), np.uint64)
+        self.Ust = np.zeros((depth, self.PI.shape[1]), np.uint64)
+        bitset.start(self.Lst, self.Ust, xcc.n_options, xcc.n_primary)
+        self.item = np.zeros(depth, np.int64)
+        self.pos = np.zeros(depth, np.int64)
+        self.opt = np.zeros(depth, np.int64)
+        self.prof = np.zeros(depth, np.int64)
+        self.st = np.zeros(5, np.int64)
+        self.st[1] = 2
+        self.randomize = seed >= 0
+        if self.randomize:
+            dlx.seed_rng(seed)
+
+    def step(self, budget: int, stop_on_solution: bool, split_depth: int = -1) -> int:
+        return bitset.run(self.M, self.CONF, self.PI, self.lo, self.hi, self.xcc.n_primary,
+                          self.Lst, self.Ust, self.item, self.pos, self.opt, self.st, self.prof,
+                          budget, stop_on_solution, split_depth, self.randomize)
+
+    def current_options(self) -> list[int]:
+        return [int(k) for k in self.opt[:int(self.st[0])]]
+
+
+ENGINES = {"dlx": DLXSearch, "bitset": BitsetSearch}
+
+
+def make_search(xcc: XCC, seed: int = -1, engine: str = "auto") -> _Search:
+    """The search engine for ``xcc``: bitsets when the clash rows are small, else dancing links.
+
+    Both visit the same tree in the same order, so counts, nodes and the
+    first solution do not depend on the engine."""
+    if engine == "auto":
+        engine = "bitset" if 0 < xcc.n_options <= BITSET_MAX_OPTIONS else "dlx"
+    if engine not in ENGINES:
+        raise ValueError(f"solver backtrack: engine must be auto, dlx or bitset, not {engine!r}")
+    return ENGINES[engine](xcc, seed)
 
 
 class Backtrack(SolverBase):
@@ -90,6 +148,7 @@ class Backtrack(SolverBase):
         "checkpoint": Option(str, "", "directory: snapshot the search path there every checkpoint_every seconds"),
         "resume": Option(str, "", "directory: continue the search snapshotted there"),
         "checkpoint_every": Option(float, 30.0, "seconds between snapshots"),
+        "engine": Option(str, "auto", "auto (bitset up to 12,000 options, else dlx), dlx or bitset: same tree, different speed"),
     }
 
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
@@ -100,7 +159,7 @@ class Backtrack(SolverBase):
         limits = limits or Limits()
         t0 = time.perf_counter()
         xcc = puzzle.to_xcc()
-        search = XCCSearch(xcc, o["seed"])
+        search = make_search(xcc, o["seed"], o["engine"])
         found: list[list[int]] = []
         if o["resume"]:
             found = search.load(Path(o["resume"]), mode)
@@ -109,9 +168,9 @@ class Backtrack(SolverBase):
         return solve_xcc(search, mode, limits, progress, build_s, ck, o["checkpoint_every"], found)
 
 
-def solve_xcc(search: XCCSearch, mode: str, limits: Limits, progress, build_s: float,
+def solve_xcc(search: _Search, mode: str, limits: Limits, progress, build_s: float,
               ck: Path | None = None, every: float = 30.0, found: list[list[int]] | None = None) -> SolveResult:
-    """Run an XCCSearch to the end or a limit and package the answer.
+    """Run a search (either engine) to the end or a limit and package the answer.
 
     With ``ck`` the paused search is snapshotted there every ``every``
     seconds (between node-budget chunks) and once more at the end; ``found``
@@ -174,7 +233,7 @@ def split(xcc: XCC, depth: int) -> list[list[int]]:
     ``depth`` are prefixes themselves), so the counts of
     ``xcc.restrict(prefix)`` add up to the count of ``xcc``.
     """
-    search = XCCSearch(xcc)
+    search = make_search(xcc)
     parts: list[list[int]] = []
     while True:
         code = search.step(1 << 40, True, depth)
@@ -185,7 +244,7 @@ def split(xcc: XCC, depth: int) -> list[list[int]]:
 
 def count_xcc(xcc: XCC) -> int:
     """The exact number of solutions of an XCC problem (no limits)."""
-    search = XCCSearch(xcc)
+    search = make_search(xcc)
     while search.step(1 << 40, False) != dlx.DONE:
         pass
     return search.count

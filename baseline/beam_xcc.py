@@ -37,7 +37,7 @@ from puzzles.formats import InputError
 from puzzles.solvers import Limits, SolveResult
 
 from . import dlx
-from .backtrack import XCCSearch
+from .backtrack import make_search
 
 @njit(cache=True)
 def _fits(o, cov, opt_ptr, opt_items):
@@ -350,7 +350,7 @@ class XCCBeamRun:
     def _endgame(self, prefix, stats):
         xcc = self.xcc
         sub, _ = xcc.restrict(prefix)
-        search = XCCSearch(sub)
+        search = make_search(sub)
         code = search.step(self.o["endgame_nodes"], True)
         stats["endgame_states"] += 1
         stats["endgame_nodes"] += search.nodes

@@ -138,3 +138,41 @@ def test_unknown_option_and_mode():
         solvers.get("backtrack", {"nope": 1})
     with pytest.raises(ValueError):
         solvers.get("edge-backtrack").check(catalog.load("queens-5"), "count")
+
+
+def _walk(xcc, engine, seed=-1):
+    from baseline.backtrack import make_search
+
+    s = make_search(xcc, seed, engine)
+    firsts = []
+    while s.step(1 << 40, True) != 0:
+        if len(firsts) < 3:
+            firsts.append(s.current_options())
+    return s.count, s.nodes, s.prof.tolist(), firsts
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from(["edge", "polyomino", "queens"]), st.integers(0, 10**6))
+def test_engines_visit_the_same_tree(kind, seed):
+    """Dancing links and bitsets: same count, same nodes per level, same first solutions
+    (coloured secondary items in the edge puzzles, uncoloured ones in queens)."""
+    if kind == "edge":
+        p, _ = generate.edge_puzzle(3, 3, 1, 2, seed)
+    elif kind == "polyomino":
+        p, _ = generate.polyomino_puzzle(4, 5, 4, seed)
+    else:
+        p = catalog.load(f"queens-{4 + seed % 4}")
+    x = p.to_xcc()
+    assert _walk(x, "dlx") == _walk(x, "bitset")
+    assert _walk(x, "dlx", seed % 7)[0] == _walk(x, "bitset", seed % 7)[0]
+
+
+def test_bitset_engine_split_and_bad_engine():
+    from baseline.backtrack import make_search
+
+    x = catalog.load("queens-8").to_xcc()
+    assert sum(count_xcc(x.restrict(pr)[0]) for pr in split(x, 3)) == 92
+    assert make_search(x).engine == "bitset"
+    with pytest.raises(ValueError, match="engine"):
+        make_search(x, engine="nope")
+    assert count("pentomino-3x20", engine="dlx") == count("pentomino-3x20", engine="bitset") == 8
