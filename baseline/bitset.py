@@ -52,61 +52,43 @@ def _ctz(typingctx, x):
     return types.uint64(types.uint64), codegen
 
 
+def _rows(cols: np.ndarray, n_rows: int, n_cols: int) -> np.ndarray:
+    """Bit rows (n_rows x words, uint64, bit k of row r = option k) from (row, column) pairs."""
+    W = (n_cols + 63) >> 6
+    dense = np.zeros((n_rows, W * 64), np.bool_)
+    dense[cols[0], cols[1]] = True
+    return np.packbits(dense, axis=1, bitorder="little").view(np.uint64).reshape(n_rows, W)
+
+
 def build(n_items, n_primary, opt_ptr, opt_items, opt_colors):
-    """Bit matrices of an XCC problem.
+    """Bit matrices of an XCC problem (numpy: built once, not a hot loop).
 
     Returns M (items x words: options containing the item), CONF (options x
     words: the options each clashes with, itself included), PI (options x
     item-words: the primary items it covers), and lo/hi, the first and one
     past the last non-zero word of each row of M."""
-    coloured = opt_colors != 0
-    key = np.full(opt_items.shape[0], -1, np.int64)
-    if coloured.any():
-        pairs = opt_items[coloured].astype(np.int64) * (int(opt_colors.max()) + 1) + opt_colors[coloured]
-        _, key[coloured] = np.unique(pairs, return_inverse=True)
-    return _build(n_items, n_primary, opt_ptr, opt_items, key, int(key.max()) + 1)
-
-
-@njit(cache=True)
-def _build(n_items, n_primary, opt_ptr, opt_items, key, n_keys):
     n_opt = opt_ptr.shape[0] - 1
-    W = (n_opt + 63) >> 6
-    WI = max((n_primary + 63) >> 6, 1)
-    M = np.zeros((n_items, W), np.uint64)
-    S = np.zeros((max(n_keys, 1), W), np.uint64)  # options giving (item, colour)
-    one = np.uint64(1)
-    for k in range(n_opt):
-        b = one << np.uint64(k & 63)
-        for t in range(opt_ptr[k], opt_ptr[k + 1]):
-            M[opt_items[t], k >> 6] |= b
-            if key[t] >= 0:
-                S[key[t], k >> 6] |= b
-    CONF = np.zeros((n_opt, W), np.uint64)
-    PI = np.zeros((n_opt, WI), np.uint64)
-    for k in range(n_opt):
-        for t in range(opt_ptr[k], opt_ptr[k + 1]):
-            j = opt_items[t]
-            if j < n_primary:
-                PI[k, j >> 6] |= one << np.uint64(j & 63)
-            if key[t] < 0:
-                for w in range(W):
-                    CONF[k, w] |= M[j, w]
-            else:  # clash with every other use of j except the same colour
-                for w in range(W):
-                    CONF[k, w] |= M[j, w] & ~S[key[t], w]
-        CONF[k, k >> 6] |= one << np.uint64(k & 63)
-    lo = np.zeros(n_items, np.int64)
-    hi = np.zeros(n_items, np.int64)
-    for i in range(n_items):
-        a = W
-        e = 0
-        for w in range(W):
-            if M[i, w] != 0:
-                if w < a:
-                    a = w
-                e = w + 1
-        lo[i] = min(a, e)
-        hi[i] = e
+    owner = np.repeat(np.arange(n_opt), np.diff(opt_ptr))
+    items = opt_items.astype(np.int64)
+    M = _rows((items, owner), n_items, n_opt)
+    # the clash row of each (option, item) entry: every option using the item, except
+    # those giving a coloured item the same colour
+    clash = M[items]
+    coloured = opt_colors != 0
+    if coloured.any():
+        pairs = items[coloured] * (int(opt_colors.max()) + 1) + opt_colors[coloured]
+        keys, key = np.unique(pairs, return_inverse=True)
+        S = _rows((key, owner[coloured]), len(keys), n_opt)
+        clash[coloured] &= ~S[key]
+    CONF = np.bitwise_or.reduceat(clash, opt_ptr[:-1], axis=0) if n_opt else clash[:0]
+    k = np.arange(n_opt)
+    CONF[k, k >> 6] |= np.left_shift(np.uint64(1), (k & 63).astype(np.uint64))
+    primary = items < n_primary
+    PI = _rows((owner[primary], items[primary]), n_opt, max(n_primary, 1))
+    nz = M != 0
+    any_ = nz.any(axis=1)
+    lo = np.where(any_, nz.argmax(axis=1), 0).astype(np.int64)
+    hi = np.where(any_, M.shape[1] - nz[:, ::-1].argmax(axis=1), 0).astype(np.int64)
     return M, CONF, PI, lo, hi
 
 
@@ -226,11 +208,7 @@ def run(M, CONF, PI, lo, hi, n_primary, Lst, Ust, item, pos, opt, st, prof,
     return DONE
 
 
-@njit(cache=True)
 def start(Lst, Ust, n_opt, n_primary):
     """Level 0: every option live, every primary item uncovered."""
-    one = np.uint64(1)
-    for k in range(n_opt):
-        Lst[0, k >> 6] |= one << np.uint64(k & 63)
-    for j in range(n_primary):
-        Ust[0, j >> 6] |= one << np.uint64(j & 63)
+    Lst[0] = _rows((np.zeros(n_opt, np.int64), np.arange(n_opt)), 1, n_opt)[0]
+    Ust[0] = _rows((np.zeros(n_primary, np.int64), np.arange(n_primary)), 1, max(n_primary, 1))[0]

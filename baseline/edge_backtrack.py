@@ -122,84 +122,226 @@ def static_range(k, placed, nb, dep_nk, dep_side, dep_mul, dep_base, dep_fixed, 
 
 
 @njit(cache=True)
-def run_static(n, order, dep_base, dep_nk, dep_nb, dep_side, dep_mul, dep_fixed, tab_ptr, cand_piece, cand_rot, cand_col,
-               bcand, used, cur, end, pl_cand, st, prof, budget, stop_on_solution):
+def run_static(n, dep_base, dep_nk, dep_at, dep_shift, dep_mul, dep_fixed, tab_ptr, cand,
+               used, cur, end, pl_val, st, prof, budget, stop_on_solution):
     """The fast path for static orders: a tight loop over depths.
 
-    ``bcand[cell]`` is the candidate placed on a cell (its colours are
-    ``cand_col[4 * bcand[cell] + side]``), so placing and removing a piece
-    is one write and one bit.  At depth k the key is read from the
-    ``dep_nk[k]`` earlier neighbours ``dep_nb`` on sides ``dep_side``.
-    A fixed cell (``dep_fixed[k] >= 0``) has exactly that one candidate,
-    checked against its placed neighbours explicitly.
-    st: [0] depth, [1] phase (0 enter, 1 continue, 9 done), [2] placements,
-    [3] solutions, [4] deepest.
+    ``cand[i]`` packs a candidate: its piece in the high 32 bits, the colours
+    of its N, E, S, W sides in bytes 0..3.  The packed value of the
+    candidate at depth d is copied to ``pl_val[d]``, so the key of a depth
+    is read straight from the earlier depths ``dep_at`` (byte ``dep_shift``)
+    with one load each, and the piece to free on the way back comes with it.
+    Every depth has at least two key entries (a missing one reads the
+    always-zero ``pl_val[n]`` with multiplier 0), so the usual case is
+    straight-line code.  (Reading colours through the candidate index
+    instead ran 22-32 against 38-48 M placements/s on brendan-8x8.)  The
+    candidate placed at depth d is ``cur[d] - 1``.  A fixed cell
+    (``dep_fixed[k] >= 0``) has exactly that one candidate, checked against
+    its placed neighbours.  st: [0] depth, [1] phase (0 enter depth,
+    1 continue at depth, 9 done), [2] placements, [3] solutions, [4] deepest.
     """
     k = st[0]
-    phase = st[1]
-    spent = 0
+    left = budget
+    deep = st[4]
+    fresh = st[1] == 0
+    i = cur[k]
+    e = end[k]
     while True:
-        if phase == 0:
+        if fresh:
+            fresh = False
             if k == n:
                 st[3] += 1
                 k -= 1
-                q = cand_piece[pl_cand[k]]
-                used[q] = False
-                phase = 1
+                used[pl_val[k] >> 32] = False
+                i = cur[k]
+                e = end[k]
                 if stop_on_solution:
                     st[0] = k
-                    st[1] = phase
-                    st[2] += spent
+                    st[1] = 1
+                    st[2] += budget - left
+                    st[4] = deep
                     return SOLUTION
-                continue
-            # static_range, written out: the call costs 40% of the placement rate here
-            # (23.9 against 13.5 M placements/s on brendan-8x8, bench_edge.py)
-            f = dep_fixed[k]
-            if f >= 0:
-                ok = True
-                for j in range(dep_nk[k]):
-                    if cand_col[4 * bcand[dep_nb[4 * k + j]] + ((dep_side[4 * k + j] + 2) & 3)] != \
-                            cand_col[4 * f + dep_side[4 * k + j]]:
-                        ok = False
-                cur[k] = f
-                end[k] = f + 1 if ok else f
             else:
-                key = 0
-                for j in range(dep_nk[k]):
-                    key += cand_col[4 * bcand[dep_nb[4 * k + j]] + ((dep_side[4 * k + j] + 2) & 3)] * dep_mul[4 * k + j]
-                base = dep_base[k] + key
-                cur[k] = tab_ptr[base]
-                end[k] = tab_ptr[base + 1]
-        # phase 1 (and the tail of phase 0): next unused candidate at depth k
-        i = cur[k]
-        e = end[k]
-        while i < e and used[cand_piece[i]]:
+                f = dep_fixed[k]
+                nk = dep_nk[k]
+                if f >= 0:
+                    i = f
+                    e = f + 1
+                    v = cand[f]
+                    for j in range(nk):
+                        a = 4 * k + j
+                        if (pl_val[dep_at[a]] >> dep_shift[a]) & 255 != (v >> ((dep_shift[a] + 16) & 31)) & 255:
+                            e = f
+                else:
+                    a = 4 * k
+                    key = dep_base[k] + ((pl_val[dep_at[a]] >> dep_shift[a]) & 255) * dep_mul[a] \
+                        + ((pl_val[dep_at[a + 1]] >> dep_shift[a + 1]) & 255) * dep_mul[a + 1]
+                    if nk > 2:
+                        for j in range(2, nk):
+                            key += ((pl_val[dep_at[a + j]] >> dep_shift[a + j]) & 255) * dep_mul[a + j]
+                    i = tab_ptr[key]
+                    e = tab_ptr[key + 1]
+        while i < e and used[cand[i] >> 32]:
             i += 1
         if i < e:
+            v = cand[i]
             cur[k] = i + 1
-            used[cand_piece[i]] = True
-            pl_cand[k] = i
-            bcand[order[k]] = i
-            spent += 1
+            end[k] = e
+            used[v >> 32] = True
+            pl_val[k] = v
             prof[k] += 1
             k += 1
-            if k > st[4]:
-                st[4] = k
-            phase = 0
-            if spent >= budget:
+            if k > deep:
+                deep = k
+            fresh = True
+            left -= 1
+            if left == 0:
                 st[0] = k
-                st[1] = phase
-                st[2] += spent
+                st[1] = 0
+                st[2] += budget
+                st[4] = deep
                 return BUDGET
         else:
             k -= 1
             if k < 0:
                 st[0] = 0
                 st[1] = 9
-                st[2] += spent
+                st[2] += budget - left
+                st[4] = deep
                 return DONE
-            used[cand_piece[pl_cand[k]]] = False
-            phase = 1
+            used[pl_val[k] >> 32] = False
+            i = cur[k]
+            e = end[k]
+
+
+@njit(cache=True)
+def run_best(n, dep_base, dep_nk, dep_at, dep_shift, dep_mul, dep_fixed, dep_all, tab_ptr, cand,
+             used, cur, end, pas, mis, pl_val, pl_cand, allow, best_cand, st, prof, budget):
+    """Mode ``best``: the exhaustive search of boards with at most ``allow[k]``
+    mismatched joins among the first k + 1 pieces (seed 001's slip array),
+    branch and bound on the best complete board so far.
+
+    At each depth the exact matches come first (the key table, pass 0), then
+    the other candidates of the cell's border class with their mismatches
+    counted (``dep_all[k]``: that table's slot, pass 1).  ``mis[k]``: the
+    mismatches among the first k pieces.  st: [0] depth, [1] phase,
+    [2] placements, [3] complete boards that improved the best, [4] deepest,
+    [5] the best board's mismatches (``best_cand`` holds it).  Returns
+    SOLUTION when a better board was found (the caller records it), DONE
+    when the bound is exhausted or the board is perfect."""
+    k = st[0]
+    left = budget
+    deep = st[4]
+    fresh = st[1] == 0
+    while True:
+        if fresh:
+            fresh = False
+            if k == n:
+                if mis[k] < st[5]:
+                    st[5] = mis[k]
+                    st[3] += 1
+                    for d in range(n):
+                        best_cand[d] = pl_cand[d]
+                    k -= 1
+                    used[pl_val[k] >> 32] = False
+                    st[0] = k
+                    st[1] = 1
+                    st[2] += budget - left
+                    st[4] = deep
+                    if mis[n] == 0:
+                        st[1] = 9
+                        return DONE
+                    return SOLUTION
+                k -= 1
+                used[pl_val[k] >> 32] = False
+            else:
+                pas[k] = 0
+                f = dep_fixed[k]
+                if f >= 0:
+                    cur[k] = f
+                    end[k] = f + 1
+                else:
+                    key = dep_base[k]
+                    for j in range(dep_nk[k]):
+                        a = 4 * k + j
+                        key += ((pl_val[dep_at[a]] >> dep_shift[a]) & 255) * dep_mul[a]
+                    cur[k] = tab_ptr[key]
+                    end[k] = tab_ptr[key + 1]
+        cap = min(allow[k], st[5] - 1)  # mismatches this depth may reach
+        i = cur[k]
+        e = end[k]
+        found = -1
+        m = 0
+        while found < 0:
+            while i < e:
+                v = cand[i]
+                i += 1
+                if used[v >> 32]:
+                    continue
+                m = 0
+                if pas[k] == 1 or dep_fixed[k] >= 0:
+                    for j in range(dep_nk[k]):
+                        a = 4 * k + j
+                        if (pl_val[dep_at[a]] >> dep_shift[a]) & 255 != (v >> ((dep_shift[a] + 16) & 31)) & 255:
+                            m += 1
+                    if pas[k] == 1 and m == 0:
+                        continue  # an exact match: tried in pass 0
+                    if dep_fixed[k] >= 0 and pas[k] == 0 and m > 0:
+                        continue  # a mismatched fixed piece: pass 1
+                if mis[k] + m <= cap:
+                    found = i - 1
+                    break
+            if found >= 0 or pas[k] == 1 or mis[k] >= cap:
+                break
+            pas[k] = 1  # the mismatching candidates
+            if dep_fixed[k] >= 0:
+                i = dep_fixed[k]
+                e = i + 1
+            else:
+                i = tab_ptr[dep_all[k]]
+                e = tab_ptr[dep_all[k] + 1]
+        cur[k] = i
+        end[k] = e
+        if found >= 0:
+            v = cand[found]
+            used[v >> 32] = True
+            pl_val[k] = v
+            pl_cand[k] = found
+            mis[k + 1] = mis[k] + m
+            prof[k] += 1
+            k += 1
+            if k > deep:
+                deep = k
+            fresh = True
+            left -= 1
+            if left == 0:
+                st[0] = k
+                st[1] = 0
+                st[2] += budget
+                st[4] = deep
+                return BUDGET
+        else:
+            k -= 1
+            if k < 0:
+                st[0] = 0
+                st[1] = 9
+                st[2] += budget - left
+                st[4] = deep
+                return DONE
+            used[pl_val[k] >> 32] = False
+
+
+def slip_allowance(spec: str, n: int) -> np.ndarray:
+    """``allow[k]``: mismatches allowed once the piece at depth k is placed, from
+    ``D1,D2,...`` (the i-th mismatch allowed from depth D_i, counted in pieces;
+    empty: anywhere)."""
+    slips = [int(x) for x in spec.split(",") if x.strip()] if spec else []
+    if any(d < 1 or d > n for d in slips):
+        raise ValueError(f"slips: every depth must lie in 1..{n}")
+    if not slips:
+        return np.full(n + 1, 1 << 30, np.int64)
+    sl = sorted(slips)
+    return np.array([sum(1 for d in sl if d <= k + 1) for k in range(n + 1)], np.int64)
 
 
 @njit(cache=True, inline="always")
@@ -352,8 +494,11 @@ def run(order, dynamic, dep_base, dep_nk, dep_idx, dep_mul, fixed_n, fixed_piece
 class EdgeBacktrack(SolverBase):
     name = "edge-backtrack"
     KINDS = ("edge",)
+    MODES = ("first", "count", "all", "best")
     OPTIONS = {
         "order": Option(str, "rowscan", "search order", ORDERS),
+        "slips": Option(str, "", "best mode: D1,D2,... the k-th mismatch allowed from depth D_k "
+                                 "(default: anywhere, bounded by the best board so far)"),
     }
 
     def solve(self, puzzle: EdgePuzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
@@ -361,12 +506,23 @@ class EdgeBacktrack(SolverBase):
         limits = limits or Limits()
         t0 = time.perf_counter()
         s = EdgeSearch(puzzle, self.options["order"])
+        if mode == "best":
+            if s.dynamic:
+                raise ValueError("edge-backtrack: mode best needs a static order, not mrv")
+            s.start_best(slip_allowance(self.options["slips"], puzzle.n_cells))
         build_s = time.perf_counter() - t0
         want = 1 if mode == "first" else (limits.solutions if mode == "all" else None)
         collect = mode in ("first", "all")
         solutions: list = []
+        history: list = []
 
         def on_stop(code: int) -> bool:
+            if code == SOLUTION and mode == "best":
+                score = puzzle.n_joins - int(s.st[5])
+                history.append((round(time.perf_counter() - t1, 3), score))
+                if progress is not None:
+                    progress({"best_score": score, "placements": int(s.st[2])})
+                return False
             if code == SOLUTION:
                 solutions.append(s.placements())
                 return want is not None and len(solutions) >= want
@@ -385,6 +541,14 @@ class EdgeBacktrack(SolverBase):
                  "nodes_per_level": s.prof[:depth].tolist(), "order": self.options["order"]}
         complete = outcome == "done"
         count = int(s.st[3])
+        if mode == "best":
+            stats["history"] = history  # (seconds, score) each time the best board improved
+            if not history:
+                return SolveResult("unsatisfiable" if complete else "limit", [], None, None, stats)
+            score = puzzle.n_joins - int(s.st[5])
+            # "solved": the best board under the slips is proven (or perfect)
+            stats["proven"] = complete
+            return SolveResult("solved", [s.placements(s.best_cand)], None, score, stats)
         if mode == "count":
             status = "limit" if not complete else ("solved" if count else "unsatisfiable")
             return SolveResult(status, [], count, None, stats)
@@ -418,7 +582,8 @@ class EdgeSearch:
         self.end = np.zeros(n + 1, np.int64)
         self.pl_piece = np.zeros(n + 1, np.int64)
         self.pl_rot = np.zeros(n + 1, np.int64)
-        self.st = np.zeros(5, np.int64)
+        self.st = np.zeros(6, np.int64)
+        self.st[5] = 1 << 40  # best mode: mismatches of the best board so far
         self.prof = np.zeros(n + 1, np.int64)
 
     def _init_static(self) -> None:
@@ -437,16 +602,44 @@ class EdgeSearch:
                 slot = int(self.dep_idx[4 * k + j])  # 4 * neighbour + its side facing us
                 self.dep_nb[4 * k + j] = slot // 4
                 self.dep_side[4 * k + j] = (slot % 4 + 2) % 4
-        self.bcand = np.full(n, -1, np.int64)
+        if self.n_col > 256:
+            raise ValueError(f"edge-backtrack: static orders take at most 255 colours, this puzzle has "
+                             f"{self.n_col - 1}; use --opt order=mrv")
+        # packed candidates and, per depth, where the key's colours are (module docstring of run_static)
+        col = self.s_col.reshape(-1, 4).astype(np.int64)
+        self.cand = (self.s_piece.astype(np.int64) << 32) | col[:, 0] | (col[:, 1] << 8) | (col[:, 2] << 16) | (col[:, 3] << 24)
+        depth_of = np.zeros(n, np.int64)
+        depth_of[self.order] = np.arange(n)
+        self.dep_at = depth_of[self.dep_nb]
+        for k in range(n):  # pad the keys to two entries: pl_val[n] stays 0
+            for j in range(int(self.dep_nk[k]), 2):
+                self.dep_at[4 * k + j] = n
+                self.dep_mul[4 * k + j] = 0
+        self.dep_shift = 8 * ((self.dep_side + 2) % 4)
+        self.dep_all = np.array([self.tab_base[self.cls_of[c] * 16] for c in self.order] + [0], np.int64)
         self.s_used = np.zeros(p.n_pieces, np.bool_)
         self.pl_cand = np.zeros(n + 1, np.int64)
+        self.pl_val = np.zeros(n + 1, np.int64)
+
+    def start_best(self, allow: np.ndarray) -> None:
+        """Arrays of mode best (``run_best``)."""
+        n = self.p.n_cells
+        self.allow = allow
+        self.pas = np.zeros(n + 1, np.int64)
+        self.mis = np.zeros(n + 1, np.int64)
+        self.best_cand = np.zeros(n + 1, np.int64)
+        self.best = True
 
     def step(self, budget: int, stop_on_solution: bool) -> int:
+        if getattr(self, "best", False):
+            return run_best(self.p.n_cells, self.dep_base, self.dep_nk, self.dep_at, self.dep_shift, self.dep_mul,
+                            self.dep_fixed, self.dep_all, self.tab_ptr, self.cand, self.s_used, self.cur, self.end,
+                            self.pas, self.mis, self.pl_val, self.pl_cand, self.allow, self.best_cand, self.st,
+                            self.prof, budget)
         if not self.dynamic:
-            return run_static(self.p.n_cells, self.order, self.dep_base, self.dep_nk, self.dep_nb, self.dep_side,
-                              self.dep_mul, self.dep_fixed, self.tab_ptr, self.s_piece, self.s_rot, self.s_col,
-                              self.bcand, self.s_used, self.cur, self.end, self.pl_cand, self.st, self.prof,
-                              budget, stop_on_solution)
+            return run_static(self.p.n_cells, self.dep_base, self.dep_nk, self.dep_at, self.dep_shift,
+                              self.dep_mul, self.dep_fixed, self.tab_ptr, self.cand, self.s_used, self.cur,
+                              self.end, self.pl_val, self.st, self.prof, budget, stop_on_solution)
         return run(self.order, self.dynamic, self.dep_base, self.dep_nk, self.dep_idx, self.dep_mul, self.fixed_n, self.fixed_piece, self.fixed_rot, self.fixed_cols, self.nbr,
                    self.cls_of, self.tab_base, self.tab_ptr, self.cand_piece, self.cand_rot, self.cand_col, self.n_col,
                    self.bc, self.used, self.cell_at, self.cur, self.end, self.pl_piece, self.pl_rot, self.st,
@@ -474,9 +667,11 @@ class EdgeSearch:
             base[k] = self.tab_base[self.cls_of[cell] * 16 + K]
         return base, nk, idx, mul
 
-    def placements(self) -> list[EdgePlacement]:
+    def placements(self, cands: np.ndarray | None = None) -> list[EdgePlacement]:
+        """The board of the current path (or of the candidate indices ``cands``, one per depth)."""
         n = self.p.n_cells
         if not self.dynamic:
-            return [EdgePlacement(int(self.order[k]), int(self.s_piece[self.pl_cand[k]]),
-                                  int(self.s_rot[self.pl_cand[k]])) for k in range(n)]
+            c = self.cur - 1 if cands is None else cands
+            return [EdgePlacement(int(self.order[k]), int(self.s_piece[c[k]]), int(self.s_rot[c[k]]))
+                    for k in range(n)]
         return [EdgePlacement(int(self.cell_at[k]), int(self.pl_piece[k]), int(self.pl_rot[k])) for k in range(n)]
