@@ -49,7 +49,7 @@ from puzzles.orders import ORDERS
 from puzzles.solvers import Limits, Option, SolveResult, SolverBase
 
 from . import checkpoint, codec
-from .edge_backtrack import EdgeSearch, static_range
+from .edge_backtrack import EdgeSearch, slip_allowance, static_range
 
 NEG = -1e300
 
@@ -428,13 +428,7 @@ class BeamRun:
                     self.dep_cat[4 * k + s] = 0 if any(out[cell]) else 1
         self.order_cls = np.append(es.cls_of[self.order], 0).astype(np.int64)
         self.n_col = int(es.n_col)
-        slips = [int(x) for x in o["slips"].split(",") if x.strip()] if o["slips"] else []
-        if slips and (any(d < 1 or d > n for d in slips)):
-            raise ValueError(f"slips: every depth must lie in 1..{n}")
-        self.allow = np.full(n + 1, 1 << 30, np.int64)
-        if slips:
-            sl = sorted(slips)
-            self.allow[:] = [sum(1 for d in sl if d <= k + 1) for k in range(n + 1)]
+        self.allow = slip_allowance(o["slips"], n)
         colours = {int(c) for c in np.unique(p.pieces) if c > 0}
         self.penalty = o["penalty"] if o["penalty"] >= 0 else math.log(max(2, len(colours)))
         if not best:

@@ -222,8 +222,9 @@ def run_best(n, dep_base, dep_nk, dep_at, dep_shift, dep_mul, dep_fixed, dep_all
     branch and bound on the best complete board so far.
 
     At each depth the exact matches come first (the key table, pass 0), then
-    the other candidates of the cell's border class with their mismatches
-    counted (``dep_all[k]``: that table's slot, pass 1).  ``mis[k]``: the
+    the candidates of the cell's border class with exactly 1, 2, ...
+    mismatched joins (``dep_all[k]``: that table's slot, pass m), so the
+    first boards found are near-valid.  ``mis[k]``: the
     mismatches among the first k pieces.  st: [0] depth, [1] phase,
     [2] placements, [3] complete boards that improved the best, [4] deepest,
     [5] the best board's mismatches (``best_cand`` holds it).  Returns
@@ -272,28 +273,27 @@ def run_best(n, dep_base, dep_nk, dep_at, dep_shift, dep_mul, dep_fixed, dep_all
         e = end[k]
         found = -1
         m = 0
-        while found < 0:
+        while True:
+            p = pas[k]
             while i < e:
                 v = cand[i]
                 i += 1
                 if used[v >> 32]:
                     continue
                 m = 0
-                if pas[k] == 1 or dep_fixed[k] >= 0:
+                if p > 0 or dep_fixed[k] >= 0:
                     for j in range(dep_nk[k]):
                         a = 4 * k + j
                         if (pl_val[dep_at[a]] >> dep_shift[a]) & 255 != (v >> ((dep_shift[a] + 16) & 31)) & 255:
                             m += 1
-                    if pas[k] == 1 and m == 0:
-                        continue  # an exact match: tried in pass 0
-                    if dep_fixed[k] >= 0 and pas[k] == 0 and m > 0:
-                        continue  # a mismatched fixed piece: pass 1
+                    if m != p:
+                        continue  # tried in another pass
                 if mis[k] + m <= cap:
                     found = i - 1
                     break
-            if found >= 0 or pas[k] == 1 or mis[k] >= cap:
+            if found >= 0 or p >= dep_nk[k] or mis[k] + p + 1 > cap:
                 break
-            pas[k] = 1  # the mismatching candidates
+            pas[k] = p + 1  # next: the candidates with one more mismatch
             if dep_fixed[k] >= 0:
                 i = dep_fixed[k]
                 e = i + 1

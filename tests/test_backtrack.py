@@ -176,3 +176,44 @@ def test_bitset_engine_split_and_bad_engine():
     with pytest.raises(ValueError, match="engine"):
         make_search(x, engine="nope")
     assert count("pentomino-3x20", engine="dlx") == count("pentomino-3x20", engine="bitset") == 8
+
+
+def _one_unmatchable(seed: int) -> EdgePuzzle:
+    """A 4x4 puzzle whose best board has exactly one mismatched join: one inner side
+    of an inner piece gets a colour no other piece has."""
+    import dataclasses
+
+    p, sol = generate.edge_puzzle(4, 4, 2, 3, seed)
+    pieces = p.pieces.copy()
+    inner = next(q for q in range(p.n_pieces) if (pieces[q] > 0).all())
+    pieces[inner, 0] = pieces.max() + 1
+    return dataclasses.replace(p, pieces=pieces)
+
+
+@pytest.mark.parametrize("order", ["rowscan", "spiral", "frame-first"])
+def test_best_mode_proves_the_optimum(order):
+    p = _one_unmatchable(7)
+    r = solvers.get("edge-backtrack", {"order": order}).solve(p, mode="best")
+    assert r.status == "solved" and r.stats["proven"]
+    assert r.best_score == p.n_joins - 1
+    rep = verify(p, r.solutions[0])
+    assert rep.score == r.best_score
+    assert [s for _, s in r.stats["history"]] == sorted(s for _, s in r.stats["history"])
+    # a solvable puzzle: the perfect board, found and verified
+    q = catalog.load("brendan-4x4")
+    r = solvers.get("edge-backtrack").solve(q, mode="best")
+    assert r.best_score == q.n_joins and verify(q, r.solutions[0]).valid
+
+
+def test_best_mode_slips_bound_the_mismatches():
+    p = _one_unmatchable(3)
+    # no mismatch allowed at all before the last piece, one there: either a board with
+    # exactly one mismatch or nothing
+    r = solvers.get("edge-backtrack", {"slips": str(p.n_cells)}).solve(p, mode="best")
+    assert r.status in ("solved", "unsatisfiable")
+    if r.status == "solved":
+        assert r.best_score == p.n_joins - 1
+    with pytest.raises(ValueError, match="slips"):
+        solvers.get("edge-backtrack", {"slips": "0"}).solve(p, mode="best")
+    with pytest.raises(ValueError, match="static order"):
+        solvers.get("edge-backtrack", {"order": "mrv"}).solve(p, mode="best")
