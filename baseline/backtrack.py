@@ -31,6 +31,15 @@ class _Search:
     engine = ""
     STATE: tuple[str, ...] = ()
 
+    def _start(self, depth: int, seed: int) -> None:
+        """Counters at the root; MRV ties broken at random when ``seed`` >= 0."""
+        self.prof = np.zeros(depth, np.int64)
+        self.st = np.zeros(5, np.int64)
+        self.st[1] = 2  # enter level 0
+        self.randomize = seed >= 0
+        if self.randomize:
+            dlx.seed_rng(seed)
+
     @property
     def nodes(self) -> int:
         return int(self.st[2])
@@ -76,12 +85,7 @@ class DLXSearch(_Search):
         depth = xcc.n_primary + 2
         self.x = np.zeros(depth, np.int32)
         self.chosen = np.zeros(depth, np.int32)
-        self.prof = np.zeros(depth, np.int64)
-        self.st = np.zeros(5, np.int64)
-        self.st[1] = 2
-        self.randomize = seed >= 0
-        if self.randomize:
-            dlx.seed_rng(seed)
+        self._start(depth, seed)
 
     def step(self, budget: int, stop_on_solution: bool, split_depth: int = -1) -> int:
         return dlx.run(self.TOP, self.UL, self.DL, self.COLOR, self.LEN, self.LL, self.RL,
@@ -110,12 +114,7 @@ class BitsetSearch(_Search):
         self.item = np.zeros(depth, np.int64)
         self.pos = np.zeros(depth, np.int64)
         self.opt = np.zeros(depth, np.int64)
-        self.prof = np.zeros(depth, np.int64)
-        self.st = np.zeros(5, np.int64)
-        self.st[1] = 2
-        self.randomize = seed >= 0
-        if self.randomize:
-            dlx.seed_rng(seed)
+        self._start(depth, seed)
 
     def step(self, budget: int, stop_on_solution: bool, split_depth: int = -1) -> int:
         return bitset.run(self.M, self.CONF, self.PI, self.lo, self.hi, self.xcc.n_primary,
