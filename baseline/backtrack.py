@@ -148,6 +148,8 @@ class Backtrack(SolverBase):
         "resume": Option(str, "", "directory: continue the search snapshotted there"),
         "checkpoint_every": Option(float, 30.0, "seconds between snapshots"),
         "engine": Option(str, "auto", "auto (bitset up to 12,000 options, else dlx), dlx or bitset: same tree, different speed"),
+        "split_depth": Option(int, 0, "with part: cut the search tree at this depth (see split)"),
+        "part": Option(int, -1, "solve only this sub-problem (0-based) of the split; the parts' counts add up"),
     }
 
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
@@ -157,14 +159,20 @@ class Backtrack(SolverBase):
             raise ValueError("solver backtrack: checkpoints need the deterministic order (seed -1)")
         limits = limits or Limits()
         t0 = time.perf_counter()
-        xcc = puzzle.to_xcc()
+        xcc = whole = puzzle.to_xcc()
+        prefix: list[int] = []
+        if o["part"] >= 0 or o["split_depth"] > 0:
+            xcc, prefix = part_of(whole, o["split_depth"], o["part"])
         search = make_search(xcc, o["seed"], o["engine"])
         found: list[list[int]] = []
         if o["resume"]:
             found = search.load(Path(o["resume"]), mode)
         build_s = time.perf_counter() - t0
         ck = Path(o["checkpoint"]) if o["checkpoint"] else None
-        return solve_xcc(search, mode, limits, progress, build_s, ck, o["checkpoint_every"], found)
+        res = solve_xcc(search, mode, limits, progress, build_s, ck, o["checkpoint_every"], found)
+        if prefix:  # a part's solutions complete with the placements of its prefix
+            res.solutions = [[whole.decode[k] for k in prefix] + sol for sol in res.solutions]
+        return res
 
 
 def solve_xcc(search: _Search, mode: str, limits: Limits, progress, build_s: float,
@@ -239,6 +247,19 @@ def split(xcc: XCC, depth: int) -> list[list[int]]:
         if code == dlx.DONE:
             return parts
         parts.append(search.current_options())
+
+
+def part_of(xcc: XCC, depth: int, part: int) -> tuple[XCC, list[int]]:
+    """Sub-problem ``part`` of ``split(xcc, depth)``, and its prefix (options of ``xcc``).
+
+    The parts' counts add up to the count of ``xcc`` (the runner's
+    ``split_depth`` fans a count out this way)."""
+    if depth < 1 or part < 0:
+        raise ValueError("solver backtrack: split_depth (at least 1) and part (at least 0) go together")
+    parts = split(xcc, depth)
+    if part >= len(parts):
+        raise ValueError(f"solver backtrack: part {part} of a split into {len(parts)} parts")
+    return xcc.restrict(parts[part])[0], parts[part]
 
 
 def count_xcc(xcc: XCC) -> int:

@@ -135,12 +135,15 @@ class SolverSpec(_M):
     mode: Literal["first", "count", "all", "best"] = "first"
     options: dict[str, Union[Scalar, list[Scalar]]] = {}
     label: str | None = None
+    split_depth: int = Field(0, ge=0)  # count mode, backtrack: one cell per sub-problem at this depth
 
     @model_validator(mode="after")
     def _check(self):
         cls = solvers.solver_class(self.name)  # ValueError when unknown
         if self.mode not in cls.MODES:
             raise ValueError(f"solver {self.name} has no mode {self.mode!r}")
+        if self.split_depth and (self.name != "backtrack" or self.mode != "count"):
+            raise ValueError("split_depth: only for solver backtrack in mode count")
         for k, v in self.options.items():
             if isinstance(v, list) and not v:
                 raise ValueError(f"options.{k}: empty grid")

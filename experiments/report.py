@@ -19,6 +19,11 @@ from .store import Store
 ANSWERED = ("solved", "unsatisfiable")
 
 
+def _rows(store) -> list[dict]:
+    """Stored results without the parts of split counts (their whole rows stand for them)."""
+    return [r for r in store.results() if r["mode"] != "count-part"]
+
+
 def _t(r: dict) -> float:
     return r["wall_s"] if r["status"] in ANSWERED else 2 * r["time_limit"]
 
@@ -70,7 +75,7 @@ def _fmt(v) -> str:
 
 def table(db: str, fmt: str = "md") -> str:
     store = Store(db)
-    rows = summarise(store.results())
+    rows = summarise(_rows(store))
     store.close()
     if fmt == "json":
         return json.dumps(rows, indent=1)
@@ -100,7 +105,7 @@ def plot(db: str, kind: str, output: str) -> None:
     import matplotlib.pyplot as plt
 
     store = Store(db)
-    rows = store.results()
+    rows = _rows(store)
     store.close()
     fig, ax = plt.subplots(figsize=(7, 4.5))
     if kind == "cactus":

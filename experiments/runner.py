@@ -114,15 +114,52 @@ def cells(cfg: Config, instances: list[Instance]) -> list[dict]:
             cls = solvers.solver_class(spec.name)
             if inst.kind not in cls.KINDS or (spec.mode == "best" and inst.kind != "edge"):
                 continue
+            n_parts = _parts(inst, spec.split_depth) if spec.split_depth else 0
             for opts in spec.expand():
                 for rep in range(cfg.repeats):
                     ident = {"instance": inst.id, "solver": spec.name, "options": opts, "mode": spec.mode,
                              "repeat": rep, "time_limit": cfg.time_limit}
-                    key = hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()
-                    out.append({**ident, "key": key, "family": inst.family, "puzzle": inst.puzzle,
-                                "config": spec.label or config_label(spec.name, opts, spec.mode),
-                                "memory_mb": cfg.memory_mb, "experiment": cfg.name})
+                    common = {"family": inst.family, "puzzle": inst.puzzle, "memory_mb": cfg.memory_mb,
+                              "experiment": cfg.name,
+                              "config": spec.label or config_label(spec.name, opts, spec.mode)}
+                    if not n_parts:
+                        out.append({**ident, **common, "key": _key(ident)})
+                        continue
+                    # a split count: one cell per sub-problem; the whole row is added when all are in
+                    whole = {**ident, "split_depth": spec.split_depth}
+                    for i in range(n_parts):
+                        part = {**ident, "options": {**opts, "split_depth": spec.split_depth, "part": i}}
+                        out.append({**part, **common, "key": _key(part),
+                                    "whole": {**whole, "key": _key(whole), "parts": n_parts}})
     return out
+
+
+def _key(ident: dict) -> str:
+    return hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()
+
+
+def _parts(inst: Instance, depth: int) -> int:
+    from baseline.backtrack import split
+
+    return len(split(_puzzle(inst).to_xcc(), depth))
+
+
+def _combine(store: Store, whole_cells: dict[str, dict], record) -> None:
+    """Add the whole row of every split count whose parts are all stored: counts,
+    nodes and times add up; solved only when every part finished."""
+    rows = {r["key"]: r for r in store.results()}
+    for wkey, (cell, part_keys) in whole_cells.items():
+        if wkey in rows or not all(k in rows for k in part_keys):
+            continue
+        parts = [rows[k] for k in part_keys]
+        finished = all(r["status"] in ("solved", "unsatisfiable") for r in parts)
+        total = sum(r["count"] or 0 for r in parts)
+        status = ("solved" if total else "unsatisfiable") if finished else \
+            next(r["status"] for r in parts if r["status"] not in ("solved", "unsatisfiable"))
+        add = lambda f: sum(r[f] or 0 for r in parts)  # noqa: E731
+        record(cell, {"status": status, "count": total, "wall_s": add("wall_s"), "cpu_s": add("cpu_s"),
+                      "nodes": add("nodes"), "peak_mb": max(r["peak_mb"] or 0 for r in parts),
+                      "message": f"{len(parts)} parts at depth {cell['split_depth']}"})
 
 
 def run(config_path: str, db: str, jobs: int | None = None, executor: str = "local",
@@ -143,9 +180,11 @@ def run(config_path: str, db: str, jobs: int | None = None, executor: str = "loc
     host, vers = socket.gethostname(), versions()
     summary = {"cells": len(all_cells), "skipped": len(all_cells) - len(todo), "ran": 0, "solved": 0}
 
-    def record(cell: dict, row: dict) -> None:
+    def record(cell: dict, row: dict, ran: bool = True) -> None:
         full = {k: cell.get(k) for k in ("key", "experiment", "instance", "family", "solver", "config", "mode",
                                          "repeat", "time_limit")}
+        if "whole" in cell:  # a part of a split count: kept out of the tables, summed into the whole
+            full["mode"] = "count-part"
         full["options"] = json.dumps(cell["options"], sort_keys=True)
         full.update({k: row.get(k) for k in ("status", "wall_s", "cpu_s", "peak_mb", "nodes", "conflicts", "count",
                                               "best_score", "message")})
@@ -153,8 +192,9 @@ def run(config_path: str, db: str, jobs: int | None = None, executor: str = "loc
         full["verified"] = None if row.get("verified") is None else int(bool(row["verified"]))
         full.update(versions=vers, host=host, finished_at=time.strftime("%Y-%m-%dT%H:%M:%S"))
         store.add_result(full)
-        summary["ran"] += 1
-        summary["solved"] += row.get("status") in ("solved", "unsatisfiable")
+        if ran:
+            summary["ran"] += 1
+            summary["solved"] += row.get("status") in ("solved", "unsatisfiable")
 
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
@@ -164,6 +204,13 @@ def run(config_path: str, db: str, jobs: int | None = None, executor: str = "loc
         for cell, row in _execute(todo, jobs, executor, scheduler):
             record(cell, row)
             bar.update(task, advance=1, description=f"{cfg.name}: solved {summary['solved']}/{summary['ran']}")
+    wholes: dict[str, tuple[dict, list[str]]] = {}
+    for c in all_cells:
+        if "whole" in c:
+            w = c["whole"]
+            wholes.setdefault(w["key"], ({**c, **w}, []))[1].append(c["key"])
+    if wholes:
+        _combine(store, wholes, lambda cell, row: record({k: v for k, v in cell.items() if k != "whole"}, row, False))
     store.close()
     return summary
 

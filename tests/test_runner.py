@@ -135,6 +135,7 @@ BAD = {
     "bad option value": '[[solvers]]\nname = "edge-backtrack"\noptions = { order = ["sideways"] }\n',
     "empty grid": '[[solvers]]\nname = "edge-backtrack"\noptions = { order = [] }\n',
     "bad mode": '[[solvers]]\nname = "backtrack"\nmode = "fastest"\n',
+    "split outside count": '[[solvers]]\nname = "backtrack"\nmode = "first"\nsplit_depth = 2\n',
 }
 FAMILY = '[[families]]\nkind = "builtin"\nname = "b"\nnames = ["queens-5"]\n'
 
@@ -187,3 +188,42 @@ def test_shipped_configs_parse_and_name_registered_solvers():
         assert cfg.families and {s.name for s in cfg.solvers} <= set(solvers.names())
     quick = load_config(str(root / "quick.toml"))
     assert {s.name for s in quick.solvers} == set(solvers.BUILTIN)  # every built-in solver runs in the main job
+
+
+SPLIT = """
+name = "split"
+time_limit = 30.0
+[[families]]
+kind = "builtin"
+name = "b"
+names = ["queens-8"]
+[[solvers]]
+name = "backtrack"
+mode = "count"
+split_depth = 1
+[[solvers]]
+name = "backtrack"
+mode = "count"
+label = "plain"
+"""
+
+
+def test_split_count_fans_out_and_adds_up(tmp_path):
+    """A split count runs one cell per sub-problem (the Dask fan-out) and stores a whole
+    row whose count is the plain count; the table shows wholes, not parts."""
+    f = tmp_path / "split.toml"
+    f.write_text(SPLIT)
+    db = str(tmp_path / "s.sqlite")
+    s = run(str(f), db, jobs=2, show_progress=False)
+    con = sqlite3.connect(db)
+    rows = con.execute("SELECT instance, mode, config, status, count, message FROM results").fetchall()
+    con.close()
+    parts = [r for r in rows if r[1] == "count-part"]
+    wholes = {(r[0], r[2]): r for r in rows if r[1] == "count"}
+    assert s["cells"] == len(parts) + 1 and len(parts) == 8  # the 8 ways to cover the first row
+    assert {r[4] for k, r in wholes.items() if k[1] == "backtrack/count"} == {92}
+    for inst in {k[0] for k in wholes}:
+        assert wholes[(inst, "backtrack/count")][4] == wholes[(inst, "plain")][4]
+        assert "8 parts at depth 1" in wholes[(inst, "backtrack/count")][5]
+    assert "count-part" not in table(db, "csv")
+    assert run(str(f), db, jobs=2, show_progress=False)["ran"] == 0  # resumable as usual
