@@ -262,6 +262,21 @@ def part_of(xcc: XCC, depth: int, part: int) -> tuple[XCC, list[int]]:
     return xcc.restrict(parts[part])[0], parts[part]
 
 
+def random_prefix(xcc: XCC, depth: int, seed: int, node_cap: int = 5000) -> list[int] | None:
+    """The first partial solution of ``depth`` options a randomised Algorithm C
+    reaches (options shuffled, MRV ties broken at random), or None when
+    ``node_cap`` nodes find none.  Selby's states came from real searches:
+    the tilability sampler cuts its regions this way (``puzzles.tilability``).
+    (Forcing a random first option to vary the regions more was tried: on
+    Eternity's pieces almost every such start is dead within 5,000 nodes.)"""
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(xcc.n_options)
+    search = make_search(xcc.reorder(order), int(rng.integers(1 << 30)))
+    if search.step(node_cap, True, depth) != dlx.LEAF:
+        return None
+    return [int(order[k]) for k in search.current_options()]
+
+
 def count_xcc(xcc: XCC) -> int:
     """The exact number of solutions of an XCC problem (no limits)."""
     search = make_search(xcc)

@@ -68,6 +68,7 @@ def materialise(cfg: Config) -> list[Instance]:
                     p, _ = generate.polyomino_puzzle(pt["rows"], pt["cols"], pt["size"], s)
                     puzzles.append((p, {**pt, "seed": s}))
         elif fam.kind == "excess":
+            from baseline.backtrack import random_prefix
             from puzzles.tilability import sample_state
 
             base = catalog.load(fam.puzzle)
@@ -75,7 +76,7 @@ def materialise(cfg: Config) -> list[Instance]:
             for k in range(fam.samples):
                 s = _seed(cfg.seed, fam.name, fam.puzzle, fam.region_size, fam.excess, k)
                 try:
-                    state, chosen = sample_state(base, fam.region_size, fam.excess, random.Random(s), xcc)
+                    state, chosen = sample_state(base, fam.region_size, fam.excess, random.Random(s), xcc, random_prefix)
                 except RuntimeError:  # no region of that size from this seed: the sample is left out
                     continue
                 state.name = f"{fam.puzzle}-k{fam.region_size}+{fam.excess}-{k}"

@@ -43,7 +43,7 @@ class State:
 
 
 def sample_region(p: PolyformPuzzle, k: int, rng: random.Random, xcc=None, node_cap: int = 400,
-                  attempts: int = 30) -> list:
+                  attempts: int = 30, prefix=None) -> list:
     """The free part of the board after a random partial tiling leaves ``k`` pieces' area.
 
     A randomised most-constrained-cell search (each piece once, options in
@@ -52,7 +52,9 @@ def sample_region(p: PolyformPuzzle, k: int, rng: random.Random, xcc=None, node_
     search leaves (Selby's states came from real runs).  Each attempt gives up
     after ``node_cap`` nodes; RuntimeError after ``attempts`` attempts.
     Vectorised over the puzzle's XCC arrays (pass ``xcc`` to build them once
-    for many samples)."""
+    for many samples).  ``prefix(xcc, depth, seed)``, a native randomised
+    search returning the options of a partial solution (the runner passes
+    ``baseline.backtrack.random_prefix``), replaces this slow search."""
     area = len(p.pieces[0].cells)
     cells = sorted(map(tuple, p.region))
     n_cells = len(cells)  # the XCC lists the region's cells first, sorted, then the pieces
@@ -88,6 +90,16 @@ def sample_region(p: PolyformPuzzle, k: int, rng: random.Random, xcc=None, node_
 
     for _ in range(attempts):
         nodes = 0
+        if prefix is not None:  # a native search does the partial tiling (fast)
+            chosen = prefix(xcc, (n_cells - target) // area, rng.randrange(1 << 30))
+            if chosen is None:
+                continue
+            got = np.zeros(xcc.n_items, bool)
+            for o in chosen:
+                got[items[ptr[o]:ptr[o + 1]]] = True
+            if int(np.count_nonzero(~got[:n_cells])) != target:
+                continue
+            return [c for c, used in zip(cells, got[:n_cells]) if not used]
         got = dfs(np.zeros(xcc.n_items, bool), n_cells)
         if got is not None:
             return [c for c, used in zip(cells, got[:n_cells]) if not used]
@@ -95,7 +107,7 @@ def sample_region(p: PolyformPuzzle, k: int, rng: random.Random, xcc=None, node_
 
 
 def sample_state(p: PolyformPuzzle, k: int, excess: int, rng: random.Random,
-                 xcc=None) -> tuple[PolyformPuzzle, list[int]]:
+                 xcc=None, prefix=None) -> tuple[PolyformPuzzle, list[int]]:
     """An excess-piece state: a region of k pieces and k + excess of the puzzle's pieces."""
     n = k + excess
     if n > len(p.pieces):
@@ -104,7 +116,7 @@ def sample_state(p: PolyformPuzzle, k: int, excess: int, rng: random.Random,
     if len(sizes) != 1:
         raise ValueError("the tilability model needs pieces of one size")
     chosen = sorted(rng.sample(range(len(p.pieces)), n))
-    region = sample_region(p, k, rng, xcc)
+    region = sample_region(p, k, rng, xcc, prefix=prefix)
     pieces = [PolyPiece(p.pieces[i].name, p.pieces[i].cells) for i in chosen]
     return PolyformPuzzle(p.grid_name, region, pieces, p.mirror, name=f"{p.name}-k{k}+{excess}"), chosen
 

@@ -123,6 +123,20 @@ class XCC:
         return sub, kept.astype(np.int64)
 
 
+    def reorder(self, order: np.ndarray) -> "XCC":
+        """The same problem with its options in ``order`` (a permutation of
+        their indices): searches try options in input order, so a shuffled
+        copy gives a randomised search."""
+        order = np.asarray(order, dtype=np.int64)
+        ptr = self.opt_ptr.astype(np.int64)
+        lengths = np.diff(ptr)[order]
+        new_ptr = np.concatenate([[0], np.cumsum(lengths)])
+        idx = np.repeat(ptr[order] - new_ptr[:-1], lengths) + np.arange(int(new_ptr[-1]))
+        return XCC(item_names=self.item_names, n_primary=self.n_primary, opt_ptr=new_ptr.astype(np.int32),
+                   opt_items=self.opt_items[idx], opt_colors=self.opt_colors[idx],
+                   decode=[self.decode[k] for k in order.tolist()], color_names=self.color_names)
+
+
 class XCCBuilder:
     """Collects named items and options, then freezes them into an ``XCC``."""
 

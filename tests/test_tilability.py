@@ -67,6 +67,11 @@ def test_sampled_state_has_more_pieces_than_its_region_needs():
     assert len(state.pieces) == 7 and len(state.region) == 3 * 36
     assert [pc.name for pc in state.pieces] == [p.pieces[i].name for i in chosen]
     assert set(map(tuple, state.region)) <= set(map(tuple, p.region))
+    # the native partial search (what the runner uses) cuts a region of the same size
+    from baseline.backtrack import random_prefix
+
+    fast, _ = sample_state(p, 3, 4, random.Random(2), prefix=random_prefix)
+    assert len(fast.region) == 3 * 36 and set(map(tuple, fast.region)) <= set(map(tuple, p.region))
 
 
 def test_tilability_command_end_to_end(tmp_path, capsys):

@@ -47,3 +47,24 @@ def test_is_solution():
     sol = [k for k, d in enumerate(x.decode) if (d.row, d.col) in {(0, 1), (1, 3), (2, 0), (3, 2)}]
     assert x.is_solution(sol)
     assert not x.is_solution(sol[:3])
+
+
+def test_reorder_keeps_the_problem():
+    import numpy as np
+
+    from baseline.backtrack import count_xcc, random_prefix
+    from puzzles import catalog
+
+    x = catalog.load("queens-6").to_xcc()
+    perm = np.random.default_rng(1).permutation(x.n_options)
+    y = x.reorder(perm)
+    assert count_xcc(y) == count_xcc(x) == 4
+    assert [y.decode[i] for i in range(5)] == [x.decode[k] for k in perm[:5]]
+    assert y.option(3) == x.option(int(perm[3]))
+    # a random prefix is a partial solution: no item twice
+    p = catalog.load("pentomino-6x10").to_xcc()
+    for seed in range(3):
+        pre = random_prefix(p, 8, seed)
+        assert pre is not None and len(pre) == 8
+        items = [it for k in pre for it, _ in p.option(k)]
+        assert len(items) == len(set(items))
