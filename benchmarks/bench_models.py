@@ -46,7 +46,8 @@ def fmt_t(res: dict) -> str:
 
 def cpsat(a) -> None:
     models = [("xcc", {"model": "xcc"}), ("placement/int", {"model": "placement", "join": "int"}),
-              ("placement/sum", {"model": "placement", "join": "sum"}), ("table", {"model": "table"})]
+              ("placement/sum", {"model": "placement", "join": "sum"}),
+              ("placement/onehot", {"model": "placement", "join": "onehot"}), ("table", {"model": "table"})]
     workers = {"workers": a.workers}
     print(f"CP-SAT, first solution, {a.workers} workers, limit {a.seconds:.0f} s; build / solve seconds")
     print(f"{'model':>14} " + " ".join(f"{c:>22}" for c in CLUES))
