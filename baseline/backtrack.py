@@ -101,7 +101,7 @@ class BitsetSearch(_Search):
     """Live options as one bitset per level: the faster engine on small problems."""
 
     engine = "bitset"
-    STATE = ("Lst", "Ust", "item", "pos", "opt", "st", "prof")
+    STATE = ("Lst", "Ust", "item", "pos", "st", "prof")
 
     def __init__(self, xcc: XCC, seed: int = -1):
         self.xcc = xcc
@@ -113,16 +113,15 @@ class BitsetSearch(_Search):
         bitset.start(self.Lst, self.Ust, xcc.n_options, xcc.n_primary)
         self.item = np.zeros(depth, np.int64)
         self.pos = np.zeros(depth, np.int64)
-        self.opt = np.zeros(depth, np.int64)
         self._start(depth, seed)
 
     def step(self, budget: int, stop_on_solution: bool, split_depth: int = -1) -> int:
-        return bitset.run(self.M, self.CONF, self.PI, self.lo, self.hi, self.xcc.n_primary,
-                          self.Lst, self.Ust, self.item, self.pos, self.opt, self.st, self.prof,
+        return bitset.run(self.M, self.CONF, self.PI, self.lo, self.hi,
+                          self.Lst, self.Ust, self.item, self.pos, self.st, self.prof,
                           budget, stop_on_solution, split_depth, self.randomize)
 
     def current_options(self) -> list[int]:
-        return [int(k) for k in self.opt[:int(self.st[0])]]
+        return [int(k) - 1 for k in self.pos[:int(self.st[0])]]
 
 
 ENGINES = {"dlx": DLXSearch, "bitset": BitsetSearch}

@@ -52,12 +52,12 @@ def _ctz(typingctx, x):
     return types.uint64(types.uint64), codegen
 
 
-def _rows(cols: np.ndarray, n_rows: int, n_cols: int) -> np.ndarray:
-    """Bit rows (n_rows x words, uint64, bit k of row r = option k) from (row, column) pairs."""
-    W = (n_cols + 63) >> 6
-    dense = np.zeros((n_rows, W * 64), np.bool_)
-    dense[cols[0], cols[1]] = True
-    return np.packbits(dense, axis=1, bitorder="little").view(np.uint64).reshape(n_rows, W)
+def _rows(cols: tuple[np.ndarray, np.ndarray], n_rows: int, n_cols: int) -> np.ndarray:
+    """Bit rows (n_rows x words, uint64; bit c of row r set for each (r, c) pair)."""
+    r, c = (np.asarray(a, np.int64) for a in cols)
+    out = np.zeros((n_rows, (n_cols + 63) >> 6), np.uint64)
+    np.bitwise_or.at(out, (r, c >> 6), np.left_shift(np.uint64(1), (c & 63).astype(np.uint64)))
+    return out
 
 
 def build(n_items, n_primary, opt_ptr, opt_items, opt_colors):
@@ -81,8 +81,7 @@ def build(n_items, n_primary, opt_ptr, opt_items, opt_colors):
         S = _rows((key, owner[coloured]), len(keys), n_opt)
         clash[coloured] &= ~S[key]
     CONF = np.bitwise_or.reduceat(clash, opt_ptr[:-1], axis=0) if n_opt else clash[:0]
-    k = np.arange(n_opt)
-    CONF[k, k >> 6] |= np.left_shift(np.uint64(1), (k & 63).astype(np.uint64))
+    CONF |= _rows((np.arange(n_opt), np.arange(n_opt)), n_opt, n_opt)  # each option clashes with itself
     primary = items < n_primary
     PI = _rows((owner[primary], items[primary]), n_opt, max(n_primary, 1))
     nz = M != 0
@@ -93,13 +92,13 @@ def build(n_items, n_primary, opt_ptr, opt_items, opt_colors):
 
 
 @njit(cache=True)
-def run(M, CONF, PI, lo, hi, n_primary, Lst, Ust, item, pos, opt, st, prof,
+def run(M, CONF, PI, lo, hi, Lst, Ust, item, pos, st, prof,
         budget, stop_on_solution, split_depth, randomize):
     """Advance the search by at most ``budget`` nodes (the contract of ``dlx.run``).
 
     ``Lst[l]`` / ``Ust[l]``: the live options and the uncovered primary items
     on entering level l; ``item[l]`` the item branched on there, ``pos[l]``
-    the next option index to try, ``opt[l]`` the option tried.  ``st``:
+    the next option index to try (so ``pos[l] - 1`` is the option tried).  ``st``:
     [0] level, [1] pc (2 enter level, 5 try next option, 8 leave level),
     [2] nodes, [3] solutions, [4] deepest level."""
     W = Lst.shape[1]
@@ -181,7 +180,6 @@ def run(M, CONF, PI, lo, hi, n_primary, Lst, Ust, item, pos, opt, st, prof,
                 pc = 8
                 continue
             pos[l] = found + 1
-            opt[l] = found
             spent += 1
             prof[l] += 1
             for w in range(W):
@@ -210,5 +208,5 @@ def run(M, CONF, PI, lo, hi, n_primary, Lst, Ust, item, pos, opt, st, prof,
 
 def start(Lst, Ust, n_opt, n_primary):
     """Level 0: every option live, every primary item uncovered."""
-    Lst[0] = _rows((np.zeros(n_opt, np.int64), np.arange(n_opt)), 1, n_opt)[0]
-    Ust[0] = _rows((np.zeros(n_primary, np.int64), np.arange(n_primary)), 1, max(n_primary, 1))[0]
+    Lst[0] = _rows((np.zeros(n_opt), np.arange(n_opt)), 1, n_opt)[0]
+    Ust[0] = _rows((np.zeros(n_primary), np.arange(n_primary)), 1, max(n_primary, 1))[0]
