@@ -216,7 +216,7 @@ def run_static(n, dep_base, dep_nk, dep_at, dep_shift, dep_mul, dep_fixed, tab_p
 
 @njit(cache=True)
 def run_best(n, dep_base, dep_nk, dep_at, dep_shift, dep_mul, dep_fixed, dep_all, tab_ptr, cand,
-             used, cur, end, pas, mis, pl_val, pl_cand, allow, best_cand, st, prof, budget):
+             used, cur, end, pas, mis, pl_val, allow, best_cand, st, prof, budget):
     """Mode ``best``: the exhaustive search of boards with at most ``allow[k]``
     mismatched joins among the first k + 1 pieces (seed 001's slip array),
     branch and bound on the best complete board so far.
@@ -237,24 +237,18 @@ def run_best(n, dep_base, dep_nk, dep_at, dep_shift, dep_mul, dep_fixed, dep_all
     while True:
         if fresh:
             fresh = False
-            if k == n:
-                if mis[k] < st[5]:
-                    st[5] = mis[k]
-                    st[3] += 1
-                    for d in range(n):
-                        best_cand[d] = pl_cand[d]
-                    k -= 1
-                    used[pl_val[k] >> 32] = False
-                    st[0] = k
-                    st[1] = 1
-                    st[2] += budget - left
-                    st[4] = deep
-                    if mis[n] == 0:
-                        st[1] = 9
-                        return DONE
-                    return SOLUTION
+            if k == n:  # a complete board: better than the best, as the caps allow no other
+                st[5] = mis[k]
+                st[3] += 1
+                for d in range(n):
+                    best_cand[d] = cur[d] - 1
                 k -= 1
                 used[pl_val[k] >> 32] = False
+                st[0] = k
+                st[1] = 9 if mis[n] == 0 else 1
+                st[2] += budget - left
+                st[4] = deep
+                return DONE if mis[n] == 0 else SOLUTION
             else:
                 pas[k] = 0
                 f = dep_fixed[k]
@@ -306,7 +300,6 @@ def run_best(n, dep_base, dep_nk, dep_at, dep_shift, dep_mul, dep_fixed, dep_all
             v = cand[found]
             used[v >> 32] = True
             pl_val[k] = v
-            pl_cand[k] = found
             mis[k + 1] = mis[k] + m
             prof[k] += 1
             k += 1
@@ -564,6 +557,7 @@ class EdgeSearch:
         n = p.n_cells
         self.order = np.asarray(search_order(p, order), np.int64)
         self.dynamic = order == "mrv"
+        self.best = False  # mode best (start_best)
         (self.tab_base, self.tab_ptr, self.cand_piece, self.cand_rot, self.cand_col, self.n_col) = build_tables(p)
         self.nbr = np.array([p.neighbour(c, s) for c in range(n) for s in range(4)], np.int64)
         self.cls_of = np.array([sum(1 << s for s, o in enumerate(p.outside_sides(c)) if o) if p.bordered else 0
@@ -618,7 +612,6 @@ class EdgeSearch:
         self.dep_shift = 8 * ((self.dep_side + 2) % 4)
         self.dep_all = np.array([self.tab_base[self.cls_of[c] * 16] for c in self.order] + [0], np.int64)
         self.s_used = np.zeros(p.n_pieces, np.bool_)
-        self.pl_cand = np.zeros(n + 1, np.int64)
         self.pl_val = np.zeros(n + 1, np.int64)
 
     def start_best(self, allow: np.ndarray) -> None:
@@ -631,10 +624,10 @@ class EdgeSearch:
         self.best = True
 
     def step(self, budget: int, stop_on_solution: bool) -> int:
-        if getattr(self, "best", False):
+        if self.best:
             return run_best(self.p.n_cells, self.dep_base, self.dep_nk, self.dep_at, self.dep_shift, self.dep_mul,
                             self.dep_fixed, self.dep_all, self.tab_ptr, self.cand, self.s_used, self.cur, self.end,
-                            self.pas, self.mis, self.pl_val, self.pl_cand, self.allow, self.best_cand, self.st,
+                            self.pas, self.mis, self.pl_val, self.allow, self.best_cand, self.st,
                             self.prof, budget)
         if not self.dynamic:
             return run_static(self.p.n_cells, self.dep_base, self.dep_nk, self.dep_at, self.dep_shift,
