@@ -131,7 +131,7 @@ def cells(cfg: Config, instances: list[Instance]) -> list[dict]:
                     for i in range(n_parts):
                         part = {**ident, "options": {**opts, "split_depth": spec.split_depth, "part": i}}
                         out.append({**part, **common, "key": _key(part),
-                                    "whole": {**whole, "key": _key(whole), "parts": n_parts}})
+                                    "whole": {**whole, "key": _key(whole)}})
     return out
 
 
@@ -145,22 +145,29 @@ def _parts(inst: Instance, depth: int) -> int:
     return len(split(_puzzle(inst).to_xcc(), depth))
 
 
-def _combine(store: Store, whole_cells: dict[str, dict], record) -> None:
+def _combine(store: Store, all_cells: list[dict], record) -> None:
     """Add the whole row of every split count whose parts are all stored: counts,
     nodes and times add up; solved only when every part finished."""
+    groups: dict[str, list[dict]] = {}
+    for c in all_cells:
+        if "whole" in c:
+            groups.setdefault(c["whole"]["key"], []).append(c)
+    if not groups:
+        return
     rows = {r["key"]: r for r in store.results()}
-    for wkey, (cell, part_keys) in whole_cells.items():
-        if wkey in rows or not all(k in rows for k in part_keys):
+    for wkey, cells_ in groups.items():
+        if wkey in rows or not all(c["key"] in rows for c in cells_):
             continue
-        parts = [rows[k] for k in part_keys]
+        parts = [rows[c["key"]] for c in cells_]
+        whole = {**{k: v for k, v in cells_[0].items() if k != "whole"}, **cells_[0]["whole"]}
         finished = all(r["status"] in ("solved", "unsatisfiable") for r in parts)
         total = sum(r["count"] or 0 for r in parts)
         status = ("solved" if total else "unsatisfiable") if finished else \
             next(r["status"] for r in parts if r["status"] not in ("solved", "unsatisfiable"))
         add = lambda f: sum(r[f] or 0 for r in parts)  # noqa: E731
-        record(cell, {"status": status, "count": total, "wall_s": add("wall_s"), "cpu_s": add("cpu_s"),
-                      "nodes": add("nodes"), "peak_mb": max(r["peak_mb"] or 0 for r in parts),
-                      "message": f"{len(parts)} parts at depth {cell['split_depth']}"})
+        record(whole, {"status": status, "count": total, "wall_s": add("wall_s"), "cpu_s": add("cpu_s"),
+                       "nodes": add("nodes"), "peak_mb": max(r["peak_mb"] or 0 for r in parts),
+                       "message": f"{len(parts)} parts at depth {whole['split_depth']}"}, False)
 
 
 def run(config_path: str, db: str, jobs: int | None = None, executor: str = "local",
@@ -205,13 +212,7 @@ def run(config_path: str, db: str, jobs: int | None = None, executor: str = "loc
         for cell, row in _execute(todo, jobs, executor, scheduler):
             record(cell, row)
             bar.update(task, advance=1, description=f"{cfg.name}: solved {summary['solved']}/{summary['ran']}")
-    wholes: dict[str, tuple[dict, list[str]]] = {}
-    for c in all_cells:
-        if "whole" in c:
-            w = c["whole"]
-            wholes.setdefault(w["key"], ({**c, **w}, []))[1].append(c["key"])
-    if wholes:
-        _combine(store, wholes, lambda cell, row: record({k: v for k, v in cell.items() if k != "whole"}, row, False))
+    _combine(store, all_cells, record)
     store.close()
     return summary
 
