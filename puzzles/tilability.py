@@ -92,15 +92,13 @@ def sample_region(p: PolyformPuzzle, k: int, rng: random.Random, xcc=None, node_
         nodes = 0
         if prefix is not None:  # a native search does the partial tiling (fast)
             chosen = prefix(xcc, (n_cells - target) // area, rng.randrange(1 << 30))
-            if chosen is None:
-                continue
-            got = np.zeros(xcc.n_items, bool)
-            for o in chosen:
-                got[items[ptr[o]:ptr[o + 1]]] = True
-            if int(np.count_nonzero(~got[:n_cells])) != target:
-                continue
-            return [c for c, used in zip(cells, got[:n_cells]) if not used]
-        got = dfs(np.zeros(xcc.n_items, bool), n_cells)
+            got = None
+            if chosen is not None:  # disjoint options of one area each: exactly k pieces' area is left
+                got = np.zeros(xcc.n_items, bool)
+                for o in chosen:
+                    got[items[ptr[o]:ptr[o + 1]]] = True
+        else:
+            got = dfs(np.zeros(xcc.n_items, bool), n_cells)
         if got is not None:
             return [c for c, used in zip(cells, got[:n_cells]) if not used]
     raise RuntimeError("no random partial tiling leaves a region of that size; try another seed")
