@@ -35,9 +35,11 @@ from numba import njit
 
 from puzzles.formats import InputError
 from puzzles.solvers import Limits, SolveResult
+from puzzles.xcc import option_entries
 
 from . import dlx
 from .backtrack import make_search
+
 
 @njit(cache=True)
 def _fits(o, cov, opt_ptr, opt_items):
@@ -319,9 +321,7 @@ class XCCBeamRun:
             _, firsts = np.unique(hs[idx], return_index=True)
             keep = idx[np.sort(firsts)][:width]
             new_cov = cov[par[keep]].copy()
-            starts, lens = self.opt_ptr[opt[keep]], np.diff(self.opt_ptr)[opt[keep]]
-            rows = np.repeat(np.arange(len(keep)), lens)
-            at = np.repeat(starts - np.cumsum(lens) + lens, lens) + np.arange(int(lens.sum()))
+            rows, at = option_entries(self.opt_ptr, opt[keep])
             new_cov[rows, self.opt_items[at]] = True
             chosen = np.concatenate([chosen[par[keep]], opt[keep][:, None]], axis=1)
             cov, score, hsh = new_cov, sc[keep], hs[keep]

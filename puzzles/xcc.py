@@ -128,13 +128,21 @@ class XCC:
         their indices): searches try options in input order, so a shuffled
         copy gives a randomised search."""
         order = np.asarray(order, dtype=np.int64)
-        ptr = self.opt_ptr.astype(np.int64)
-        lengths = np.diff(ptr)[order]
-        new_ptr = np.concatenate([[0], np.cumsum(lengths)])
-        idx = np.repeat(ptr[order] - new_ptr[:-1], lengths) + np.arange(int(new_ptr[-1]))
+        _, idx = option_entries(self.opt_ptr, order)
+        new_ptr = np.concatenate([[0], np.cumsum(np.diff(self.opt_ptr.astype(np.int64))[order])])
         return XCC(item_names=self.item_names, n_primary=self.n_primary, opt_ptr=new_ptr.astype(np.int32),
                    opt_items=self.opt_items[idx], opt_colors=self.opt_colors[idx],
                    decode=[self.decode[k] for k in order.tolist()], color_names=self.color_names)
+
+
+def option_entries(opt_ptr: np.ndarray, options: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The entries of ``options``, concatenated in their order: for each entry
+    its position in ``options`` and its index into the item arrays."""
+    ptr = np.asarray(opt_ptr, dtype=np.int64)
+    options = np.asarray(options, dtype=np.int64)
+    lens = ptr[options + 1] - ptr[options]
+    rows = np.repeat(np.arange(len(options)), lens)
+    return rows, np.repeat(ptr[options] - np.cumsum(lens) + lens, lens) + np.arange(int(lens.sum()))
 
 
 class XCCBuilder:
