@@ -3,11 +3,13 @@
     .venv/bin/python benchmarks/bench_models.py cpsat [--seconds 60] [--seeds 5]
     .venv/bin/python benchmarks/bench_models.py sat   [--seconds 60] [--seeds 5]
 
-``cpsat``: the models `xcc`, `placement` (join=int and join=sum) and `table`
-on the four clue puzzles (build and solve times), then the best of them on
-generated 8x8 puzzles at the colour counts where 8x8 is hardest (3 frame
-colours, 8 and 9 inner colours: around Owen's critical size, 9.2): median
-time to a first solution.
+``cpsat``: the models `xcc`, `placement` (join=int, sum and onehot) and
+`table` on the four clue puzzles (build and solve times), then the models,
+alone and as a portfolio with the fixed cell-by-cell search
+(``search=portfolio``), on generated 8x8 puzzles: 2 frame + 6 inner colours
+(8 in all, the public benchmark's colour count) and the colour counts where
+8x8 is hardest (3 frame colours, 8 and 9 inner colours: around Owen's
+critical size, 9.2): median time to a first solution.
 
 ``sat``: encodings x backends on the clue puzzles and on generated 7x7
 puzzles around their hardest colour count: variables, clauses and median
@@ -48,16 +50,24 @@ def cpsat(a) -> None:
     models = [("xcc", {"model": "xcc"}), ("placement/int", {"model": "placement", "join": "int"}),
               ("placement/sum", {"model": "placement", "join": "sum"}),
               ("placement/onehot", {"model": "placement", "join": "onehot"}), ("table", {"model": "table"})]
-    workers = {"workers": a.workers}
-    print(f"CP-SAT, first solution, {a.workers} workers, limit {a.seconds:.0f} s; build / solve seconds")
-    print(f"{'model':>14} " + " ".join(f"{c:>22}" for c in CLUES))
-    for name, opts in models:
-        cells = []
-        for c in CLUES:
-            res = run("cpsat", {**opts, **workers}, catalog.load(c), a.seconds)
-            cells.append(f"{res['stats'].get('build_s', 0):6.2f} / {fmt_t(res)}")
-        print(f"{name:>14} " + " ".join(f"{x:>22}" for x in cells), flush=True)
-    hard(a, "cpsat", [(n, {**o, **workers}) for n, o in models if n != "xcc"], 8, 3, [8, 9])
+    workers = {"workers": a.workers, "search": "default"}
+    if not a.skip_clues:
+        print(f"CP-SAT, first solution, {a.workers} workers, limit {a.seconds:.0f} s; build / solve seconds")
+        print(f"{'model':>14} " + " ".join(f"{c:>22}" for c in CLUES))
+        for name, opts in models:
+            cells = []
+            for c in CLUES:
+                res = run("cpsat", {**opts, **workers}, catalog.load(c), a.seconds)
+                cells.append(f"{res['stats'].get('build_s', 0):6.2f} / {fmt_t(res)}")
+            print(f"{name:>14} " + " ".join(f"{x:>22}" for x in cells), flush=True)
+    configs = [(n, {**o, **workers}) for n, o in models if n not in ("xcc", "placement/sum")]
+    if a.workers >= 2:  # the fixed cell-by-cell search beside the default worker
+        configs += [(f"{n}+portfolio", {**o, **workers, "search": "portfolio"}) for n, o in models
+                    if n in ("placement/int", "placement/onehot")]
+    configs = [(n, o) for n, o in configs if a.only in n]
+    for fam in a.families.split(","):
+        frame, inner = fam.split(":")
+        hard(a, "cpsat", configs, 8, int(frame), [int(i) for i in inner.split("+")])
 
 
 def hard(a, solver: str, configs, size: int, frame: int, inner: list[int]) -> None:
@@ -99,6 +109,10 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=60.0)
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--workers", type=int, default=2, help="cpsat search workers")
+    ap.add_argument("--families", default="2:6,3:8+9",
+                    help="cpsat: generated 8x8 families, FRAME:INNER[+INNER...] comma-separated")
+    ap.add_argument("--skip-clues", action="store_true", help="cpsat: only the generated families")
+    ap.add_argument("--only", default="", help="cpsat: only the configurations whose name contains this")
     ap.add_argument("--amos", default="pairwise,seqcounter,ladder,totalizer,bitwise,commander,product")
     ap.add_argument("--backends", default="cadical195,glucose4,minisat22,maplechrono")
     a = ap.parse_args()

@@ -16,6 +16,7 @@ from ortools.sat.python import cp_model
 
 from puzzles import formats
 from puzzles.edge import EdgePuzzle
+from puzzles.orders import search_order
 from puzzles.solvers import Limits, Option, SolveResult, SolverBase
 
 from . import models
@@ -58,7 +59,13 @@ class CpSat(SolverBase):
                                "or one Boolean per (join, colour) tied by clauses", ("sum", "int", "onehot")),
         "redundant": Option(bool, False, "placement model: colour counts per join"),
         "symmetry": Option(bool, False, "fix a corner piece at A1 on square boards; the count is multiplied back by 4"),
-        "workers": Option(int, 1, "search workers (enumeration always uses 1)"),
+        "search": Option(str, "auto", "default: CP-SAT's own portfolio; fixed: cell by cell in `order`, a "
+                         "placement at a time (a backtracker that learns clauses); portfolio: both side by side "
+                         "(needs workers >= 2); auto: portfolio for edge-matching models with 2 or more workers, "
+                         "else default", ("auto", "default", "fixed", "portfolio")),
+        "order": Option(str, "rowscan", "cell order of the fixed search", ("rowscan", "colscan", "spiral",
+                                                                         "frame-first")),
+        "workers": Option(int, 1, "search workers (enumeration always uses 1); 2 or more turn on the portfolio"),
         "seed": Option(int, 0, "random seed"),
         "linearization_level": Option(int, 1, "0, 1 or 2"),
         "presolve": Option(bool, True, "CP-SAT presolve"),
@@ -107,6 +114,7 @@ class CpSat(SolverBase):
             prm.num_workers = 1
         else:
             prm.num_workers = self.options["workers"]
+            self._search(puzzle, kind, model, main_vars, prm)
         want = 1 if mode == "first" else (limits.solutions if mode == "all" else None)
         keep = 0 if mode == "count" else want
         cb = _Collector(decode, keep, want, progress, best=mode == "best")
@@ -138,6 +146,37 @@ class CpSat(SolverBase):
                 return SolveResult("solved", cb.solutions, None, None, stats)
             return SolveResult(st, cb.solutions, count, None, stats)
         return SolveResult("limit", cb.solutions, cb.count * mult, None, stats)
+
+    def _search(self, puzzle, kind, model, main_vars, prm) -> None:
+        """The search strategy: a fixed cell-by-cell search, alone or beside CP-SAT's default worker.
+
+        On generated 8x8 puzzles (2 frame + 6 inner colours) the fixed search
+        and the default worker each fail on different instances within 30 s;
+        side by side on two workers they solved 10 of 10 (median 3.9 s,
+        README)."""
+        search = self.options["search"]
+        edge = kind in ("placement", "table", "score")
+        if search == "auto":
+            search = "portfolio" if kind in ("placement", "table") and prm.num_workers >= 2 else "default"
+        if search == "default":
+            return
+        if not edge:
+            raise ValueError(f"search={search} is for the edge-matching models (placement, table)")
+        if search == "portfolio" and prm.num_workers < 2:
+            raise ValueError("search=portfolio needs workers >= 2")
+        rank = {c: i for i, c in enumerate(search_order(puzzle, self.options["order"]))}
+        if kind == "table":
+            model.add_decision_strategy([main_vars[c] for c in sorted(rank, key=rank.get)],
+                                        cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
+        else:
+            ordered = sorted(main_vars, key=lambda pl: (rank[pl.cell], pl.piece, pl.rotation))
+            model.add_decision_strategy([main_vars[pl] for pl in ordered], cp_model.CHOOSE_FIRST,
+                                        cp_model.SELECT_MAX_VALUE)
+        if search == "fixed":
+            prm.search_branching = cp_model.FIXED_SEARCH
+        else:
+            prm.subsolvers.extend(["default_lp", "fixed"])
+            prm.num_full_subsolvers = 2
 
     def _hint(self, puzzle, model, kind, main_vars) -> None:
         sol = formats.read_solution(puzzle, self.options["hint"])

@@ -65,14 +65,15 @@ def cmd_tilability(a) -> int:
     if a.region_size + a.excess > len(base.pieces):
         raise UsageError(f"tilability: region size + excess = {a.region_size + a.excess} is more than the "
                          f"{len(base.pieces)} pieces of {a.puzzle}")
-    db = a.db or str(Path("results") / f"tilability-{Path(a.puzzle).stem}-k{a.region_size}+{a.excess}-s{a.seed}.sqlite")
+    stem = f"tilability-{Path(a.puzzle).stem}-k{a.region_size}+{a.excess}" + ("-first" if a.regions == "first" else "")
+    db = a.db or str(Path("results") / f"{stem}-s{a.seed}.sqlite")
     states = T.collect(a.puzzle, a.region_size, a.excess, a.samples, a.seed, db, jobs=a.jobs,
-                       time_limit=a.time_limit, executor=a.executor, show_progress=not a.quiet)
+                       time_limit=a.time_limit, executor=a.executor, show_progress=not a.quiet, regions=a.regions)
     try:
-        res = T.analyse(states, len(base.pieces))
+        res = T.analyse(states, len(base.pieces), a.region_terms)
     except ValueError as e:
         raise UsageError(f"tilability: {e}") from None
-    doc = T.weights_document(a.puzzle, a.region_size, a.excess, a.samples, a.seed, res)
+    doc = T.weights_document(a.puzzle, a.region_size, a.excess, a.samples, a.seed, res, a.regions)
     from puzzles.formats import atomic_write
 
     atomic_write(a.output, json.dumps(doc, indent=1) + "\n")
@@ -106,6 +107,12 @@ def add_commands(sub) -> None:
     s.add_argument("--region-size", type=int, default=6, help="pieces the sampled regions hold")
     s.add_argument("--excess", type=int, default=14, help="pieces offered beyond the region size")
     s.add_argument("--samples", type=int, default=40, help="states to exhaust")
+    s.add_argument("--regions", choices=["last", "first"], default="last",
+                   help="sampled regions: what a random partial tiling of the board leaves (last), or what the "
+                        "first pieces of one cover from a random edge of the board (first; any board size)")
+    s.add_argument("--region-terms", action="store_true",
+                   help="one constant per state (Selby's region terms): weights judge which pieces tile, not how "
+                        "many tilings a region has")
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--time-limit", type=float, default=120.0, help="seconds per exhaust")
     s.add_argument("--jobs", type=int, help="exhausts at a time (default: the number of cores)")

@@ -110,6 +110,7 @@ class ExcessFamily(_M):
     region_size: int = Field(ge=1)
     excess: int = Field(ge=1)
     samples: int = Field(ge=1)
+    regions: Literal["last", "first"] = "last"  # what a partial tiling leaves, or what its first pieces cover
 
     @field_validator("puzzle")
     @classmethod

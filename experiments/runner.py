@@ -72,15 +72,17 @@ def materialise(cfg: Config) -> list[Instance]:
             from puzzles.tilability import sample_state
 
             base = catalog.load(fam.puzzle)
-            xcc = base.to_xcc()  # once for all the samples
+            xcc = base.to_xcc() if fam.regions == "last" else None  # once for all the samples
             for k in range(fam.samples):
                 s = _seed(cfg.seed, fam.name, fam.puzzle, fam.region_size, fam.excess, k)
                 try:
-                    state, chosen = sample_state(base, fam.region_size, fam.excess, random.Random(s), xcc, random_prefix)
+                    state, chosen = sample_state(base, fam.region_size, fam.excess, random.Random(s), xcc, random_prefix,
+                                                 fam.regions)
                 except RuntimeError:  # no region of that size from this seed: the sample is left out
                     continue
                 state.name = f"{fam.puzzle}-k{fam.region_size}+{fam.excess}-{k}"
                 puzzles.append((state, {"base": fam.puzzle, "region_size": fam.region_size, "excess": fam.excess,
+                                        **({"regions": fam.regions} if fam.regions != "last" else {}),
                                         "sample": k, "seed": s, "pieces": chosen}))
         elif fam.kind == "builtin":
             puzzles += [(catalog.load_builtin(n), {"builtin": n}) for n in fam.names]

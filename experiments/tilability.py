@@ -24,7 +24,8 @@ from .runner import run
 from .store import Store
 
 
-def config_text(puzzle: str, k: int, excess: int, samples: int, seed: int, time_limit: float) -> str:
+def config_text(puzzle: str, k: int, excess: int, samples: int, seed: int, time_limit: float,
+                regions: str = "last") -> str:
     stem = Path(puzzle).stem
     return f"""# written by `eternity tilability`: excess-piece exhausts for Selby's model
 name = {json.dumps("tilability-" + stem)}
@@ -34,7 +35,7 @@ memory_mb = 4096
 
 [[families]]
 kind = "excess"
-name = {json.dumps(f"{stem}-k{k}+{excess}")}
+name = {json.dumps(f"{stem}-k{k}+{excess}" + ("" if regions == "last" else f"-{regions}"))}
 puzzle = {json.dumps(puzzle)}
 region_size = {k}
 excess = {excess}
@@ -47,16 +48,17 @@ mode = "all"
 
 
 def collect(puzzle: str, k: int, excess: int, samples: int, seed: int, db: str, jobs: int | None = None,
-            time_limit: float = 120.0, executor: str = "local", show_progress: bool = True) -> list[State]:
+            time_limit: float = 120.0, executor: str = "local", show_progress: bool = True,
+            regions: str = "last") -> list[State]:
     """Run (or resume) the exhausts and read them back as states over the puzzle's piece indices."""
     cfg = Path(db).with_suffix(".toml")
     cfg.parent.mkdir(parents=True, exist_ok=True)
-    atomic_write(str(cfg), config_text(puzzle, k, excess, samples, seed, time_limit))
+    atomic_write(str(cfg), config_text(puzzle, k, excess, samples, seed, time_limit, regions))
     run(str(cfg), db, jobs=jobs, executor=executor, show_progress=show_progress)
-    return read_states(db, puzzle, k, excess)
+    return read_states(db, puzzle, k, excess, regions)
 
 
-def read_states(db: str, puzzle: str, k: int, excess: int) -> list[State]:
+def read_states(db: str, puzzle: str, k: int, excess: int, regions: str = "last") -> list[State]:
     base = catalog.load(puzzle)
     index = {pc.name: i for i, pc in enumerate(base.pieces)}
     store = Store(db)
@@ -64,7 +66,8 @@ def read_states(db: str, puzzle: str, k: int, excess: int) -> list[State]:
     try:
         for r in sorted(store.results(), key=lambda r: r["params"].get("sample", 0)):
             prm = r["params"]
-            if prm.get("base") != puzzle or prm.get("region_size") != k or prm.get("excess") != excess:
+            if (prm.get("base") != puzzle or prm.get("region_size") != k or prm.get("excess") != excess
+                    or prm.get("regions", "last") != regions):
                 continue
             if r["status"] not in ("solved", "unsatisfiable"):
                 continue  # an exhaust cut short by its time limit is not a complete observation
@@ -78,32 +81,39 @@ def read_states(db: str, puzzle: str, k: int, excess: int) -> list[State]:
     return out
 
 
-def analyse(states: list[State], n_pieces: int) -> dict:
-    """The fit on all states, the split-half agreement and the held-out comparison with uniform weights."""
+def analyse(states: list[State], n_pieces: int, region_terms: bool = False) -> dict:
+    """The fit on all states, the split-half agreement and the held-out comparison with uniform weights.
+
+    ``region_terms``: one constant per state (the conditional likelihood of
+    which pieces tile, ``puzzles.tilability.log_likelihood``); else one
+    constant for all, and the held-out score also judges the predicted counts."""
     if len(states) < 2:
         raise ValueError("need at least two complete exhausts")
-    full = fit(states, n_pieces)
+    full = fit(states, n_pieces, per_state=region_terms)
     halves = [states[0::2], states[1::2]]
-    fa, fb = fit(halves[0], n_pieces), fit(halves[1], n_pieces)
+    fa, fb = fit(halves[0], n_pieces, per_state=region_terms), fit(halves[1], n_pieces, per_state=region_terms)
     seen = np.zeros(n_pieces, bool)
     for s in states:
         seen[s.pieces] = True
     r = rank_correlation(fa.weights[seen], fb.weights[seen])
     held = {}
-    for name, train, test in (("a->b", halves[0], halves[1]), ("b->a", halves[1], halves[0])):
-        f, u = fit(train, n_pieces), uniform_fit(train, n_pieces)
-        held[name] = {"fitted": log_likelihood(test, f.weights, f.m), "uniform": log_likelihood(test, u.weights, u.m)}
+    for name, f, train, test in (("a->b", fa, halves[0], halves[1]), ("b->a", fb, halves[1], halves[0])):
+        u = uniform_fit(train, n_pieces, per_state=region_terms)
+        held[name] = {"fitted": log_likelihood(test, f.weights, f.m, region_terms),
+                      "uniform": log_likelihood(test, u.weights, u.m, region_terms)}
     return {"fit": full, "split_half_rank_correlation": r, "heldout_log_likelihood": held,
-            "states": len(states), "solutions": full.solutions,
+            "states": len(states), "solutions": full.solutions, "region_terms": region_terms,
             "states_with_solutions": sum(1 for s in states if s.solutions)}
 
 
-def weights_document(puzzle: str, k: int, excess: int, samples: int, seed: int, res: dict) -> dict:
+def weights_document(puzzle: str, k: int, excess: int, samples: int, seed: int, res: dict,
+                     regions: str = "last") -> dict:
     base = catalog.load(puzzle)
     f = res["fit"]
     return {
         "format": "eternity/weights", "version": 1, "puzzle": puzzle, "region_size": k, "excess": excess,
         "samples": samples, "seed": seed, "states": res["states"], "solutions": res["solutions"],
+        "regions": regions, "region_terms": res["region_terms"],
         "states_with_solutions": res["states_with_solutions"], "m": f.m,
         "split_half_rank_correlation": res["split_half_rank_correlation"],
         "heldout_log_likelihood": res["heldout_log_likelihood"],

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .polyform import PolyformPuzzle, PolyPiece
+from .xcc import XCCBuilder
 
 
 @dataclass
@@ -104,9 +105,67 @@ def sample_region(p: PolyformPuzzle, k: int, rng: random.Random, xcc=None, node_
     raise RuntimeError("no random partial tiling leaves a region of that size; try another seed")
 
 
+def board_window(p: PolyformPuzzle, size: int, rng: random.Random) -> list:
+    """Up to ``size`` cells of the board nearest (breadth first, in that order) to a random cell on its edge."""
+    grid = p.grid
+    board = set(map(tuple, p.region))
+    rim = sorted(c for c in board if any(nb not in board for nb in grid.neighbours(c)))
+    start = rim[rng.randrange(len(rim))]
+    seen, order, frontier = {start}, [start], [start]
+    while frontier and len(order) < size:
+        nxt = []
+        for c in frontier:
+            for nb in grid.neighbours(c):
+                if nb in board and nb not in seen:
+                    seen.add(nb)
+                    nxt.append(nb)
+        rng.shuffle(nxt)
+        order += nxt
+        frontier = nxt
+    return order[:size]
+
+
+def sample_region_first(p: PolyformPuzzle, k: int, rng: random.Random, prefix, attempts: int = 30) -> list:
+    """The cells the first ``k`` pieces of a randomised search cover, from a random edge of the board.
+
+    Around a random cell on the board's edge: the nearest 2k pieces' area of
+    cells must be covered (primary items), the next 2k pieces' area may be
+    (secondary), every piece of the puzzle is on offer, and a randomised most
+    constrained search (``prefix``, as in ``sample_region``) places k pieces:
+    their cells are the region.  Such regions vary from sample to sample and
+    have the shapes a search leaves (the board's edge on one side, placed
+    pieces' outlines elsewhere), on boards of any size: Eternity's full
+    dodecagon needs no complete partial tiling, only a window of it."""
+    area = len(p.pieces[0].cells)
+    names = [pc.name for pc in p.pieces]
+    for _ in range(attempts):
+        cells = board_window(p, 4 * k * area, rng)
+        must = set(cells[: 2 * k * area])
+        sub = PolyformPuzzle(p.grid_name, cells, [PolyPiece(pc.name, pc.cells) for pc in p.pieces], p.mirror)
+        b = XCCBuilder()
+        for c in cells:
+            (b.add_primary if c in must else b.add_secondary)(sub.cell_item(c))
+        for n in names:
+            b.add_secondary(n)
+        for pl in sub.placements():
+            b.add_option([names[pl.piece]] + [sub.cell_item(c) for c in pl.cells], pl)
+        xcc = b.build()
+        chosen = prefix(xcc, k, rng.randrange(1 << 30)) if xcc.n_options else None
+        if chosen is not None:
+            return sorted(c for o in chosen for c in xcc.decode[o].cells)
+    raise RuntimeError("no random partial tiling of k pieces from the board's edge; try another seed")
+
+
+REGIONS = ("last", "first")
+
+
 def sample_state(p: PolyformPuzzle, k: int, excess: int, rng: random.Random,
-                 xcc=None, prefix=None) -> tuple[PolyformPuzzle, list[int]]:
-    """An excess-piece state: a region of k pieces and k + excess of the puzzle's pieces."""
+                 xcc=None, prefix=None, regions: str = "last") -> tuple[PolyformPuzzle, list[int]]:
+    """An excess-piece state: a region of k pieces and k + excess of the puzzle's pieces.
+
+    ``regions``: ``last``, the region a random partial tiling of the whole
+    board leaves (``sample_region``), or ``first``, the cells the first k
+    pieces of such a tiling cover (``sample_region_first``)."""
     n = k + excess
     if n > len(p.pieces):
         raise ValueError(f"region size {k} plus excess {excess} is more than the {len(p.pieces)} pieces")
@@ -114,7 +173,12 @@ def sample_state(p: PolyformPuzzle, k: int, excess: int, rng: random.Random,
     if len(sizes) != 1:
         raise ValueError("the tilability model needs pieces of one size")
     chosen = sorted(rng.sample(range(len(p.pieces)), n))
-    region = sample_region(p, k, rng, xcc, prefix=prefix)
+    if regions == "first":
+        if prefix is None:
+            raise ValueError("regions=first needs a native prefix search")
+        region = sample_region_first(p, k, rng, prefix)
+    else:
+        region = sample_region(p, k, rng, xcc, prefix=prefix)
     pieces = [PolyPiece(p.pieces[i].name, p.pieces[i].cells) for i in chosen]
     return PolyformPuzzle(p.grid_name, region, pieces, p.mirror, name=f"{p.name}-k{k}+{excess}"), chosen
 
@@ -132,14 +196,10 @@ def esp(w: np.ndarray, k: int) -> np.ndarray:
 def esp_without(w: np.ndarray, k: int) -> np.ndarray:
     """e_{k-1} of w without element i, for every i (the gradient's term)."""
     e = esp(w, k)
-    out = np.zeros(len(w))
-    for i, x in enumerate(w):
-        f = np.zeros(k + 1)  # e_j(w without i) = e_j(w) - x e_{j-1}(w without i)
-        f[0] = 1.0
-        for j in range(1, k + 1):
-            f[j] = e[j] - x * f[j - 1]
-        out[i] = f[k - 1]
-    return out
+    f = np.ones(len(w))  # e_j(w without i) = e_j(w) - w_i e_{j-1}(w without i), for all i at once
+    for j in range(1, k):
+        f = e[j] - w * f
+    return f
 
 
 def _data(states: list[State], n_pieces: int):
@@ -153,12 +213,25 @@ def _data(states: list[State], n_pieces: int):
     return a, total
 
 
-def log_likelihood(states: list[State], l: np.ndarray, m: float) -> float:
-    """The Poisson log-likelihood of the states' solutions under weights l and constant m."""
+def log_likelihood(states: list[State], l: np.ndarray, m: float, per_state: bool = False) -> float:
+    """The Poisson log-likelihood of the states' solutions under weights l and constant m.
+
+    ``per_state``: each state gets its own constant (Selby's region terms,
+    maximised out), which leaves the conditional likelihood of *which* piece
+    sets tile, given how many do: sum over solutions of
+    log(prod p_X / e_k(p_B)).  Region shape then cannot masquerade as piece
+    quality."""
     p = np.exp(l)
     a, total = _data(states, len(l))
+    if per_state:
+        return float(a @ l - sum(_n_solutions(s) * np.log(esp(p[s.pieces], s.k)[s.k]) for s in states
+                                 if s.solutions))
     expected = sum(np.exp(m) * esp(p[s.pieces], s.k)[s.k] for s in states)
     return float(a @ l + m * total - expected)
+
+
+def _n_solutions(s: State) -> int:
+    return sum(s.solutions.values())
 
 
 @dataclass
@@ -169,31 +242,40 @@ class Fit:
     solutions: int
 
 
-def fit(states: list[State], n_pieces: int, ridge: float = 0.5) -> Fit:
-    """Maximum likelihood weights (with a small ridge), by L-BFGS with the exact gradient."""
+def fit(states: list[State], n_pieces: int, ridge: float = 0.5, per_state: bool = False) -> Fit:
+    """Maximum likelihood weights (with a small ridge), by L-BFGS with the exact gradient.
+
+    ``per_state``: region terms per state (see ``log_likelihood``); only
+    states with solutions then carry information, and ``m`` is left at 0."""
     from scipy.optimize import minimize
 
     a, total = _data(states, n_pieces)
+    used = [s for s in states if s.solutions] if per_state else states
+    idxs = [np.asarray(s.pieces) for s in used]
+    counts = [_n_solutions(s) for s in used]
 
     def f(theta):
         l, m = theta[:-1], theta[-1]
         p = np.exp(l)
-        val = a @ l + m * total - ridge * (l @ l)
+        val = a @ l + (0.0 if per_state else m * total) - ridge * (l @ l)
         grad = a - 2 * ridge * l
-        gm = float(total)
-        for s in states:
-            idx = np.asarray(s.pieces)
+        gm = 0.0 if per_state else float(total)
+        em = 1.0 if per_state else np.exp(m)
+        for s, idx, n_sol in zip(used, idxs, counts):
             w = p[idx]
             ek = esp(w, s.k)[s.k]
-            em = np.exp(m)
-            val -= em * ek
-            gm -= em * ek
-            grad[idx] -= em * w * esp_without(w, s.k)
+            if per_state:  # - S log e_k
+                val -= n_sol * np.log(ek)
+                grad[idx] -= n_sol * w * esp_without(w, s.k) / ek
+            else:
+                val -= em * ek
+                gm -= em * ek
+                grad[idx] -= em * w * esp_without(w, s.k)
         return -val, -np.concatenate([grad, [gm]])
 
     # start m where uniform weights predict the observed number of solutions
     e0 = sum(esp(np.ones(len(s.pieces)), s.k)[s.k] for s in states)
-    m0 = float(np.log(max(total, 0.5) / e0)) if e0 > 0 else 0.0
+    m0 = 0.0 if per_state else (float(np.log(max(total, 0.5) / e0)) if e0 > 0 else 0.0)
     x0 = np.concatenate([np.zeros(n_pieces), [m0]])
     res = minimize(f, x0, jac=True, method="L-BFGS-B")
     l, m = res.x[:-1], res.x[-1]
@@ -201,17 +283,17 @@ def fit(states: list[State], n_pieces: int, ridge: float = 0.5) -> Fit:
     ks = {s.k for s in states}
     k = ks.pop() if len(ks) == 1 else 0
     l = l - shift
-    m = m + k * shift
-    return Fit(l, float(m), log_likelihood(states, l, m), total)
+    m = 0.0 if per_state else m + k * shift
+    return Fit(l, float(m), log_likelihood(states, l, m, per_state), total)
 
 
-def uniform_fit(states: list[State], n_pieces: int) -> Fit:
+def uniform_fit(states: list[State], n_pieces: int, per_state: bool = False) -> Fit:
     """All weights equal, m fitted: the baseline a fitted model must beat."""
     a, total = _data(states, n_pieces)
     e0 = sum(esp(np.ones(len(s.pieces)), s.k)[s.k] for s in states)
-    m = float(np.log(max(total, 0.5) / e0)) if e0 > 0 else 0.0
+    m = 0.0 if per_state else (float(np.log(max(total, 0.5) / e0)) if e0 > 0 else 0.0)
     l = np.zeros(n_pieces)
-    return Fit(l, m, log_likelihood(states, l, m), total)
+    return Fit(l, m, log_likelihood(states, l, m, per_state), total)
 
 
 def rank_correlation(x: np.ndarray, y: np.ndarray) -> float:

@@ -64,6 +64,23 @@ def test_first_solution_verifies_with_each_model():
         assert r.status == "solved" and verify(p, r.solutions[0]).valid, model
 
 
+@pytest.mark.parametrize("opts", [{"search": "fixed", "workers": 1}, {"search": "fixed", "order": "spiral"},
+                                  {"search": "portfolio", "workers": 2, "join": "onehot"},
+                                  {"search": "portfolio", "workers": 2, "model": "table", "order": "frame-first"}])
+def test_search_strategies_solve_and_verify(opts):
+    p, _ = generate.edge_puzzle(5, 5, 2, 3, 11)
+    r = solvers.get("cpsat", opts).solve(p, mode="first", limits=solvers.Limits(time_s=60))
+    assert r.status == "solved" and verify(p, r.solutions[0]).valid
+
+
+def test_search_strategy_rejects_what_cannot_apply():
+    p, _ = generate.edge_puzzle(4, 4, 2, 3, 1)
+    with pytest.raises(ValueError, match="workers >= 2"):
+        solvers.get("cpsat", {"search": "portfolio", "workers": 1}).solve(p, mode="first")
+    with pytest.raises(ValueError, match="edge-matching models"):
+        solvers.get("cpsat", {"search": "fixed", "model": "xcc"}).solve(p, mode="first")
+
+
 def test_best_mode_scores_and_warm_start(tmp_path):
     from puzzles import formats
 

@@ -61,6 +61,41 @@ def test_fit_recovers_planted_weights_and_beats_uniform_held_out():
     assert rank_correlation(a.weights, b.weights) > 0.8
 
 
+def test_region_terms_ignore_how_tilable_each_region_is():
+    # each state's region gets its own constant, far apart: one constant for all misreads them
+    rng = random.Random(7)
+    true_l = np.array([rng.gauss(0, 1) for _ in range(15)])
+    true_l -= true_l.mean()
+    train = [s for j in range(150) for s in _synthetic(true_l, [-4.0, 0.5][j % 2], 1, 9, 4, rng)]
+    test = [s for j in range(150) for s in _synthetic(true_l, [-4.0, 0.5][j % 2], 1, 9, 4, rng)]
+    f = fit(train, 15, per_state=True)
+    assert rank_correlation(f.weights, true_l) > 0.9 and f.m == 0.0
+    u = uniform_fit(train, 15, per_state=True)
+    assert log_likelihood(test, f.weights, 0.0, True) > log_likelihood(test, u.weights, 0.0, True)
+    a, b = fit(train[0::2], 15, per_state=True), fit(train[1::2], 15, per_state=True)
+    assert rank_correlation(a.weights, b.weights) > 0.8
+    # the conditional likelihood is the full one with each state's constant at its optimum
+    s = next(x for x in test if x.solutions)
+    n = sum(s.solutions.values())
+    e_k = esp(np.exp(f.weights[s.pieces]), s.k)[s.k]
+    assert math.isclose(log_likelihood([s], f.weights, math.log(n / e_k)) + n - n * math.log(n),
+                        log_likelihood([s], f.weights, 0.0, True), rel_tol=1e-9)
+
+
+def test_first_regions_are_what_k_pieces_cover_near_the_edge():
+    from baseline.backtrack import random_prefix
+
+    p = catalog.load("eternity1-tortoise")
+    board = set(map(tuple, p.region))
+    regions = set()
+    for seed in range(4):
+        state, chosen = sample_state(p, 3, 5, random.Random(seed), prefix=random_prefix, regions="first")
+        cells = set(map(tuple, state.region))
+        assert len(cells) == len(state.region) == 3 * len(p.pieces[0].cells) and cells <= board and len(chosen) == 8
+        regions.add(frozenset(cells))
+    assert len(regions) > 1  # unlike the regions a whole partial tiling leaves, these vary
+
+
 def test_sampled_state_has_more_pieces_than_its_region_needs():
     p = catalog.load("eternity1-boat")
     state, chosen = sample_state(p, 3, 4, random.Random(2))
