@@ -69,7 +69,7 @@ def _placements(p: EdgePuzzle):
     return p.candidates()
 
 
-def placement_model(p: EdgePuzzle, join: str = "sum", redundant: bool = False, symmetry: bool = False):
+def placement_model(p: EdgePuzzle, join: str = "onehot", redundant: bool = False, symmetry: bool = False):
     m = cp_model.CpModel()
     cands = _placements(p)
     x = {pl: m.new_bool_var(f"x{pl.cell}_{pl.piece}_{pl.rotation}") for pl in cands}

@@ -55,8 +55,9 @@ class CpSat(SolverBase):
     OPTIONS = {
         "model": Option(str, "auto", "xcc (any puzzle), placement or table (edge matching); auto: placement for "
                         "edge matching, xcc otherwise", MODELS),
-        "join": Option(str, "int", "placement model: one integer colour per join, per-colour sums of placements, "
-                               "or one Boolean per (join, colour) tied by clauses", ("sum", "int", "onehot")),
+        "join": Option(str, "onehot", "placement model: one integer colour per join, per-colour sums of "
+                                  "placements, or one Boolean per (join, colour) tied by clauses (the fastest on "
+                                  "generated 8x8 puzzles: README)", ("sum", "int", "onehot")),
         "redundant": Option(bool, False, "placement model: colour counts per join"),
         "symmetry": Option(bool, False, "fix a corner piece at A1 on square boards; the count is multiplied back by 4"),
         "search": Option(str, "auto", "default: CP-SAT's own portfolio; fixed: cell by cell in `order`, a "

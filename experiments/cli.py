@@ -106,8 +106,8 @@ def add_commands(sub) -> None:
     s.add_argument("puzzle", help="a polyform puzzle (built-in, e.g. eternity1-boat, or a file)")
     s.add_argument("--region-size", type=int, default=6, help="pieces the sampled regions hold")
     s.add_argument("--excess", type=int, default=14, help="pieces offered beyond the region size")
-    s.add_argument("--samples", type=int, default=40, help="states to exhaust")
-    s.add_argument("--regions", choices=["last", "first"], default="last",
+    s.add_argument("--samples", type=int, default=80, help="states to exhaust")
+    s.add_argument("--regions", choices=["last", "first"], default="first",
                    help="sampled regions: what a random partial tiling of the board leaves (last), or what the "
                         "first pieces of one cover from a random edge of the board (first; any board size)")
     s.add_argument("--region-terms", action="store_true",

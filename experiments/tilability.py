@@ -40,6 +40,7 @@ puzzle = {json.dumps(puzzle)}
 region_size = {k}
 excess = {excess}
 samples = {samples}
+regions = "{regions}"
 
 [[solvers]]
 name = "backtrack"

@@ -24,14 +24,14 @@ def test_pentomino_3x20():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("opts", [{"model": "xcc"}, {"model": "placement"}, {"model": "table"},
-                                  {"model": "placement", "join": "onehot"},
+                                  {"model": "placement", "join": "int"},
                                   {"model": "placement", "symmetry": True}])
 def test_owen_a(opts):
     assert count(catalog.load("owen-a"), **opts) == 160
 
 
 MODELS = [{"model": "xcc"}, {"model": "placement"}, {"model": "placement", "join": "sum", "redundant": True},
-          {"model": "placement", "join": "onehot"}, {"model": "table"}]
+          {"model": "placement", "join": "int"}, {"model": "table"}]
 
 
 @settings(max_examples=12, deadline=None)
