@@ -62,10 +62,12 @@ def cmd_tilability(a) -> int:
         raise UsageError(f"tilability: {a.puzzle}: the model needs pieces of one size")
     if a.region_size < 1 or a.excess < 1 or a.samples < 2:
         raise UsageError("tilability: --region-size and --excess must be at least 1, --samples at least 2")
-    if a.region_size + a.excess > len(base.pieces):
+    if a.region_size + a.excess > len(base.pieces) - (a.region_size if a.regions == "apart" else 0):
         raise UsageError(f"tilability: region size + excess = {a.region_size + a.excess} is more than the "
-                         f"{len(base.pieces)} pieces of {a.puzzle}")
-    stem = f"tilability-{Path(a.puzzle).stem}-k{a.region_size}+{a.excess}" + ("-first" if a.regions == "first" else "")
+                         f"{len(base.pieces)} pieces of {a.puzzle}" + (f" less the {a.region_size} that cut the region"
+                                                                       if a.regions == "apart" else ""))
+    stem = f"tilability-{Path(a.puzzle).stem}-k{a.region_size}+{a.excess}" + ("" if a.regions == "last" else
+                                                                              f"-{a.regions}")
     db = a.db or str(Path("results") / f"{stem}-s{a.seed}.sqlite")
     states = T.collect(a.puzzle, a.region_size, a.excess, a.samples, a.seed, db, jobs=a.jobs,
                        time_limit=a.time_limit, executor=a.executor, show_progress=not a.quiet, regions=a.regions)
@@ -107,9 +109,10 @@ def add_commands(sub) -> None:
     s.add_argument("--region-size", type=int, default=6, help="pieces the sampled regions hold")
     s.add_argument("--excess", type=int, default=14, help="pieces offered beyond the region size")
     s.add_argument("--samples", type=int, default=80, help="states to exhaust")
-    s.add_argument("--regions", choices=["last", "first"], default="first",
-                   help="sampled regions: what a random partial tiling of the board leaves (last), or what the "
-                        "first pieces of one cover from a random edge of the board (first; any board size)")
+    s.add_argument("--regions", choices=["last", "first", "apart"], default="first",
+                   help="sampled regions: what a random partial tiling of the board leaves (last), what the "
+                        "first pieces of one cover from a random edge of the board (first; any board size), or "
+                        "that with the state's pieces drawn from the others (apart)")
     s.add_argument("--region-terms", action="store_true",
                    help="one constant per state (Selby's region terms): weights judge which pieces tile, not how "
                         "many tilings a region has")

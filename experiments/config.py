@@ -110,7 +110,8 @@ class ExcessFamily(_M):
     region_size: int = Field(ge=1)
     excess: int = Field(ge=1)
     samples: int = Field(ge=1)
-    regions: Literal["last", "first"] = "last"  # what a partial tiling leaves, or what its first pieces cover
+    # what a partial tiling leaves, what its first pieces cover, or that with other pieces (puzzles.tilability)
+    regions: Literal["last", "first", "apart"] = "last"
 
     @field_validator("puzzle")
     @classmethod

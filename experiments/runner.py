@@ -72,7 +72,7 @@ def materialise(cfg: Config) -> list[Instance]:
             from puzzles.tilability import sample_state
 
             base = catalog.load(fam.puzzle)
-            xcc = base.to_xcc() if fam.regions == "last" else None  # once for all the samples
+            xcc = base.to_xcc() if fam.regions == "last" else None  # once for all the samples (last: whole board)
             for k in range(fam.samples):
                 s = _seed(cfg.seed, fam.name, fam.puzzle, fam.region_size, fam.excess, k)
                 try:

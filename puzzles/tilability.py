@@ -125,7 +125,8 @@ def board_window(p: PolyformPuzzle, size: int, rng: random.Random) -> list:
     return order[:size]
 
 
-def sample_region_first(p: PolyformPuzzle, k: int, rng: random.Random, prefix, attempts: int = 30) -> list:
+def sample_region_first(p: PolyformPuzzle, k: int, rng: random.Random, prefix,
+                        attempts: int = 30) -> tuple[list, list[int]]:
     """The cells the first ``k`` pieces of a randomised search cover, from a random edge of the board.
 
     Around a random cell on the board's edge: the nearest 2k pieces' area of
@@ -135,7 +136,8 @@ def sample_region_first(p: PolyformPuzzle, k: int, rng: random.Random, prefix, a
     their cells are the region.  Such regions vary from sample to sample and
     have the shapes a search leaves (the board's edge on one side, placed
     pieces' outlines elsewhere), on boards of any size: Eternity's full
-    dodecagon needs no complete partial tiling, only a window of it."""
+    dodecagon needs no complete partial tiling, only a window of it.
+    Returns the region and the indices of the k pieces that cut it."""
     area = len(p.pieces[0].cells)
     names = [pc.name for pc in p.pieces]
     for _ in range(attempts):
@@ -152,11 +154,11 @@ def sample_region_first(p: PolyformPuzzle, k: int, rng: random.Random, prefix, a
         xcc = b.build()
         chosen = prefix(xcc, k, rng.randrange(1 << 30)) if xcc.n_options else None
         if chosen is not None:
-            return sorted(c for o in chosen for c in xcc.decode[o].cells)
+            return sorted(c for o in chosen for c in xcc.decode[o].cells), [xcc.decode[o].piece for o in chosen]
     raise RuntimeError("no random partial tiling of k pieces from the board's edge; try another seed")
 
 
-REGIONS = ("last", "first")
+REGIONS = ("last", "first", "apart")
 
 
 def sample_state(p: PolyformPuzzle, k: int, excess: int, rng: random.Random,
@@ -164,20 +166,30 @@ def sample_state(p: PolyformPuzzle, k: int, excess: int, rng: random.Random,
     """An excess-piece state: a region of k pieces and k + excess of the puzzle's pieces.
 
     ``regions``: ``last``, the region a random partial tiling of the whole
-    board leaves (``sample_region``), or ``first``, the cells the first k
-    pieces of such a tiling cover (``sample_region_first``)."""
+    board leaves (``sample_region``); ``first``, the cells the first k
+    pieces of such a tiling cover (``sample_region_first``); ``apart``, as
+    ``first`` with the state's pieces drawn from the pieces that did not cut
+    the region, so no state holds its region's own tiling by construction
+    (``first`` states often do: the cutting pieces are the ones a search
+    places first, which favours easily placed pieces)."""
     n = k + excess
-    if n > len(p.pieces):
-        raise ValueError(f"region size {k} plus excess {excess} is more than the {len(p.pieces)} pieces")
+    if n > len(p.pieces) - (k if regions == "apart" else 0):
+        raise ValueError(f"region size {k} plus excess {excess} is more than the {len(p.pieces)} pieces"
+                         + (f" less the {k} that cut the region" if regions == "apart" else ""))
     sizes = {len(pc.cells) for pc in p.pieces}
     if len(sizes) != 1:
         raise ValueError("the tilability model needs pieces of one size")
-    chosen = sorted(rng.sample(range(len(p.pieces)), n))
-    if regions == "first":
+    if regions in ("first", "apart"):
         if prefix is None:
-            raise ValueError("regions=first needs a native prefix search")
-        region = sample_region_first(p, k, rng, prefix)
+            raise ValueError(f"regions={regions} needs a native prefix search")
+        if regions == "apart":  # the cut first, then the state's pieces from the others
+            region, cut = sample_region_first(p, k, rng, prefix)
+            chosen = sorted(rng.sample(sorted(set(range(len(p.pieces))) - set(cut)), n))
+        else:
+            chosen = sorted(rng.sample(range(len(p.pieces)), n))
+            region, _ = sample_region_first(p, k, rng, prefix)
     else:
+        chosen = sorted(rng.sample(range(len(p.pieces)), n))
         region = sample_region(p, k, rng, xcc, prefix=prefix)
     pieces = [PolyPiece(p.pieces[i].name, p.pieces[i].cells) for i in chosen]
     return PolyformPuzzle(p.grid_name, region, pieces, p.mirror, name=f"{p.name}-k{k}+{excess}"), chosen

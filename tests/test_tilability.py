@@ -6,6 +6,7 @@ import math
 import random
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -94,6 +95,11 @@ def test_first_regions_are_what_k_pieces_cover_near_the_edge():
         assert len(cells) == len(state.region) == 3 * len(p.pieces[0].cells) and cells <= board and len(chosen) == 8
         regions.add(frozenset(cells))
     assert len(regions) > 1  # unlike the regions a whole partial tiling leaves, these vary
+    # apart: the cut's pieces are kept out of the state, so at most n - k pieces can be offered
+    state, chosen = sample_state(p, 3, 39, random.Random(1), prefix=random_prefix, regions="apart")
+    assert len(chosen) == 42 and len(state.region) == 3 * len(p.pieces[0].cells)
+    with pytest.raises(ValueError, match="less the 3 that cut"):
+        sample_state(p, 3, 40, random.Random(1), prefix=random_prefix, regions="apart")
 
 
 def test_sampled_state_has_more_pieces_than_its_region_needs():
