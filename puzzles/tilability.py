@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .polyform import PolyformPuzzle, PolyPiece
-from .xcc import XCCBuilder
+from .xcc import XCC
 
 
 @dataclass
@@ -143,19 +143,27 @@ def sample_region_first(p: PolyformPuzzle, k: int, rng: random.Random, prefix,
     for _ in range(attempts):
         cells = board_window(p, 4 * k * area, rng)
         must = set(cells[: 2 * k * area])
-        sub = PolyformPuzzle(p.grid_name, cells, [PolyPiece(pc.name, pc.cells) for pc in p.pieces], p.mirror)
-        b = XCCBuilder()
-        for c in cells:
-            (b.add_primary if c in must else b.add_secondary)(sub.cell_item(c))
-        for n in names:
-            b.add_secondary(n)
-        for pl in sub.placements():
-            b.add_option([names[pl.piece]] + [sub.cell_item(c) for c in pl.cells], pl)
-        xcc = b.build()
+        xcc = _window_xcc(p, cells, len(must), names)
         chosen = prefix(xcc, k, rng.randrange(1 << 30)) if xcc.n_options else None
         if chosen is not None:
             return sorted(c for o in chosen for c in xcc.decode[o].cells), [xcc.decode[o].piece for o in chosen]
     raise RuntimeError("no random partial tiling of k pieces from the board's edge; try another seed")
+
+
+def _window_xcc(p: PolyformPuzzle, cells: list, n_must: int, names: list[str]) -> XCC:
+    """Every piece's placements in ``cells``; the first ``n_must`` cells primary, the rest and the
+    pieces secondary.  Integer items straight into the arrays (no item strings per placement:
+    a window of Eternity's board has about 38,000 placements)."""
+    sub = PolyformPuzzle(p.grid_name, cells, [PolyPiece(pc.name, pc.cells) for pc in p.pieces], p.mirror)
+    index = {c: i for i, c in enumerate(cells)}
+    placements = sub.placements()
+    n_cells = len(cells)
+    flat = [x for pl in placements for x in (n_cells + pl.piece, *map(index.__getitem__, pl.cells))]
+    lens = [1 + len(pl.cells) for pl in placements]
+    return XCC(item_names=[PolyformPuzzle.cell_item(c) for c in cells] + names, n_primary=n_must,
+               opt_ptr=np.concatenate([[0], np.cumsum(lens, dtype=np.int64)]).astype(np.int32),
+               opt_items=np.asarray(flat, dtype=np.int32), opt_colors=np.zeros(len(flat), np.int32),
+               decode=placements)
 
 
 REGIONS = ("last", "first", "apart")
