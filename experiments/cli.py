@@ -112,7 +112,8 @@ def add_commands(sub) -> None:
     s.add_argument("--regions", choices=["last", "first", "apart"], default="first",
                    help="sampled regions: what a random partial tiling of the board leaves (last), what the "
                         "first pieces of one cover from a random edge of the board (first; any board size), or "
-                        "that with the state's pieces drawn from the others (apart)")
+                        "that with the state's pieces drawn from the others (apart). On small boards most "
+                        "`first` solutions are the cutting pieces themselves: README, tilability")
     s.add_argument("--region-terms", action="store_true",
                    help="one constant per state (Selby's region terms): weights judge which pieces tile, not how "
                         "many tilings a region has")
