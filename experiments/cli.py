@@ -6,6 +6,8 @@ import os
 import sys
 from pathlib import Path
 
+from puzzles.tilability import REGIONS, offer_limit
+
 
 def cmd_run(a) -> int:
     from .runner import run
@@ -62,7 +64,7 @@ def cmd_tilability(a) -> int:
         raise UsageError(f"tilability: {a.puzzle}: the model needs pieces of one size")
     if a.region_size < 1 or a.excess < 1 or a.samples < 2:
         raise UsageError("tilability: --region-size and --excess must be at least 1, --samples at least 2")
-    if a.region_size + a.excess > len(base.pieces) - (a.region_size if a.regions == "apart" else 0):
+    if a.region_size + a.excess > offer_limit(len(base.pieces), a.region_size, a.regions):
         raise UsageError(f"tilability: region size + excess = {a.region_size + a.excess} is more than the "
                          f"{len(base.pieces)} pieces of {a.puzzle}" + (f" less the {a.region_size} that cut the region"
                                                                        if a.regions == "apart" else ""))
@@ -109,7 +111,7 @@ def add_commands(sub) -> None:
     s.add_argument("--region-size", type=int, default=6, help="pieces the sampled regions hold")
     s.add_argument("--excess", type=int, default=14, help="pieces offered beyond the region size")
     s.add_argument("--samples", type=int, default=80, help="states to exhaust")
-    s.add_argument("--regions", choices=["last", "first", "apart"], default="first",
+    s.add_argument("--regions", choices=REGIONS, default="first",
                    help="sampled regions: what a random partial tiling of the board leaves (last), what the "
                         "first pieces of one cover from a random edge of the board (first; any board size), or "
                         "that with the state's pieces drawn from the others (apart). On small boards most "

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from puzzles import solvers
 from puzzles.formats import InputError, _loc, read_text
+from puzzles.tilability import REGIONS
 
 
 class _M(BaseModel):
@@ -111,7 +112,7 @@ class ExcessFamily(_M):
     excess: int = Field(ge=1)
     samples: int = Field(ge=1)
     # what a partial tiling leaves, what its first pieces cover, or that with other pieces (puzzles.tilability)
-    regions: Literal["last", "first", "apart"] = "last"
+    regions: Literal[REGIONS] = "last"
 
     @field_validator("puzzle")
     @classmethod

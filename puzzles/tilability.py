@@ -142,8 +142,7 @@ def sample_region_first(p: PolyformPuzzle, k: int, rng: random.Random, prefix,
     names = [pc.name for pc in p.pieces]
     for _ in range(attempts):
         cells = board_window(p, 4 * k * area, rng)
-        must = set(cells[: 2 * k * area])
-        xcc = _window_xcc(p, cells, len(must), names)
+        xcc = _window_xcc(p, cells, min(2 * k * area, len(cells)), names)
         chosen = prefix(xcc, k, rng.randrange(1 << 30)) if xcc.n_options else None
         if chosen is not None:
             return sorted(c for o in chosen for c in xcc.decode[o].cells), [xcc.decode[o].piece for o in chosen]
@@ -169,6 +168,11 @@ def _window_xcc(p: PolyformPuzzle, cells: list, n_must: int, names: list[str]) -
 REGIONS = ("last", "first", "apart")
 
 
+def offer_limit(n_pieces: int, k: int, regions: str) -> int:
+    """The most pieces a state can be offered: ``apart`` keeps the k that cut its region out."""
+    return n_pieces - (k if regions == "apart" else 0)
+
+
 def sample_state(p: PolyformPuzzle, k: int, excess: int, rng: random.Random,
                  xcc=None, prefix=None, regions: str = "last") -> tuple[PolyformPuzzle, list[int]]:
     """An excess-piece state: a region of k pieces and k + excess of the puzzle's pieces.
@@ -181,7 +185,7 @@ def sample_state(p: PolyformPuzzle, k: int, excess: int, rng: random.Random,
     (``first`` states often do: the cutting pieces are the ones a search
     places first, which favours easily placed pieces)."""
     n = k + excess
-    if n > len(p.pieces) - (k if regions == "apart" else 0):
+    if n > offer_limit(len(p.pieces), k, regions):
         raise ValueError(f"region size {k} plus excess {excess} is more than the {len(p.pieces)} pieces"
                          + (f" less the {k} that cut the region" if regions == "apart" else ""))
     sizes = {len(pc.cells) for pc in p.pieces}
@@ -293,10 +297,7 @@ def fit(states: list[State], n_pieces: int, ridge: float = 0.5, per_state: bool 
                 grad[idx] -= em * w * esp_without(w, s.k)
         return -val, -np.concatenate([grad, [gm]])
 
-    # start m where uniform weights predict the observed number of solutions
-    e0 = sum(esp(np.ones(len(s.pieces)), s.k)[s.k] for s in states)
-    m0 = 0.0 if per_state else (float(np.log(max(total, 0.5) / e0)) if e0 > 0 else 0.0)
-    x0 = np.concatenate([np.zeros(n_pieces), [m0]])
+    x0 = np.concatenate([np.zeros(n_pieces), [_uniform_m(states, total, per_state)]])
     res = minimize(f, x0, jac=True, method="L-BFGS-B")
     l, m = res.x[:-1], res.x[-1]
     shift = l.mean()  # only differences matter at a fixed size: centre, and move the mean into m
@@ -307,11 +308,18 @@ def fit(states: list[State], n_pieces: int, ridge: float = 0.5, per_state: bool 
     return Fit(l, float(m), log_likelihood(states, l, m, per_state), total)
 
 
+def _uniform_m(states: list[State], total: int, per_state: bool) -> float:
+    """The constant with which uniform weights predict the observed number of solutions (0 with region terms)."""
+    if per_state:
+        return 0.0
+    e0 = sum(esp(np.ones(len(s.pieces)), s.k)[s.k] for s in states)
+    return float(np.log(max(total, 0.5) / e0)) if e0 > 0 else 0.0
+
+
 def uniform_fit(states: list[State], n_pieces: int, per_state: bool = False) -> Fit:
     """All weights equal, m fitted: the baseline a fitted model must beat."""
     a, total = _data(states, n_pieces)
-    e0 = sum(esp(np.ones(len(s.pieces)), s.k)[s.k] for s in states)
-    m = 0.0 if per_state else (float(np.log(max(total, 0.5) / e0)) if e0 > 0 else 0.0)
+    m = _uniform_m(states, total, per_state)
     l = np.zeros(n_pieces)
     return Fit(l, m, log_likelihood(states, l, m, per_state), total)
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from eternity.cli import main
 from puzzles import catalog
+from puzzles.polyform import PolyformPuzzle
 from puzzles.tilability import (State, esp, esp_without, fit, log_likelihood, rank_correlation, sample_state,
                                 uniform_fit)
 from puzzles.verify import verify
@@ -98,6 +99,11 @@ def test_first_regions_are_what_k_pieces_cover_near_the_edge():
     # apart: the cut's pieces are kept out of the state, so at most n - k pieces can be offered
     state, chosen = sample_state(p, 3, 39, random.Random(1), prefix=random_prefix, regions="apart")
     assert len(chosen) == 42 and len(state.region) == 3 * len(p.pieces[0].cells)
+    left_out = [p.pieces[i] for i in range(len(p.pieces)) if i not in chosen]  # exactly the cutters: they tile it
+    cutters = PolyformPuzzle(p.grid_name, state.region, left_out, p.mirror)
+    from puzzles import solvers
+
+    assert solvers.get("backtrack").solve(cutters, mode="count").count >= 1
     with pytest.raises(ValueError, match="less the 3 that cut"):
         sample_state(p, 3, 40, random.Random(1), prefix=random_prefix, regions="apart")
 
