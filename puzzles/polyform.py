@@ -47,8 +47,8 @@ def _offset_finder(region: set):
     def fits(shape) -> set:
         sa = max(c[0] for c in shape) + 1
         sb = max(c[1] for c in shape) + 1
-        if sa > na or sb > nb:
-            return set()
+        if sa > na or sb > nb or any(len(c) > 2 and c[2] >= nt for c in shape):
+            return set()  # larger than the region's box, or a cell kind the region has none of
         ok = np.ones((na - sa + 1, nb - sb + 1), bool)
         for c in shape:
             ok &= grid[c[0]: c[0] + na - sa + 1, c[1]: c[1] + nb - sb + 1, c[2] if len(c) > 2 else 0]

@@ -189,3 +189,21 @@ def test_other_grids_solve_count_and_render(grid, region, pieces, tmp_path):
     svg = tmp_path / "s.svg"
     assert main(["solve", str(f), "--svg", str(svg)]) == 0
     assert svg.read_text().count("<polygon") == len(region)
+
+
+def test_placements_when_the_region_lacks_a_cell_kind():
+    """A region holding only some of the drafter grid's cell kinds: orientations with the others
+    fit nowhere (this raised IndexError in the placement finder)."""
+    from puzzles.polyform import PolyformPuzzle, PolyPiece
+
+    p, _ = region_puzzle("drafter", hexagon_region(2), 4, seed=3)
+    grid = get_grid("drafter")
+    for piece in p.pieces:
+        for shape in grid.orientations(piece.cells, True):
+            if max(c[2] for c in shape) < 11:
+                one = PolyformPuzzle("drafter", list(shape), [PolyPiece("A", piece.cells)])
+                got = one.placements()
+                assert tuple(sorted(shape)) in {tuple(sorted(pl.cells)) for pl in got}
+                assert all(max(c[2] for c in pl.cells) < 11 for pl in got)
+                return
+    pytest.skip("no orientation without the last cell kind")
