@@ -62,13 +62,17 @@ def run_cell(spec: dict) -> dict:
         return base
 
 
-def _piece_sets(puzzle, solutions) -> list[list]:
-    """[[piece names], tilings] for each set of pieces the solutions use (the tilability data)."""
-    sets: dict[tuple, int] = {}
+def _piece_uses(puzzle, solutions) -> dict:
+    """The tilability data of an excess-piece state: its tilings, how many distinct piece sets
+    they use, and for each piece how many tilings use it (the likelihood's sufficient statistics)."""
+    uses: dict[str, int] = {}
+    sets = set()
     for sol in solutions:
-        key = tuple(sorted(puzzle.pieces[pl.piece].name for pl in sol))
-        sets[key] = sets.get(key, 0) + 1
-    return [[list(k), n] for k, n in sorted(sets.items())]
+        names = [puzzle.pieces[pl.piece].name for pl in sol]
+        sets.add(frozenset(names))
+        for n in names:
+            uses[n] = uses.get(n, 0) + 1
+    return {"tilings": len(solutions), "piece_sets": len(sets), "piece_uses": dict(sorted(uses.items()))}
 
 
 def _child() -> int:
@@ -95,7 +99,7 @@ def _child() -> int:
         row = {"status": status, "count": res.count, "best_score": res.best_score, "verified": verified,
                "nodes": res.stats.get("nodes"), "conflicts": res.stats.get("conflicts"), "message": res.message}
         if spec["mode"] == "all" and getattr(puzzle, "kind", "") == "polyform" and puzzle.piece_area > len(puzzle.region):
-            row["detail"] = {"piece_sets": _piece_sets(puzzle, res.solutions)}
+            row["detail"] = _piece_uses(puzzle, res.solutions)
     except MemoryError:
         row = {"status": "memout", "message": "MemoryError"}
     except Exception as e:  # noqa: BLE001

@@ -62,6 +62,8 @@ def cmd_tilability(a) -> int:
         raise UsageError(f"tilability: {a.puzzle}: expected a polyform puzzle (e.g. eternity1-boat)")
     if len({len(pc.cells) for pc in base.pieces}) != 1:
         raise UsageError(f"tilability: {a.puzzle}: the model needs pieces of one size")
+    if a.excess is None:  # every piece the state can be offered: the most tilings per exhaust
+        a.excess = offer_limit(len(base.pieces), a.region_size, a.regions) - a.region_size
     if a.region_size < 1 or a.excess < 1 or a.samples < 2:
         raise UsageError("tilability: --region-size and --excess must be at least 1, --samples at least 2")
     if a.region_size + a.excess > offer_limit(len(base.pieces), a.region_size, a.regions):
@@ -96,6 +98,9 @@ def cmd_tilability(a) -> int:
     return 0
 
 
+SAMPLES = 300  # the default data size: split-half above 0.8 on generated puzzles (README, tilability)
+
+
 def add_commands(sub) -> None:
     s = sub.add_parser("run", help="run an experiment config (TOML)")
     s.add_argument("config")
@@ -108,10 +113,11 @@ def add_commands(sub) -> None:
 
     s = sub.add_parser("tilability", help="fit Selby's piece weights from excess-piece exhausts")
     s.add_argument("puzzle", help="a polyform puzzle (built-in, e.g. eternity1-boat, or a file)")
-    s.add_argument("--region-size", type=int, default=6, help="pieces the sampled regions hold")
-    s.add_argument("--excess", type=int, default=14, help="pieces offered beyond the region size")
-    s.add_argument("--samples", type=int, default=80, help="states to exhaust")
-    s.add_argument("--regions", choices=REGIONS, default="first",
+    s.add_argument("--region-size", type=int, default=4, help="pieces the sampled regions hold (default 4)")
+    s.add_argument("--excess", type=int,
+                   help="pieces offered beyond the region size (default: all the puzzle's other pieces)")
+    s.add_argument("--samples", type=int, default=SAMPLES, help=f"states to exhaust (default {SAMPLES})")
+    s.add_argument("--regions", choices=REGIONS, default="last",
                    help="sampled regions: what a random partial tiling of the board leaves (last), what the "
                         "first pieces of one cover from a random edge of the board (first; any board size), or "
                         "that with the state's pieces drawn from the others (apart). On small boards most "

@@ -2,7 +2,7 @@
 
 The data are ordinary runner cells (an ``excess`` family, ``backtrack`` in
 mode ``all``), so a killed collection resumes, ``--executor dask`` spreads
-it, and every exhaust lands in SQLite with the piece sets its solutions use.
+it, and every exhaust lands in SQLite with its tilings and how many of them use each piece.
 The fit (``puzzles.tilability``) runs on all states; the split-half check
 fits the even and the odd samples apart and compares the weights by rank
 correlation; the held-out check fits on one half and scores the other
@@ -73,10 +73,14 @@ def read_states(db: str, puzzle: str, k: int, excess: int, regions: str = "last"
             if r["status"] not in ("solved", "unsatisfiable"):
                 continue  # an exhaust cut short by its time limit is not a complete observation
             if r["status"] == "solved" and not r.get("detail"):
-                continue  # solutions without their piece sets
-            sets = json.loads(r["detail"])["piece_sets"] if r.get("detail") else []
-            sols = {tuple(sorted(index[n] for n in names)): int(m) for names, m in sets}
-            out.append(State(list(prm["pieces"]), k, sols))
+                continue  # solutions without their statistics
+            detail = json.loads(r["detail"]) if r.get("detail") else {}
+            if isinstance(detail.get("piece_sets"), list):  # stores written before piece_uses: the sets
+                sets = {tuple(sorted(index[n] for n in names)): int(m) for names, m in detail["piece_sets"]}
+                out.append(State.from_sets(list(prm["pieces"]), k, sets))
+            else:
+                uses = {index[n]: int(m) for n, m in detail.get("piece_uses", {}).items()}
+                out.append(State(list(prm["pieces"]), k, int(detail.get("tilings", 0)), uses))
     finally:
         store.close()
     return out
@@ -104,7 +108,7 @@ def analyse(states: list[State], n_pieces: int, region_terms: bool = False) -> d
                       "uniform": log_likelihood(test, u.weights, u.m, region_terms)}
     return {"fit": full, "split_half_rank_correlation": r, "heldout_log_likelihood": held,
             "states": len(states), "solutions": full.solutions, "region_terms": region_terms,
-            "states_with_solutions": sum(1 for s in states if s.solutions)}
+            "states_with_solutions": sum(1 for s in states if s.count)}
 
 
 def weights_document(puzzle: str, k: int, excess: int, samples: int, seed: int, res: dict,

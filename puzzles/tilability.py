@@ -36,11 +36,24 @@ from .xcc import XCC
 
 @dataclass
 class State:
-    """One exhausted state: its pieces (indices into the puzzle's), size k, and solution piece sets."""
+    """One exhausted state: its pieces (indices into the puzzle's), size k, and the
+    likelihood's sufficient statistics: how many tilings the exhaust found and, for each
+    piece, how many of them use it (piece sets themselves are not needed, and a state
+    with all pieces on offer can have millions of tilings)."""
 
     pieces: list[int]
     k: int
-    solutions: dict[tuple[int, ...], int] = field(default_factory=dict)  # piece set -> tilings
+    count: int = 0
+    uses: dict[int, int] = field(default_factory=dict)  # piece -> tilings that use it
+
+    @classmethod
+    def from_sets(cls, pieces: list[int], k: int, sets: dict[tuple[int, ...], int]) -> "State":
+        """From {piece set: tilings}."""
+        uses: dict[int, int] = {}
+        for X, mult in sets.items():
+            for i in X:
+                uses[i] = uses.get(i, 0) + mult
+        return cls(list(pieces), k, sum(sets.values()), uses)
 
 
 def sample_region(p: PolyformPuzzle, k: int, rng: random.Random, xcc=None, node_cap: int = 400,
@@ -228,13 +241,10 @@ def esp_without(w: np.ndarray, k: int) -> np.ndarray:
 
 def _data(states: list[State], n_pieces: int):
     a = np.zeros(n_pieces)
-    total = 0
     for s in states:
-        for X, mult in s.solutions.items():
-            total += mult
-            for i in X:
-                a[i] += mult
-    return a, total
+        for i, mult in s.uses.items():
+            a[i] += mult
+    return a, sum(s.count for s in states)
 
 
 def log_likelihood(states: list[State], l: np.ndarray, m: float, per_state: bool = False) -> float:
@@ -248,14 +258,21 @@ def log_likelihood(states: list[State], l: np.ndarray, m: float, per_state: bool
     p = np.exp(l)
     a, total = _data(states, len(l))
     if per_state:
-        return float(a @ l - sum(_n_solutions(s) * np.log(esp(p[s.pieces], s.k)[s.k]) for s in states
-                                 if s.solutions))
-    expected = sum(np.exp(m) * esp(p[s.pieces], s.k)[s.k] for s in states)
+        return float(a @ l - sum(c * np.log(esp(p[list(B)], k)[k])
+                                 for (B, k), (_, c) in _groups([s for s in states if s.count]).items()))
+    expected = sum(n * np.exp(m) * esp(p[list(B)], k)[k] for (B, k), (n, _) in _groups(states).items())
     return float(a @ l + m * total - expected)
 
 
-def _n_solutions(s: State) -> int:
-    return sum(s.solutions.values())
+def _groups(states: list[State]) -> dict:
+    """(pieces, k) -> (states, tilings): states offered the same pieces share their e_k, so the
+    likelihood computes it once (with every piece on offer, once for all the states)."""
+    out: dict = {}
+    for s in states:
+        key = (tuple(s.pieces), s.k)
+        n, c = out.get(key, (0, 0))
+        out[key] = (n + 1, c + s.count)
+    return out
 
 
 @dataclass
@@ -274,9 +291,7 @@ def fit(states: list[State], n_pieces: int, ridge: float = 0.5, per_state: bool 
     from scipy.optimize import minimize
 
     a, total = _data(states, n_pieces)
-    used = [s for s in states if s.solutions] if per_state else states
-    idxs = [np.asarray(s.pieces) for s in used]
-    counts = [_n_solutions(s) for s in used]
+    groups = _groups([s for s in states if s.count] if per_state else states)
 
     def f(theta):
         l, m = theta[:-1], theta[-1]
@@ -285,16 +300,17 @@ def fit(states: list[State], n_pieces: int, ridge: float = 0.5, per_state: bool 
         grad = a - 2 * ridge * l
         gm = 0.0 if per_state else float(total)
         em = 1.0 if per_state else np.exp(m)
-        for s, idx, n_sol in zip(used, idxs, counts):
+        for (pieces, k), (n_states, n_sol) in groups.items():
+            idx = np.asarray(pieces)
             w = p[idx]
-            ek = esp(w, s.k)[s.k]
+            ek = esp(w, k)[k]
             if per_state:  # - S log e_k
                 val -= n_sol * np.log(ek)
-                grad[idx] -= n_sol * w * esp_without(w, s.k) / ek
+                grad[idx] -= n_sol * w * esp_without(w, k) / ek
             else:
-                val -= em * ek
-                gm -= em * ek
-                grad[idx] -= em * w * esp_without(w, s.k)
+                val -= n_states * em * ek
+                gm -= n_states * em * ek
+                grad[idx] -= n_states * em * w * esp_without(w, k)
         return -val, -np.concatenate([grad, [gm]])
 
     x0 = np.concatenate([np.zeros(n_pieces), [_uniform_m(states, total, per_state)]])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from .edge import E, S, EdgePuzzle, rotate
 from .polyform import PolyformPuzzle
@@ -112,6 +113,15 @@ def verify_edge(p: EdgePuzzle, placements, *, allow_mismatch: bool = False) -> R
     return rep
 
 
+@lru_cache(maxsize=4096)
+def _orientations(grid_name: str, cells: tuple, mirror: bool) -> frozenset:
+    """A piece's orientations, once per piece: an exhaust with thousands of tilings checks
+    every one of them (without the cache, 2 ms a tiling went into recomputing these)."""
+    from .grids import get_grid
+
+    return frozenset(get_grid(grid_name).orientations(cells, mirror))
+
+
 def verify_polyform(p: PolyformPuzzle, placements) -> Report:
     """Overlaps, uncovered cells, cells outside the region, shapes, piece counts."""
     rep = Report()
@@ -126,7 +136,7 @@ def verify_polyform(p: PolyformPuzzle, placements) -> Report:
             continue
         pc = p.pieces[piece]
         used[piece] += 1
-        if grid.normalize(cells) not in grid.orientations(pc.cells, p.mirror):
+        if grid.normalize(cells) not in _orientations(p.grid_name, tuple(map(tuple, pc.cells)), p.mirror):
             rep.add(f"piece {pc.name}: cells {list(cells)} are not one of its orientations")
         for cell in cells:
             covered[cell] += 1

@@ -43,7 +43,7 @@ def _synthetic(true_l, m, n_states, n_offer, k, rng):
             n = int(np.random.default_rng(rng.randrange(1 << 30)).poisson(lam))
             if n:
                 sols[X] = n
-        states.append(State(pieces, k, sols))
+        states.append(State.from_sets(pieces, k, sols))
     return states
 
 
@@ -77,8 +77,8 @@ def test_region_terms_ignore_how_tilable_each_region_is():
     a, b = fit(train[0::2], 15, per_state=True), fit(train[1::2], 15, per_state=True)
     assert rank_correlation(a.weights, b.weights) > 0.8
     # the conditional likelihood is the full one with each state's constant at its optimum
-    s = next(x for x in test if x.solutions)
-    n = sum(s.solutions.values())
+    s = next(x for x in test if x.count)
+    n = s.count
     e_k = esp(np.exp(f.weights[s.pieces]), s.k)[s.k]
     assert math.isclose(log_likelihood([s], f.weights, math.log(n / e_k)) + n - n * math.log(n),
                         log_likelihood([s], f.weights, 0.0, True), rel_tol=1e-9)
@@ -108,6 +108,36 @@ def test_first_regions_are_what_k_pieces_cover_near_the_edge():
         sample_state(p, 3, 40, random.Random(1), prefix=random_prefix, regions="apart")
 
 
+def test_weights_from_real_exhausts_favour_compact_pieces():
+    """Seed 000: convex pieces tile well, wiggly ones badly.  On a generated puzzle (27 random
+    4-drafters filling a hexagon), regions a partial tiling leaves, every piece on offer: the
+    fitted weights rank the pieces by compactness (short outline), and predict new states'
+    tilings better than uniform weights."""
+    from baseline.backtrack import random_prefix
+    from puzzles import solvers
+    from puzzles.grids import get_grid
+    from puzzles.partition import hexagon_region, region_puzzle
+
+    p, _ = region_puzzle("drafter", hexagon_region(3), 4, seed=1)
+    k, xcc, rng, states = 3, p.to_xcc(), random.Random(0), []
+    for _ in range(60):
+        state, chosen = sample_state(p, k, len(p.pieces) - k, rng, xcc, random_prefix)
+        sets: dict = {}
+        for sol in solvers.get("backtrack").solve(state, mode="all").solutions:
+            key = tuple(sorted(chosen[pl.piece] for pl in sol))
+            sets[key] = sets.get(key, 0) + 1
+        states.append(State.from_sets(chosen, k, sets))
+    assert sum(1 for s in states if s.count) >= 10
+    grid = get_grid("drafter")
+    outline = np.array([sum(nb not in set(pc.cells) for c in pc.cells for nb in grid.neighbours(c)) for pc in p.pieces])
+    assert len(set(outline)) > 1
+    f = fit(states, len(p.pieces))
+    assert rank_correlation(f.weights, -outline) > 0.5
+    train, test = states[0::2], states[1::2]
+    ft, u = fit(train, len(p.pieces)), uniform_fit(train, len(p.pieces))
+    assert log_likelihood(test, ft.weights, ft.m) > log_likelihood(test, u.weights, u.m)
+
+
 def test_sampled_state_has_more_pieces_than_its_region_needs():
     p = catalog.load("eternity1-boat")
     state, chosen = sample_state(p, 3, 4, random.Random(2))
@@ -131,6 +161,16 @@ def test_tilability_command_end_to_end(tmp_path, capsys):
     assert set(doc["weights"]) == {pc.name for pc in catalog.load("serenity").pieces}
     assert (tmp_path / "w.png").stat().st_size > 0
     assert "split-half rank correlation" in capsys.readouterr().out
+    # the store holds each exhaust's sufficient statistics: every tiling uses k pieces
+    from experiments.store import Store
+
+    store = Store(str(db))
+    rows = [r for r in store.results() if r["status"] == "solved"]
+    store.close()
+    for r in rows:
+        d = json.loads(r["detail"])
+        assert d["tilings"] == r["count"] and sum(d["piece_uses"].values()) == 2 * d["tilings"]
+        assert 1 <= d["piece_sets"] <= d["tilings"]
     # a second run resumes from the store: nothing is exhausted again, the same weights come out
     assert main(args) == 0
     assert json.loads(out.read_text())["weights"] == doc["weights"]
@@ -140,6 +180,14 @@ def test_tilability_command_end_to_end(tmp_path, capsys):
 
     p = catalog.load("serenity")
     assert verify(p, formats.read_solution(p, str(tmp_path / "s.json"))).valid
+
+
+def test_tilability_offers_every_other_piece_by_default(tmp_path, capsys):
+    out = tmp_path / "w.json"
+    assert main(["tilability", "serenity", "--region-size", "2", "--samples", "2", "--seed", "1",
+                 "--db", str(tmp_path / "t.sqlite"), "--quiet", "-o", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    assert doc["excess"] == len(catalog.load("serenity").pieces) - 2 and doc["regions"] == "last"
 
 
 def test_tilability_bad_arguments(tmp_path, capsys):
