@@ -50,8 +50,9 @@ mode = "all"
 
 def collect(puzzle: str, k: int, excess: int, samples: int, seed: int, db: str, jobs: int | None = None,
             time_limit: float = 120.0, executor: str = "local", show_progress: bool = True,
-            regions: str = "last") -> list[State]:
-    """Run (or resume) the exhausts and read them back as states over the puzzle's piece indices."""
+            regions: str = "last") -> tuple[list[State], int]:
+    """Run (or resume) the exhausts and read them back as states over the puzzle's piece indices,
+    with the number of exhausts left out because they did not finish."""
     cfg = Path(db).with_suffix(".toml")
     cfg.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(str(cfg), config_text(puzzle, k, excess, samples, seed, time_limit, regions))
@@ -59,11 +60,13 @@ def collect(puzzle: str, k: int, excess: int, samples: int, seed: int, db: str, 
     return read_states(db, puzzle, k, excess, regions)
 
 
-def read_states(db: str, puzzle: str, k: int, excess: int, regions: str = "last") -> list[State]:
+def read_states(db: str, puzzle: str, k: int, excess: int, regions: str = "last") -> tuple[list[State], int]:
+    """The complete exhausts of one design, and how many others were cut short (time limit,
+    memory, error): those are left out, which under-counts the most tilable states."""
     base = catalog.load(puzzle)
     index = {pc.name: i for i, pc in enumerate(base.pieces)}
     store = Store(db)
-    out = []
+    out, cut = [], 0
     try:
         for r in sorted(store.results(), key=lambda r: r["params"].get("sample", 0)):
             prm = r["params"]
@@ -71,7 +74,8 @@ def read_states(db: str, puzzle: str, k: int, excess: int, regions: str = "last"
                     or prm.get("regions", "last") != regions):
                 continue
             if r["status"] not in ("solved", "unsatisfiable"):
-                continue  # an exhaust cut short by its time limit is not a complete observation
+                cut += 1  # an exhaust cut short by its time limit is not a complete observation
+                continue
             if r["status"] == "solved" and not r.get("detail"):
                 continue  # solutions without their statistics
             detail = json.loads(r["detail"]) if r.get("detail") else {}
@@ -83,7 +87,7 @@ def read_states(db: str, puzzle: str, k: int, excess: int, regions: str = "last"
                 out.append(State(list(prm["pieces"]), k, int(detail.get("tilings", 0)), uses))
     finally:
         store.close()
-    return out
+    return out, cut
 
 
 def analyse(states: list[State], n_pieces: int, region_terms: bool = False) -> dict:
