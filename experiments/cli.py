@@ -117,7 +117,7 @@ def add_commands(sub) -> None:
 
     s = sub.add_parser("tilability", help="fit Selby's piece weights from excess-piece exhausts")
     s.add_argument("puzzle", help="a polyform puzzle (built-in, e.g. eternity1-boat, or a file)")
-    s.add_argument("--region-size", type=int, default=4, help="pieces the sampled regions hold (default 4)")
+    s.add_argument("--region-size", type=int, default=3, help="pieces the sampled regions hold (default 3)")
     s.add_argument("--excess", type=int,
                    help="pieces offered beyond the region size (default: all the puzzle's other pieces)")
     s.add_argument("--samples", type=int, default=SAMPLES, help=f"states to exhaust (default {SAMPLES})")

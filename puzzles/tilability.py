@@ -17,10 +17,13 @@ usual O(n k) recursion.  Its gradient needs e_{k-1} of B without i, for
 each i, by the same recursion.  A small ridge penalty keeps a piece that
 never appears finite.
 
-Sampling states: the region a random partial tiling of the puzzle's board
-leaves when k pieces' area is left (bounded by pieces and the board's
-edge, as in a real search), and k + excess pieces drawn at random from the
-puzzle's set.
+Sampling states (``regions``): by default the region a random partial
+tiling of the puzzle's board leaves when k pieces' area is left (bounded
+by placed pieces and the board's edge, as in a real search), with every
+piece on offer (the excess is the rest of the set, as Selby offered 90 of
+209): the tilings then come from all pieces, not from the few that cut the
+region.  ``first`` and ``apart`` cut regions from a window at the board's
+edge instead (any board size; see ``sample_state``).
 """
 
 from __future__ import annotations
