@@ -51,7 +51,9 @@ def classify(puzzle) -> tuple[float | None, str | None]:
         return None, None
 
 
-def materialise(cfg: Config) -> list[Instance]:
+def materialise(cfg: Config, on_sample=None) -> list[Instance]:
+    """The config's instances; ``on_sample(family, done, total)`` after each excess-piece state
+    (sampling them can take minutes: a partial tiling of the board each)."""
     out = []
     for fam in cfg.families:
         puzzles = []
@@ -80,6 +82,9 @@ def materialise(cfg: Config) -> list[Instance]:
                                                  fam.regions)
                 except RuntimeError:  # no region of that size from this seed: the sample is left out
                     continue
+                finally:
+                    if on_sample is not None:
+                        on_sample(fam.name, k + 1, fam.samples)
                 state.name = f"{fam.puzzle}-k{fam.region_size}+{fam.excess}-{k}"
                 puzzles.append((state, {"base": fam.puzzle, "region_size": fam.region_size, "excess": fam.excess,
                                         **({"regions": fam.regions} if fam.regions != "last" else {}),
@@ -174,9 +179,15 @@ def _combine(store: Store, all_cells: list[dict], record) -> None:
 
 def run(config_path: str, db: str, jobs: int | None = None, executor: str = "local",
         scheduler: str | None = None, show_progress: bool = True) -> dict:
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
     cfg = load_config(config_path)
     store = Store(db)
-    instances = materialise(cfg)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                  disable=not show_progress, transient=True) as bar:
+        task = bar.add_task(f"{cfg.name}: instances", total=None)
+        instances = materialise(cfg, lambda name, done, total: bar.update(
+            task, description=f"{name}: sampling states", completed=done, total=total))
     for inst in instances:
         est, cls = classify(_puzzle(inst))
         store.add_instance({"id": inst.id, "experiment": cfg.name, "family": inst.family, "name": inst.name,
@@ -205,8 +216,6 @@ def run(config_path: str, db: str, jobs: int | None = None, executor: str = "loc
         if ran:
             summary["ran"] += 1
             summary["solved"] += row.get("status") in ("solved", "unsatisfiable")
-
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   TextColumn("eta"), TimeRemainingColumn(), disable=not show_progress, transient=False) as bar:
