@@ -73,17 +73,23 @@ def cmd_tilability(a) -> int:
     stem = f"tilability-{Path(a.puzzle).stem}-k{a.region_size}+{a.excess}" + ("" if a.regions == "last" else
                                                                               f"-{a.regions}")
     db = a.db or str(Path("results") / f"{stem}-s{a.seed}.sqlite")
-    states, cut = T.collect(a.puzzle, a.region_size, a.excess, a.samples, a.seed, db, jobs=a.jobs,
-                       time_limit=a.time_limit, executor=a.executor, show_progress=not a.quiet, regions=a.regions)
-    if cut:
-        print(f"tilability: {cut} exhausts did not finish (see {db}) and are left out; they are likely the "
-              "states with the most tilings: raise --time-limit or lower --region-size", file=sys.stderr)
+    data = T.collect(a.puzzle, a.region_size, a.excess, a.samples, a.seed, db, jobs=a.jobs,
+                     time_limit=a.time_limit, executor=a.executor, show_progress=not a.quiet, regions=a.regions)
+    states = data.states
+    if data.cut_short:
+        print(f"tilability: {data.cut_short} exhausts did not finish (see {db}) and are left out; they are likely "
+              "the states with the most tilings: raise --time-limit or lower --region-size", file=sys.stderr)
+    if T.too_few_regions(data):
+        print(f"tilability: warning: only {data.distinct_regions} distinct regions in {len(states)} states, so the "
+              "split halves share their regions and their agreement says little (a puzzle with few solutions: its "
+              "partial tilings keep leaving the same region, and the weights then say which pieces they leave last)", file=sys.stderr)
     try:
         res = T.analyse(states, len(base.pieces), a.region_terms)
     except ValueError as e:
         raise UsageError(f"tilability: {e}") from None
     doc = T.weights_document(a.puzzle, a.region_size, a.excess, a.samples, a.seed, res, a.regions)
-    doc["exhausts_cut_short"] = cut
+    doc["exhausts_cut_short"] = data.cut_short
+    doc["distinct_regions"] = data.distinct_regions
     from puzzles.formats import atomic_write
 
     atomic_write(a.output, json.dumps(doc, indent=1) + "\n")
@@ -91,7 +97,8 @@ def cmd_tilability(a) -> int:
         T.plot_weights(doc, a.plot)
     ranked = sorted(doc["weights"].items(), key=lambda kv: kv[1])
     held = doc["heldout_log_likelihood"]
-    print(f"{doc['states']} exhausts, {doc['states_with_solutions']} with solutions, {doc['solutions']} solutions; "
+    print(f"{doc['states']} exhausts ({data.distinct_regions if data.distinct_regions is not None else '?'} distinct "
+          f"regions), {doc['states_with_solutions']} with solutions, {doc['solutions']} solutions; "
           f"split-half rank correlation {doc['split_half_rank_correlation']:.3f}")
     for k, v in held.items():
         print(f"held-out log-likelihood {k}: fitted {v['fitted']:.2f}  uniform {v['uniform']:.2f}")

@@ -86,7 +86,9 @@ def materialise(cfg: Config, on_sample=None) -> list[Instance]:
                     if on_sample is not None:
                         on_sample(fam.name, k + 1, fam.samples)
                 state.name = f"{fam.puzzle}-k{fam.region_size}+{fam.excess}-{k}"
+                region = hashlib.sha256(json.dumps(sorted(map(list, state.region))).encode()).hexdigest()[:16]
                 puzzles.append((state, {"base": fam.puzzle, "region_size": fam.region_size, "excess": fam.excess,
+                                        "region": region,
                                         **({"regions": fam.regions} if fam.regions != "last" else {}),
                                         "sample": k, "seed": s, "pieces": chosen}))
         elif fam.kind == "builtin":

@@ -12,6 +12,7 @@ half's solutions against uniform weights.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -48,11 +49,19 @@ mode = "all"
 """
 
 
+@dataclass
+class Exhausts:
+    """The complete exhausts of one design, read back from the store."""
+
+    states: list[State]
+    cut_short: int               # exhausts that did not finish (time limit, memory, error): left out
+    distinct_regions: int | None  # among the complete ones (None: a store written before regions were recorded)
+
+
 def collect(puzzle: str, k: int, excess: int, samples: int, seed: int, db: str, jobs: int | None = None,
             time_limit: float = 120.0, executor: str = "local", show_progress: bool = True,
-            regions: str = "last") -> tuple[list[State], int]:
-    """Run (or resume) the exhausts and read them back as states over the puzzle's piece indices,
-    with the number of exhausts left out because they did not finish."""
+            regions: str = "last") -> Exhausts:
+    """Run (or resume) the exhausts and read them back as states over the puzzle's piece indices."""
     cfg = Path(db).with_suffix(".toml")
     cfg.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(str(cfg), config_text(puzzle, k, excess, samples, seed, time_limit, regions))
@@ -60,13 +69,13 @@ def collect(puzzle: str, k: int, excess: int, samples: int, seed: int, db: str, 
     return read_states(db, puzzle, k, excess, regions)
 
 
-def read_states(db: str, puzzle: str, k: int, excess: int, regions: str = "last") -> tuple[list[State], int]:
-    """The complete exhausts of one design, and how many others were cut short (time limit,
-    memory, error): those are left out, which under-counts the most tilable states."""
+def read_states(db: str, puzzle: str, k: int, excess: int, regions: str = "last") -> Exhausts:
+    """The complete exhausts of one design; those cut short (time limit, memory, error) are
+    counted and left out, which under-counts the most tilable states."""
     base = catalog.load(puzzle)
     index = {pc.name: i for i, pc in enumerate(base.pieces)}
     store = Store(db)
-    out, cut = [], 0
+    out, cut, seen = [], 0, set()
     try:
         for r in sorted(store.results(), key=lambda r: r["params"].get("sample", 0)):
             prm = r["params"]
@@ -78,6 +87,7 @@ def read_states(db: str, puzzle: str, k: int, excess: int, regions: str = "last"
                 continue
             if r["status"] == "solved" and not r.get("detail"):
                 continue  # solutions without their statistics
+            seen.add(prm.get("region"))
             detail = json.loads(r["detail"]) if r.get("detail") else {}
             if isinstance(detail.get("piece_sets"), list):  # stores written before piece_uses: the sets
                 sets = {tuple(sorted(index[n] for n in names)): int(m) for names, m in detail["piece_sets"]}
@@ -87,7 +97,14 @@ def read_states(db: str, puzzle: str, k: int, excess: int, regions: str = "last"
                 out.append(State(list(prm["pieces"]), k, int(detail.get("tilings", 0)), uses))
     finally:
         store.close()
-    return out, cut
+    return Exhausts(out, cut, None if None in seen else len(seen))
+
+
+def too_few_regions(data: Exhausts) -> bool:
+    """True when the states share so few regions that the two halves see the same ones: their
+    agreement then repeats the sampler's choices (Eternity's tortoise: one region, its own three
+    pieces, in all 400 samples) rather than measuring tilability."""
+    return data.distinct_regions is not None and data.distinct_regions < len(data.states) / 2
 
 
 def analyse(states: list[State], n_pieces: int, region_terms: bool = False) -> dict:

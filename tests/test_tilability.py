@@ -158,6 +158,7 @@ def test_tilability_command_end_to_end(tmp_path, capsys):
     assert main(args) == 0
     doc = json.loads(out.read_text())
     assert doc["format"] == "eternity/weights" and doc["states"] == 6
+    assert 1 <= doc["distinct_regions"] <= 6 and doc["exhausts_cut_short"] == 0
     assert set(doc["weights"]) == {pc.name for pc in catalog.load("serenity").pieces}
     assert (tmp_path / "w.png").stat().st_size > 0
     assert "split-half rank correlation" in capsys.readouterr().out
@@ -180,6 +181,14 @@ def test_tilability_command_end_to_end(tmp_path, capsys):
 
     p = catalog.load("serenity")
     assert verify(p, formats.read_solution(p, str(tmp_path / "s.json"))).valid
+
+
+def test_few_distinct_regions_are_flagged():
+    from experiments.tilability import Exhausts, too_few_regions
+
+    states = [State([0, 1, 2], 1)] * 10
+    assert too_few_regions(Exhausts(states, 0, 1)) and too_few_regions(Exhausts(states, 0, 4))
+    assert not too_few_regions(Exhausts(states, 0, 9)) and not too_few_regions(Exhausts(states, 0, None))
 
 
 def test_tilability_offers_every_other_piece_by_default(tmp_path, capsys):
