@@ -51,6 +51,9 @@ def classify(puzzle) -> tuple[float | None, str | None]:
         return None, None
 
 
+FAIL_FIRST = 5  # excess-piece samples that must all fail before a family is given up as unsampleable
+
+
 def materialise(cfg: Config, on_sample=None) -> list[Instance]:
     """The config's instances; ``on_sample(family, done, total)`` after each excess-piece state
     (sampling them can take minutes: a partial tiling of the board each)."""
@@ -75,12 +78,20 @@ def materialise(cfg: Config, on_sample=None) -> list[Instance]:
 
             base = catalog.load(fam.puzzle)
             xcc = base.to_xcc() if fam.regions == "last" else None  # once for all the samples (last: whole board)
+            failed = 0
             for k in range(fam.samples):
                 s = _seed(cfg.seed, fam.name, fam.puzzle, fam.region_size, fam.excess, k)
                 try:
                     state, chosen = sample_state(base, fam.region_size, fam.excess, random.Random(s), xcc, random_prefix,
                                                  fam.regions)
                 except RuntimeError:  # no region of that size from this seed: the sample is left out
+                    failed += 1
+                    if failed == k + 1 == FAIL_FIRST:
+                        from puzzles.formats import InputError
+
+                        raise InputError(fam.puzzle, "region_size", f"the first {FAIL_FIRST} samples found no partial "
+                                         f"tiling that leaves {fam.region_size} pieces' area (a puzzle with few "
+                                         "solutions): try regions = \"first\" (--regions first) or a larger region size") from None
                     continue
                 finally:
                     if on_sample is not None:
@@ -184,12 +195,12 @@ def run(config_path: str, db: str, jobs: int | None = None, executor: str = "loc
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     cfg = load_config(config_path)
-    store = Store(db)
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   disable=not show_progress, transient=True) as bar:
         task = bar.add_task(f"{cfg.name}: instances", total=None)
         instances = materialise(cfg, lambda name, done, total: bar.update(
             task, description=f"{name}: sampling states", completed=done, total=total))
+    store = Store(db)  # after the instances: a config that cannot be sampled leaves no database behind
     for inst in instances:
         est, cls = classify(_puzzle(inst))
         store.add_instance({"id": inst.id, "experiment": cfg.name, "family": inst.family, "name": inst.name,

@@ -65,7 +65,14 @@ def collect(puzzle: str, k: int, excess: int, samples: int, seed: int, db: str, 
     cfg = Path(db).with_suffix(".toml")
     cfg.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(str(cfg), config_text(puzzle, k, excess, samples, seed, time_limit, regions))
-    run(str(cfg), db, jobs=jobs, executor=executor, show_progress=show_progress)
+    from puzzles.formats import InputError
+
+    try:
+        run(str(cfg), db, jobs=jobs, executor=executor, show_progress=show_progress)
+    except InputError:
+        if not Path(db).exists():  # nothing was stored: leave nothing behind
+            cfg.unlink(missing_ok=True)
+        raise
     return read_states(db, puzzle, k, excess, regions)
 
 

@@ -204,3 +204,24 @@ def test_tilability_bad_arguments(tmp_path, capsys):
     assert main(["tilability", "serenity", "--region-size", "6", "--excess", "5", "-o", str(tmp_path / "w.json")]) == 2
     assert not (tmp_path / "w.json").exists()
     assert capsys.readouterr().err.count("\n") == 2
+
+
+def test_a_puzzle_whose_regions_cannot_be_sampled_is_a_clear_error(tmp_path, capsys):
+    """A board with a lone drafter no piece can cover: every partial tiling dies at once, so the
+    command stops after the first samples with one line, and leaves no files behind."""
+    from puzzles.formats import write_puzzle
+    from puzzles.grids import get_grid
+    from puzzles.partition import hexagon_region, region_puzzle
+
+    grid = get_grid("drafter")
+    p, _ = region_puzzle("drafter", hexagon_region(2), 4, seed=1)
+    region = set(map(tuple, p.region))
+    unit = next(u for c in sorted(region) for u in grid.units(c) if set(u) <= region)
+    p.region = sorted((region - set(unit)) | {(c[0] + 40, c[1] + 40) + tuple(c[2:]) for c in unit})
+    write_puzzle(p, str(tmp_path / "lone.json"))
+    db, out = tmp_path / "r" / "t.sqlite", tmp_path / "w.json"
+    assert main(["tilability", str(tmp_path / "lone.json"), "--region-size", "2", "--samples", "50",
+                 "--db", str(db), "--quiet", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "region_size" in err and "first 5 samples" in err
+    assert not out.exists() and not db.exists() and not db.with_suffix(".toml").exists()
