@@ -17,7 +17,9 @@ import random
 import socket
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
+from contextlib import closing
 from dataclasses import dataclass
+from pathlib import Path
 
 from puzzles import catalog, generate, solvers
 from puzzles.formats import puzzle_hash, puzzle_to_dict, read_puzzle
@@ -54,9 +56,10 @@ def classify(puzzle) -> tuple[float | None, str | None]:
 FAIL_FIRST = 5  # excess-piece samples that must all fail before a family is given up as unsampleable
 
 
-def materialise(cfg: Config, on_sample=None) -> list[Instance]:
+def materialise(cfg: Config, on_sample=None, known: dict | None = None) -> list[Instance]:
     """The config's instances; ``on_sample(family, done, total)`` after each excess-piece state
-    (sampling them can take minutes: a partial tiling of the board each)."""
+    (sampling them can take minutes: a partial tiling of the board each); ``known``: states a
+    store already holds (``Store.sampled_instances``), reused rather than sampled again."""
     out = []
     for fam in cfg.families:
         puzzles = []
@@ -77,10 +80,20 @@ def materialise(cfg: Config, on_sample=None) -> list[Instance]:
             from puzzles.tilability import sample_state
 
             base = catalog.load(fam.puzzle)
-            xcc = base.to_xcc() if fam.regions == "last" else None  # once for all the samples (last: whole board)
+            xcc = None  # the whole board's, built once for all the samples (last regions) when one is needed
             failed = 0
             for k in range(fam.samples):
                 s = _seed(cfg.seed, fam.name, fam.puzzle, fam.region_size, fam.excess, k)
+                got = (known or {}).get((fam.name, k, s))
+                if got is not None and (got["params"].get("base"), got["params"].get("region_size"),
+                                        got["params"].get("excess"), got["params"].get("regions", "last")) == \
+                        (fam.puzzle, fam.region_size, fam.excess, fam.regions):
+                    out.append(Instance(**got))
+                    if on_sample is not None:
+                        on_sample(fam.name, k + 1, fam.samples)
+                    continue
+                if xcc is None and fam.regions == "last":
+                    xcc = base.to_xcc()
                 try:
                     state, chosen = sample_state(base, fam.region_size, fam.excess, random.Random(s), xcc, random_prefix,
                                                  fam.regions)
@@ -195,11 +208,15 @@ def run(config_path: str, db: str, jobs: int | None = None, executor: str = "loc
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     cfg = load_config(config_path)
+    known = {}
+    if Path(db).exists():  # a resumed run: the states sampled before are reused
+        with closing(Store(db)) as before:
+            known = before.sampled_instances()
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   disable=not show_progress, transient=True) as bar:
         task = bar.add_task(f"{cfg.name}: instances", total=None)
         instances = materialise(cfg, lambda name, done, total: bar.update(
-            task, description=f"{name}: sampling states", completed=done, total=total))
+            task, description=f"{name}: sampling states", completed=done, total=total), known)
     store = Store(db)  # after the instances: a config that cannot be sampled leaves no database behind
     for inst in instances:
         est, cls = classify(_puzzle(inst))

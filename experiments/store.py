@@ -77,5 +77,16 @@ class Store:
             out.append(d)
         return out
 
+    def sampled_instances(self) -> dict[tuple, dict]:
+        """Stored excess-piece states by (family, sample, seed): a resumed run reuses them instead
+        of sampling again (minutes on Eternity's board)."""
+        out = {}
+        for row in self.db.execute("SELECT id, family, name, kind, params, puzzle FROM instances"):
+            prm = json.loads(row[4]) if row[4] else {}
+            if "sample" in prm and "seed" in prm:
+                out[(row[1], prm["sample"], prm["seed"])] = {"id": row[0], "family": row[1], "name": row[2],
+                                                             "kind": row[3], "params": prm, "puzzle": json.loads(row[5])}
+        return out
+
     def close(self) -> None:
         self.db.close()

@@ -151,7 +151,7 @@ def test_sampled_state_has_more_pieces_than_its_region_needs():
     assert len(fast.region) == 3 * 36 and set(map(tuple, fast.region)) <= set(map(tuple, p.region))
 
 
-def test_tilability_command_end_to_end(tmp_path, capsys):
+def test_tilability_command_end_to_end(tmp_path, capsys, monkeypatch):
     out, db = tmp_path / "w.json", tmp_path / "t.sqlite"
     args = ["tilability", "serenity", "--region-size", "2", "--excess", "4", "--samples", "6", "--seed", "3",
             "--db", str(db), "--quiet", "-o", str(out), "--plot", str(tmp_path / "w.png")]
@@ -172,7 +172,13 @@ def test_tilability_command_end_to_end(tmp_path, capsys):
         d = json.loads(r["detail"])
         assert d["tilings"] == r["count"] and sum(d["piece_uses"].values()) == 2 * d["tilings"]
         assert 1 <= d["piece_sets"] <= d["tilings"]
-    # a second run resumes from the store: nothing is exhausted again, the same weights come out
+    # a second run resumes from the store: nothing is sampled or exhausted again, the same weights come out
+    import puzzles.tilability
+
+    def no_sampling(*a, **k):
+        raise AssertionError("a resumed run sampled a state again")
+
+    monkeypatch.setattr(puzzles.tilability, "sample_state", no_sampling)
     assert main(args) == 0
     assert json.loads(out.read_text())["weights"] == doc["weights"]
     res = main(["solve", "serenity", "--solver", "beam", "--opt", f"weights={out}", "-o", str(tmp_path / "s.json")])
