@@ -82,14 +82,13 @@ def cmd_tilability(a) -> int:
     if T.too_few_regions(data):
         print(f"tilability: warning: only {data.distinct_regions} distinct regions in {len(states)} states, so the "
               "split halves share their regions and their agreement says little (a puzzle with few solutions: its "
-              "partial tilings keep leaving the same region, and the weights then say which pieces they leave last)", file=sys.stderr)
+              "partial tilings keep leaving the same region, and the weights then say which pieces they leave last)",
+              file=sys.stderr)
     try:
         res = T.analyse(states, len(base.pieces), a.region_terms)
     except ValueError as e:
         raise UsageError(f"tilability: {e}") from None
-    doc = T.weights_document(a.puzzle, a.region_size, a.excess, a.samples, a.seed, res, a.regions)
-    doc["exhausts_cut_short"] = data.cut_short
-    doc["distinct_regions"] = data.distinct_regions
+    doc = T.weights_document(a.puzzle, a.region_size, a.excess, a.samples, a.seed, res, a.regions, data)
     from puzzles.formats import atomic_write
 
     atomic_write(a.output, json.dumps(doc, indent=1) + "\n")
@@ -97,9 +96,9 @@ def cmd_tilability(a) -> int:
         T.plot_weights(doc, a.plot)
     ranked = sorted(doc["weights"].items(), key=lambda kv: kv[1])
     held = doc["heldout_log_likelihood"]
-    print(f"{doc['states']} exhausts ({data.distinct_regions if data.distinct_regions is not None else '?'} distinct "
-          f"regions), {doc['states_with_solutions']} with solutions, {doc['solutions']} solutions; "
-          f"split-half rank correlation {doc['split_half_rank_correlation']:.3f}")
+    regions = "?" if data.distinct_regions is None else data.distinct_regions
+    print(f"{doc['states']} exhausts ({regions} distinct regions), {doc['states_with_solutions']} with solutions, "
+          f"{doc['solutions']} solutions; split-half rank correlation {doc['split_half_rank_correlation']:.3f}")
     for k, v in held.items():
         print(f"held-out log-likelihood {k}: fitted {v['fitted']:.2f}  uniform {v['uniform']:.2f}")
     print("worst pieces: " + ", ".join(f"{n} ({w:+.2f})" for n, w in ranked[:3])

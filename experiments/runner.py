@@ -80,41 +80,39 @@ def materialise(cfg: Config, on_sample=None, known: dict | None = None) -> list[
             from puzzles.tilability import sample_state
 
             base = catalog.load(fam.puzzle)
+            design = {"base": fam.puzzle, "region_size": fam.region_size, "excess": fam.excess,
+                      **({"regions": fam.regions} if fam.regions != "last" else {})}
             xcc = None  # the whole board's, built once for all the samples (last regions) when one is needed
             failed = 0
             for k in range(fam.samples):
                 s = _seed(cfg.seed, fam.name, fam.puzzle, fam.region_size, fam.excess, k)
-                got = (known or {}).get((fam.name, k, s))
-                if got is not None and (got["params"].get("base"), got["params"].get("region_size"),
-                                        got["params"].get("excess"), got["params"].get("regions", "last")) == \
-                        (fam.puzzle, fam.region_size, fam.excess, fam.regions):
-                    out.append(Instance(**got))
-                    if on_sample is not None:
-                        on_sample(fam.name, k + 1, fam.samples)
-                    continue
-                if xcc is None and fam.regions == "last":
-                    xcc = base.to_xcc()
                 try:
-                    state, chosen = sample_state(base, fam.region_size, fam.excess, random.Random(s), xcc, random_prefix,
-                                                 fam.regions)
-                except RuntimeError:  # no region of that size from this seed: the sample is left out
-                    failed += 1
-                    if failed == k + 1 == FAIL_FIRST:
-                        from puzzles.formats import InputError
+                    got = (known or {}).get((fam.name, k, s))
+                    if got is not None and all(got["params"].get(key) == v for key, v in design.items()) \
+                            and got["params"].get("regions", "last") == fam.regions:
+                        out.append(Instance(**got))  # stored by an earlier run of this config: not sampled again
+                        continue
+                    if xcc is None and fam.regions == "last":
+                        xcc = base.to_xcc()
+                    try:
+                        state, chosen = sample_state(base, fam.region_size, fam.excess, random.Random(s), xcc,
+                                                     random_prefix, fam.regions)
+                    except RuntimeError:  # no region of that size from this seed: the sample is left out
+                        failed += 1
+                        if failed == k + 1 == FAIL_FIRST:
+                            from puzzles.formats import InputError
 
-                        raise InputError(fam.puzzle, "region_size", f"the first {FAIL_FIRST} samples found no partial "
-                                         f"tiling that leaves {fam.region_size} pieces' area (a puzzle with few "
-                                         "solutions): try regions = \"first\" (--regions first) or a larger region size") from None
-                    continue
+                            raise InputError(fam.puzzle, "region_size", f"the first {FAIL_FIRST} samples found no "
+                                             f"partial tiling that leaves {fam.region_size} pieces' area (a puzzle "
+                                             "with few solutions): try regions = \"first\" (--regions first) or a "
+                                             "larger region size") from None
+                        continue
+                    state.name = f"{fam.puzzle}-k{fam.region_size}+{fam.excess}-{k}"
+                    region = hashlib.sha256(json.dumps(sorted(map(list, state.region))).encode()).hexdigest()[:16]
+                    puzzles.append((state, {**design, "region": region, "sample": k, "seed": s, "pieces": chosen}))
                 finally:
                     if on_sample is not None:
                         on_sample(fam.name, k + 1, fam.samples)
-                state.name = f"{fam.puzzle}-k{fam.region_size}+{fam.excess}-{k}"
-                region = hashlib.sha256(json.dumps(sorted(map(list, state.region))).encode()).hexdigest()[:16]
-                puzzles.append((state, {"base": fam.puzzle, "region_size": fam.region_size, "excess": fam.excess,
-                                        "region": region,
-                                        **({"regions": fam.regions} if fam.regions != "last" else {}),
-                                        "sample": k, "seed": s, "pieces": chosen}))
         elif fam.kind == "builtin":
             puzzles += [(catalog.load_builtin(n), {"builtin": n}) for n in fam.names]
         else:

@@ -140,7 +140,7 @@ def analyse(states: list[State], n_pieces: int, region_terms: bool = False) -> d
 
 
 def weights_document(puzzle: str, k: int, excess: int, samples: int, seed: int, res: dict,
-                     regions: str = "last") -> dict:
+                     regions: str = "last", data: Exhausts | None = None) -> dict:
     base = catalog.load(puzzle)
     f = res["fit"]
     return {
@@ -150,6 +150,8 @@ def weights_document(puzzle: str, k: int, excess: int, samples: int, seed: int, 
         "states_with_solutions": res["states_with_solutions"], "m": f.m,
         "split_half_rank_correlation": res["split_half_rank_correlation"],
         "heldout_log_likelihood": res["heldout_log_likelihood"],
+        "exhausts_cut_short": data.cut_short if data else None,
+        "distinct_regions": data.distinct_regions if data else None,
         "weights": {pc.name: round(float(w), 6) for pc, w in zip(base.pieces, f.weights)},
     }
 
