@@ -15,11 +15,12 @@ from pathlib import Path
 
 import numpy as np
 
-from puzzles.solvers import Limits, Option, SolveResult, SolverBase
 from puzzles.xcc import XCC
+from solving import Limits, Option, SolveResult, SolverBase, enumerated
 
 from . import bitset, checkpoint, dlx
-from .driver import BUDGET, drive
+from .driver import drive
+from .kernel import BUDGET, COUNT, DEEPEST, DONE, LEAF, LEVEL, MANY, NO_BOUND, NODES, PHASE, SOLUTION, new_state
 
 # the most clash-row memory (n_options^2 / 8 bytes) the auto engine spends on bitsets
 BITSET_MAX_OPTIONS = 12_000
@@ -34,19 +35,19 @@ class _Search:
     def _start(self, depth: int, seed: int) -> None:
         """Counters at the root; MRV ties broken at random when ``seed`` >= 0."""
         self.prof = np.zeros(depth, np.int64)
-        self.st = np.zeros(5, np.int64)
-        self.st[1] = 2  # enter level 0
+        self.st = new_state()
+        self.st[PHASE] = 2  # Algorithm C's step C2: enter level 0
         self.randomize = seed >= 0
         if self.randomize:
             dlx.seed_rng(seed)
 
     @property
     def nodes(self) -> int:
-        return int(self.st[2])
+        return int(self.st[NODES])
 
     @property
     def count(self) -> int:
-        return int(self.st[3])
+        return int(self.st[COUNT])
 
     def fingerprint(self, mode: str) -> str:
         xcc = self.xcc
@@ -64,7 +65,11 @@ class _Search:
     def load(self, d: Path, mode: str) -> list[list[int]]:
         z = checkpoint.load(d, "search", self.fingerprint(mode))
         for k in self.STATE:
-            getattr(self, k)[...] = z[k]
+            a, v = getattr(self, k), z[k]
+            if k == "st" and a.shape != v.shape:  # a snapshot from before the state had its BEST_MIS slot
+                a[:len(v)] = v
+            else:
+                a[...] = v
         out, pos = [], 0
         for n in z["sol_lens"].tolist():
             out.append(z["sol_flat"][pos:pos + n].tolist())
@@ -94,7 +99,7 @@ class DLXSearch(_Search):
 
     def current_options(self) -> list[int]:
         """Option indices of x[0..level-1] (a solution or a leaf of a split)."""
-        return [int(self.OPT[self.x[k]]) for k in range(int(self.st[0]))]
+        return [int(self.OPT[self.x[k]]) for k in range(int(self.st[LEVEL]))]
 
 
 class BitsetSearch(_Search):
@@ -121,7 +126,7 @@ class BitsetSearch(_Search):
                           budget, stop_on_solution, split_depth, self.randomize)
 
     def current_options(self) -> list[int]:
-        return [int(k) - 1 for k in self.pos[:int(self.st[0])]]
+        return [int(k) - 1 for k in self.pos[:int(self.st[LEVEL])]]
 
 
 ENGINES = {"dlx": DLXSearch, "bitset": BitsetSearch}
@@ -140,7 +145,10 @@ def make_search(xcc: XCC, seed: int = -1, engine: str = "auto") -> _Search:
 
 
 class Backtrack(SolverBase):
+    """`backtrack`: Knuth's Algorithm C in numba, the exhaustive reference for every puzzle."""
+
     name = "backtrack"
+    CAN_SPLIT = True
     OPTIONS = {
         "seed": Option(int, -1, "break MRV ties at random from this seed (-1: first item in order)"),
         "checkpoint": Option(str, "", "directory: snapshot the search path there every checkpoint_every seconds"),
@@ -173,6 +181,12 @@ class Backtrack(SolverBase):
             res.solutions = [[whole.decode[k] for k in prefix] + sol for sol in res.solutions]
         return res
 
+    def split_parts(self, puzzle, depth: int) -> int:
+        return len(split(puzzle.to_xcc(), depth))
+
+    def part_options(self, depth: int, part: int) -> dict:
+        return {"split_depth": depth, "part": part}
+
 
 def solve_xcc(search: _Search, mode: str, limits: Limits, progress, build_s: float,
               ck: Path | None = None, every: float = 30.0, found: list[list[int]] | None = None) -> SolveResult:
@@ -182,13 +196,13 @@ def solve_xcc(search: _Search, mode: str, limits: Limits, progress, build_s: flo
     seconds (between node-budget chunks) and once more at the end; ``found``
     are the option lists of solutions found before a resume."""
     xcc = search.xcc
-    want = 1 if mode == "first" else (limits.solutions if mode == "all" else None)
+    want = limits.wanted(mode)
     collect = mode in ("first", "all")
     raw: list[list[int]] = list(found or [])
     last_save = [time.perf_counter()]
 
     def on_stop(code: int) -> bool:
-        if code == dlx.SOLUTION:
+        if code == SOLUTION:
             raw.append(search.current_options())
             return want is not None and len(raw) >= want
         return True
@@ -206,7 +220,7 @@ def solve_xcc(search: _Search, mode: str, limits: Limits, progress, build_s: flo
         step,
         lambda: search.nodes,
         time_s=limits.time_s, node_limit=limits.nodes, progress=progress,
-        info=lambda: {"nodes": search.nodes, "solutions": search.count, "deepest": int(search.st[4])},
+        info=lambda: {"nodes": search.nodes, "solutions": search.count, "deepest": int(search.st[DEEPEST])},
         on_stop=on_stop,
     )
     if ck is not None:
@@ -220,16 +234,8 @@ def solve_xcc(search: _Search, mode: str, limits: Limits, progress, build_s: flo
         "options": xcc.n_options, "items": xcc.n_items,
         "nodes_per_level": search.prof[:depth].tolist(),
     }
-    complete = outcome == "done"
-    if mode == "count":
-        status = "limit" if not complete else ("solved" if search.count else "unsatisfiable")
-        return SolveResult(status, [], search.count if complete else search.count, None, stats)
-    if solutions:
-        status = "solved"
-    else:
-        status = "unsatisfiable" if complete else "limit"
-    count = len(solutions) if (mode == "all" and complete) else None
-    return SolveResult(status, solutions, count, None, stats)
+    return enumerated(mode, complete=outcome == "done", solutions=solutions,
+                      count=search.count if mode == "count" else None, stats=stats, wanted=want)
 
 
 def split(xcc: XCC, depth: int) -> list[list[int]]:
@@ -242,8 +248,8 @@ def split(xcc: XCC, depth: int) -> list[list[int]]:
     search = make_search(xcc)
     parts: list[list[int]] = []
     while True:
-        code = search.step(1 << 40, True, depth)
-        if code == dlx.DONE:
+        code = search.step(NO_BOUND, True, depth)
+        if code == DONE:
             return parts
         parts.append(search.current_options())
 
@@ -270,8 +276,8 @@ def random_prefix(xcc: XCC, depth: int, seed: int, node_cap: int = 5000) -> list
     Eternity's pieces almost every such start is dead within 5,000 nodes.)"""
     rng = np.random.default_rng(seed)
     order = rng.permutation(xcc.n_options)
-    search = make_search(xcc.reorder(order), int(rng.integers(1 << 30)))
-    if search.step(node_cap, True, depth) != dlx.LEAF:
+    search = make_search(xcc.reorder(order), int(rng.integers(MANY)))
+    if search.step(node_cap, True, depth) != LEAF:
         return None
     return [int(order[k]) for k in search.current_options()]
 
@@ -279,6 +285,6 @@ def random_prefix(xcc: XCC, depth: int, seed: int, node_cap: int = 5000) -> list
 def count_xcc(xcc: XCC) -> int:
     """The exact number of solutions of an XCC problem (no limits)."""
     search = make_search(xcc)
-    while search.step(1 << 40, False) != dlx.DONE:
+    while search.step(NO_BOUND, False) != DONE:
         pass
     return search.count

@@ -27,7 +27,7 @@ board with the border rule kept.  The run repeats with a wider beam while
 time is left and reports the best board over time.
 
 State arrays (one row a state): ``cands[i, d]`` the candidate placed at
-depth d (an index into the tables of ``edge_backtrack``), ``used[i, q]``,
+depth d (an index into the candidates of ``edge_tables``), ``used[i, q]``,
 ``rem[i, c]`` colour-c edges left on unused pieces, ``need[i, c]`` open
 colour-c edges on the board, ``mis[i]`` mismatched joins.  The frontier is
 checkpointed packed by ``codec`` (10 bits a tile on Eternity II).
@@ -41,17 +41,20 @@ import math
 import time
 from pathlib import Path
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from puzzles.edge import EdgePlacement, EdgePuzzle
+from puzzles.errors import UsageError
 from puzzles.orders import ORDERS
-from puzzles.solvers import Limits, Option, SolveResult, SolverBase
+from solving import Limits, Option, SolveResult, SolverBase
 
 from . import checkpoint, codec
-from .edge_backtrack import EdgeSearch, slip_allowance, static_range
+from .kernel import NO_SCORE
+from .edge_tables import EdgeTables, slip_allowance, static_range
 
-NEG = -1e300
 
 
 # ------------------------------------------------------------------ score
@@ -92,7 +95,7 @@ def _term(rem, need, c, n_col, best, penalty):
         bad += R2 - I2
         R2 = I2
     if bad > 0 and not best:
-        return NEG
+        return NO_SCORE
     return (_lp(F, dF) + _ldf(F - dF) + _lp(R, dR) + _lp(I, dI) + _lp(I2, R2) + _ldf(I2 - R2)) - penalty * bad
 
 
@@ -339,6 +342,18 @@ def _endgame(k0, n, row, used_row, dep_nk, dep_nbd, dep_side, dep_base, dep_mul,
             entering = False
 
 
+class Frontier(NamedTuple):
+    """The beam's states, one row each (module docstring: State arrays)."""
+
+    cands: np.ndarray   # [i, d] the candidate placed at depth d
+    used: np.ndarray    # [i, q] piece q is placed
+    rem: np.ndarray     # [i, pool * n_col + c] colour-c edges left on unused pieces, per pool
+    need: np.ndarray    # [i, pool * n_col + c] open colour-c edges on the board, per pool
+    mis: np.ndarray     # [i] mismatched joins
+    hash: np.ndarray    # [i] Zobrist hash of the placed pieces and the open edges
+    score: np.ndarray   # [i] the state's score (higher is better)
+
+
 # ------------------------------------------------------------------ solver
 class Beam(SolverBase):
     """`beam`: Selby's beam search with an exhaustive end-game (edge matching)."""
@@ -367,16 +382,23 @@ class Beam(SolverBase):
         "sweep": Option(float, 90.0, "polyforms: the direction (degrees) the sites are filled from: 90 = top rows first"),
     }
 
+    def check(self, puzzle, mode: str) -> None:
+        """One name, two searches: the edge beam, and the XCC beam (``beam_xcc``) for
+        everything else, which has mode first only and no checkpoints yet."""
+        super().check(puzzle, mode)
+        if puzzle.kind != "edge":
+            if mode != "first":
+                raise UsageError(f"solver beam: mode {mode!r} is for edge matching; {puzzle.kind} puzzles have "
+                                 "mode first")
+            if self.options["checkpoint"] or self.options["resume"]:
+                raise UsageError("solver beam: checkpoints are for edge matching only (not yet for polyforms)")
+
     def solve(self, puzzle: EdgePuzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         self.check(puzzle, mode)
         limits = limits or Limits()
         if puzzle.kind != "edge":
             from .beam_xcc import XCCBeamRun
 
-            if mode != "first":
-                raise ValueError(f"solver beam: mode {mode!r} is for edge matching; polyforms have mode first")
-            if self.options["checkpoint"] or self.options["resume"]:
-                raise ValueError("solver beam: checkpoints are for edge matching only (not yet for polyforms)")
             return XCCBeamRun(puzzle, self.options).solve(limits, progress)
         run = BeamRun(puzzle, self.options, best=(mode == "best"))
         return run.solve(limits, progress)
@@ -392,17 +414,17 @@ class BeamRun:
         if o["exhaust_at"] < 0:
             o["exhaust_at"] = min(30, p.n_cells // 4)
         self.p, self.o, self.best = p, o, best
-        es = EdgeSearch(p, o["order"])
-        self.es = es
+        tables = EdgeTables(p, o["order"])
+        self.tables = tables
         n = p.n_cells
         self.n = n
-        self.order = es.order
+        self.order = tables.order
         depth_of = np.empty(n, np.int64)
         depth_of[self.order] = np.arange(n)
         self.dep_nbd = np.zeros(4 * (n + 1), np.int64)
         for k in range(n):
-            for j in range(int(es.dep_nk[k])):
-                self.dep_nbd[4 * k + j] = depth_of[es.dep_nb[4 * k + j]]
+            for j in range(int(tables.dep_nk[k])):
+                self.dep_nbd[4 * k + j] = depth_of[tables.dep_nb[4 * k + j]]
         # dep_free[4k + s]: side s of the depth-k cell faces a cell filled later (an open edge until then)
         self.dep_free = np.zeros(4 * (n + 1), np.bool_)
         for k, cell in enumerate(self.order):
@@ -426,8 +448,8 @@ class BeamRun:
                 nb = p.neighbour(cell, s)
                 if nb >= 0 and any(out[nb]):
                     self.dep_cat[4 * k + s] = 0 if any(out[cell]) else 1
-        self.order_cls = np.append(es.cls_of[self.order], 0).astype(np.int64)
-        self.n_col = int(es.n_col)
+        self.order_cls = np.append(tables.cls_of[self.order], 0).astype(np.int64)
+        self.n_col = int(tables.n_col)
         self.allow = slip_allowance(o["slips"], n)
         colours = {int(c) for c in np.unique(p.pieces) if c > 0}
         self.penalty = o["penalty"] if o["penalty"] >= 0 else math.log(max(2, len(colours)))
@@ -435,8 +457,8 @@ class BeamRun:
             self.penalty = 0.0
         # (piece, rotation) -> a candidate index with those colours (for the codec)
         lut = np.full((p.n_pieces, 4), -1, np.int64)
-        for ci in range(len(es.s_piece) - 1, -1, -1):
-            lut[es.s_piece[ci], es.s_rot[ci]] = ci
+        for ci in range(len(tables.s_piece) - 1, -1, -1):
+            lut[tables.s_piece[ci], tables.s_rot[ci]] = ci
         self.lut = lut
         # twin[q]: the previous free piece identical to q (same colours up to rotation), or -1
         fixed = {f.piece for f in p.fixed}
@@ -454,7 +476,7 @@ class BeamRun:
         self.stats = {"levels": [], "endgame_states": 0, "endgame_nodes": 0, "endgame_gave_up": 0}
 
     # -------------------------------------------------------------- states
-    # A frontier is (cands, used, rem, need, mis, hash, score), one row a state.
+    # A frontier (``Frontier``) holds one row a state.
     def root(self):
         p, n = self.p, self.n
         nc = self.n_col
@@ -465,31 +487,31 @@ class BeamRun:
                 if c > 0:
                     cat = 2 if not any(greys) else (0 if greys[(s + 1) % 4] or greys[(s + 3) % 4] else 1)
                     rem[0, cat * nc + int(c)] += 1
-        return (np.zeros((1, n), np.int64), np.zeros((1, p.n_pieces), np.bool_), rem,
-                np.zeros((1, 3 * nc), np.int64), np.zeros(1, np.int64), np.zeros(1, np.uint64), np.zeros(1))
+        return Frontier(np.zeros((1, n), np.int64), np.zeros((1, p.n_pieces), np.bool_), rem,
+                        np.zeros((1, 3 * nc), np.int64), np.zeros(1, np.int64), np.zeros(1, np.uint64), np.zeros(1))
 
     def _materialise(self, k, states, sp, sc, sm):
-        es, Wn = self.es, len(sp)
+        tables, Wn = self.tables, len(sp)
         new = (np.empty((Wn, self.n), np.int64), np.empty((Wn, self.p.n_pieces), np.bool_),
                np.empty((Wn, 3 * self.n_col), np.int64), np.empty((Wn, 3 * self.n_col), np.int64),
                np.empty(Wn, np.int64),
                np.empty(Wn, np.uint64))
-        _children(k, sp, sc, sm, states[0], states[1], states[2], states[3], states[5], self.zu, self.zb,
+        _children(k, sp, sc, sm, states.cands, states.used, states.rem, states.need, states.hash, self.zu, self.zb,
                   self.cell_cat, self.dep_cat, self.n_col,
-                  es.s_piece, es.s_col, es.dep_nk, self.dep_nbd, es.dep_side, self.dep_free, *new)
+                  tables.s_piece, tables.s_col, tables.dep_nk, self.dep_nbd, tables.dep_side, self.dep_free, *new)
         return new
 
     def rebuild(self, k: int, cands: np.ndarray, mis: np.ndarray, score: np.ndarray):
         """A frontier from its placements alone (resume): replay them level by level."""
         W = cands.shape[0]
-        states = tuple(np.repeat(a, W, axis=0) for a in self.root())
+        states = Frontier(*(np.repeat(a, W, axis=0) for a in self.root()))
         for d in range(k):
-            states = (*self._materialise(d, states, np.arange(W), cands[:, d].copy(), mis), score)
+            states = Frontier(*self._materialise(d, states, np.arange(W), cands[:, d].copy(), mis), score)
         return states
 
     def expand(self, k, states, width, rng, force=False):
         cands, used, rem, need, mis, hsh, _ = states
-        es = self.es
+        tables = self.tables
         W = cands.shape[0]
         cap = max(1024, W * 16)
         while True:
@@ -500,8 +522,8 @@ class BeamRun:
             out_hash = np.empty(cap, np.uint64)
             m = _expand(k, W, cands, used, rem, need, mis, hsh, self.twin, self.zu, self.zb, self.cell_cat,
                         self.dep_cat, self.order_cls,
-                        es.dep_nk, self.dep_nbd, es.dep_side, es.dep_base, es.dep_mul, es.dep_fixed, self.dep_free,
-                        es.tab_base, es.tab_ptr, es.s_piece, es.s_col, self.n_col, self.o["lookahead"], self.allow,
+                        tables.dep_nk, self.dep_nbd, tables.dep_side, tables.dep_base, tables.dep_mul, tables.dep_fixed, self.dep_free,
+                        tables.tab_base, tables.tab_ptr, tables.s_piece, tables.s_col, self.n_col, self.o["lookahead"], self.allow,
                         self.best, self.penalty, self.o["score"] == "pairings", force, out_parent, out_cand, out_mis,
                         out_score, out_hash)
             if m >= 0:
@@ -522,11 +544,11 @@ class BeamRun:
         _, first = np.unique(out_hash[:m][ranked], return_index=True)
         keep = ranked[np.sort(first)][:width]
         sp, sc, sm = out_parent[:m][keep], out_cand[:m][keep], out_mis[:m][keep]
-        return (*self._materialise(k, states, sp, sc, sm), score[keep]), m
+        return Frontier(*self._materialise(k, states, sp, sc, sm), score[keep]), m
 
     def placements(self, row) -> list[EdgePlacement]:
-        es = self.es
-        return [EdgePlacement(int(self.order[k]), int(es.s_piece[row[k]]), int(es.s_rot[row[k]]))
+        tables = self.tables
+        return [EdgePlacement(int(self.order[k]), int(tables.s_piece[row[k]]), int(tables.s_rot[row[k]]))
                 for k in range(self.n)]
 
     # -------------------------------------------------------------- checkpoints
@@ -537,9 +559,9 @@ class BeamRun:
         return h.hexdigest()[:16]
 
     def save(self, d: Path, k: int, width: int, states) -> None:
-        cands, mis, score = states[0], states[4], states[6]
-        pieces = self.es.s_piece[cands[:, :k]]
-        rots = self.es.s_rot[cands[:, :k]]
+        cands, mis, score = states.cands, states.mis, states.score
+        pieces = self.tables.s_piece[cands[:, :k]]
+        rots = self.tables.s_rot[cands[:, :k]]
         packed = codec.pack(pieces, rots, self.p.n_pieces)
         checkpoint.save(d, "frontier", packed=packed, mis=mis, score=score, level=k, width=width,
                         fingerprint=self.fingerprint(), bits_per_tile=codec.bits_per_tile(self.p.n_pieces))
@@ -618,8 +640,8 @@ class BeamRun:
             states = new
             k += 1
             dt = time.perf_counter() - tl
-            lv = {"level": k, "kept": int(len(states[0])), "children": int(m), "best": float(states[6].max()),
-                  "worst": float(states[6].min()), "time_s": dt}
+            lv = {"level": k, "kept": int(len(states.cands)), "children": int(m), "best": float(states.score.max()),
+                  "worst": float(states.score.min()), "time_s": dt}
             self.stats["levels"].append(lv)
             if ck is not None:
                 self.save(ck, k, width, states)
@@ -632,22 +654,22 @@ class BeamRun:
                           "worst_score": round(lv["worst"], 2), "states_per_s": round(rate),
                           "eta_s": round(el / done * left, 1) if done else None})
         if k >= n:
-            mis = states[4]
+            mis = states.mis
             i = int(np.argmin(mis)) if self.best else 0
             if not self.best:
-                return ("solution", states[0][i], 0)
-            return ("board", states[0][i], int(mis[i]))
+                return ("solution", states.cands[i], 0)
+            return ("board", states.cands[i], int(mis[i]))
         # the end-game: every survivor, best first
-        es = self.es
+        tables = self.tables
         cur = np.zeros(n + 1, np.int64)
         end = np.zeros(n + 1, np.int64)
-        for i in range(len(states[0])):
+        for i in range(len(states.cands)):
             if deadline is not None and time.perf_counter() >= deadline:
                 return ("limit", None, None)
-            row = states[0][i].copy()
-            used = states[1][i].copy()
-            code, nodes = _endgame(k, n, row, used, es.dep_nk, self.dep_nbd, es.dep_side, es.dep_base, es.dep_mul,
-                                   es.dep_fixed, es.tab_ptr, es.s_piece, es.s_col, cur, end, o["endgame_nodes"])
+            row = states.cands[i].copy()
+            used = states.used[i].copy()
+            code, nodes = _endgame(k, n, row, used, tables.dep_nk, self.dep_nbd, tables.dep_side, tables.dep_base, tables.dep_mul,
+                                   tables.dep_fixed, tables.tab_ptr, tables.s_piece, tables.s_col, cur, end, o["endgame_nodes"])
             self.stats["endgame_states"] += 1
             self.stats["endgame_nodes"] += int(nodes)
             if code == 1:

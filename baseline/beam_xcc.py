@@ -34,11 +34,11 @@ import numpy as np
 from numba import njit
 
 from puzzles.formats import InputError
-from puzzles.solvers import Limits, SolveResult
 from puzzles.xcc import option_entries
+from solving import Limits, SolveResult
 
-from . import dlx
 from .backtrack import make_search
+from .kernel import DONE, MANY, SOLUTION
 
 
 @njit(cache=True)
@@ -64,7 +64,7 @@ def _site_covers(s, cov, item_ptr, item_opts, opt_ptr, opt_items, cap):
 @njit(cache=True)
 def _pick_site(cov, order, start, n_sites_look, item_ptr, item_opts, opt_ptr, opt_items):
     """(position in order of the first free site, the chosen site) -- fewest covers among the first few."""
-    best, best_n, first, seen = -1, 1 << 30, -1, 0
+    best, best_n, first, seen = -1, MANY, -1, 0
     for p in range(start, len(order)):
         s = order[p]
         if cov[s]:
@@ -161,7 +161,7 @@ def _expand(cov, first, n_states, order, item_ptr, item_opts, opt_ptr, opt_items
             # lookahead: the next free sites must still have a cover
             if ok and lookahead > 0:
                 seen = 0
-                fewest = 1 << 30
+                fewest = MANY
                 for p in range(f, len(order)):
                     t = order[p]
                     if c[t]:
@@ -354,9 +354,9 @@ class XCCBeamRun:
         code = search.step(self.o["endgame_nodes"], True)
         stats["endgame_states"] += 1
         stats["endgame_nodes"] += search.nodes
-        if code == dlx.SOLUTION:
+        if code == SOLUTION:
             return [xcc.decode[q] for q in prefix] + [sub.decode[q] for q in search.current_options()]
-        if code != dlx.DONE:
+        if code != DONE:
             stats["endgame_gave_up"] += 1
         return None
 

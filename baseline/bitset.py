@@ -23,9 +23,9 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from .dlx import BUDGET, DONE, LEAF, SOLUTION
+from .kernel import BUDGET, COUNT, DEEPEST, DONE, FINISHED, LEAF, LEVEL, PHASE, SOLUTION, pause
 
-__all__ = ["build", "run", "DONE", "SOLUTION", "BUDGET", "LEAF"]
+__all__ = ["build", "run", "start"]
 
 
 @intrinsic
@@ -103,8 +103,8 @@ def run(M, CONF, PI, lo, hi, Lst, Ust, item, pos, st, prof,
     [2] nodes, [3] solutions, [4] deepest level."""
     W = Lst.shape[1]
     WI = Ust.shape[1]
-    l = st[0]
-    pc = st[1]
+    l = st[LEVEL]
+    pc = st[PHASE]
     spent = 0
     zero = np.uint64(0)
     while True:
@@ -115,19 +115,15 @@ def run(M, CONF, PI, lo, hi, Lst, Ust, item, pos, st, prof,
                     empty = False
                     break
             if empty:
-                st[3] += 1
+                st[COUNT] += 1
                 pc = 8
                 if stop_on_solution:
-                    st[0] = l
-                    st[1] = pc
-                    st[2] += spent
+                    pause(st, l, pc, spent)
                     return SOLUTION
                 continue
             if l == split_depth:
                 pc = 8
-                st[0] = l
-                st[1] = pc
-                st[2] += spent
+                pause(st, l, pc, spent)
                 return LEAF
             # the uncovered primary item with fewest live options (first one on ties)
             best = 1 << 62
@@ -187,19 +183,15 @@ def run(M, CONF, PI, lo, hi, Lst, Ust, item, pos, st, prof,
             for w in range(WI):
                 Ust[l + 1, w] = Ust[l, w] & ~PI[found, w]
             l += 1
-            if l > st[4]:
-                st[4] = l
+            if l > st[DEEPEST]:
+                st[DEEPEST] = l
             pc = 2
             if spent >= budget:
-                st[0] = l
-                st[1] = pc
-                st[2] += spent
+                pause(st, l, pc, spent)
                 return BUDGET
         else:
             if l == 0:
-                st[0] = 0
-                st[1] = 9
-                st[2] += spent
+                pause(st, 0, FINISHED, spent)
                 return DONE
             l -= 1
             pc = 5

@@ -35,8 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-# codes returned by run()
-DONE, SOLUTION, BUDGET, LEAF = 0, 1, 2, 3
+from .kernel import BUDGET, COUNT, DEEPEST, DONE, FINISHED, LEAF, LEVEL, MANY, PHASE, SOLUTION, pause
 
 
 @njit(cache=True)
@@ -201,28 +200,24 @@ def run(TOP, UL, DL, COLOR, LEN, LL, RL, x, chosen, st, prof, budget, stop_on_so
     Returns DONE, SOLUTION (x[:level] is one), BUDGET, or LEAF (the search
     reached ``split_depth``: x[:level] is a sub-problem).
     """
-    l = st[0]
-    pc = st[1]
+    l = st[LEVEL]
+    pc = st[PHASE]
     spent = 0
     while True:
         if pc == 2:  # C2: enter level l
             if RL[0] == 0:
-                st[3] += 1
+                st[COUNT] += 1
                 pc = 8
                 if stop_on_solution:
-                    st[0] = l
-                    st[1] = pc
-                    st[2] += spent
+                    pause(st, l, pc, spent)
                     return SOLUTION
                 continue
             if l == split_depth:
                 pc = 8
-                st[0] = l
-                st[1] = pc
-                st[2] += spent
+                pause(st, l, pc, spent)
                 return LEAF
             # C3: choose the primary item with fewest options (MRV)
-            best = 1 << 30
+            best = MANY
             i = 0
             ties = 0
             p = RL[0]
@@ -262,13 +257,11 @@ def run(TOP, UL, DL, COLOR, LEN, LL, RL, x, chosen, st, prof, budget, stop_on_so
                         _purify(p, TOP, UL, DL, COLOR, LEN)
                     p += 1
             l += 1
-            if l > st[4]:
-                st[4] = l
+            if l > st[DEEPEST]:
+                st[DEEPEST] = l
             pc = 2
             if spent >= budget:
-                st[0] = l
-                st[1] = pc
-                st[2] += spent
+                pause(st, l, pc, spent)
                 return BUDGET
         elif pc == 6:  # C6: try again
             xl = x[l]
@@ -290,9 +283,7 @@ def run(TOP, UL, DL, COLOR, LEN, LL, RL, x, chosen, st, prof, budget, stop_on_so
             pc = 8
         else:  # C8: leave level l
             if l == 0:
-                st[0] = 0
-                st[1] = 9
-                st[2] += spent
+                pause(st, 0, FINISHED, spent)
                 return DONE
             l -= 1
             pc = 6

@@ -12,13 +12,14 @@ import argparse
 import statistics
 import time
 
-from puzzles import estimate, generate, solvers
+from puzzles import estimate, generate
+import solving
 from puzzles.verify import verify
 
 
 def timed(name, opts, p, seconds):
     t0 = time.perf_counter()
-    r = solvers.get(name, opts).solve(p, mode="first", limits=solvers.Limits(time_s=seconds))
+    r = solving.get(name, opts).solve(p, mode="first", limits=solving.Limits(time_s=seconds))
     dt = time.perf_counter() - t0
     ok = bool(r.solutions) and verify(p, r.solutions[0]).valid
     return (dt if ok else 2 * seconds), ok

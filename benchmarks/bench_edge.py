@@ -9,7 +9,8 @@ call so the numba cache is loaded; prints placements per second per order.
 import argparse
 import time
 
-from puzzles import catalog, solvers
+from puzzles import catalog
+import solving
 
 
 def main() -> None:
@@ -20,11 +21,11 @@ def main() -> None:
     a = ap.parse_args()
     p = catalog.load(a.puzzle)
     t0 = time.perf_counter()
-    solvers.get("edge-backtrack").solve(catalog.load("brendan-4x4"), mode="count")
+    solving.get("edge-backtrack").solve(catalog.load("brendan-4x4"), mode="count")
     print(f"warm-up (numba cache load or compile): {time.perf_counter() - t0:.2f} s")
     for order in a.orders.split(","):
-        r = solvers.get("edge-backtrack", {"order": order}).solve(
-            p, mode="count", limits=solvers.Limits(time_s=a.seconds))
+        r = solving.get("edge-backtrack", {"order": order}).solve(
+            p, mode="count", limits=solving.Limits(time_s=a.seconds))
         print(f"{a.puzzle:>14} {order:>12}: {r.stats['nodes']:>13,} placements in {r.stats['time_s']:.1f} s "
               f"= {r.stats['placements_per_s'] / 1e6:6.1f} M/s")
 

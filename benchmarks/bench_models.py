@@ -25,7 +25,8 @@ import argparse
 import statistics
 import time
 
-from puzzles import catalog, generate, solvers
+from puzzles import catalog, generate
+import solving
 from puzzles.verify import verify
 
 CLUES = [f"eternity2-clue{i}" for i in range(1, 5)]
@@ -33,7 +34,7 @@ CLUES = [f"eternity2-clue{i}" for i in range(1, 5)]
 
 def run(solver: str, opts: dict, p, seconds: float) -> dict:
     t0 = time.perf_counter()
-    r = solvers.get(solver, opts).solve(p, mode="first", limits=solvers.Limits(time_s=seconds))
+    r = solving.get(solver, opts).solve(p, mode="first", limits=solving.Limits(time_s=seconds))
     wall = time.perf_counter() - t0
     ok = bool(r.solutions) and verify(p, r.solutions[0]).valid
     if r.solutions and not ok:

@@ -17,7 +17,7 @@ from ortools.sat.python import cp_model
 from puzzles import formats
 from puzzles.edge import EdgePuzzle
 from puzzles.orders import search_order
-from puzzles.solvers import Limits, Option, SolveResult, SolverBase
+from solving import Limits, Option, SolveResult, SolverBase, Status, enumerated
 
 from . import models
 
@@ -116,7 +116,7 @@ class CpSat(SolverBase):
         else:
             prm.num_workers = self.options["workers"]
             self._search(puzzle, kind, model, main_vars, prm)
-        want = 1 if mode == "first" else (limits.solutions if mode == "all" else None)
+        want = limits.wanted(mode)
         keep = 0 if mode == "count" else want
         cb = _Collector(decode, keep, want, progress, best=mode == "best")
         status = solver.solve(model, cb)
@@ -130,23 +130,16 @@ class CpSat(SolverBase):
             enumerate_ and status == cp_model.OPTIMAL)
         mult = 4 if sym else 1
         if mode == "best":
-            res = SolveResult("solved" if status == cp_model.OPTIMAL else ("limit" if cb.solutions else "limit"),
+            res = SolveResult(Status.SOLVED if status == cp_model.OPTIMAL else Status.LIMIT,
                               cb.solutions, None, int(solver.objective_value) if cb.solutions else None, stats)
             stats["bound"] = solver.best_objective_bound
             stats["improvements"] = cb.scores
             return res
         if mode == "first":
-            if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-                return SolveResult("solved", [decode(solver)], None, None, stats)
-            return SolveResult("unsatisfiable" if status == cp_model.INFEASIBLE else "limit", [], None, None, stats)
-        hit_want = want is not None and cb.count >= want
-        if complete or hit_want:
-            count = cb.count * mult
-            st = "solved" if count else "unsatisfiable"
-            if mode == "all" and hit_want and not complete:
-                return SolveResult("solved", cb.solutions, None, None, stats)
-            return SolveResult(st, cb.solutions, count, None, stats)
-        return SolveResult("limit", cb.solutions, cb.count * mult, None, stats)
+            found = [decode(solver)] if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else []
+            return enumerated(mode, complete=status == cp_model.INFEASIBLE, solutions=found, count=None, stats=stats)
+        return enumerated(mode, complete=complete, solutions=cb.solutions, count=cb.count * mult, stats=stats,
+                          wanted=None if want is None else want * mult)
 
     def _search(self, puzzle, kind, model, main_vars, prm) -> None:
         """The search strategy: a fixed cell-by-cell search, alone or beside CP-SAT's default worker.

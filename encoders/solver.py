@@ -15,7 +15,7 @@ from pysat.solvers import Solver as PySatSolver
 from pysat.solvers import SolverNames
 
 from puzzles.edge import EdgePuzzle
-from puzzles.solvers import Limits, Option, SolveResult, SolverBase
+from solving import Limits, Option, SolveResult, SolverBase, enumerated
 
 from .amo import ENCODINGS
 from .cnf import Encoding, direct_cnf, xcc_cnf
@@ -59,9 +59,9 @@ class Sat(SolverBase):
         build_s = time.perf_counter() - t0
         stats = {"build_s": build_s, "vars": enc.n_vars, "clauses": len(enc.clauses), "literals": enc.n_literals,
                  "model": enc.kind, "backend": self.options["backend"]}
-        want = 1 if mode == "first" else (limits.solutions if mode == "all" else None)
+        want = limits.wanted(mode)
         keep = mode != "count"
-        solutions, count, status = [], 0, "solved"
+        solutions, count, complete = [], 0, False
         t1 = time.perf_counter()
         deadline = None if limits.time_s is None else t0 + limits.time_s  # encoding counts too
         with PySatSolver(name=self.options["backend"], bootstrap_with=enc.clauses) as s:
@@ -76,11 +76,10 @@ class Sat(SolverBase):
             try:
                 while True:
                     res = _solve_until(s, enc.assumptions, deadline, self.options["conflicts"])
-                    if res is None:
-                        status = "limit"
+                    if res is None:  # a limit
                         break
-                    if not res:
-                        status = "solved" if count else "unsatisfiable"
+                    if not res:  # no solution beyond those blocked: the enumeration is complete
+                        complete = True
                         break
                     model = s.get_model()
                     chosen = [v for v in enc.decision if model[v - 1] > 0]
@@ -88,7 +87,6 @@ class Sat(SolverBase):
                     if keep and (want is None or len(solutions) < want):
                         solutions.append([enc.decision[v] for v in chosen])
                     if want is not None and count >= want:
-                        status = "enough"
                         break
                     s.add_clause([-v for v in chosen])
                     if progress and count % 100 == 0:
@@ -99,13 +97,8 @@ class Sat(SolverBase):
             st = s.accum_stats() or {}
         stats.update(time_s=time.perf_counter() - t1, conflicts=st.get("conflicts"), decisions=st.get("decisions"),
                      propagations=st.get("propagations"))
-        if mode == "first":
-            return SolveResult("solved" if solutions else status, solutions, None, None, stats)
-        if status == "enough":
-            return SolveResult("solved", solutions, None, None, stats)
-        if status == "limit":
-            return SolveResult("limit", solutions, count * enc.multiplier, None, stats)
-        return SolveResult(status, solutions, count * enc.multiplier, None, stats)
+        return enumerated(mode, complete=complete, solutions=solutions, count=count * enc.multiplier, stats=stats,
+                          wanted=None if want is None else want * enc.multiplier)
 
 
 def _solve_until(s, assumptions, deadline: float | None, conflicts: int):

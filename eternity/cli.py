@@ -1,4 +1,4 @@
-"""The `eternity` command line (DESIGN section 6).
+"""The `eternity` command line (docs/ARCHITECTURE.md, "The command line").
 
 Exit status: 0 answered; 1 `verify` found an invalid solution (otherwise a
 bug); 2 bad input or usage, as one line on stderr; 3 a limit stopped the
@@ -12,14 +12,11 @@ import json
 import sys
 from pathlib import Path
 
+from experiments import cli as runner_cli
 from puzzles import catalog, formats
-from puzzles.formats import InputError
+from puzzles.errors import InputError, UsageError
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_LIMIT = 0, 1, 2, 3
-
-
-class UsageError(Exception):
-    pass
 
 
 class _Parser(argparse.ArgumentParser):
@@ -61,11 +58,11 @@ def cmd_solvers(a) -> int:
     from rich.console import Console
     from rich.table import Table
 
-    from puzzles import solvers
+    import solving
 
     rows = []
-    for name in solvers.names():
-        cls = solvers.solver_class(name)
+    for name in solving.names():
+        cls = solving.solver_class(name)
         rows.append({"name": name, "modes": list(cls.MODES), "kinds": list(cls.KINDS),
                      "options": {k: {"type": o.kind.__name__, "default": o.default, "choices": list(o.choices or []),
                                      "help": o.help} for k, o in cls.OPTIONS.items()},
@@ -290,8 +287,8 @@ def cmd_verify(a) -> int:
         if a.score and rep.mismatches:
             print("mismatched joins: " + ", ".join(rep.mismatches))
         print("valid" if rep.valid else ("legal partial board" if a.score and not rep.problems else "INVALID"))
-    if a.score:
-        return EXIT_OK if not rep.problems or rep.problems == [f"{p.n_cells - len(sol)} empty cells"] else EXIT_INVALID
+    if a.score:  # a partial board scores; only a broken rule is invalid
+        return EXIT_OK if rep.legal else EXIT_INVALID
     return EXIT_OK if rep.valid else EXIT_INVALID
 
 
@@ -369,9 +366,8 @@ def cmd_decode(a) -> int:
 
 
 def cmd_solve(a) -> int:
-    from puzzles import solvers
+    import solving
     from puzzles.render import render
-    from puzzles.verify import verify
 
     p = catalog.load(a.puzzle)
     name = a.solver or ("edge-backtrack" if p.kind == "edge" else "backtrack")
@@ -379,32 +375,28 @@ def cmd_solve(a) -> int:
     for key in ("checkpoint", "resume"):
         if getattr(a, key):
             opts[key] = getattr(a, key)
-    try:
-        if (a.checkpoint or a.resume) and "checkpoint" not in solvers.solver_class(name).OPTIONS:
-            raise ValueError(f"solver {name} has no checkpoints (beam and backtrack have)")
-        solver = solvers.get(name, opts)
-        solver.check(p, a.mode)
-    except ValueError as e:
-        raise UsageError(str(e)) from None
-    limits = solvers.Limits(time_s=a.time_limit, nodes=a.node_limit, solutions=a.limit)
+    if (a.checkpoint or a.resume) and "checkpoint" not in solving.solver_class(name).OPTIONS:
+        raise UsageError(f"solver {name} has no checkpoints (beam and backtrack have)")
+    solver = solving.get(name, opts)
+    limits = solving.Limits(time_s=a.time_limit, nodes=a.node_limit, solutions=a.limit)
     # --distinct needs every solution: count by enumerating them
     mode = "all" if a.distinct and a.mode in ("count", "all") else a.mode
     if a.distinct and mode == "all":
         limits.solutions = None
+    solver.check(p, mode)  # before the progress display: a refused request is one line
     progress, status_ctx = _live_progress(a)
     with status_ctx:
         try:
-            res = solver.solve(p, mode=mode, limits=limits, progress=progress)
+            res, verified = solving.solve_verified(solver, p, mode, limits, progress)
         except ValueError as e:  # options that only the puzzle can refute (slips, a foreign checkpoint)
             raise UsageError(f"solve: {e}") from None
-    if a.mode == "best":
-        verified = all(not verify(p, s, allow_mismatch=True).problems for s in res.solutions)
-    else:
-        verified = all(verify(p, s).valid for s in res.solutions)
-    if a.distinct and mode == "all" and res.status != "limit":
+    if a.distinct and mode == "all" and res.status.answered:
         from puzzles.symmetry import distinct_count
 
         res.stats["distinct"] = distinct_count(p, res.solutions)
+    if verified is False:
+        print("eternity: error: a solver returned a solution the verifier rejects", file=sys.stderr)
+        return EXIT_INVALID
     if a.output and res.solutions:
         formats.write_solution(p, res.solutions[0], a.output)
     if a.svg and res.solutions:
@@ -415,25 +407,23 @@ def cmd_solve(a) -> int:
         d["solutions"] = [formats.solution_to_dict(p, s)["placements"] for s in res.solutions[: a.show]]
         _out(d)
     else:
-        line = f"{res.status}"
+        line = res.status.value
         if res.count is not None:
-            line += f"  count {res.count}" + ("" if res.status != "limit" else " (incomplete)")
+            line += f"  count {res.count}" + ("" if res.status != solving.Status.LIMIT else " (incomplete)")
         if "distinct" in res.stats:
             line += f"  distinct {res.stats['distinct']}"
         if res.best_score is not None:
             line += f"  best score {res.best_score}"
-        line += f"  verified {verified}  " + "  ".join(
-            f"{k} {v:.3g}" if isinstance(v, float) else f"{k} {v}" for k, v in res.stats.items()
-            if k in ("time_s", "nodes", "placements_per_s", "build_s"))
+        if verified is not None:
+            line += f"  verified {verified}"
+        line += "  " + "  ".join(f"{k} {v:.3g}" if isinstance(v, float) else f"{k} {v}" for k, v in res.stats.items()
+                                 if k in ("time_s", "nodes", "placements_per_s", "build_s"))
         print(line)
         if res.message:
             print(res.message, file=sys.stderr)
-    if not verified:
-        print("eternity: error: a solver returned a solution the verifier rejects", file=sys.stderr)
+    if res.status == solving.Status.ERROR:
         return EXIT_INVALID
-    if res.status == "error":
-        return EXIT_INVALID
-    return EXIT_LIMIT if res.status == "limit" and not res.solutions else EXIT_OK
+    return EXIT_LIMIT if res.status == solving.Status.LIMIT and not res.solutions else EXIT_OK
 
 
 def _live_progress(a):
@@ -564,12 +554,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("-o", "--output", required=True)
     s.set_defaults(func=cmd_export)
 
-    try:
-        from experiments import cli as ecli
-
-        ecli.add_commands(sub)
-    except ImportError:  # pragma: no cover - the runner is optional at import time
-        pass
+    runner_cli.add_commands(sub)
     return ap
 
 

@@ -37,7 +37,7 @@ def run_cell(spec: dict) -> dict:
     try:
         proc = subprocess.Popen([sys.executable, "-m", "experiments.cell"], stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                preexec_fn=_limit_memory(spec.get("memory_mb", 4096)), env=os.environ.copy())
+                                preexec_fn=_limit_memory(spec["memory_mb"]), env=os.environ.copy())
         try:
             out, err = proc.communicate(json.dumps(spec), timeout=hard)
         except subprocess.TimeoutExpired:
@@ -62,49 +62,36 @@ def run_cell(spec: dict) -> dict:
         return base
 
 
-def _piece_uses(puzzle, solutions) -> dict:
-    """The tilability data of an excess-piece state: its tilings, how many distinct piece sets
-    they use, and for each piece how many tilings use it (the likelihood's sufficient statistics)."""
-    uses: dict[str, int] = {}
-    sets = set()
-    for sol in solutions:
-        names = [puzzle.pieces[pl.piece].name for pl in sol]
-        sets.add(frozenset(names))
-        for n in names:
-            uses[n] = uses.get(n, 0) + 1
-    return {"tilings": len(solutions), "piece_sets": len(sets), "piece_uses": dict(sorted(uses.items()))}
+def solve_cell(spec: dict) -> dict:
+    """The cell's solve, in this process: the result row, never an exception."""
+    import importlib
+
+    import solving
+    from puzzles.formats import puzzle_from_dict
+
+    row: dict = {}
+    try:
+        puzzle = puzzle_from_dict(spec["puzzle"], "instance")
+        solver = solving.get(spec["solver"], spec.get("options") or {})
+        res, verified = solving.solve_verified(solver, puzzle, spec["mode"],
+                                               solving.Limits(time_s=float(spec["time_limit"])))
+        row = {"status": res.status.value, "count": res.count, "best_score": res.best_score, "verified": verified,
+               "nodes": res.stats.get("nodes"), "conflicts": res.stats.get("conflicts"), "message": res.message}
+        if spec.get("detail") and res.status.answered:  # the family's own statistics of the solutions
+            module, _, fn = spec["detail"].partition(":")
+            row["detail"] = getattr(importlib.import_module(module), fn)(puzzle, res.solutions)
+    except MemoryError:
+        row = {"status": "memout", "message": "MemoryError"}
+    except Exception as e:  # noqa: BLE001 - a cell reports, it does not raise
+        tb = traceback.extract_tb(e.__traceback__)[-1]
+        row = {"status": "error", "message": f"{type(e).__name__}: {e} ({os.path.basename(tb.filename)}:{tb.lineno})"}
+    return row
 
 
 def _child() -> int:
     spec = json.loads(sys.stdin.read())
-    from puzzles import solvers
-    from puzzles.formats import puzzle_from_dict
-    from puzzles.verify import verify
-
     t0 = time.perf_counter()
-    row: dict = {}
-    try:
-        puzzle = puzzle_from_dict(spec["puzzle"], "instance")
-        solver = solvers.get(spec["solver"], spec.get("options") or {})
-        limits = solvers.Limits(time_s=float(spec["time_limit"]))
-        res = solver.solve(puzzle, mode=spec["mode"], limits=limits)
-        best = spec["mode"] == "best"
-        verified = None
-        if res.solutions:
-            verified = all((not verify(puzzle, s, allow_mismatch=True).problems) if best else verify(puzzle, s).valid
-                           for s in res.solutions)
-        status = res.status
-        if verified is False:
-            status, res.message = "error", "a returned solution failed verification"
-        row = {"status": status, "count": res.count, "best_score": res.best_score, "verified": verified,
-               "nodes": res.stats.get("nodes"), "conflicts": res.stats.get("conflicts"), "message": res.message}
-        if spec["mode"] == "all" and getattr(puzzle, "kind", "") == "polyform" and puzzle.piece_area > len(puzzle.region):
-            row["detail"] = _piece_uses(puzzle, res.solutions)
-    except MemoryError:
-        row = {"status": "memout", "message": "MemoryError"}
-    except Exception as e:  # noqa: BLE001
-        tb = traceback.extract_tb(e.__traceback__)[-1]
-        row = {"status": "error", "message": f"{type(e).__name__}: {e} ({os.path.basename(tb.filename)}:{tb.lineno})"}
+    row = solve_cell(spec)
     ru = resource.getrusage(resource.RUSAGE_SELF)
     row.update(wall_s=time.perf_counter() - t0, cpu_s=ru.ru_utime + ru.ru_stime, peak_mb=ru.ru_maxrss / 1024)
     print(json.dumps(row))

@@ -6,6 +6,7 @@ import os
 import sys
 from pathlib import Path
 
+from puzzles.errors import InputError, UsageError
 from puzzles.tilability import REGIONS, offer_limit
 
 
@@ -14,8 +15,6 @@ def cmd_run(a) -> int:
 
     db = a.db or str(Path("results") / (Path(a.config).stem + ".sqlite"))
     if a.executor == "local" and a.scheduler:
-        from eternity.cli import UsageError
-
         raise UsageError("run: --scheduler needs --executor dask")
     s = run(a.config, db, jobs=a.jobs, executor=a.executor, scheduler=a.scheduler,
             show_progress=not a.quiet)
@@ -26,8 +25,6 @@ def cmd_run(a) -> int:
 
 def _db(path: str) -> str:
     if not os.path.exists(path):
-        from puzzles.formats import InputError
-
         raise InputError(path, None, "no such results database")
     return path
 
@@ -49,7 +46,6 @@ def cmd_plot(a) -> int:
 def cmd_tilability(a) -> int:
     import json
 
-    from eternity.cli import UsageError
     from puzzles import catalog
 
     from . import tilability as T

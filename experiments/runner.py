@@ -8,12 +8,11 @@ a Dask cluster.  Cells already in the store are skipped.
 
 from __future__ import annotations
 
-import glob
 import hashlib
+import importlib.metadata
 import json
 import os
 import platform
-import random
 import socket
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
@@ -21,8 +20,9 @@ from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 
-from puzzles import catalog, generate, solvers
-from puzzles.formats import puzzle_hash, puzzle_to_dict, read_puzzle
+import solving
+from puzzles.errors import UsageError
+from puzzles.formats import puzzle_to_dict
 
 from .cell import run_cell
 from .config import Config, load_config
@@ -39,10 +39,6 @@ class Instance:
     puzzle: dict
 
 
-def _seed(*parts) -> int:
-    return int(hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()[:8], 16)
-
-
 def classify(puzzle) -> tuple[float | None, str | None]:
     """Owen's expected number of solutions and the class, when the model is available."""
     from puzzles import estimate
@@ -53,76 +49,16 @@ def classify(puzzle) -> tuple[float | None, str | None]:
         return None, None
 
 
-FAIL_FIRST = 5  # excess-piece samples that must all fail before a family is given up as unsampleable
-
-
 def materialise(cfg: Config, on_sample=None, known: dict | None = None) -> list[Instance]:
-    """The config's instances; ``on_sample(family, done, total)`` after each excess-piece state
-    (sampling them can take minutes: a partial tiling of the board each); ``known``: states a
-    store already holds (``Store.sampled_instances``), reused rather than sampled again."""
+    """The config's instances, family by family (``experiments.families``); ``on_sample`` and
+    ``known``: progress and stored states of the sampled families (``ExcessFamily.puzzles``)."""
     out = []
     for fam in cfg.families:
-        puzzles = []
-        if fam.kind == "edge":
-            for pt in fam.points():
-                for k in range(fam.instances):
-                    s = _seed(cfg.seed, fam.name, json.dumps(pt, sort_keys=True), k)
-                    p, _ = generate.edge_puzzle(pt["rows"], pt["cols"], pt["frame_colors"], pt["inner_colors"], s)
-                    puzzles.append((p, {**pt, "seed": s}))
-        elif fam.kind == "polyform":
-            for pt in fam.points():
-                for k in range(fam.instances):
-                    s = _seed(cfg.seed, fam.name, json.dumps(pt, sort_keys=True), k)
-                    p, _ = generate.polyomino_puzzle(pt["rows"], pt["cols"], pt["size"], s)
-                    puzzles.append((p, {**pt, "seed": s}))
-        elif fam.kind == "excess":
-            from baseline.backtrack import random_prefix
-            from puzzles.tilability import sample_state
-
-            base = catalog.load(fam.puzzle)
-            design = {"base": fam.puzzle, "region_size": fam.region_size, "excess": fam.excess,
-                      **({"regions": fam.regions} if fam.regions != "last" else {})}
-            xcc = None  # the whole board's, built once for all the samples (last regions) when one is needed
-            failed = 0
-            for k in range(fam.samples):
-                s = _seed(cfg.seed, fam.name, fam.puzzle, fam.region_size, fam.excess, k)
-                try:
-                    got = (known or {}).get((fam.name, k, s))
-                    if got is not None and all(got["params"].get(key) == v for key, v in design.items()) \
-                            and got["params"].get("regions", "last") == fam.regions:
-                        out.append(Instance(**got))  # stored by an earlier run of this config: not sampled again
-                        continue
-                    if xcc is None and fam.regions == "last":
-                        xcc = base.to_xcc()
-                    try:
-                        state, chosen = sample_state(base, fam.region_size, fam.excess, random.Random(s), xcc,
-                                                     random_prefix, fam.regions)
-                    except RuntimeError:  # no region of that size from this seed: the sample is left out
-                        failed += 1
-                        if failed == k + 1 == FAIL_FIRST:
-                            from puzzles.formats import InputError
-
-                            raise InputError(fam.puzzle, "region_size", f"the first {FAIL_FIRST} samples found no "
-                                             f"partial tiling that leaves {fam.region_size} pieces' area (a puzzle "
-                                             "with few solutions): try regions = \"first\" (--regions first) or a "
-                                             "larger region size") from None
-                        continue
-                    state.name = f"{fam.puzzle}-k{fam.region_size}+{fam.excess}-{k}"
-                    region = hashlib.sha256(json.dumps(sorted(map(list, state.region))).encode()).hexdigest()[:16]
-                    puzzles.append((state, {**design, "region": region, "sample": k, "seed": s, "pieces": chosen}))
-                finally:
-                    if on_sample is not None:
-                        on_sample(fam.name, k + 1, fam.samples)
-        elif fam.kind == "builtin":
-            puzzles += [(catalog.load_builtin(n), {"builtin": n}) for n in fam.names]
-        else:
-            for f in sorted(glob.glob(fam.glob)):
-                puzzles.append((read_puzzle(f), {"file": f}))
-        for p, params in puzzles:
-            ident = puzzle_hash(p)
-            if fam.kind == "excess":  # samples are draws with replacement: a repeated state is a new observation
-                ident = hashlib.sha256(f"{ident}/{fam.name}/{params['sample']}".encode()).hexdigest()
-            out.append(Instance(ident, fam.name, p.name, p.kind, params, puzzle_to_dict(p)))
+        for p, params in fam.puzzles(cfg.seed, on_sample, known):
+            if p is None:  # a stored instance, reused as it is
+                out.append(Instance(**params))
+                continue
+            out.append(Instance(fam.instance_id(p, params), fam.name, p.name, p.kind, params, puzzle_to_dict(p)))
     return out
 
 
@@ -131,7 +67,7 @@ def versions() -> str:
     import numpy
 
     return json.dumps({"python": platform.python_version(), "numpy": numpy.__version__, "numba": numba.__version__,
-                       "eternity": "0.1.0"})
+                       "eternity": importlib.metadata.version("eternity")})
 
 
 def config_label(solver: str, options: dict, mode: str) -> str:
@@ -140,19 +76,25 @@ def config_label(solver: str, options: dict, mode: str) -> str:
 
 
 def cells(cfg: Config, instances: list[Instance]) -> list[dict]:
+    """One cell per (instance, solver configuration, repeat) that the solver accepts (its ``check``);
+    a count with ``split_depth`` becomes one cell per part, and its whole row is summed later."""
     out = []
+    detail = {f.name: f.detail for f in cfg.families}
     for inst in instances:
+        puzzle = _puzzle(inst)
         for spec in cfg.solvers:
-            cls = solvers.solver_class(spec.name)
-            if inst.kind not in cls.KINDS or (spec.mode == "best" and inst.kind != "edge"):
+            solver = solving.get(spec.name)
+            try:
+                solver.check(puzzle, spec.mode)
+            except UsageError:  # a puzzle kind or mode this solver does not handle: no cell
                 continue
-            n_parts = _parts(inst, spec.split_depth) if spec.split_depth else 0
+            n_parts = solver.split_parts(puzzle, spec.split_depth) if spec.split_depth else 0
             for opts in spec.expand():
                 for rep in range(cfg.repeats):
                     ident = {"instance": inst.id, "solver": spec.name, "options": opts, "mode": spec.mode,
                              "repeat": rep, "time_limit": cfg.time_limit}
                     common = {"family": inst.family, "puzzle": inst.puzzle, "memory_mb": cfg.memory_mb,
-                              "experiment": cfg.name,
+                              "experiment": cfg.name, "detail": detail.get(inst.family),
                               "config": spec.label or config_label(spec.name, opts, spec.mode)}
                     if not n_parts:
                         out.append({**ident, **common, "key": _key(ident)})
@@ -160,7 +102,7 @@ def cells(cfg: Config, instances: list[Instance]) -> list[dict]:
                     # a split count: one cell per sub-problem; the whole row is added when all are in
                     whole = {**ident, "split_depth": spec.split_depth}
                     for i in range(n_parts):
-                        part = {**ident, "options": {**opts, "split_depth": spec.split_depth, "part": i}}
+                        part = {**ident, "options": {**opts, **solver.part_options(spec.split_depth, i)}}
                         out.append({**part, **common, "key": _key(part),
                                     "whole": {**whole, "key": _key(whole)}})
     return out
@@ -168,12 +110,6 @@ def cells(cfg: Config, instances: list[Instance]) -> list[dict]:
 
 def _key(ident: dict) -> str:
     return hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()
-
-
-def _parts(inst: Instance, depth: int) -> int:
-    from baseline.backtrack import split
-
-    return len(split(_puzzle(inst).to_xcc(), depth))
 
 
 def _combine(store: Store, all_cells: list[dict], record) -> None:

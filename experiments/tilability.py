@@ -32,7 +32,6 @@ def config_text(puzzle: str, k: int, excess: int, samples: int, seed: int, time_
 name = {json.dumps("tilability-" + stem)}
 seed = {seed}
 time_limit = {time_limit}
-memory_mb = 4096
 
 [[families]]
 kind = "excess"

@@ -19,21 +19,13 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, conint, conlist, field_validator
 
+from .errors import InputError
 from .edge import EdgePlacement, EdgePuzzle, Fixed, parse_cell_name
 from .grids import GRIDS
 from .polyform import PolyformPuzzle, PolyPiece, PolyPlacement
 from .queens import QueenPlacement, QueensPuzzle
 
 MAX_SIDE = 1000
-
-
-class InputError(Exception):
-    """Bad input: the CLI prints it as one line and exits with status 2."""
-
-    def __init__(self, source: str, field: str | None, problem: str):
-        self.source, self.field, self.problem = str(source), field, problem
-        where = f"{self.source}: {field}: " if field else f"{self.source}: "
-        super().__init__(where + problem)
 
 
 # --------------------------------------------------------------------- models

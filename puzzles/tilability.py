@@ -348,3 +348,17 @@ def rank_correlation(x: np.ndarray, y: np.ndarray) -> float:
 
     r = spearmanr(x, y).statistic
     return float(r) if np.isfinite(r) else 0.0
+
+
+def piece_uses(puzzle, solutions) -> dict:
+    """The data one exhaust of an excess-piece state gives the model: its tilings, how many
+    distinct piece sets they use, and for each piece how many tilings use it (the likelihood's
+    sufficient statistics).  The runner's cells apply it to their solutions (``ExcessFamily.detail``)."""
+    uses: dict[str, int] = {}
+    sets = set()
+    for sol in solutions:
+        names = [puzzle.pieces[pl.piece].name for pl in sol]
+        sets.add(frozenset(names))
+        for n in names:
+            uses[n] = uses.get(n, 0) + 1
+    return {"tilings": len(solutions), "piece_sets": len(sets), "piece_uses": dict(sorted(uses.items()))}

@@ -20,6 +20,7 @@ from .queens import QueensPuzzle
 class Report:
     valid: bool = True          # complete and no problem
     complete: bool = True
+    legal: bool = True          # no problem but missing pieces: a legal partial board
     score: int | None = None    # edge matching: matching joins
     max_score: int | None = None
     problems: list[str] = field(default_factory=list)
@@ -27,12 +28,18 @@ class Report:
 
     def add(self, msg: str) -> None:
         self.problems.append(msg)
-        self.valid = False
+        self.valid = self.legal = False
+
+    def incomplete(self, msg: str) -> None:
+        """The board is short of pieces: not a solution, but still a legal partial board."""
+        self.problems.append(msg)
+        self.valid = self.complete = False
 
     def as_dict(self) -> dict:
         return {
             "valid": self.valid,
             "complete": self.complete,
+            "legal": self.legal,
             "score": self.score,
             "max_score": self.max_score,
             "problems": self.problems,
@@ -103,13 +110,10 @@ def verify_edge(p: EdgePuzzle, placements, *, allow_mismatch: bool = False) -> R
                 rep.mismatches.append(f"{p.cell_name(cell)}-{p.cell_name(nb)} ({a}!={b})")
     rep.score, rep.max_score = score, p.n_joins
     if rep.mismatches and not allow_mismatch:
-        rep.valid = False
-        rep.problems.append(f"{len(rep.mismatches)} mismatched joins: " + ", ".join(rep.mismatches[:10]))
+        rep.add(f"{len(rep.mismatches)} mismatched joins: " + ", ".join(rep.mismatches[:10]))
     empty = p.n_cells - len(board)
     if empty:
-        rep.complete = False
-        rep.valid = False
-        rep.problems.append(f"{empty} empty cells")
+        rep.incomplete(f"{empty} empty cells")
     return rep
 
 
@@ -154,9 +158,7 @@ def verify_polyform(p: PolyformPuzzle, placements) -> Report:
                 rep.add(f"piece {pc.name} used {used[i]} times, must be used {pc.count}")
     uncovered = region - set(covered)
     if uncovered:
-        rep.complete = False
-        rep.valid = False
-        rep.problems.append(f"{len(uncovered)} uncovered cells")
+        rep.incomplete(f"{len(uncovered)} uncovered cells")
     return rep
 
 
@@ -172,7 +174,5 @@ def verify_queens(p: QueensPuzzle, placements) -> Report:
         if not (0 <= r < p.n and 0 <= c < p.n):
             rep.add(f"queen at ({r}, {c}) is off the board")
     if len(qs) < p.n:
-        rep.complete = False
-        rep.valid = False
-        rep.problems.append(f"{p.n - len(qs)} queens missing")
+        rep.incomplete(f"{p.n - len(qs)} queens missing")
     return rep

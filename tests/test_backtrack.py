@@ -5,7 +5,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from baseline.backtrack import count_xcc, split
-from puzzles import catalog, generate, solvers
+from puzzles import catalog, generate
+import solving
 from puzzles.edge import EdgePuzzle
 from puzzles.symmetry import distinct_count
 from puzzles.verify import verify
@@ -15,7 +16,7 @@ QUEENS = {4: (2, 1), 5: (10, 2), 6: (4, 1), 7: (40, 6), 8: (92, 12), 9: (352, 46
 
 def count(name_or_puzzle, solver="backtrack", **opts):
     p = catalog.load(name_or_puzzle) if isinstance(name_or_puzzle, str) else name_or_puzzle
-    r = solvers.get(solver, opts).solve(p, mode="count")
+    r = solving.get(solver, opts).solve(p, mode="count")
     assert r.status in ("solved", "unsatisfiable")
     return r.count
 
@@ -23,7 +24,7 @@ def count(name_or_puzzle, solver="backtrack", **opts):
 @pytest.mark.parametrize("n", sorted(QUEENS))
 def test_queens(n):
     p = catalog.load(f"queens-{n}")
-    r = solvers.get("backtrack").solve(p, mode="all")
+    r = solving.get("backtrack").solve(p, mode="all")
     assert r.count == QUEENS[n][0] == len(r.solutions)
     assert all(verify(p, s).valid for s in r.solutions)
     assert distinct_count(p, r.solutions) == QUEENS[n][1]
@@ -31,7 +32,7 @@ def test_queens(n):
 
 def test_pentomino_3x20():
     p = catalog.load("pentomino-3x20")
-    r = solvers.get("backtrack").solve(p, mode="all")
+    r = solving.get("backtrack").solve(p, mode="all")
     assert r.count == 8 and distinct_count(p, r.solutions) == 2
 
 
@@ -39,7 +40,7 @@ def test_pentomino_3x20():
 @pytest.mark.parametrize("box,total,distinct", [("6x10", 9356, 2339), ("5x12", 4040, 1010), ("4x15", 1472, 368)])
 def test_pentomino_boxes(box, total, distinct):
     p = catalog.load(f"pentomino-{box}")
-    r = solvers.get("backtrack").solve(p, mode="all")
+    r = solving.get("backtrack").solve(p, mode="all")
     assert r.count == total and distinct_count(p, r.solutions) == distinct
 
 
@@ -64,7 +65,7 @@ def test_brendan_first_solutions_up_to_7x7():
         if w > 7 or h > 7:
             continue
         p = catalog.load(name)
-        r = solvers.get("edge-backtrack").solve(p, mode="first", limits=solvers.Limits(time_s=60))
+        r = solving.get("edge-backtrack").solve(p, mode="first", limits=solving.Limits(time_s=60))
         assert r.status == "solved", name
         assert verify(p, r.solutions[0]).valid, name
 
@@ -76,7 +77,7 @@ def test_clue1_first_solution_and_fixed_piece():
 
     p2 = EdgePuzzle(p.rows, p.cols, p.pieces, fixed=[Fixed(*sol[14]), Fixed(*sol[0])])
     for solver in ("edge-backtrack", "backtrack"):
-        r = solvers.get(solver).solve(p2, mode="first")
+        r = solving.get(solver).solve(p2, mode="first")
         assert r.status == "solved" and verify(p2, r.solutions[0]).valid
 
 
@@ -97,8 +98,8 @@ def test_backtrackers_agree_on_random_edge_puzzles(args, order):
 @given(st.integers(0, 10**6))
 def test_agree_with_identical_and_symmetric_pieces(seed):
     p, _ = generate.edge_puzzle(3, 3, 1, 1, seed)  # one colour each: many symmetric, identical pieces
-    r = solvers.get("backtrack").solve(p, mode="all")
-    e = solvers.get("edge-backtrack", {"order": "spiral"}).solve(p, mode="all")
+    r = solving.get("backtrack").solve(p, mode="all")
+    e = solving.get("edge-backtrack", {"order": "spiral"}).solve(p, mode="all")
     assert r.count == e.count
     assert distinct_count(p, r.solutions) == distinct_count(p, e.solutions)
 
@@ -121,11 +122,11 @@ def test_split_queens():
 
 
 def test_limits_stop_the_search():
-    r = solvers.get("edge-backtrack").solve(catalog.load("eternity2"), mode="first",
-                                              limits=solvers.Limits(time_s=0.5))
+    r = solving.get("edge-backtrack").solve(catalog.load("eternity2"), mode="first",
+                                              limits=solving.Limits(time_s=0.5))
     assert r.status == "limit" and r.stats["nodes"] > 0
-    r = solvers.get("backtrack").solve(catalog.load("pentomino-6x10"), mode="count",
-                                       limits=solvers.Limits(nodes=5000))
+    r = solving.get("backtrack").solve(catalog.load("pentomino-6x10"), mode="count",
+                                       limits=solving.Limits(nodes=5000))
     assert r.status == "limit"
 
 
@@ -135,9 +136,9 @@ def test_random_tie_breaking_gives_the_same_count():
 
 def test_unknown_option_and_mode():
     with pytest.raises(ValueError):
-        solvers.get("backtrack", {"nope": 1})
+        solving.get("backtrack", {"nope": 1})
     with pytest.raises(ValueError):
-        solvers.get("edge-backtrack").check(catalog.load("queens-5"), "count")
+        solving.get("edge-backtrack").check(catalog.load("queens-5"), "count")
 
 
 def _walk(xcc, engine, seed=-1):
@@ -193,7 +194,7 @@ def _one_unmatchable(seed: int) -> EdgePuzzle:
 @pytest.mark.parametrize("order", ["rowscan", "spiral", "frame-first"])
 def test_best_mode_proves_the_optimum(order):
     p = _one_unmatchable(7)
-    r = solvers.get("edge-backtrack", {"order": order}).solve(p, mode="best")
+    r = solving.get("edge-backtrack", {"order": order}).solve(p, mode="best")
     assert r.status == "solved" and r.stats["proven"]
     assert r.best_score == p.n_joins - 1
     rep = verify(p, r.solutions[0])
@@ -201,7 +202,7 @@ def test_best_mode_proves_the_optimum(order):
     assert [s for _, s in r.stats["history"]] == sorted(s for _, s in r.stats["history"])
     # a solvable puzzle: the perfect board, found and verified
     q = catalog.load("brendan-4x4")
-    r = solvers.get("edge-backtrack").solve(q, mode="best")
+    r = solving.get("edge-backtrack").solve(q, mode="best")
     assert r.best_score == q.n_joins and verify(q, r.solutions[0]).valid
 
 
@@ -209,11 +210,11 @@ def test_best_mode_slips_bound_the_mismatches():
     p = _one_unmatchable(3)
     # no mismatch allowed at all before the last piece, one there: either a board with
     # exactly one mismatch or nothing
-    r = solvers.get("edge-backtrack", {"slips": str(p.n_cells)}).solve(p, mode="best")
+    r = solving.get("edge-backtrack", {"slips": str(p.n_cells)}).solve(p, mode="best")
     assert r.status in ("solved", "unsatisfiable")
     if r.status == "solved":
         assert r.best_score == p.n_joins - 1
     with pytest.raises(ValueError, match="slips"):
-        solvers.get("edge-backtrack", {"slips": "0"}).solve(p, mode="best")
+        solving.get("edge-backtrack", {"slips": "0"}).solve(p, mode="best")
     with pytest.raises(ValueError, match="static order"):
-        solvers.get("edge-backtrack", {"order": "mrv"}).solve(p, mode="best")
+        solving.get("edge-backtrack", {"order": "mrv"}).solve(p, mode="best")

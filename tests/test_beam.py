@@ -14,22 +14,23 @@ from hypothesis import strategies as st
 
 from baseline import codec
 from eternity.cli import main
-from puzzles import catalog, generate, solvers
-from puzzles.solvers import Limits
+from puzzles import catalog, generate
+import solving
+from solving import Limits
 from puzzles.verify import verify
 
 
 @pytest.mark.parametrize("name", [f"eternity2-clue{i}" for i in range(1, 5)])
 def test_clue_puzzles_with_default_options(name):
     p = catalog.load(name)
-    r = solvers.get("beam").solve(p, mode="first", limits=solvers.Limits(time_s=120))
+    r = solving.get("beam").solve(p, mode="first", limits=solving.Limits(time_s=120))
     assert r.status == "solved" and verify(p, r.solutions[0]).valid
 
 
 def test_same_seed_same_run_and_planted_puzzles():
     p, _ = generate.edge_puzzle(6, 6, 2, 4, 3)
-    a = solvers.get("beam", {"width": 200, "seed": 5}).solve(p, mode="first")
-    b = solvers.get("beam", {"width": 200, "seed": 5}).solve(p, mode="first")
+    a = solving.get("beam", {"width": 200, "seed": 5}).solve(p, mode="first")
+    b = solving.get("beam", {"width": 200, "seed": 5}).solve(p, mode="first")
     assert a.status == "solved" and a.solutions == b.solutions
     assert verify(p, a.solutions[0]).valid
 
@@ -37,7 +38,7 @@ def test_same_seed_same_run_and_planted_puzzles():
 def test_beam_never_returns_an_invalid_board_on_small_random_puzzles():
     for seed in range(6):
         p, _ = generate.edge_puzzle(5, 5, 2, 3 + seed % 3, seed)
-        r = solvers.get("beam", {"width": 50}).solve(p, mode="first")
+        r = solving.get("beam", {"width": 50}).solve(p, mode="first")
         if r.solutions:
             assert verify(p, r.solutions[0]).valid
         else:  # incomplete: it may miss, but then it says so
@@ -46,7 +47,7 @@ def test_beam_never_returns_an_invalid_board_on_small_random_puzzles():
 
 def test_best_mode_gives_a_full_scored_board():
     p = catalog.load("brendan-6x6")
-    r = solvers.get("beam", {"width": 64}).solve(p, mode="best", limits=solvers.Limits(time_s=20))
+    r = solving.get("beam", {"width": 64}).solve(p, mode="best", limits=solving.Limits(time_s=20))
     rep = verify(p, r.solutions[0], allow_mismatch=True)
     assert r.status == "solved" and not rep.problems and rep.score == r.best_score <= p.n_joins
     assert r.stats["score_history"][-1][1] == r.best_score
@@ -54,8 +55,8 @@ def test_best_mode_gives_a_full_scored_board():
 
 def test_best_mode_slips_forbid_early_mismatches(tmp_path):
     p = catalog.load("brendan-8x8")
-    r = solvers.get("beam", {"width": 50, "slips": ",".join(["40"] * 20)}).solve(
-        p, mode="best", limits=solvers.Limits(time_s=30))
+    r = solving.get("beam", {"width": 50, "slips": ",".join(["40"] * 20)}).solve(
+        p, mode="best", limits=solving.Limits(time_s=30))
     assert "forced_levels" not in r.stats  # the beam never had to break the slips
     board = {pl.cell: pl for pl in r.solutions[0]}
     rep = verify(p, r.solutions[0], allow_mismatch=True)
@@ -129,14 +130,14 @@ def test_resume_refuses_a_foreign_checkpoint(tmp_path, capsys):
 @pytest.mark.parametrize("name", ["serenity", "eternity1-boat", "pentomino-6x10", "queens-12"])
 def test_polyform_and_xcc_puzzles_solved_by_beam(name):
     p = catalog.load(name)
-    res = solvers.get("beam", {"width": 1000}).solve(p, mode="first", limits=Limits(time_s=120))
+    res = solving.get("beam", {"width": 1000}).solve(p, mode="first", limits=Limits(time_s=120))
     assert res.status == "solved", res.message
     assert verify(p, res.solutions[0]).valid
 
 
 def test_polyform_beam_same_seed_same_run():
     p = catalog.load("eternity1-boat")
-    runs = [solvers.get("beam", {"width": 300, "seed": 3}).solve(p, mode="first", limits=Limits()) for _ in range(2)]
+    runs = [solving.get("beam", {"width": 300, "seed": 3}).solve(p, mode="first", limits=Limits()) for _ in range(2)]
     assert runs[0].solutions == runs[1].solutions
     assert [lv["best"] for lv in runs[0].stats["levels"]] == [lv["best"] for lv in runs[1].stats["levels"]]
 
@@ -162,7 +163,7 @@ def test_backtrack_killed_and_resumed_counts_the_same(tmp_path):
     nodes_before = int(np.load(ck / "search.npz")["st"][2])
     assert nodes_before > 0
     p = catalog.load("pentomino-5x12")
-    res = solvers.get("backtrack", {"resume": str(ck)}).solve(p, mode="count", limits=Limits())
+    res = solving.get("backtrack", {"resume": str(ck)}).solve(p, mode="count", limits=Limits())
     assert res.count == 4040 and res.status == "solved"
     assert res.stats["nodes"] == 2255941  # the same tree: nodes carried over from the snapshot
 
@@ -171,7 +172,7 @@ def test_polyform_beam_fills_from_any_direction():
     p = catalog.load("eternity1-boat")
     first = {}
     for sweep in (90.0, 270.0):
-        res = solvers.get("beam", {"width": 1000, "sweep": sweep}).solve(p, mode="first", limits=Limits(time_s=60))
+        res = solving.get("beam", {"width": 1000, "sweep": sweep}).solve(p, mode="first", limits=Limits(time_s=60))
         assert res.status == "solved" and verify(p, res.solutions[0]).valid
         first[sweep] = max(p.grid.centroid(c)[1] for c in res.solutions[0][0].cells)  # the first piece placed
     assert first[90.0] > first[270.0]  # top first, then bottom first

@@ -105,10 +105,10 @@ def test_solvers_lists_every_registered_solver_with_its_options(capsys):
     import json
 
     from eternity.cli import main
-    from puzzles import solvers
+    import solving
 
     assert main(["solvers", "--json"]) == 0
     rows = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
-    assert set(rows) == set(solvers.names())
+    assert set(rows) == set(solving.names())
     assert rows["edge-backtrack"]["options"]["order"]["default"] == "rowscan"
     assert "cadical195" in rows["sat"]["options"]["backend"]["choices"]

@@ -4,12 +4,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puzzles import catalog, generate, solvers
+from puzzles import catalog, generate
+import solving
 from puzzles.verify import verify
 
 
 def count(p, **opts):
-    r = solvers.get("cpsat", opts).solve(p, mode="count")
+    r = solving.get("cpsat", opts).solve(p, mode="count")
     assert r.status in ("solved", "unsatisfiable"), r.status
     return r.count
 
@@ -39,7 +40,7 @@ MODELS = [{"model": "xcc"}, {"model": "placement"}, {"model": "placement", "join
        st.sampled_from(range(len(MODELS))))
 def test_counts_equal_backtrack(r, c, f, i, seed, which):
     p, _ = generate.edge_puzzle(r, c, f, i, seed)
-    expect = solvers.get("backtrack").solve(p, mode="count").count
+    expect = solving.get("backtrack").solve(p, mode="count").count
     assert count(p, **MODELS[which]) == expect
 
 
@@ -54,13 +55,13 @@ def test_symmetry_breaking_multiplies_back(seed):
 @given(st.integers(0, 10**6))
 def test_polyomino_counts_equal_backtrack(seed):
     p, _ = generate.polyomino_puzzle(4, 5, 4, seed)
-    assert count(p) == solvers.get("backtrack").solve(p, mode="count").count
+    assert count(p) == solving.get("backtrack").solve(p, mode="count").count
 
 
 def test_first_solution_verifies_with_each_model():
     p = catalog.load("eternity2-clue1")
     for model in ("xcc", "placement", "table"):
-        r = solvers.get("cpsat", {"model": model, "workers": 2}).solve(p, mode="first", limits=solvers.Limits(time_s=60))
+        r = solving.get("cpsat", {"model": model, "workers": 2}).solve(p, mode="first", limits=solving.Limits(time_s=60))
         assert r.status == "solved" and verify(p, r.solutions[0]).valid, model
 
 
@@ -69,16 +70,16 @@ def test_first_solution_verifies_with_each_model():
                                   {"search": "portfolio", "workers": 2, "model": "table", "order": "frame-first"}])
 def test_search_strategies_solve_and_verify(opts):
     p, _ = generate.edge_puzzle(5, 5, 2, 3, 11)
-    r = solvers.get("cpsat", opts).solve(p, mode="first", limits=solvers.Limits(time_s=60))
+    r = solving.get("cpsat", opts).solve(p, mode="first", limits=solving.Limits(time_s=60))
     assert r.status == "solved" and verify(p, r.solutions[0]).valid
 
 
 def test_search_strategy_rejects_what_cannot_apply():
     p, _ = generate.edge_puzzle(4, 4, 2, 3, 1)
     with pytest.raises(ValueError, match="workers >= 2"):
-        solvers.get("cpsat", {"search": "portfolio", "workers": 1}).solve(p, mode="first")
+        solving.get("cpsat", {"search": "portfolio", "workers": 1}).solve(p, mode="first")
     with pytest.raises(ValueError, match="edge-matching models"):
-        solvers.get("cpsat", {"search": "fixed", "model": "xcc"}).solve(p, mode="first")
+        solving.get("cpsat", {"search": "fixed", "model": "xcc"}).solve(p, mode="first")
 
 
 def test_best_mode_scores_and_warm_start(tmp_path):
@@ -87,7 +88,7 @@ def test_best_mode_scores_and_warm_start(tmp_path):
     p, planted = generate.edge_puzzle(4, 4, 2, 3, 5)
     hint = tmp_path / "h.json"
     formats.write_solution(p, planted, hint)
-    r = solvers.get("cpsat", {"hint": str(hint), "workers": 2}).solve(p, mode="best", limits=solvers.Limits(time_s=30))
+    r = solving.get("cpsat", {"hint": str(hint), "workers": 2}).solve(p, mode="best", limits=solving.Limits(time_s=30))
     assert r.best_score == p.n_joins
     rep = verify(p, r.solutions[0], allow_mismatch=True)
     assert rep.score == r.best_score and not rep.problems

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puzzles import catalog, estimate, generate, solvers
+from puzzles import catalog, estimate, generate
+import solving
 from puzzles.orders import search_order
 
 
@@ -32,7 +33,7 @@ def test_eternity2_search_tree_rowscan_from_the_bottom():
 def test_node_estimate_tracks_the_measured_tree():
     p = catalog.load("owen-a")
     total, prof = estimate.search_nodes(p, search_order(p, "rowscan"))
-    r = solvers.get("edge-backtrack", {"order": "rowscan"}).solve(p, mode="count")
+    r = solving.get("edge-backtrack", {"order": "rowscan"}).solve(p, mode="count")
     measured = r.stats["nodes"]
     assert abs(total - math.log10(measured)) < 0.1  # within ~25%
 

@@ -8,10 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eternity.cli import main
-from puzzles import catalog, eternity1, formats, solvers
+from puzzles import catalog, eternity1, formats
+import solving
 from puzzles.enumeration import count_free, free_polyforms, has_hole
 from puzzles.grids import GRIDS, get_grid
-from puzzles.solvers import Limits
+from solving import Limits
 from puzzles.partition import has_30_degree_corner, hexagon_region, region_puzzle
 from puzzles.verify import verify
 
@@ -118,7 +119,7 @@ def test_info_eternity1_json(capsys):
 @pytest.mark.parametrize("name", ["serenity", "eternity1-boat"])
 def test_small_eternity_regions_solved_and_rendered(name, tmp_path):
     p = catalog.load(name)
-    res = solvers.get("backtrack").solve(p, mode="first", limits=Limits(time_s=60))
+    res = solving.get("backtrack").solve(p, mode="first", limits=Limits(time_s=60))
     assert res.status == "solved"
     assert verify(p, res.solutions[0]).valid
     out = tmp_path / "s.svg"
@@ -128,7 +129,7 @@ def test_small_eternity_regions_solved_and_rendered(name, tmp_path):
 
 def test_serenity_count():
     p = catalog.load("serenity")
-    res = solvers.get("backtrack").solve(p, mode="count", limits=Limits())
+    res = solving.get("backtrack").solve(p, mode="count", limits=Limits())
     assert res.count == 12  # one tiling, times the twelve symmetries of the dodecagon
 
 
@@ -136,7 +137,7 @@ def test_generated_region_with_excess_pieces(tmp_path):
     p, planted = region_puzzle("drafter", hexagon_region(2), 12, seed=5, excess=2)
     assert len(p.pieces) == 6 and p.piece_area == len(p.region) + 72
     assert verify(p, planted).valid
-    counts = {name: solvers.get(name).solve(p, mode="count", limits=Limits(time_s=60)).count
+    counts = {name: solving.get(name).solve(p, mode="count", limits=Limits(time_s=60)).count
               for name in ("backtrack", "cpsat")}
     assert counts["backtrack"] == counts["cpsat"] >= 1
     f = tmp_path / "h.json"
@@ -183,9 +184,9 @@ def test_other_grids_solve_count_and_render(grid, region, pieces, tmp_path):
     f.write_text(json.dumps({"format": "eternity/polyform", "version": 1, "grid": grid, "region": {"cells": region},
                              "pieces": [{"name": f"p{i}", "cells": c} for i, c in enumerate(pieces)]}))
     p = formats.read_puzzle(str(f))
-    res = solvers.get("backtrack").solve(p, mode="all", limits=Limits())
+    res = solving.get("backtrack").solve(p, mode="all", limits=Limits())
     assert res.count >= 1 and all(verify(p, s).valid for s in res.solutions)
-    assert res.count == solvers.get("cpsat").solve(p, mode="count", limits=Limits(time_s=30)).count
+    assert res.count == solving.get("cpsat").solve(p, mode="count", limits=Limits(time_s=30)).count
     svg = tmp_path / "s.svg"
     assert main(["solve", str(f), "--svg", str(svg)]) == 0
     assert svg.read_text().count("<polygon") == len(region)

@@ -72,13 +72,11 @@ def test_run_table_and_verified(cfg, tmp_path):
 
 
 def test_hanging_crashing_and_hungry_solvers_are_recorded(tmp_path, monkeypatch):
-    monkeypatch.setenv("ETERNITY_EXTRA_SOLVERS", "hang=doubles:Hang,hog=doubles:Hog,crash=doubles:Crash")
-    monkeypatch.setenv("PYTHONPATH", HELPERS + os.pathsep + os.environ.get("PYTHONPATH", ""))
     sys.path.insert(0, HELPERS)
-    from puzzles import solvers
+    from plugin import install
 
-    for n in ("hang", "hog", "crash"):
-        solvers.register(n, f"doubles:{n.capitalize()}")
+    install(tmp_path / "site", {n: f"doubles:{n.capitalize()}" for n in ("hang", "hog", "crash")}, monkeypatch,
+            [HELPERS])
     f = tmp_path / "h.toml"
     f.write_text("""
 name = "h"
@@ -180,14 +178,14 @@ def test_shipped_configs_parse_and_name_registered_solvers():
     from pathlib import Path
 
     from experiments.config import load_config
-    from puzzles import solvers
+    import solving
 
     root = Path(__file__).resolve().parent.parent / "experiments"
     for name in ("quick.toml", "phase_transition.toml"):
         cfg = load_config(str(root / name))
-        assert cfg.families and {s.name for s in cfg.solvers} <= set(solvers.names())
+        assert cfg.families and {s.name for s in cfg.solvers} <= set(solving.names())
     quick = load_config(str(root / "quick.toml"))
-    assert {s.name for s in quick.solvers} == set(solvers.BUILTIN)  # every built-in solver runs in the main job
+    assert {s.name for s in quick.solvers} == set(solving.registry.own())  # every built-in solver runs in the main job
 
 
 SPLIT = """

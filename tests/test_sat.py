@@ -9,11 +9,12 @@ from hypothesis import strategies as st
 
 from eternity.cli import main
 from encoders.amo import ENCODINGS, exactly_one
-from puzzles import catalog, generate, solvers
+from puzzles import catalog, generate
+import solving
 
 
 def count(p, **opts):
-    r = solvers.get("sat", opts).solve(p, mode="count")
+    r = solving.get("sat", opts).solve(p, mode="count")
     assert r.status in ("solved", "unsatisfiable"), r.status
     return r.count
 
@@ -60,7 +61,7 @@ MODELS = [{"model": "xcc"}, {"model": "xcc", "colors": "vars", "amo": "commander
        st.sampled_from(range(len(MODELS))))
 def test_counts_equal_backtrack(r, c, f, i, seed, which):
     p, _ = generate.edge_puzzle(r, c, f, i, seed)
-    assert count(p, **MODELS[which]) == solvers.get("backtrack").solve(p, mode="count").count
+    assert count(p, **MODELS[which]) == solving.get("backtrack").solve(p, mode="count").count
 
 
 @settings(max_examples=5, deadline=None)
@@ -77,12 +78,12 @@ def test_fixed_pieces_as_assumptions():
 
     sol = catalog.known_solution("eternity2-clue1")
     q = EdgePuzzle(p.rows, p.cols, p.pieces, fixed=[Fixed(*sol[7]), Fixed(*sol[20])])
-    r = solvers.get("sat").solve(q, mode="first")
+    r = solving.get("sat").solve(q, mode="first")
     assert r.status == "solved" and verify(q, r.solutions[0]).valid
 
 
 def test_time_limit_interrupts():
-    r = solvers.get("sat").solve(catalog.load("brendan-12x12"), mode="first", limits=solvers.Limits(time_s=1.0))
+    r = solving.get("sat").solve(catalog.load("brendan-12x12"), mode="first", limits=solving.Limits(time_s=1.0))
     assert r.status == "limit"
 
 

@@ -101,9 +101,9 @@ def test_first_regions_are_what_k_pieces_cover_near_the_edge():
     assert len(chosen) == 42 and len(state.region) == 3 * len(p.pieces[0].cells)
     left_out = [p.pieces[i] for i in range(len(p.pieces)) if i not in chosen]  # exactly the cutters: they tile it
     cutters = PolyformPuzzle(p.grid_name, state.region, left_out, p.mirror)
-    from puzzles import solvers
+    import solving
 
-    assert solvers.get("backtrack").solve(cutters, mode="count").count >= 1
+    assert solving.get("backtrack").solve(cutters, mode="count").count >= 1
     with pytest.raises(ValueError, match="less the 3 that cut"):
         sample_state(p, 3, 40, random.Random(1), prefix=random_prefix, regions="apart")
 
@@ -114,7 +114,7 @@ def test_weights_from_real_exhausts_favour_compact_pieces():
     fitted weights rank the pieces by compactness (short outline), and predict new states'
     tilings better than uniform weights."""
     from baseline.backtrack import random_prefix
-    from puzzles import solvers
+    import solving
     from puzzles.grids import get_grid
     from puzzles.partition import hexagon_region, region_puzzle
 
@@ -123,7 +123,7 @@ def test_weights_from_real_exhausts_favour_compact_pieces():
     for _ in range(60):
         state, chosen = sample_state(p, k, len(p.pieces) - k, rng, xcc, random_prefix)
         sets: dict = {}
-        for sol in solvers.get("backtrack").solve(state, mode="all").solutions:
+        for sol in solving.get("backtrack").solve(state, mode="all").solutions:
             key = tuple(sorted(chosen[pl.piece] for pl in sol))
             sets[key] = sets.get(key, 0) + 1
         states.append(State.from_sets(chosen, k, sets))

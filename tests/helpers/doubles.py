@@ -2,7 +2,7 @@
 
 import time
 
-from puzzles.solvers import SolverBase
+from solving import SolverBase
 
 
 class Hang(SolverBase):

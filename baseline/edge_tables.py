@@ -1,0 +1,192 @@
+"""What `edge-backtrack` and `beam` share: candidate tables, the static order's lookups, slips.
+
+Candidate tables
+----------------
+A cell's *class* is which of its sides face the rim (4 bits, N=1 E=2 S=4
+W=8); its *known* mask K is which of its inner sides face a placed piece.
+For every (class, K) there is a table: the key is the colours demanded on
+the K sides (``sum colour[s] * C**j`` over the sides of K in N,E,S,W
+order, C = number of colours + 1), and each key holds the (piece, rotation)
+pairs that show exactly those colours there, grey exactly on the rim
+sides and no grey elsewhere.  So a row scan looks a cell up by its top and
+left colours, a column scan by top and left too, a spiral by whatever two
+or three sides are placed, and ``mrv`` by any combination.
+
+Arrays::
+
+    tab_base[cls*16 + K]   start of that table's key slots in tab_ptr
+    tab_ptr[base + key]    range of candidates in cand_* for the key
+    cand_piece, cand_rot   the candidates;  cand_col[4*i + s] their colours
+    bc[4*cell + s]         colour shown on side s of a cell, -1 when empty
+    used[p >> 6]           bitset of placed pieces
+
+For a static order the depth-k cell's known sides are worked out once
+(``EdgeTables.static_lookup``): ``dep_base[k]`` its table, ``dep_nk[k]`` how
+many sides are known, ``dep_idx``/``dep_mul`` where their colours are and
+their place in the key, ``dep_nb``/``dep_side`` the neighbour and side.
+``s_piece``, ``s_rot``, ``s_col`` extend the candidates with the fixed
+placements; ``cand`` packs a candidate into one int64 (``run_static``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from puzzles.edge import EdgePuzzle
+from puzzles.errors import UsageError
+from puzzles.orders import search_order
+
+from .kernel import MANY
+
+
+def build_tables(p: EdgePuzzle):
+    """Candidate tables for every (cell class, known mask) (module docstring)."""
+    n_col = int(p.pieces.max()) + 2  # colours 0..max, base C
+    fixed_pieces = {f.piece for f in p.fixed}
+    free = [q for q in range(p.n_pieces) if q not in fixed_pieces]
+    # all distinct placed arrangements of the free pieces
+    arr = [(q, r, p.placed(q, r)) for q in free for r in p.distinct_rotations(q)]
+    tab_base = np.full(16 * 16, -1, np.int64)
+    ptr_parts, piece_l, rot_l, col_l = [], [], [], []
+    total_slots, n_cand = 0, 0
+    classes = {tuple(p.outside_sides(c)) for c in range(p.n_cells)} if p.bordered else {(False,) * 4}
+    for out in sorted(classes):
+        cls = sum(1 << s for s in range(4) if out[s])
+        inner = [s for s in range(4) if not out[s]]
+        ok = [a for a in arr if all((a[2][s] == 0) == out[s] for s in range(4))] if p.bordered else arr
+        for K in range(16):
+            if any(K >> s & 1 and out[s] for s in range(4)):
+                continue
+            sides = [s for s in inner if K >> s & 1]
+            size = n_col ** len(sides)
+            buckets: list[list] = [[] for _ in range(size)]
+            for a in ok:
+                key = 0
+                for j, s in enumerate(sides):
+                    key += a[2][s] * n_col ** j
+                buckets[key].append(a)
+            ptr = np.zeros(size + 1, np.int64)
+            for key, b in enumerate(buckets):
+                for q, r, cols in b:
+                    piece_l.append(q)
+                    rot_l.append(r)
+                    col_l.extend(cols)
+                ptr[key + 1] = ptr[key] + len(b)
+            ptr += n_cand
+            n_cand += len(ok)
+            tab_base[cls * 16 + K] = total_slots
+            total_slots += size + 1
+            ptr_parts.append(ptr)
+    return (tab_base, np.concatenate(ptr_parts), np.asarray(piece_l, np.int32),
+            np.asarray(rot_l, np.int8), np.asarray(col_l, np.int32), n_col)
+
+
+@njit(cache=True, inline="always")
+def static_range(k, placed, nb, dep_nk, dep_side, dep_mul, dep_base, dep_fixed, tab_ptr, cand_col):
+    """Candidate range at depth k of a static order.  ``placed[nb[4k + j]]``
+    is the candidate on the j-th earlier neighbour (``nb`` names cells or
+    depths, as the caller indexes ``placed``).  A fixed cell has exactly its
+    one candidate, or none when it clashes with a placed neighbour."""
+    f = dep_fixed[k]
+    if f >= 0:
+        for j in range(dep_nk[k]):
+            if cand_col[4 * placed[nb[4 * k + j]] + ((dep_side[4 * k + j] + 2) & 3)] != \
+                    cand_col[4 * f + dep_side[4 * k + j]]:
+                return f, f
+        return f, f + 1
+    key = 0
+    for j in range(dep_nk[k]):
+        key += cand_col[4 * placed[nb[4 * k + j]] + ((dep_side[4 * k + j] + 2) & 3)] * dep_mul[4 * k + j]
+    return tab_ptr[dep_base[k] + key], tab_ptr[dep_base[k] + key + 1]
+
+
+def slip_allowance(spec: str, n: int) -> np.ndarray:
+    """``allow[k]``: mismatches allowed once the piece at depth k is placed, from
+    ``D1,D2,...`` (the i-th mismatch allowed from depth D_i, counted in pieces;
+    empty: anywhere)."""
+    slips = [int(x) for x in spec.split(",") if x.strip()] if spec else []
+    if any(d < 1 or d > n for d in slips):
+        raise ValueError(f"slips: every depth must lie in 1..{n}")
+    if not slips:
+        return np.full(n + 1, MANY, np.int64)
+    sl = sorted(slips)
+    return np.array([sum(1 for d in sl if d <= k + 1) for k in range(n + 1)], np.int64)
+
+
+class EdgeTables:
+    """The candidate tables of one puzzle and, for a static order, what each depth looks up.
+
+    Built once; read by the ``edge-backtrack`` kernels and by the beam, which
+    never touch each other's search state."""
+
+    def __init__(self, p: EdgePuzzle, order: str):
+        self.p = p
+        n = p.n_cells
+        self.order = np.asarray(search_order(p, order), np.int64)
+        self.dynamic = order == "mrv"
+        (self.tab_base, self.tab_ptr, self.cand_piece, self.cand_rot, self.cand_col, self.n_col) = build_tables(p)
+        self.nbr = np.array([p.neighbour(c, s) for c in range(n) for s in range(4)], np.int64)
+        self.cls_of = np.array([sum(1 << s for s, o in enumerate(p.outside_sides(c)) if o) if p.bordered else 0
+                                for c in range(n)], np.int64)
+        self.fixed_n = len(p.fixed)
+        self.fixed_piece = np.array([f.piece for f in p.fixed] + [0], np.int64)
+        self.fixed_rot = np.array([f.rotation for f in p.fixed] + [0], np.int64)
+        self.fixed_cols = np.array([c for f in p.fixed for c in p.placed(f.piece, f.rotation)] + [0] * 4, np.int64)
+        self.dep_base, self.dep_nk, self.dep_idx, self.dep_mul = self.static_lookup()
+        if not self.dynamic:
+            self._init_static()
+
+    def _init_static(self) -> None:
+        p, n = self.p, self.p.n_cells
+        f0 = len(self.cand_piece)  # fixed placements go after the table candidates
+        self.s_piece = np.concatenate([self.cand_piece, np.array([f.piece for f in p.fixed], np.int32)])
+        self.s_rot = np.concatenate([self.cand_rot, np.array([f.rotation for f in p.fixed], np.int8)])
+        self.s_col = np.concatenate([self.cand_col, np.array(
+            [c for f in p.fixed for c in p.placed(f.piece, f.rotation)], np.int32)])
+        self.dep_fixed = np.full(n + 1, -1, np.int64)
+        self.dep_fixed[: len(p.fixed)] = np.arange(f0, f0 + len(p.fixed))
+        self.dep_nb = np.zeros(4 * (n + 1), np.int64)
+        self.dep_side = np.zeros(4 * (n + 1), np.int64)
+        for k in range(n):
+            for j in range(int(self.dep_nk[k])):
+                slot = int(self.dep_idx[4 * k + j])  # 4 * neighbour + its side facing us
+                self.dep_nb[4 * k + j] = slot // 4
+                self.dep_side[4 * k + j] = (slot % 4 + 2) % 4
+        if self.n_col > 256:
+            raise UsageError(f"static orders take at most 255 colours, this puzzle has "
+                             f"{self.n_col - 1}; use --opt order=mrv")
+        # packed candidates and, per depth, where the key's colours are (module docstring of run_static)
+        col = self.s_col.reshape(-1, 4).astype(np.int64)
+        self.cand = (self.s_piece.astype(np.int64) << 32) | col[:, 0] | (col[:, 1] << 8) | (col[:, 2] << 16) | (col[:, 3] << 24)
+        depth_of = np.zeros(n, np.int64)
+        depth_of[self.order] = np.arange(n)
+        self.dep_at = depth_of[self.dep_nb]
+        for k in range(n):  # pad the keys to two entries: pl_val[n] stays 0
+            for j in range(int(self.dep_nk[k]), 2):
+                self.dep_at[4 * k + j] = n
+                self.dep_mul[4 * k + j] = 0
+        self.dep_shift = 8 * ((self.dep_side + 2) % 4)
+        self.dep_all = np.array([self.tab_base[self.cls_of[c] * 16] for c in self.order] + [0], np.int64)
+
+    def static_lookup(self):
+        """Per depth of a static order: the table and the bc slots of the key."""
+        n = self.p.n_cells
+        base = np.zeros(n + 1, np.int64)
+        nk = np.zeros(n + 1, np.int64)
+        idx = np.zeros(4 * (n + 1), np.int64)
+        mul = np.zeros(4 * (n + 1), np.int64)
+        depth_of = {int(c): k for k, c in enumerate(self.order)}
+        for k, cell in enumerate(self.order):
+            K, m, j = 0, 1, 0
+            for s in range(4):
+                nb = self.nbr[4 * cell + s]
+                if nb >= 0 and depth_of[int(nb)] < k:
+                    K |= 1 << s
+                    idx[4 * k + j] = 4 * nb + (s + 2) % 4
+                    mul[4 * k + j] = m
+                    m *= self.n_col
+                    j += 1
+            nk[k] = j
+            base[k] = self.tab_base[self.cls_of[cell] * 16 + K]
+        return base, nk, idx, mul

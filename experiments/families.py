@@ -1,0 +1,230 @@
+"""Instance families of an experiment config: each a small class that makes its own instances.
+
+A family is a validated TOML table (``kind`` picks the class) with one
+method, ``puzzles(seed, ...)``: the (puzzle, params) pairs it stands for,
+generated reproducibly from the config's seed.  ``instance_id`` names an
+instance in the store; ``detail`` optionally names a function
+``f(puzzle, solutions) -> dict`` that a cell applies to its solutions (the
+tilability statistics of an excess-piece state), so the runner stays generic.
+Adding a family: a class here with ``kind``, ``name`` and ``puzzles``, and
+its name in ``Family``.
+"""
+
+from __future__ import annotations
+
+import glob
+import hashlib
+import itertools
+import json
+import random
+from typing import Annotated, Any, ClassVar, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from puzzles import catalog, generate
+from puzzles.errors import InputError
+from puzzles.formats import puzzle_hash, read_puzzle
+from puzzles.tilability import REGIONS
+
+OnSample = Any  # callable (family, done, total) -> None, or None
+Pairs = list[tuple[Any, dict]]
+
+FAIL_FIRST = 5  # excess-piece samples that must all fail before a family is given up as unsampleable
+
+
+def derived_seed(*parts) -> int:
+    """A seed for one instance, from the config seed and what names the instance."""
+    return int(hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()[:8], 16)
+
+
+class _M(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class _Family(_M):
+    """What every family has: a ``name``, its instances and how they are named."""
+
+    detail: ClassVar[str | None] = None  # "module:function" a cell applies to its solutions
+
+    def puzzles(self, seed: int, on_sample: OnSample = None, known: dict | None = None) -> Pairs:
+        raise NotImplementedError
+
+    def instance_id(self, puzzle, params: dict) -> str:
+        return puzzle_hash(puzzle)
+
+
+class Range(_M):
+    start: int
+    stop: int  # inclusive
+    step: int = Field(1, ge=1)
+
+    def values(self) -> list[int]:
+        return list(range(self.start, self.stop + 1, self.step))
+
+
+IntList = Union[list[Annotated[int, Field(ge=1)]], Range, Annotated[int, Field(ge=1)]]
+
+
+def _ints(v) -> list[int]:
+    if isinstance(v, Range):
+        return v.values()
+    if isinstance(v, int):
+        return [v]
+    return list(v)
+
+
+class EdgeFamily(_Family):
+    kind: Literal["edge"]
+    name: str
+    rows: IntList
+    cols: IntList
+    frame_colors: IntList
+    inner_colors: IntList
+    instances: int = Field(1, ge=1)
+
+    @model_validator(mode="after")
+    def _nonempty(self):
+        for f in ("rows", "cols", "frame_colors", "inner_colors"):
+            if not _ints(getattr(self, f)):
+                raise ValueError(f"{f}: empty list")
+        if min(_ints(self.rows)) < 2 or min(_ints(self.cols)) < 2:
+            raise ValueError("rows and cols must be at least 2")
+        return self
+
+    def points(self):
+        for r, c, f, i in itertools.product(*(_ints(getattr(self, k)) for k in ("rows", "cols", "frame_colors", "inner_colors"))):
+            yield {"rows": r, "cols": c, "frame_colors": f, "inner_colors": i}
+
+    def puzzles(self, seed: int, on_sample: OnSample = None, known: dict | None = None) -> Pairs:
+        out = []
+        for pt in self.points():
+            for k in range(self.instances):
+                s = derived_seed(seed, self.name, json.dumps(pt, sort_keys=True), k)
+                p, _ = generate.edge_puzzle(pt["rows"], pt["cols"], pt["frame_colors"], pt["inner_colors"], s)
+                out.append((p, {**pt, "seed": s}))
+        return out
+
+
+class PolyformFamily(_Family):
+    kind: Literal["polyform"]
+    name: str
+    rows: IntList
+    cols: IntList
+    size: IntList
+    instances: int = Field(1, ge=1)
+
+    def points(self):
+        for r, c, k in itertools.product(_ints(self.rows), _ints(self.cols), _ints(self.size)):
+            if (r * c) % k == 0:
+                yield {"rows": r, "cols": c, "size": k}
+
+    def puzzles(self, seed: int, on_sample: OnSample = None, known: dict | None = None) -> Pairs:
+        out = []
+        for pt in self.points():
+            for k in range(self.instances):
+                s = derived_seed(seed, self.name, json.dumps(pt, sort_keys=True), k)
+                p, _ = generate.polyomino_puzzle(pt["rows"], pt["cols"], pt["size"], s)
+                out.append((p, {**pt, "seed": s}))
+        return out
+
+
+class BuiltinFamily(_Family):
+    kind: Literal["builtin"]
+    name: str
+    names: list[str] = Field(min_length=1)
+
+    @field_validator("names")
+    @classmethod
+    def _known(cls, v):
+        for n in v:
+            if not catalog.is_builtin(n):
+                raise ValueError(f"unknown built-in puzzle {n!r}")
+        return v
+
+    def puzzles(self, seed: int, on_sample: OnSample = None, known: dict | None = None) -> Pairs:
+        return [(catalog.load_builtin(n), {"builtin": n}) for n in self.names]
+
+
+class FilesFamily(_Family):
+    kind: Literal["files"]
+    name: str
+    glob: str
+
+    def puzzles(self, seed: int, on_sample: OnSample = None, known: dict | None = None) -> Pairs:
+        return [(read_puzzle(f), {"file": f}) for f in sorted(glob.glob(self.glob))]
+
+
+class ExcessFamily(_Family):
+    """Excess-piece states of a polyform puzzle, built-in or a file (the tilability data, seed 000)."""
+
+    kind: Literal["excess"]
+    name: str
+    puzzle: str
+    region_size: int = Field(ge=1)
+    excess: int = Field(ge=1)
+    samples: int = Field(ge=1)
+    # what a partial tiling leaves, what its first pieces cover, or that with other pieces (puzzles.tilability)
+    regions: Literal[REGIONS] = "last"
+
+    detail: ClassVar[str | None] = "puzzles.tilability:piece_uses"
+
+    @field_validator("puzzle")
+    @classmethod
+    def _polyform(cls, v):
+        try:
+            p = catalog.load(v)
+        except Exception:  # noqa: BLE001 - reported as this field's error
+            raise ValueError(f"{v!r} is neither a built-in puzzle nor a readable puzzle file") from None
+        if p.kind != "polyform":
+            raise ValueError(f"{v!r} is not a polyform puzzle")
+        return v
+
+    def instance_id(self, puzzle, params: dict) -> str:
+        """Samples are draws with replacement: a repeated state is a new observation."""
+        return hashlib.sha256(f"{puzzle_hash(puzzle)}/{self.name}/{params['sample']}".encode()).hexdigest()
+
+    def puzzles(self, seed: int, on_sample: OnSample = None, known: dict | None = None) -> Pairs:
+        """The sampled states; ``on_sample(family, done, total)`` after each (sampling takes minutes on
+        Eternity's board: a partial tiling each); ``known``: states a store already holds
+        (``Store.sampled_instances``), returned as ``(None, stored instance)`` instead of sampled again."""
+        from baseline.backtrack import random_prefix
+        from puzzles.tilability import sample_state
+
+        base = catalog.load(self.puzzle)
+        design = {"base": self.puzzle, "region_size": self.region_size, "excess": self.excess,
+                  **({"regions": self.regions} if self.regions != "last" else {})}
+        xcc = None  # the whole board's, built once for all the samples (last regions) when one is needed
+        failed = 0
+        out: Pairs = []
+        for k in range(self.samples):
+            s = derived_seed(seed, self.name, self.puzzle, self.region_size, self.excess, k)
+            try:
+                got = (known or {}).get((self.name, k, s))
+                if got is not None and all(got["params"].get(key) == v for key, v in design.items()) \
+                        and got["params"].get("regions", "last") == self.regions:
+                    out.append((None, got))  # stored by an earlier run of this config: not sampled again
+                    continue
+                if xcc is None and self.regions == "last":
+                    xcc = base.to_xcc()
+                try:
+                    state, chosen = sample_state(base, self.region_size, self.excess, random.Random(s), xcc,
+                                                 random_prefix, self.regions)
+                except RuntimeError:  # no region of that size from this seed: the sample is left out
+                    failed += 1
+                    if failed == k + 1 == FAIL_FIRST:
+                        raise InputError(self.puzzle, "region_size", f"the first {FAIL_FIRST} samples found no "
+                                         f"partial tiling that leaves {self.region_size} pieces' area (a puzzle "
+                                         "with few solutions): try regions = \"first\" (--regions first) or a "
+                                         "larger region size") from None
+                    continue
+                state.name = f"{self.puzzle}-k{self.region_size}+{self.excess}-{k}"
+                region = hashlib.sha256(json.dumps(sorted(map(list, state.region))).encode()).hexdigest()[:16]
+                out.append((state, {**design, "region": region, "sample": k, "seed": s, "pieces": chosen}))
+            finally:
+                if on_sample is not None:
+                    on_sample(self.name, k + 1, self.samples)
+        return out
+
+
+Family = Annotated[Union[EdgeFamily, PolyformFamily, BuiltinFamily, FilesFamily, ExcessFamily],
+                   Field(discriminator="kind")]

@@ -1,0 +1,22 @@
+"""The two kinds of bad request, on the ground floor so that every layer can raise them.
+
+The command line turns either into one line on stderr and exit status 2
+(docs/ARCHITECTURE.md, "Errors"); nothing else needs to know how they are shown.
+"""
+
+from __future__ import annotations
+
+
+class InputError(Exception):
+    """Bad input in a file: the message names the file, the field and what is wrong."""
+
+    def __init__(self, source: str, field: str | None, problem: str):
+        self.source, self.field, self.problem = str(source), field, problem
+        where = f"{self.source}: {field}: " if field else f"{self.source}: "
+        super().__init__(where + problem)
+
+
+class UsageError(ValueError):
+    """A request the program cannot carry out as asked: a bad option, a mode a solver lacks.
+
+    A ValueError, so code that validates values raises it and callers that catch ValueError keep working."""

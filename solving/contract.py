@@ -1,0 +1,166 @@
+"""The solver contract: what a solver is asked (puzzle, mode, limits) and what it answers.
+
+Every solver, the project's own and any plugged in through the entry-point
+group ``eternity.solvers``, implements ``Solver``; most do it by subclassing
+``SolverBase``, which parses options and rejects puzzle kinds and modes the
+solver does not handle.  ``enumerated()`` turns the outcome of a search that
+enumerates solutions into a result, so the status rules live here once.
+See docs/ARCHITECTURE.md, "The solving layer".
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import asdict, dataclass, field
+from typing import Any, Callable, ClassVar, Literal, Protocol, runtime_checkable
+
+from puzzles.errors import UsageError
+
+Mode = Literal["first", "count", "all", "best"]
+MODES: tuple[str, ...] = ("first", "count", "all", "best")
+KINDS: tuple[str, ...] = ("edge", "polyform", "queens")
+
+
+class Status(enum.StrEnum):
+    """How a solve ended.  The values are what the store and the tables show."""
+
+    SOLVED = "solved"              # answered: solutions found, a count or a best board completed
+    UNSAT = "unsatisfiable"        # the search finished and proved there is no solution
+    LIMIT = "limit"                # a time, node or width limit stopped it before an answer
+    MEMOUT = "memout"              # it ran out of memory (runner cells)
+    ERROR = "error"                # it failed, or returned a solution the verifier rejects
+
+    @property
+    def answered(self) -> bool:
+        return self in (Status.SOLVED, Status.UNSAT)
+
+
+@dataclass
+class Limits:
+    time_s: float | None = None      # wall time
+    nodes: int | None = None         # search nodes
+    solutions: int | None = None     # stop after this many (mode all)
+
+    def wanted(self, mode: str) -> int | None:
+        """Solutions after which a search may stop: 1 in mode first, the cap in mode all."""
+        return 1 if mode == "first" else (self.solutions if mode == "all" else None)
+
+
+@dataclass
+class SolveResult:
+    """What a solver answers.  ``count`` is exact only when status is not 'limit'."""
+
+    status: Status
+    solutions: list = field(default_factory=list)   # lists of placements
+    count: int | None = None
+    best_score: int | None = None
+    stats: dict[str, Any] = field(default_factory=dict)
+    message: str = ""
+
+    def __post_init__(self) -> None:
+        self.status = Status(self.status)
+
+    def as_dict(self) -> dict:
+        d = asdict(self)
+        d.pop("solutions")
+        d["status"] = self.status.value
+        return d
+
+
+def enumerated(mode: str, *, complete: bool, solutions: list, count: int | None, stats: dict,
+               wanted: int | None = None, message: str = "") -> SolveResult:
+    """The result of a search that enumerates solutions (modes first, count, all).
+
+    ``complete``: the search space was exhausted; ``count``: solutions met so
+    far (``len(solutions)`` when None); ``wanted``: the cap the search stopped
+    at, if any (``Limits.wanted``).  A search that stops because it has
+    enough solutions has answered; one stopped by a limit reports what it has
+    (a partial count is a lower bound)."""
+    n = len(solutions) if count is None else count
+    enough = wanted is not None and n >= wanted
+    if mode == "first":
+        status = Status.SOLVED if solutions else (Status.UNSAT if complete else Status.LIMIT)
+        return SolveResult(status, solutions[:1], None, None, stats, message)
+    if complete:
+        return SolveResult(Status.SOLVED if n else Status.UNSAT, solutions, n, None, stats, message)
+    if enough:  # mode all with a cap: answered, but the total is unknown
+        return SolveResult(Status.SOLVED, solutions, None, None, stats, message)
+    return SolveResult(Status.LIMIT, solutions, n, None, stats, message)
+
+
+Progress = Callable[[dict], None]
+
+
+@runtime_checkable
+class Solver(Protocol):
+    """A solver: a registered name, the modes and puzzle kinds it handles, and ``solve``."""
+
+    name: str
+    MODES: tuple[str, ...]
+    KINDS: tuple[str, ...]
+
+    def check(self, puzzle, mode: str) -> None: ...
+
+    def solve(self, puzzle, *, mode: Mode = "first", limits: Limits | None = None,
+              progress: Progress | None = None) -> SolveResult: ...
+
+
+class Option:
+    """A solver option: type, default, allowed values, help."""
+
+    def __init__(self, kind: type, default: Any, help: str = "", choices: tuple | None = None):
+        self.kind, self.default, self.help, self.choices = kind, default, help, choices
+
+    def parse(self, name: str, value: Any) -> Any:
+        if isinstance(value, str) and self.kind is not str:
+            try:
+                value = {"true": True, "false": False}[value.lower()] if self.kind is bool else self.kind(value)
+            except (ValueError, KeyError):
+                raise UsageError(f"option {name}: {value!r} is not a {self.kind.__name__}") from None
+        if self.kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, self.kind) or (self.kind is int and isinstance(value, bool)):
+            raise UsageError(f"option {name}: {value!r} is not a {self.kind.__name__}")
+        if self.choices and value not in self.choices:
+            raise UsageError(f"option {name}: {value!r} is not one of {', '.join(map(str, self.choices))}")
+        return value
+
+
+class SolverBase:
+    """Shared option handling: subclasses declare ``OPTIONS``, ``MODES`` and ``KINDS``.
+
+    Capabilities a runner may use are declared here too: a solver that can cut
+    a count into independent parts overrides ``split_parts`` and ``part_options``."""
+
+    name: ClassVar[str] = ""
+    OPTIONS: ClassVar[dict[str, Option]] = {}
+    MODES: ClassVar[tuple[str, ...]] = ("first", "count", "all")
+    KINDS: ClassVar[tuple[str, ...]] = KINDS
+    CAN_SPLIT: ClassVar[bool] = False
+
+    def __init__(self, options: dict[str, Any] | None = None):
+        options = dict(options or {})
+        unknown = sorted(set(options) - set(self.OPTIONS))
+        if unknown:
+            known = ", ".join(sorted(self.OPTIONS)) or "none"
+            raise UsageError(f"solver {self.name}: unknown option {unknown[0]!r} (known: {known})")
+        self.options = {k: o.default for k, o in self.OPTIONS.items()}
+        for k, v in options.items():
+            self.options[k] = self.OPTIONS[k].parse(k, v)
+
+    def check(self, puzzle, mode: str) -> None:
+        """Refuse, before any work, a mode or puzzle kind this solver does not handle."""
+        if mode not in self.MODES:
+            raise UsageError(f"solver {self.name} has no mode {mode!r} (it has {', '.join(self.MODES)})")
+        if puzzle.kind not in self.KINDS:
+            raise UsageError(f"solver {self.name} does not solve {puzzle.kind} puzzles")
+        if mode == "best" and puzzle.kind != "edge":
+            raise UsageError("mode best (the most matching joins) is for edge-matching puzzles")
+
+    def split_parts(self, puzzle, depth: int) -> int:
+        """How many independent sub-problems a count splits into at ``depth`` (CAN_SPLIT solvers)."""
+        raise UsageError(f"solver {self.name} cannot split a count into parts")
+
+    def part_options(self, depth: int, part: int) -> dict[str, Any]:
+        """The options that make this solver count only sub-problem ``part`` of a split at ``depth``."""
+        raise UsageError(f"solver {self.name} cannot split a count into parts")

@@ -1,0 +1,63 @@
+"""Solvers by name, from the entry-point group ``eternity.solvers``.
+
+A solver is found the way any Python plugin is: its package declares
+
+    [project.entry-points."eternity.solvers"]
+    my-solver = "my_package.module:MySolver"
+
+and, once installed, ``eternity solvers`` lists it and the CLI, the runner
+and the agreement tests run it like the project's own.  Classes are
+imported on first use, so listing names imports no solver package.
+``register`` adds one for this process only (tests, notebooks).
+"""
+
+from __future__ import annotations
+
+import importlib
+from importlib.metadata import entry_points
+from typing import Any
+
+from puzzles.errors import UsageError
+
+GROUP = "eternity.solvers"
+
+_extra: dict[str, str] = {}   # registered at run time: name -> "module:Class"
+_classes: dict[str, type] = {}
+
+
+def _targets() -> dict[str, str]:
+    found = {ep.name: ep.value for ep in entry_points(group=GROUP)}
+    return {**found, **_extra}
+
+
+def own() -> list[str]:
+    """The solvers this project ships (declared by the ``eternity`` distribution itself)."""
+    return [ep.name for ep in entry_points(group=GROUP) if ep.dist is not None and ep.dist.name == "eternity"]
+
+
+def names() -> list[str]:
+    """Registered solver names: the project's in its declared order, then plug-ins and extras."""
+    return list(_targets())
+
+
+def solver_class(name: str) -> type:
+    if name in _classes:
+        return _classes[name]
+    targets = _targets()
+    if name not in targets:
+        raise UsageError(f"unknown solver {name!r} (known: {', '.join(targets)})")
+    module, _, attr = targets[name].partition(":")
+    cls = getattr(importlib.import_module(module), attr)
+    _classes[name] = cls
+    return cls
+
+
+def get(name: str, options: dict[str, Any] | None = None):
+    """A solver instance by registered name; unknown names and options are errors."""
+    return solver_class(name)(options)
+
+
+def register(name: str, target: str) -> None:
+    """Add a solver (``"module:Class"``) for this process, e.g. a test double."""
+    _extra[name] = target
+    _classes.pop(name, None)

@@ -1,0 +1,42 @@
+"""``solve_verified``: the one path from a solver to an answer anyone sees.
+
+The CLI and the runner both call it, so an answer is accepted by the same
+rule everywhere: every solution a solver returns passes the independent
+verifier (``puzzles.verify``), which knows nothing of how it was found; one
+rejected solution turns the result into an error, never into an answer.
+"""
+
+from __future__ import annotations
+
+import time
+
+from puzzles.verify import verify
+
+from .contract import Limits, Progress, SolveResult, Status
+
+
+def accepted(puzzle, solution, mode: str) -> bool:
+    """One solution checked: a full valid board, or in mode best a full board whose only flaws are mismatches."""
+    rep = verify(puzzle, solution, allow_mismatch=(mode == "best"))
+    return rep.legal and rep.complete
+
+
+def solve_verified(solver, puzzle, mode: str = "first", limits: Limits | None = None,
+                   progress: Progress | None = None) -> tuple[SolveResult, bool | None]:
+    """Run ``solver`` on ``puzzle`` and verify every solution it returns.
+
+    Returns the result and ``verified``: True when every solution passed,
+    False when one failed (the status is then ``error``), None when there
+    was nothing to check (a count, or no solution).  ``stats["verify_s"]``
+    holds the time the checks took."""
+    solver.check(puzzle, mode)
+    res = solver.solve(puzzle, mode=mode, limits=limits or Limits(), progress=progress)
+    if not res.solutions:
+        return res, None
+    t0 = time.perf_counter()
+    verified = all(accepted(puzzle, s, mode) for s in res.solutions)
+    res.stats["verify_s"] = time.perf_counter() - t0
+    if not verified:
+        res.status = Status.ERROR
+        res.message = "a returned solution failed verification" + (f" ({res.message})" if res.message else "")
+    return res, verified
