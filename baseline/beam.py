@@ -1,4 +1,4 @@
-"""`beam`: Selby and Riordan's beam search for edge matching (seed 000).
+"""`beam`: Selby and Riordan's beam search for edge matching ([Selby2001]; docs/ARCHITECTURE.md, References).
 
 (Polyform and other XCC puzzles go to ``beam_xcc.py``, same options.)
 
@@ -40,7 +40,6 @@ import json
 import math
 import time
 from pathlib import Path
-
 from typing import NamedTuple
 
 import numpy as np
@@ -49,12 +48,11 @@ from numba import njit
 from puzzles.edge import EdgePlacement, EdgePuzzle
 from puzzles.errors import UsageError
 from puzzles.orders import ORDERS
-from solving import Limits, Option, SolveResult, SolverBase
+from solving import Limits, Option, SolverBase, SolveResult
 
 from . import checkpoint, codec
-from .kernel import NO_SCORE
 from .edge_tables import EdgeTables, slip_allowance, static_range
-
+from .kernel import NO_SCORE
 
 
 # ------------------------------------------------------------------ score

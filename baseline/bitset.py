@@ -23,7 +23,18 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from .kernel import BUDGET, COUNT, DEEPEST, DONE, FINISHED, LEAF, LEVEL, PHASE, SOLUTION, pause
+from .kernel import (
+    BUDGET,
+    COUNT,
+    DEEPEST,
+    DONE,
+    FINISHED,
+    LEAF,
+    LEVEL,
+    PHASE,
+    SOLUTION,
+    pause,
+)
 
 __all__ = ["build", "run", "start"]
 
@@ -183,8 +194,7 @@ def run(M, CONF, PI, lo, hi, Lst, Ust, item, pos, st, prof,
             for w in range(WI):
                 Ust[l + 1, w] = Ust[l, w] & ~PI[found, w]
             l += 1
-            if l > st[DEEPEST]:
-                st[DEEPEST] = l
+            st[DEEPEST] = max(st[DEEPEST], l)
             pc = 2
             if spent >= budget:
                 pause(st, l, pc, spent)

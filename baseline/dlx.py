@@ -35,7 +35,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .kernel import BUDGET, COUNT, DEEPEST, DONE, FINISHED, LEAF, LEVEL, MANY, PHASE, SOLUTION, pause
+from .kernel import (
+    BUDGET,
+    COUNT,
+    DEEPEST,
+    DONE,
+    FINISHED,
+    LEAF,
+    LEVEL,
+    MANY,
+    PHASE,
+    SOLUTION,
+    pause,
+)
 
 
 @njit(cache=True)
@@ -257,8 +269,7 @@ def run(TOP, UL, DL, COLOR, LEN, LL, RL, x, chosen, st, prof, budget, stop_on_so
                         _purify(p, TOP, UL, DL, COLOR, LEN)
                     p += 1
             l += 1
-            if l > st[DEEPEST]:
-                st[DEEPEST] = l
+            st[DEEPEST] = max(st[DEEPEST], l)
             pc = 2
             if spent >= budget:
                 pause(st, l, pc, spent)

@@ -9,7 +9,7 @@ kernels walk them: ``run_static`` (any static order, packed candidates),
 Invariant: the cells at depths 0..k-1 hold pieces whose joins with each
 other all match; ``cur[k]`` is the next candidate to try at depth k.
 Rotations of a symmetric piece that show the same colours appear once
-(DESIGN's counting convention); identical pieces are separate candidates.
+(the counting convention of docs/ARCHITECTURE.md, "Puzzles"); identical pieces are separate candidates.
 """
 
 from __future__ import annotations
@@ -21,13 +21,25 @@ from numba import njit
 
 from puzzles.edge import EdgePlacement, EdgePuzzle
 from puzzles.orders import ORDERS
-from solving import Limits, Option, SolveResult, SolverBase, Status, enumerated
+from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
 
 from .driver import drive
 from .edge_tables import EdgeTables, slip_allowance
-from .kernel import (BEST_MIS, BUDGET, COUNT, DEEPEST, DONE, FINISHED, LEVEL, MANY, NODES, PHASE,
-                     SOLUTION, new_state, pause)
-
+from .kernel import (
+    BEST_MIS,
+    BUDGET,
+    COUNT,
+    DEEPEST,
+    DONE,
+    FINISHED,
+    LEVEL,
+    MANY,
+    NODES,
+    PHASE,
+    SOLUTION,
+    new_state,
+    pause,
+)
 
 
 # ------------------------------------------------------------------ kernel
@@ -138,7 +150,7 @@ def run_static(n, dep_base, dep_nk, dep_at, dep_shift, dep_mul, dep_fixed, tab_p
 def run_best(n, dep_base, dep_nk, dep_at, dep_shift, dep_mul, dep_fixed, dep_all, tab_ptr, cand,
              used, cur, end, pas, mis, pl_val, allow, best_cand, st, prof, budget):
     """Mode ``best``: the exhaustive search of boards with at most ``allow[k]``
-    mismatched joins among the first k + 1 pieces (seed 001's slip array),
+    mismatched joins among the first k + 1 pieces (Owen's slip array, [Owen]),
     branch and bound on the best complete board so far.
 
     At each depth the exact matches come first (the key table, pass 0), then
@@ -317,8 +329,7 @@ def run(order, fixed_n, fixed_piece, fixed_rot, fixed_cols, nbr, cls_of, tab_bas
                     spent += 1
                     prof[k] += 1
                     k += 1
-                    if k > st[DEEPEST]:
-                        st[DEEPEST] = k
+                    st[DEEPEST] = max(st[DEEPEST], k)
                     phase = 0
                     continue
                 phase = 3  # fixed cell exhausted: backtrack
@@ -343,8 +354,7 @@ def run(order, fixed_n, fixed_piece, fixed_rot, fixed_cols, nbr, cls_of, tab_bas
             spent += 1
             prof[k] += 1
             k += 1
-            if k > st[DEEPEST]:
-                st[DEEPEST] = k
+            st[DEEPEST] = max(st[DEEPEST], k)
             phase = 0
             if spent >= budget:
                 pause(st, k, phase, spent)

@@ -12,8 +12,8 @@ import argparse
 import statistics
 import time
 
-from puzzles import estimate, generate
 import solving
+from puzzles import estimate, generate
 from puzzles.verify import verify
 
 

@@ -9,8 +9,8 @@ call so the numba cache is loaded; prints placements per second per order.
 import argparse
 import time
 
-from puzzles import catalog
 import solving
+from puzzles import catalog
 
 
 def main() -> None:

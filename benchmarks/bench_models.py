@@ -25,8 +25,8 @@ import argparse
 import statistics
 import time
 
-from puzzles import catalog, generate
 import solving
+from puzzles import catalog, generate
 from puzzles.verify import verify
 
 CLUES = [f"eternity2-clue{i}" for i in range(1, 5)]

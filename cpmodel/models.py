@@ -29,7 +29,7 @@ from collections import defaultdict
 
 from ortools.sat.python import cp_model
 
-from puzzles.edge import E, S, EdgePlacement, EdgePuzzle
+from puzzles.edge import E, EdgePlacement, EdgePuzzle, S
 
 
 def xcc_model(xcc):

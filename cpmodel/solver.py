@@ -17,7 +17,7 @@ from ortools.sat.python import cp_model
 from puzzles import formats
 from puzzles.edge import EdgePuzzle
 from puzzles.orders import search_order
-from solving import Limits, Option, SolveResult, SolverBase, Status, enumerated
+from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
 
 from . import models
 

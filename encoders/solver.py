@@ -15,7 +15,7 @@ from pysat.solvers import Solver as PySatSolver
 from pysat.solvers import SolverNames
 
 from puzzles.edge import EdgePuzzle
-from solving import Limits, Option, SolveResult, SolverBase, enumerated
+from solving import Limits, Option, SolverBase, SolveResult, enumerated
 
 from .amo import ENCODINGS
 from .cnf import Encoding, direct_cnf, xcc_cnf

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import math
 
-from puzzles import estimate
 import solving
+from puzzles import estimate
 from puzzles.orders import ORDERS, search_order
 
 

@@ -19,7 +19,6 @@ from puzzles.formats import InputError, _loc, read_text
 
 from .families import Family
 
-
 MEMORY_MB = 4096  # a cell's default memory limit (RLIMIT_AS)
 
 

@@ -155,7 +155,7 @@ class FilesFamily(_Family):
 
 
 class ExcessFamily(_Family):
-    """Excess-piece states of a polyform puzzle, built-in or a file (the tilability data, seed 000)."""
+    """Excess-piece states of a polyform puzzle, built-in or a file (the tilability data of [Selby2001])."""
 
     kind: Literal["excess"]
     name: str

@@ -139,7 +139,14 @@ def _combine(store: Store, all_cells: list[dict], record) -> None:
 
 def run(config_path: str, db: str, jobs: int | None = None, executor: str = "local",
         scheduler: str | None = None, show_progress: bool = True) -> dict:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     cfg = load_config(config_path)
     known = {}

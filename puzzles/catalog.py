@@ -16,10 +16,10 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from . import eternity1
 from .edge import EdgePlacement, EdgePuzzle, Fixed
 from .formats import InputError, parse_piece_text, read_puzzle, read_text
 from .polyform import PolyformPuzzle, PolyPiece
-from . import eternity1
 from .queens import QueensPuzzle
 
 

@@ -1,6 +1,6 @@
 """Edge-matching puzzles (the Eternity II family).
 
-Conventions (DESIGN section 3):
+Conventions (docs/ARCHITECTURE.md, "Puzzles"):
 
 * a piece is 4 colours in order N, E, S, W; colour 0 is the grey border;
 * pieces are numbered from 1 in file order (``pieces[k]`` is piece k+1);

@@ -1,4 +1,4 @@
-"""Brendan Owen's probability model for edge-matching puzzles (seed 001).
+"""Brendan Owen's probability model for edge-matching puzzles ([Owen]; docs/ARCHITECTURE.md, References).
 
 Counts piece configurations exactly and multiplies by the probability that
 all joins match, where that probability respects the finite number of
@@ -13,7 +13,7 @@ edges of each colour:
   expected nodes of a backtracking search = the sum of S over the depths of
   its search order.
 
-* invalid inner joins (seed 001, "estimates with invalid joins"):
+* invalid inner joins ([Owen], "estimates with invalid joins"):
   ``p_m(m, v) = p_m(m-1, v) - p_m(m, v+1)``, ``p_m(m, m) = p_m(m)``, and a
   slip array ``d`` weighs ``i`` invalid joins after ``p`` pieces by
   ``W(p, i) = sum_k W(d_i - 1, k) C(j(p) - j(d_i - 1), i - k)``;
@@ -208,7 +208,7 @@ class Estimator:
         """log10 of the expected partial solutions (nodes) after each depth of
         ``order``.  With ``slips`` (depths d_1 <= d_2 <= ... counted in placed
         pieces, fixed ones included), inner joins may be invalid as the slip
-        array allows; frame joins must match (seed 001)."""
+        array allows; frame joins must match ([Owen]; docs/ARCHITECTURE.md, References)."""
         steps = self.walk(order)
         if not slips:
             return [self.log_s(*st) for st in steps]
@@ -229,7 +229,7 @@ class Estimator:
 def _slip_weights(j: list[int], d: list[int]) -> list[list[int]]:
     """W(p, i) for p = 0..len(j)-1, i = 0..len(d): the ways to place exactly i
     invalid inner joins among the j(p) joins made after p pieces so that the
-    k-th invalid join lies after depth d_k - 1 (seed 001's recursion)."""
+    k-th invalid join lies after depth d_k - 1 ([Owen]'s recursion)."""
     P, N = len(j) - 1, len(d)
     W = [[1] + [0] * N for _ in range(P + 1)]
     for i in range(1, N + 1):

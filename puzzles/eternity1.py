@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .grids import Cell, DrafterGrid, S3, get_grid
+from .grids import S3, Cell, DrafterGrid, get_grid
 from .polyform import PolyformPuzzle, PolyPiece
 
 CELL_AREA = S3 / 24          # one kisrhombille cell; a drafter is three

@@ -1,4 +1,4 @@
-"""Reading and writing puzzle and solution files (DESIGN section 4).
+"""Reading and writing puzzle and solution files (docs/ARCHITECTURE.md, "Files").
 
 JSON files are versioned and validated with pydantic; every problem becomes
 an ``InputError`` whose one-line message names the file, the field and what
@@ -17,10 +17,18 @@ import tempfile
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, conint, conlist, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    conint,
+    conlist,
+    field_validator,
+)
 
-from .errors import InputError
 from .edge import EdgePlacement, EdgePuzzle, Fixed, parse_cell_name
+from .errors import InputError
 from .grids import GRIDS
 from .polyform import PolyformPuzzle, PolyPiece, PolyPlacement
 from .queens import QueenPlacement, QueensPuzzle

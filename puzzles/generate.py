@@ -12,7 +12,7 @@ import random
 
 import numpy as np
 
-from .edge import E, S, EdgePlacement, EdgePuzzle
+from .edge import E, EdgePlacement, EdgePuzzle, S
 from .polyform import PolyformPuzzle, PolyPiece, PolyPlacement
 
 

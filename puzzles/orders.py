@@ -6,7 +6,7 @@ is its reverse (from the bottom-right cell leftwards and upwards);
 ``colscan`` goes down column 1 first; ``spiral`` runs clockwise round the
 rim inwards; ``frame-first`` does the rim (as the spiral does) then the
 inside row by row; ``mrv`` is dynamic (this list is only its fallback);
-``rows-cols-K`` is seed 001's order for slip searches: ``rowscan-up`` over
+``rows-cols-K`` is [Owen]'s order for slip searches: ``rowscan-up`` over
 all rows but the top K, then those K rows column by column (each column
 upwards, columns right to left), so the frame squares come late.
 Fixed cells always come first.

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 
-from .grids import Cell, S3, Grid, get_grid
+from .grids import S3, Cell, Grid, get_grid
 from .polyform import PolyformPuzzle, PolyPiece, PolyPlacement
 
 

@@ -1,6 +1,6 @@
 """N-queens as XCC: rows and columns primary, the diagonals secondary.
 
-The classic oracle for exact-cover solvers (seed 003's table of counts).
+The classic oracle for exact-cover solvers ([Book-ch6]'s table of counts).
 """
 
 from __future__ import annotations

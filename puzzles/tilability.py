@@ -1,4 +1,4 @@
-"""Selby's piece-tilability model (seed 000), fitted from excess-piece exhausts.
+"""Selby's piece-tilability model ([Selby2001]; docs/ARCHITECTURE.md, References), fitted from excess-piece exhausts.
 
 Each piece i gets a log-weight l_i; a set X of k pieces tiles a region of
 size k with probability exp(m + sum_{i in X} l_i), m a per-size constant
@@ -11,7 +11,7 @@ a Poisson process, the log-likelihood is
 
 with a_i the number of solutions that use piece i, S the number of
 solutions, and e_k(p_B) the k-th elementary symmetric polynomial of the
-weights p_i = exp(l_i) of the state's pieces B -- the A_k term of seed 000,
+weights p_i = exp(l_i) of the state's pieces B -- the A_k term of [Selby2001],
 the expected number of solutions of the state, computed exactly by the
 usual O(n k) recursion.  Its gradient needs e_{k-1} of B without i, for
 each i, by the same recursion.  A small ridge penalty keeps a piece that

@@ -11,7 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .edge import E, S, EdgePuzzle, rotate
+from .edge import E, EdgePuzzle, S, rotate
 from .polyform import PolyformPuzzle
 from .queens import QueensPuzzle
 

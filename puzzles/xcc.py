@@ -152,7 +152,6 @@ class XCCBuilder:
         self.primary: list[str] = []
         self.secondary: list[str] = []
         self._options: list[tuple[list[tuple[str, str | None]], Any]] = []
-        self._colors: dict[str, int] = {}
 
     def add_primary(self, name: str) -> None:
         self.primary.append(name)

@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import solving
 from baseline.backtrack import count_xcc, split
 from puzzles import catalog, generate
-import solving
 from puzzles.edge import EdgePuzzle
 from puzzles.symmetry import distinct_count
 from puzzles.verify import verify

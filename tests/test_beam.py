@@ -12,12 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import solving
 from baseline import codec
 from eternity.cli import main
 from puzzles import catalog, generate
-import solving
-from solving import Limits
 from puzzles.verify import verify
+from solving import Limits
 
 
 @pytest.mark.parametrize("name", [f"eternity2-clue{i}" for i in range(1, 5)])

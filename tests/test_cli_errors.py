@@ -104,8 +104,8 @@ def test_generate_writes_nothing_on_bad_arguments(tmp_path, capsys):
 def test_solvers_lists_every_registered_solver_with_its_options(capsys):
     import json
 
-    from eternity.cli import main
     import solving
+    from eternity.cli import main
 
     assert main(["solvers", "--json"]) == 0
     rows = {r["name"]: r for r in json.loads(capsys.readouterr().out)}

@@ -1,18 +1,17 @@
 """CP-SAT models: exact counts (enumeration parameters), agreement with backtrack, max-score."""
 
 import pytest
+from helpers.agreement import count_with
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puzzles import catalog, generate
 import solving
+from puzzles import catalog, generate
 from puzzles.verify import verify
 
 
 def count(p, **opts):
-    r = solving.get("cpsat", opts).solve(p, mode="count")
-    assert r.status in ("solved", "unsatisfiable"), r.status
-    return r.count
+    return count_with("cpsat", p, **opts)
 
 
 def test_queens_8():

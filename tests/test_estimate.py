@@ -1,4 +1,4 @@
-"""Owen's model against seed 001's table and against measured search trees."""
+"""Owen's model against [Owen]'s table and against measured search trees."""
 
 import math
 
@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puzzles import catalog, estimate, generate
 import solving
+from puzzles import catalog, estimate, generate
 from puzzles.orders import search_order
 
 

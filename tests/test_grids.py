@@ -7,14 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import solving
 from eternity.cli import main
 from puzzles import catalog, eternity1, formats
-import solving
 from puzzles.enumeration import count_free, free_polyforms, has_hole
 from puzzles.grids import GRIDS, get_grid
-from solving import Limits
 from puzzles.partition import has_30_degree_corner, hexagon_region, region_puzzle
 from puzzles.verify import verify
+from solving import Limits
 
 SAMPLE = {
     "square": [(r, c) for r in range(-2, 3) for c in range(-2, 3)],

@@ -177,8 +177,8 @@ def test_plot_cactus(cfg, tmp_path):
 def test_shipped_configs_parse_and_name_registered_solvers():
     from pathlib import Path
 
-    from experiments.config import load_config
     import solving
+    from experiments.config import load_config
 
     root = Path(__file__).resolve().parent.parent / "experiments"
     for name in ("quick.toml", "phase_transition.toml"):

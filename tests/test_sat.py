@@ -4,19 +4,18 @@ import shutil
 import subprocess
 
 import pytest
+from helpers.agreement import count_with
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from eternity.cli import main
-from encoders.amo import ENCODINGS, exactly_one
-from puzzles import catalog, generate
 import solving
+from encoders.amo import ENCODINGS, exactly_one
+from eternity.cli import main
+from puzzles import catalog, generate
 
 
 def count(p, **opts):
-    r = solving.get("sat", opts).solve(p, mode="count")
-    assert r.status in ("solved", "unsatisfiable"), r.status
-    return r.count
+    return count_with("sat", p, **opts)
 
 
 def test_queens_8():

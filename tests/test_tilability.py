@@ -13,8 +13,16 @@ from hypothesis import strategies as st
 from eternity.cli import main
 from puzzles import catalog
 from puzzles.polyform import PolyformPuzzle
-from puzzles.tilability import (State, esp, esp_without, fit, log_likelihood, rank_correlation, sample_state,
-                                uniform_fit)
+from puzzles.tilability import (
+    State,
+    esp,
+    esp_without,
+    fit,
+    log_likelihood,
+    rank_correlation,
+    sample_state,
+    uniform_fit,
+)
 from puzzles.verify import verify
 
 
@@ -113,8 +121,8 @@ def test_weights_from_real_exhausts_favour_compact_pieces():
     4-drafters filling a hexagon), regions a partial tiling leaves, every piece on offer: the
     fitted weights rank the pieces by compactness (short outline), and predict new states'
     tilings better than uniform weights."""
-    from baseline.backtrack import random_prefix
     import solving
+    from baseline.backtrack import random_prefix
     from puzzles.grids import get_grid
     from puzzles.partition import hexagon_region, region_puzzle
 

@@ -1,0 +1,104 @@
+"""The house keeps its shape: layer contracts, and a plug-in solver that needs no change elsewhere."""
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LINT = str(Path(sys.executable).parent / "lint-imports")
+EXAMPLE = ROOT / "docs" / "examples"
+PACKAGES = ("puzzles", "solving", "baseline", "cpmodel", "encoders", "experiments", "eternity")
+
+
+def _lint(cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([LINT, "--config", str(cwd / "pyproject.toml"), "--no-cache"], cwd=cwd,
+                          capture_output=True, text=True, env={"PYTHONPATH": str(cwd), "PATH": "/usr/bin:/bin"})
+
+
+def test_layer_contracts_are_kept():
+    r = _lint(ROOT)
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    assert "1 kept, 0 broken" in r.stdout
+
+
+@pytest.mark.parametrize("where, line", [
+    ("puzzles/verify.py", "import baseline.backtrack"),         # the model imports a solver
+    ("solving/verified.py", "from experiments import runner"),  # the solving layer imports the runner
+    ("baseline/beam.py", "import cpmodel.solver"),              # one solver package imports another
+    ("experiments/store.py", "import eternity.cli"),            # the runner imports the CLI
+])
+def test_a_broken_contract_fails(tmp_path, where, line):
+    for pkg in PACKAGES:
+        shutil.copytree(ROOT / pkg, tmp_path / pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    f = tmp_path / where
+    f.write_text(f.read_text() + f"\n{line}  # noqa\n")
+    r = _lint(tmp_path)
+    assert r.returncode != 0 and "BROKEN" in r.stdout.upper(), r.stdout[-2000:]
+
+
+def test_the_documented_example_is_the_shipped_file():
+    doc = (ROOT / "docs" / "ARCHITECTURE.md").read_text()
+    assert (EXAMPLE / "example_solver.py").read_text() in doc
+
+
+@pytest.fixture
+def example(tmp_path, monkeypatch):
+    """The example solver installed as a package would be: an entry point on the path."""
+    sys.path.insert(0, str(ROOT / "tests" / "helpers"))
+    from plugin import install
+
+    install(tmp_path / "site", {"example": "example_solver:Example"}, monkeypatch, [EXAMPLE])
+    return "example"
+
+
+def test_example_solver_through_the_cli(example, capsys):
+    from eternity.cli import main
+
+    assert main(["solvers", "--json"]) == 0
+    assert example in {r["name"] for r in json.loads(capsys.readouterr().out)}
+    assert main(["solve", "queens-6", "--solver", example, "--mode", "count", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["status"] == "solved" and out["count"] == 4
+    assert main(["solve", "queens-8", "--solver", example, "--mode", "count", "--distinct"]) == 0
+    assert "count 92  distinct 12" in capsys.readouterr().out
+    assert main(["solve", "brendan-3x3", "--solver", example, "--mode", "best"]) == 2  # refused: no mode best
+
+
+def test_example_solver_through_the_runner(example, tmp_path):
+    from experiments.runner import run
+    from experiments.store import Store
+
+    cfg = tmp_path / "ex.toml"
+    cfg.write_text(f"""
+name = "ex"
+time_limit = 60.0
+families = [{{kind = "builtin", name = "b", names = ["queens-6", "brendan-3x3"]}},
+            {{kind = "edge", name = "e", rows = 3, cols = 3, frame_colors = 2, inner_colors = 2, instances = 2}}]
+solvers = [{{name = "{example}", mode = "count"}}, {{name = "backtrack", mode = "count"}}]
+""")
+    db = str(tmp_path / "ex.sqlite")
+    s = run(str(cfg), db, jobs=2, show_progress=False)
+    assert s["cells"] == 8 and s["solved"] == 8
+    store = Store(db)
+    rows = store.results()
+    store.close()
+    by = {}
+    for r in rows:
+        by.setdefault(r["instance"], {})[r["solver"]] = r["count"]
+    assert all(len(c) == 2 and len(set(c.values())) == 1 for c in by.values()), by
+
+
+def test_example_solver_agrees_with_every_other(example):
+    from helpers.agreement import assert_agreement
+
+    from puzzles import catalog, generate
+
+    for p in (catalog.load("queens-5"), generate.edge_puzzle(3, 3, 2, 2, 11)[0],
+              generate.polyomino_puzzle(3, 4, 4, 5)[0]):
+        got = assert_agreement(p)
+        assert example in got
