@@ -18,7 +18,7 @@ import numpy as np
 from puzzles.xcc import XCC
 from solving import Limits, Option, SolverBase, SolveResult, enumerated
 
-from . import bitset, checkpoint, dlx
+from . import bitset, checkpoint, dlx, warmup
 from .driver import drive
 from .kernel import (
     BUDGET,
@@ -172,6 +172,16 @@ class Backtrack(SolverBase):
         "part": Option(int, -1, "solve only this sub-problem (0-based) of the split; the parts' counts add up"),
     }
 
+    def warm(self, puzzle, mode: str) -> None:
+        """Both engines' kernels (the engine is chosen from the size of the XCC, known only after the build)."""
+        def run() -> None:
+            xcc = warmup.tiny_xcc_puzzle().to_xcc()
+            for engine in ENGINES:
+                count_xcc(xcc, engine)
+            random_prefix(xcc, 2, 1)
+
+        warmup.once("backtrack", run)
+
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         self.check(puzzle, mode)
         o = self.options
@@ -295,9 +305,9 @@ def random_prefix(xcc: XCC, depth: int, seed: int, node_cap: int = 5000) -> list
     return [int(order[k]) for k in search.current_options()]
 
 
-def count_xcc(xcc: XCC) -> int:
+def count_xcc(xcc: XCC, engine: str = "auto") -> int:
     """The exact number of solutions of an XCC problem (no limits)."""
-    search = make_search(xcc)
+    search = make_search(xcc, engine=engine)
     while search.step(NO_BOUND, False) != DONE:
         pass
     return search.count

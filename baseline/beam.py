@@ -50,7 +50,7 @@ from puzzles.errors import UsageError
 from puzzles.orders import ORDERS
 from solving import Limits, Option, SolverBase, SolveResult
 
-from . import checkpoint, codec
+from . import checkpoint, codec, warmup
 from .edge_tables import EdgeTables, slip_allowance, static_range
 from .kernel import NO_SCORE
 
@@ -390,6 +390,13 @@ class Beam(SolverBase):
                                  "mode first")
             if self.options["checkpoint"] or self.options["resume"]:
                 raise UsageError("solver beam: checkpoints are for edge matching only (not yet for polyforms)")
+
+    def warm(self, puzzle, mode: str) -> None:
+        """The edge beam's kernels (scores, expansion, end-game) or the XCC beam's and Algorithm C."""
+        if puzzle.kind == "edge":
+            warmup.once(("beam", mode), lambda: Beam({"width": 4}).solve(warmup.tiny_edge(), mode=mode))
+        else:
+            warmup.once(("beam", "xcc"), lambda: Beam({"width": 4}).solve(warmup.tiny_xcc_puzzle(), mode="first"))
 
     def solve(self, puzzle: EdgePuzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         self.check(puzzle, mode)

@@ -23,6 +23,7 @@ from puzzles.edge import EdgePlacement, EdgePuzzle
 from puzzles.orders import ORDERS
 from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
 
+from . import warmup
 from .driver import drive
 from .edge_tables import EdgeTables, slip_allowance
 from .kernel import (
@@ -384,6 +385,13 @@ class EdgeBacktrack(SolverBase):
         "slips": Option(str, "", "best mode: D1,D2,... the k-th mismatch allowed from depth D_k "
                                  "(default: anywhere, bounded by the best board so far)"),
     }
+
+    def warm(self, puzzle, mode: str) -> None:
+        """The kernel of this order and mode: ``run`` (mrv), ``run_best`` or ``run_static``."""
+        kernel = "mrv" if self.options["order"] == "mrv" else ("best" if mode == "best" else "static")
+        order = "mrv" if kernel == "mrv" else "rowscan"
+        warmup.once(("edge-backtrack", kernel), lambda: EdgeBacktrack({"order": order}).solve(
+            warmup.tiny_edge(), mode="best" if kernel == "best" else "count"))
 
     def solve(self, puzzle: EdgePuzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         self.check(puzzle, mode)

@@ -414,8 +414,9 @@ def cmd_solve(a) -> int:
             line += f"  best score {res.best_score}"
         if verified is not None:
             line += f"  verified {verified}"
-        line += "  " + "  ".join(f"{k} {v:.3g}" if isinstance(v, float) else f"{k} {v}" for k, v in res.stats.items()
-                                 if k in ("time_s", "nodes", "placements_per_s", "build_s"))
+        shown = {"load_s": res.load_s, "build_s": res.build_s, "search_s": res.search_s,
+                 **{k: v for k, v in res.stats.items() if k in ("nodes", "placements_per_s")}}
+        line += "  " + "  ".join(f"{k} {v:.3g}" if isinstance(v, float) else f"{k} {v}" for k, v in shown.items())
         print(line)
         if res.message:
             print(res.message, file=sys.stderr)

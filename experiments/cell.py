@@ -76,7 +76,8 @@ def solve_cell(spec: dict) -> dict:
         res, verified = solving.solve_verified(solver, puzzle, spec["mode"],
                                                solving.Limits(time_s=float(spec["time_limit"])))
         row = {"status": res.status.value, "count": res.count, "best_score": res.best_score, "verified": verified,
-               "nodes": res.stats.get("nodes"), "conflicts": res.stats.get("conflicts"), "message": res.message}
+               "nodes": res.stats.get("nodes"), "conflicts": res.stats.get("conflicts"), "message": res.message,
+               "load_s": res.load_s, "build_s": res.build_s, "search_s": res.search_s}
         if spec.get("detail") and res.status.answered:  # the family's own statistics of the solutions
             module, _, fn = spec["detail"].partition(":")
             row["detail"] = getattr(importlib.import_module(module), fn)(puzzle, res.solutions)

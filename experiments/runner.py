@@ -134,6 +134,8 @@ def _combine(store: Store, all_cells: list[dict], record) -> None:
         add = lambda f: sum(r[f] or 0 for r in parts)  # noqa: E731
         record(whole, {"status": status, "count": total, "wall_s": add("wall_s"), "cpu_s": add("cpu_s"),
                        "nodes": add("nodes"), "peak_mb": max(r["peak_mb"] or 0 for r in parts),
+                       **{c: add(c) if all(r[c] is not None for r in parts) else None
+                          for c in ("load_s", "build_s", "search_s")},
                        "message": f"{len(parts)} parts at depth {whole['split_depth']}"}, False)
 
 
@@ -179,7 +181,7 @@ def run(config_path: str, db: str, jobs: int | None = None, executor: str = "loc
             full["mode"] = "count-part"
         full["options"] = json.dumps(cell["options"], sort_keys=True)
         full.update({k: row.get(k) for k in ("status", "wall_s", "cpu_s", "peak_mb", "nodes", "conflicts", "count",
-                                              "best_score", "message")})
+                                              "best_score", "message", "load_s", "build_s", "search_s")})
         full["detail"] = json.dumps(row["detail"]) if row.get("detail") is not None else None
         full["verified"] = None if row.get("verified") is None else int(bool(row["verified"]))
         full.update(versions=vers, host=host, finished_at=time.strftime("%Y-%m-%dT%H:%M:%S"))

@@ -27,13 +27,16 @@ CREATE TABLE IF NOT EXISTS results (
     status TEXT, wall_s REAL, cpu_s REAL, peak_mb REAL, nodes INTEGER, conflicts INTEGER,
     count INTEGER, best_score INTEGER, verified INTEGER, message TEXT,
     versions TEXT, host TEXT, finished_at TEXT,
-    detail TEXT                   -- JSON: e.g. the piece sets of an excess-piece state's solutions
+    detail TEXT,                  -- JSON: e.g. the piece sets of an excess-piece state's solutions
+    load_s REAL, build_s REAL, search_s REAL   -- the solve's clocks (solving.solve_verified); NULL in older stores
 );
 """
 
 RESULT_COLUMNS = ["key", "experiment", "instance", "family", "solver", "config", "options", "mode", "repeat",
                   "time_limit", "status", "wall_s", "cpu_s", "peak_mb", "nodes", "conflicts", "count",
-                  "best_score", "verified", "message", "versions", "host", "finished_at", "detail"]
+                  "best_score", "verified", "message", "versions", "host", "finished_at", "detail",
+                  "load_s", "build_s", "search_s"]
+ADDED = {"detail": "TEXT", "load_s": "REAL", "build_s": "REAL", "search_s": "REAL"}  # columns later than the first
 
 
 class Store:
@@ -44,8 +47,9 @@ class Store:
         self.db.execute("PRAGMA synchronous=NORMAL")
         self.db.executescript(SCHEMA)
         have = {r[1] for r in self.db.execute("PRAGMA table_info(results)")}
-        if "detail" not in have:  # a store written before the column existed
-            self.db.execute("ALTER TABLE results ADD COLUMN detail TEXT")
+        for col, kind in ADDED.items():  # a store written before the column existed: its rows keep NULL
+            if col not in have:
+                self.db.execute(f"ALTER TABLE results ADD COLUMN {col} {kind}")
         self.db.commit()
 
     def add_instance(self, row: dict) -> None:

@@ -56,6 +56,11 @@ class SolveResult:
     best_score: int | None = None
     stats: dict[str, Any] = field(default_factory=dict)
     message: str = ""
+    # the three clocks, set by ``solve_verified``: loading what the solve needs (imports, compiled
+    # kernels: paid once per process), building its tables, model or encoding, and the search itself
+    load_s: float | None = None
+    build_s: float | None = None
+    search_s: float | None = None
 
     def __post_init__(self) -> None:
         self.status = Status(self.status)
@@ -100,6 +105,8 @@ class Solver(Protocol):
     KINDS: tuple[str, ...]
 
     def check(self, puzzle, mode: str) -> None: ...
+
+    def warm(self, puzzle, mode: str) -> None: ...
 
     def solve(self, puzzle, *, mode: Mode = "first", limits: Limits | None = None,
               progress: Progress | None = None) -> SolveResult: ...
@@ -156,6 +163,10 @@ class SolverBase:
             raise UsageError(f"solver {self.name} does not solve {puzzle.kind} puzzles")
         if mode == "best" and puzzle.kind != "edge":
             raise UsageError("mode best (the most matching joins) is for edge-matching puzzles")
+
+    def warm(self, puzzle, mode: str) -> None:
+        """Load what a solve of ``puzzle`` in ``mode`` needs (compiled kernels, say), once per process,
+        so that its clocks hold building and searching only (``load_s`` gets this time)."""
 
     def split_parts(self, puzzle, depth: int) -> int:
         """How many independent sub-problems a count splits into at ``depth`` (CAN_SPLIT solvers)."""

@@ -14,6 +14,7 @@ imported on first use, so listing names imports no solver package.
 from __future__ import annotations
 
 import importlib
+import time
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -23,6 +24,7 @@ GROUP = "eternity.solvers"
 
 _extra: dict[str, str] = {}   # registered at run time: name -> "module:Class"
 _classes: dict[str, type] = {}
+_import_s: dict[type, float] = {}  # seconds the first import of a solver's module took, until a solve claims it
 
 
 def _targets() -> dict[str, str]:
@@ -47,9 +49,16 @@ def solver_class(name: str) -> type:
     if name not in targets:
         raise UsageError(f"unknown solver {name!r} (known: {', '.join(targets)})")
     module, _, attr = targets[name].partition(":")
+    t0 = time.perf_counter()
     cls = getattr(importlib.import_module(module), attr)
+    _import_s[cls] = time.perf_counter() - t0
     _classes[name] = cls
     return cls
+
+
+def take_import_time(cls: type) -> float:
+    """The import time of a solver class's module, once: the first solve in a process is charged with it."""
+    return _import_s.pop(cls, 0.0)
 
 
 def get(name: str, options: dict[str, Any] | None = None):
