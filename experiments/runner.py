@@ -1,9 +1,10 @@
 """`eternity run CONFIG`: materialise instances, expand cells, run, store.
 
 Instances are generated reproducibly from the config seed, stored once, and
-each (instance, solver configuration, repeat) cell runs isolated
-(``cell.run_cell``) on the local executor (a pool of ``jobs`` workers) or on
-a Dask cluster.  Cells already in the store are skipped.
+each (instance, solver configuration, repeat) cell runs isolated in a warm
+worker process (``worker.run_cell``): ``jobs`` of them on the local
+executor, one per Dask worker on a cluster.  Cells already in the store are
+skipped.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import solving
 from puzzles.errors import UsageError
 from puzzles.formats import puzzle_to_dict
 
-from .cell import run_cell
+from .worker import close_all, run_cell
 from .config import Config, load_config
 from .store import Store
 
@@ -230,7 +231,10 @@ def _execute(todo: list[dict], jobs: int, executor: str, scheduler: str | None):
             if cluster is not None:
                 cluster.close()
         return
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        futures = {pool.submit(run_cell, c): c for c in todo}
-        for fut in as_completed(futures):
-            yield futures[fut], fut.result()
+    try:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            futures = {pool.submit(run_cell, c): c for c in todo}
+            for fut in as_completed(futures):
+                yield futures[fut], fut.result()
+    finally:
+        close_all()

@@ -71,12 +71,17 @@ def test_run_table_and_verified(cfg, tmp_path):
     assert s2["ran"] == 0 and len(_rows(db)) == len(rows)
 
 
-def test_hanging_crashing_and_hungry_solvers_are_recorded(tmp_path, monkeypatch):
+def _install_doubles(tmp_path, monkeypatch):
     sys.path.insert(0, HELPERS)
     from plugin import install
 
-    install(tmp_path / "site", {n: f"doubles:{n.capitalize()}" for n in ("hang", "hog", "crash")}, monkeypatch,
-            [HELPERS])
+    install(tmp_path / "site", {n: f"doubles:{n.capitalize()}" for n in ("hang", "hog", "crash", "suicide", "nap")},
+            monkeypatch, [HELPERS])
+
+
+def test_hanging_crashing_killed_and_hungry_solvers_are_recorded(tmp_path, monkeypatch):
+    """Each failure is recorded, its worker replaced, and every other cell answered."""
+    _install_doubles(tmp_path, monkeypatch)
     f = tmp_path / "h.toml"
     f.write_text("""
 name = "h"
@@ -85,7 +90,7 @@ memory_mb = 700
 [[families]]
 kind = "builtin"
 name = "b"
-names = ["queens-5"]
+names = ["queens-5", "queens-6"]
 [[solvers]]
 name = "hang"
 [[solvers]]
@@ -93,29 +98,108 @@ name = "hog"
 [[solvers]]
 name = "crash"
 [[solvers]]
+name = "suicide"
+[[solvers]]
 name = "backtrack"
+mode = "count"
 """)
     db = str(tmp_path / "h.sqlite")
     t0 = time.time()
-    run(str(f), db, jobs=2, show_progress=False)
-    assert time.time() - t0 < 60
-    st = {solver: status for _, status, solver, _, _ in _rows(db)}
-    assert st == {"hang": "limit", "hog": "memout", "crash": "error", "backtrack": "solved"}
+    s = run(str(f), db, jobs=2, show_progress=False)
+    assert time.time() - t0 < 60 and s["cells"] == 10
+    st = {}
+    for _, status, solver, _, count in _rows(db):
+        st.setdefault(solver, set()).add(status)
+        if solver == "backtrack":
+            assert count in (10, 4)
+    assert st == {"hang": {"limit"}, "hog": {"memout"}, "crash": {"error"}, "suicide": {"error"},
+                  "backtrack": {"solved"}}
+    con = sqlite3.connect(db)
+    msg = con.execute("SELECT message FROM results WHERE solver = 'suicide'").fetchone()[0]
+    con.close()
+    assert "killed by signal 9" in msg
 
 
-def test_sigkill_then_resume_gives_the_same_rows(cfg, tmp_path):
-    db = str(tmp_path / "k.sqlite")
-    env = dict(os.environ)
+NAPS = """
+name = "naps"
+seed = 5
+time_limit = 10.0
+[[families]]
+kind = "edge"
+name = "e4"
+rows = [4]
+cols = [4]
+frame_colors = [2]
+inner_colors = [2, 3, 4]
+instances = 2
+[[solvers]]
+name = "nap"
+mode = "count"
+[[solvers]]
+name = "backtrack"
+mode = "count"
+"""
+
+
+def _run_killed(cfg, db, after_rows: int) -> int:
+    """`eternity run` in a process of its own, SIGKILLed (that process alone) once ``after_rows`` rows
+    are stored; the rows stored by then."""
     proc = subprocess.Popen([sys.executable, "-m", "eternity", "run", str(cfg), "--db", db, "--jobs", "1", "--quiet"],
-                            cwd=ROOT, env=env, start_new_session=True)
-    time.sleep(4)
-    os.killpg(proc.pid, signal.SIGKILL)
+                            cwd=ROOT, env=dict(os.environ), stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        if os.path.exists(db) and len(_rows(db)) >= after_rows:
+            break
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
-    partial = len(_rows(db)) if os.path.exists(db) else 0
-    run(str(cfg), db, jobs=2, show_progress=False)
-    rows = _rows(db)
-    assert len(rows) == 13 and len({k for k, *_ in rows}) == 13
-    assert partial < 13
+    return len(_rows(db))
+
+
+def test_sigkill_then_resume_gives_the_rows_of_an_uninterrupted_run(tmp_path, monkeypatch):
+    _install_doubles(tmp_path, monkeypatch)
+    cfg = tmp_path / "naps.toml"
+    cfg.write_text(NAPS)
+    killed, whole = str(tmp_path / "k.sqlite"), str(tmp_path / "w.sqlite")
+    partial = _run_killed(cfg, killed, 2)
+    assert 2 <= partial < 12
+    run(str(cfg), killed, jobs=2, show_progress=False)
+    run(str(cfg), whole, jobs=2, show_progress=False)
+    key = lambda rows: sorted((k, st, solver, c) for k, st, solver, _, c in rows)  # noqa: E731
+    assert len(_rows(killed)) == 12 and key(_rows(killed)) == key(_rows(whole))
+
+
+def _descendants(pid: int) -> list[int]:
+    out = subprocess.run(["ps", "-e", "-o", "pid=,ppid="], capture_output=True, text=True).stdout.split()
+    kids: dict[int, list[int]] = {}
+    for p, pp in zip(out[::2], out[1::2]):
+        kids.setdefault(int(pp), []).append(int(p))
+    found, todo = [], [pid]
+    while todo:
+        for k in kids.get(todo.pop(), []):
+            found.append(k)
+            todo.append(k)
+    return found
+
+
+def test_sigkill_of_the_runner_leaves_no_worker_alive(tmp_path, monkeypatch):
+    _install_doubles(tmp_path, monkeypatch)
+    cfg = tmp_path / "naps.toml"
+    cfg.write_text(NAPS)
+    db = str(tmp_path / "k.sqlite")
+    proc = subprocess.Popen([sys.executable, "-m", "eternity", "run", str(cfg), "--db", db, "--jobs", "2", "--quiet"],
+                            cwd=ROOT, env=dict(os.environ), stderr=subprocess.DEVNULL)
+    deadline = time.time() + 60
+    while time.time() < deadline and len(_descendants(proc.pid)) < 2:
+        time.sleep(0.05)
+    workers = _descendants(proc.pid)
+    assert len(workers) >= 2
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    time.sleep(1.0)
+    alive = [p for p in workers if os.path.exists(f"/proc/{p}") and
+             "Z" not in open(f"/proc/{p}/stat").read().split()[2]]
+    assert alive == []
 
 
 @pytest.mark.slow

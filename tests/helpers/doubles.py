@@ -27,3 +27,38 @@ class Crash(SolverBase):
 
     def solve(self, puzzle, *, mode="first", limits=None, progress=None):
         raise RuntimeError("boom")
+
+
+class Suicide(SolverBase):
+    """Kills its own process mid-cell, as the OOM killer or a segfault would."""
+
+    name = "suicide"
+
+    def solve(self, puzzle, *, mode="first", limits=None, progress=None):
+        import os
+        import signal
+
+        os.kill(os.getpid(), signal.SIGKILL)
+
+
+class Nap(SolverBase):
+    """Sleeps a moment, then answers as backtrack does: a slow solver with real answers."""
+
+    name = "nap"
+
+    def solve(self, puzzle, *, mode="first", limits=None, progress=None):
+        import solving
+
+        time.sleep(0.4)
+        return solving.get("backtrack").solve(puzzle, mode=mode, limits=limits)
+
+
+class Instant(SolverBase):
+    """Returns at once with nothing found: the cost of a cell itself (benchmarks/bench_cells.py)."""
+
+    name = "instant"
+
+    def solve(self, puzzle, *, mode="first", limits=None, progress=None):
+        from solving import SolveResult, Status
+
+        return SolveResult(Status.LIMIT, stats={"time_s": 0.0, "build_s": 0.0})

@@ -1,0 +1,223 @@
+"""Warm cell workers: processes that load the solvers once and then run cell after cell.
+
+A fresh process per cell pays Python's start-up, the imports and the numba
+kernels' loading every time (most of a small cell's time).  A ``WarmWorker``
+keeps one child process (``python -m experiments.worker``) and sends it
+cells one at a time; the child loads each solver on its first cell (that
+cell's ``load_s``) and keeps it.  Isolation stays what it was:
+
+* a wall-time limit per cell (the solver's limit x 1.5 + ``GRACE_S``): past
+  it the child is killed and the cell recorded as ``limit``;
+* a memory limit (RLIMIT_AS, the cell's ``memory_mb``): a ``MemoryError`` is
+  recorded as ``memout`` and the child replaced; so is a child that dies
+  (``memout`` when its last words say so, else ``error`` with them);
+* the child dies with the thread that started it (``PR_SET_PDEATHSIG``), so
+  a runner killed with SIGKILL leaves no worker behind.
+
+Protocol: one JSON spec a line on the child's stdin; one JSON row a line on
+a private copy of its stdout (its fd 1 is pointed at stderr, so what a
+solver prints cannot break the protocol).  ``run_cell`` runs a cell in the
+calling thread's worker: a thread pool of N threads is a pool of N warm
+processes, and a Dask worker thread keeps its own in the same way.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import resource
+import select
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+GRACE_S = 5.0  # time the solver has beyond its own limit before it is killed
+MEMOUT_WORDS = ("MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory")
+_PR_SET_PDEATHSIG = 1
+
+
+def _child_setup(memory_mb: int):
+    def apply() -> None:
+        b = int(memory_mb) * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (b, b))
+        try:  # die with the thread that started us (Linux); elsewhere the runner's cleanup does it
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        except (OSError, AttributeError):
+            pass
+    return apply
+
+
+def _empty_row() -> dict:
+    return {"status": "error", "wall_s": None, "cpu_s": None, "peak_mb": None, "nodes": None, "conflicts": None,
+            "count": None, "best_score": None, "verified": None, "message": "", "load_s": None, "build_s": None,
+            "search_s": None}
+
+
+class WarmWorker:
+    """One warm child process; ``run(spec)`` never raises and always returns a row."""
+
+    def __init__(self) -> None:
+        self.proc: subprocess.Popen | None = None
+        self.memory_mb: int | None = None
+        self.err = None       # the child's stderr, a file (read back when it dies)
+        self.buf = b""
+        self.cells = 0        # cells this child has run
+
+    # ------------------------------------------------------------ process
+    def _start(self, memory_mb: int) -> None:
+        self.err = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen([sys.executable, "-m", "experiments.worker"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=self.err, env=os.environ.copy(),
+                                     preexec_fn=_child_setup(memory_mb))
+        self.memory_mb, self.buf, self.cells = memory_mb, b"", 0
+
+    def close(self) -> None:
+        """Stop the child (it finishes no cell: only called between cells or to replace it)."""
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                self.proc.kill()
+            self.proc.wait()
+            for f in (self.proc.stdin, self.proc.stdout):
+                try:
+                    f.close()
+                except OSError:
+                    pass
+            self.proc = None
+        if self.err is not None:
+            self.err.close()
+            self.err = None
+
+    def _last_words(self) -> str:
+        self.err.seek(0)
+        text = self.err.read().decode(errors="replace")
+        lines = [ln for ln in text.strip().splitlines() if ln.strip()]
+        return (lines or ["(no output)"])[-1][:300], text
+
+    def _read_line(self, deadline: float) -> bytes | None:
+        """The child's next protocol line; None at the deadline; b"" when the child is gone."""
+        fd = self.proc.stdout.fileno()
+        while b"\n" not in self.buf:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            ready, _, _ = select.select([fd], [], [], left)
+            if not ready:
+                continue
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                return b""
+            self.buf += chunk
+        line, _, self.buf = self.buf.partition(b"\n")
+        return line
+
+    # ------------------------------------------------------------ one cell
+    def run(self, spec: dict) -> dict:
+        row = _empty_row()
+        t0 = time.perf_counter()
+        try:
+            if self.proc is None or self.proc.poll() is not None or self.memory_mb != spec["memory_mb"]:
+                self.close()
+                self._start(spec["memory_mb"])
+            hard = float(spec["time_limit"]) * 1.5 + GRACE_S
+            self.err.seek(0)  # shared with the child: it writes this cell's stderr from the start
+            self.err.truncate()
+            self.proc.stdin.write((json.dumps(spec) + "\n").encode())
+            self.proc.stdin.flush()
+            line = self._read_line(time.monotonic() + hard)
+            if line is None:
+                self.close()
+                row.update(status="limit", wall_s=time.perf_counter() - t0,
+                           message=f"killed at the hard wall-time limit ({hard:.0f} s)")
+                return row
+            if not line:
+                code = self.proc.wait()
+                tail, text = self._last_words()
+                memout = any(w in text for w in MEMOUT_WORDS)
+                how = f"killed by signal {-code}" if code < 0 else f"exit status {code}"
+                self.close()
+                row.update(status="memout" if memout else "error", wall_s=time.perf_counter() - t0,
+                           message=f"worker {how}: {tail}")
+                return row
+            self.cells += 1
+            row.update(json.loads(line))
+            if row["status"] == "memout":  # a MemoryError leaves the heap in doubt: a new child next time
+                self.close()
+            return row
+        except Exception as e:  # noqa: BLE001 - a cell must never take the run down
+            self.close()
+            row.update(message=f"runner: {type(e).__name__}: {e}", wall_s=time.perf_counter() - t0)
+            return row
+
+
+_local = threading.local()
+_all: list[WarmWorker] = []
+_all_lock = threading.Lock()
+
+
+def run_cell(spec: dict) -> dict:
+    """Run one cell in this thread's warm worker (started on first use); never raises."""
+    w = getattr(_local, "worker", None)
+    if w is None:
+        w = _local.worker = WarmWorker()
+        with _all_lock:
+            _all.append(w)
+    return w.run(spec)
+
+
+def close_all() -> None:
+    """Stop every worker this process started (the end of a run)."""
+    with _all_lock:
+        for w in _all:
+            w.close()
+        _all.clear()
+    _local.__dict__.clear()
+
+
+# ---------------------------------------------------------------- the child
+def _peak_reset() -> None:
+    try:  # Linux: reset the resident-set high-water mark, so VmHWM is this cell's peak
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        pass
+
+
+def _peak_mb() -> float:
+    try:
+        with open("/proc/self/status") as f:
+            for ln in f:
+                if ln.startswith("VmHWM:"):
+                    return int(ln.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    return ru.ru_utime + ru.ru_stime
+
+
+def main() -> int:
+    proto = os.fdopen(os.dup(1), "w", buffering=1)
+    os.dup2(2, 1)  # anything printed goes to stderr, never into the protocol
+    from .cell import solve_cell
+
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        spec = json.loads(line)
+        _peak_reset()
+        t0, c0 = time.perf_counter(), _cpu()
+        row = solve_cell(spec)
+        row.update(wall_s=time.perf_counter() - t0, cpu_s=_cpu() - c0, peak_mb=_peak_mb())
+        proto.write(json.dumps(row) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
