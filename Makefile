@@ -4,7 +4,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test setup clean
+.PHONY: run test setup bytecode clean
 
 $(BIN)/eternity: pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -12,7 +12,11 @@ $(BIN)/eternity: pyproject.toml
 	$(BIN)/pip install -q -e '.[test]'
 	touch $(BIN)/eternity
 
-setup: $(BIN)/eternity
+# Byte-compiled sources: start-up reads them even where PYTHONDONTWRITEBYTECODE keeps Python from writing them.
+bytecode: $(BIN)/eternity
+	$(BIN)/python -m compileall -q puzzles solving baseline cpmodel encoders experiments eternity > /dev/null
+
+setup: $(BIN)/eternity bytecode
 
 run: setup
 	$(BIN)/eternity run experiments/quick.toml --db results/quick.sqlite

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 from experiments import cli as runner_cli
-from puzzles import catalog, formats
 from puzzles.errors import InputError, UsageError
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_LIMIT = 0, 1, 2, 3
@@ -42,6 +41,8 @@ def _opts(pairs: list[str] | None) -> dict:
 def cmd_list(a) -> int:
     from rich.console import Console
     from rich.table import Table
+
+    from puzzles import catalog
 
     rows = [(n, catalog.describe(n)) for n in catalog.names()]
     if a.json:
@@ -84,6 +85,7 @@ def cmd_solvers(a) -> int:
 
 
 def cmd_info(a) -> int:
+    from puzzles import catalog, formats
     p = catalog.load(a.puzzle)
     info = p.summary()
     info["hash"] = formats.puzzle_hash(p)
@@ -107,7 +109,7 @@ def cmd_info(a) -> int:
 
 
 def cmd_estimate(a) -> int:
-    from puzzles import estimate
+    from puzzles import catalog, estimate, formats
     from puzzles.orders import search_order
 
     if a.critical:
@@ -206,7 +208,7 @@ def _critical(a) -> int:
 
 
 def cmd_generate(a) -> int:
-    from puzzles import generate
+    from puzzles import formats, generate
 
     try:
         if a.family == "edge":
@@ -229,6 +231,7 @@ def cmd_generate(a) -> int:
 
 
 def _region_puzzle(a):
+    from puzzles import catalog
     from puzzles.partition import hexagon_region, region_puzzle
 
     if a.region.startswith("hexagon:"):
@@ -272,6 +275,7 @@ def cmd_enumerate(a) -> int:
 
 
 def cmd_verify(a) -> int:
+    from puzzles import catalog, formats
     from puzzles.verify import verify
 
     p = catalog.load(a.puzzle)
@@ -293,6 +297,7 @@ def cmd_verify(a) -> int:
 
 
 def cmd_render(a) -> int:
+    from puzzles import catalog, formats
     from puzzles.render import render
 
     p = catalog.load(a.puzzle)
@@ -314,6 +319,7 @@ def cmd_render(a) -> int:
 
 
 def cmd_export(a) -> int:
+    from puzzles import catalog, formats
     p = catalog.load(a.puzzle)
     opts = _opts(a.opt)
     if a.to == "xcc":
@@ -353,6 +359,7 @@ def cmd_export(a) -> int:
 
 def cmd_decode(a) -> int:
     from encoders.dimacs import decode
+    from puzzles import catalog, formats
     from puzzles.verify import verify
 
     p = catalog.load(a.puzzle)
@@ -365,7 +372,7 @@ def cmd_decode(a) -> int:
 
 def cmd_solve(a) -> int:
     import solving
-    from puzzles.render import render
+    from puzzles import catalog
 
     p = catalog.load(a.puzzle)
     name = a.solver or ("edge-backtrack" if p.kind == "edge" else "backtrack")
@@ -395,14 +402,19 @@ def cmd_solve(a) -> int:
     if verified is False:
         print("eternity: error: a solver returned a solution the verifier rejects", file=sys.stderr)
         return EXIT_INVALID
-    if a.output and res.solutions:
-        formats.write_solution(p, res.solutions[0], a.output)
-    if a.svg and res.solutions:
-        formats.atomic_write(a.svg, render(p, res.solutions[0]))
+    if (a.output or a.svg or a.json) and res.solutions:  # pydantic and the renderer only when something is written
+        from puzzles import formats
+        from puzzles.render import render
+
+        if a.output:
+            formats.write_solution(p, res.solutions[0], a.output)
+        if a.svg:
+            formats.atomic_write(a.svg, render(p, res.solutions[0]))
     if a.json:
         d = res.as_dict()
         d["verified"] = verified
-        d["solutions"] = [formats.solution_to_dict(p, s)["placements"] for s in res.solutions[: a.show]]
+        d["solutions"] = [formats.solution_to_dict(p, s)["placements"] for s in res.solutions[: a.show]] \
+            if res.solutions else []
         _out(d)
     else:
         line = res.status.value

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from puzzles.errors import InputError, UsageError
-from puzzles.tilability import REGIONS, offer_limit
+from puzzles.tilability_design import REGIONS, offer_limit
 
 
 def cmd_run(a) -> int:

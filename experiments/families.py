@@ -24,7 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from puzzles import catalog, generate
 from puzzles.errors import InputError
 from puzzles.formats import puzzle_hash, read_puzzle
-from puzzles.tilability import REGIONS
+from puzzles.tilability_design import REGIONS
 
 OnSample = Any  # callable (family, done, total) -> None, or None
 Pairs = list[tuple[Any, dict]]

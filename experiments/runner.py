@@ -25,9 +25,9 @@ import solving
 from puzzles.errors import UsageError
 from puzzles.formats import puzzle_to_dict
 
-from .worker import close_all, run_cell
 from .config import Config, load_config
 from .store import Store
+from .worker import close_all, run_cell
 
 
 @dataclass

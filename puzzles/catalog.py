@@ -15,12 +15,16 @@ import os
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import eternity1
-from .edge import EdgePlacement, EdgePuzzle, Fixed
-from .formats import InputError, parse_piece_text, read_puzzle, read_text
-from .polyform import PolyformPuzzle, PolyPiece
-from .queens import QueensPuzzle
+from .errors import InputError
+
+if TYPE_CHECKING:
+    from .edge import EdgePlacement, EdgePuzzle
+
+# Loading imports the puzzle types and the file formats (numpy, pydantic) where it happens, so that
+# naming and describing the built-ins (`eternity list`) stays fast.
 
 
 def data_dir() -> Path:
@@ -55,6 +59,8 @@ META = (10, 12, 14, 16)
 
 
 def _lines(path: Path) -> list[list[int]]:
+    from .formats import read_text
+
     return [[int(x) for x in ln.split()] for ln in read_text(path).splitlines() if ln.strip()]
 
 
@@ -105,6 +111,9 @@ def describe(name: str) -> str:
 
 
 def _e2_fixed(p: EdgePuzzle, which: str) -> None:
+    from .edge import Fixed
+    from .formats import read_text
+
     for ln in read_text(data_dir() / "eternity2" / "eternity2_hints.txt").splitlines():
         parts = ln.split()
         if not parts:
@@ -116,6 +125,15 @@ def _e2_fixed(p: EdgePuzzle, which: str) -> None:
 
 @lru_cache(maxsize=None)
 def _load(name: str):
+    m = re.fullmatch(r"queens-(\d+)", name)
+    if m and 1 <= int(m.group(1)) <= 64:
+        from .queens import QueensPuzzle
+
+        return QueensPuzzle(int(m.group(1)), name=name)
+    from .edge import EdgePuzzle
+    from .formats import parse_piece_text, read_text
+    from .polyform import PolyformPuzzle, PolyPiece
+
     d = data_dir()
     if name in ("eternity2", "eternity2-hints"):
         p = parse_piece_text("16 16\n" + read_text(d / "eternity2" / "eternity2_pieces.txt"), name=name)
@@ -150,9 +168,6 @@ def _load(name: str):
         return PolyformPuzzle("square", region, pieces, mirror=True, name=name)
     if name in eternity1.names():
         return eternity1.puzzle(name)
-    m = re.fullmatch(r"queens-(\d+)", name)
-    if m and 1 <= int(m.group(1)) <= 64:
-        return QueensPuzzle(int(m.group(1)), name=name)
     return None
 
 
@@ -170,6 +185,8 @@ def load_builtin(name: str):
 def load(spec: str):
     """A puzzle by built-in name or file path (InputError if neither)."""
     if Path(spec).exists():
+        from .formats import read_puzzle
+
         return read_puzzle(spec)
     p = _load(spec)
     if p is not None:
@@ -179,6 +196,8 @@ def load(spec: str):
 
 def known_solution(name: str) -> list[EdgePlacement] | None:
     """The solution shipped with a built-in puzzle, or None."""
+    from .edge import EdgePlacement
+
     p = _load(name)
     if p is None:
         return None

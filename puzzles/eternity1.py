@@ -16,11 +16,12 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 from pathlib import Path
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from .grids import S3, Cell, DrafterGrid, get_grid
-from .polyform import PolyformPuzzle, PolyPiece
+
+if TYPE_CHECKING:
+    from .polyform import PolyformPuzzle
 
 CELL_AREA = S3 / 24          # one kisrhombille cell; a drafter is three
 CELLS_PER_DRAFTER = 3
@@ -58,6 +59,8 @@ def cells_inside(pts) -> tuple[Cell, ...]:
     for j in range(j0, j1 + 1):
         for i in range(math.floor(min(xs) - j / 2) - 1, math.ceil(max(xs) - j / 2) + 2):
             cand.extend((i, j, k) for k in range(12))
+    import numpy as np  # here, not at the top: `eternity list` names these puzzles without numpy
+
     cen = np.array([grid.centroid(c) for c in cand])
     ax = np.array(xs)
     ay = np.array(ys)
@@ -104,6 +107,8 @@ def board_word() -> str:
 @lru_cache(maxsize=None)
 def puzzle(name: str) -> PolyformPuzzle | None:
     """``eternity1`` (209 pieces, the dodecagon) or ``eternity1-<region>`` / ``serenity``."""
+    from .polyform import PolyformPuzzle, PolyPiece
+
     t = tiles()
     if name == "eternity1":
         region = word_cells(board_word())

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .polyform import PolyformPuzzle, PolyPiece
+from .tilability_design import offer_limit
 from .xcc import XCC
 
 
@@ -179,14 +180,6 @@ def _window_xcc(p: PolyformPuzzle, cells: list, n_must: int, names: list[str]) -
                opt_ptr=np.concatenate([[0], np.cumsum(lens, dtype=np.int64)]).astype(np.int32),
                opt_items=np.asarray(flat, dtype=np.int32), opt_colors=np.zeros(len(flat), np.int32),
                decode=placements)
-
-
-REGIONS = ("last", "first", "apart")
-
-
-def offer_limit(n_pieces: int, k: int, regions: str) -> int:
-    """The most pieces a state can be offered: ``apart`` keeps the k that cut its region out."""
-    return n_pieces - (k if regions == "apart" else 0)
 
 
 def sample_state(p: PolyformPuzzle, k: int, excess: int, rng: random.Random,
