@@ -12,6 +12,7 @@ compilation.
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -74,14 +75,21 @@ def main() -> None:
     env = dict(os.environ, NUMBA_CACHE_DIR=os.path.join(tmp, "numba"))
     cold, out = timed(runs["eternity backtrack"], env)
     print(f"eternity backtrack, cold (compile included): {cold:.2f} s   [{out}]")
-    best = {}
+    best, search = {}, []
     for name, cmd in runs.items():
         ts = []
         for _ in range(a.repeats):
             dt, out = timed([c for c in cmd if c], env)
             ts.append(dt)
+            m = re.search(r"search_s ([0-9.e+-]+)", out) if name == "eternity backtrack" else None
+            if m:
+                search.append(float(m.group(1)))
         best[name] = min(ts)
         print(f"{name:>20}: best {best[name]:.2f} s of {a.repeats}   [{out}]")
+    if search:  # the solve's own clock: the search alone, what the tables rank by with --clock search
+        print(f"{'eternity search_s':>20}: best {min(search):.3f} s of {len(search)} (inside the whole process above)")
+        if "miniexact" in best:
+            print(f"{'':>20}  {min(search) / best['miniexact']:.2f} x miniexact's whole process")
     print(f"{'JIT compile':>20}: {cold - best['eternity backtrack']:.2f} s (cold minus best warm run)")
     ref = best.get("miniexact")
     if ref:

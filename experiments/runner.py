@@ -109,6 +109,16 @@ def cells(cfg: Config, instances: list[Instance]) -> list[dict]:
     return out
 
 
+def _size(puzzle: dict) -> int:
+    return len(puzzle.get("pieces") or ()) or int(puzzle.get("n") or 0)
+
+
+def longest_first(todo: list[dict]) -> list[dict]:
+    """Cells likely to run longest first (counts, then larger puzzles), so that the run does not end
+    with one worker busy on a long cell while the others idle: the order changes no result."""
+    return sorted(todo, key=lambda c: (c["mode"] not in ("count", "all"), -_size(c["puzzle"])))
+
+
 def _key(ident: dict) -> str:
     return hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()
 
@@ -170,7 +180,7 @@ def run(config_path: str, db: str, jobs: int | None = None, executor: str = "loc
     store.commit()
     all_cells = cells(cfg, instances)
     done = store.done_keys()
-    todo = [c for c in all_cells if c["key"] not in done]
+    todo = longest_first([c for c in all_cells if c["key"] not in done])
     jobs = jobs or os.cpu_count() or 1
     host, vers = socket.gethostname(), versions()
     summary = {"cells": len(all_cells), "skipped": len(all_cells) - len(todo), "ran": 0, "solved": 0}
