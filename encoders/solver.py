@@ -15,12 +15,76 @@ from pysat.solvers import Solver as PySatSolver
 from pysat.solvers import SolverNames
 
 from puzzles.edge import EdgePuzzle
+from puzzles.errors import UsageError
 from solving import Limits, Option, SolverBase, SolveResult, enumerated
 
 from .amo import ENCODINGS
 from .cnf import Encoding, direct_cnf, xcc_cnf
 
-BACKENDS = tuple(n for n in vars(SolverNames) if not n.startswith("_"))
+
+
+def _available() -> tuple[str, ...]:
+    """The backends this python-sat build can create (its name list also has ones it was built without)."""
+    out = []
+    for n in (n for n in vars(SolverNames) if not n.startswith("_")):
+        try:
+            PySatSolver(name=n).delete()
+        except Exception:  # noqa: BLE001 - NoSuchSolverError and friends: not in this build
+            continue
+        out.append(n)
+    return tuple(out)
+
+
+BACKENDS = _available()
+# What pysat does not offer for some backends (its own errors say so): no limited solve, so neither a
+# time limit nor a conflict budget can stop them; and Kissat solves once per solver (no incremental
+# solving), so an enumeration builds a fresh solver, with the blocking clauses so far, for every model.
+UNLIMITED = ("kissat404", "lingeling")
+ONE_SHOT = ("kissat404",)
+
+
+class _Backend:
+    """One pysat backend behind the three calls an enumeration needs, whatever the backend lacks."""
+
+    def __init__(self, name: str, clauses: list, assumptions: list):
+        self.name, self.clauses, self.assumptions = name, clauses, assumptions
+        self.one_shot = name in ONE_SHOT
+        self.s = None if self.one_shot else PySatSolver(name=name, bootstrap_with=clauses)
+        self.blocked: list[list[int]] = []
+        self.model: list[int] | None = None
+
+    def solve(self, deadline: float | None, conflicts: int):
+        if self.name in UNLIMITED:
+            if self.one_shot:
+                with PySatSolver(name=self.name, bootstrap_with=self.clauses + self.blocked) as s:
+                    res = s.solve(assumptions=self.assumptions)
+                    self.model = s.get_model() if res else None
+                return res
+            res = self.s.solve(assumptions=self.assumptions)
+        else:
+            res = _solve_until(self.s, self.assumptions, deadline, conflicts)
+        self.model = self.s.get_model() if res else None
+        return res
+
+    def block(self, clause: list[int]) -> None:
+        if self.one_shot:
+            self.blocked.append(clause)
+        else:
+            self.s.add_clause(clause)
+
+    def interrupt(self) -> None:
+        if self.s is not None:
+            self.s.interrupt()
+
+    def stats(self) -> dict:
+        try:
+            return (self.s.accum_stats() if self.s is not None else None) or {}
+        except NotImplementedError:  # Kissat exposes none
+            return {}
+
+    def close(self) -> None:
+        if self.s is not None:
+            self.s.delete()
 
 
 def encode(puzzle, options: dict) -> Encoding:
@@ -54,6 +118,10 @@ class Sat(SolverBase):
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         self.check(puzzle, mode)
         limits = limits or Limits()
+        backend = self.options["backend"]
+        if backend in UNLIMITED and (limits.time_s is not None or self.options["conflicts"]):
+            raise UsageError(f"solver sat: backend {backend} cannot be stopped by a time or conflict limit (python-sat "
+                             "has no limited solve for it): drop the limit or choose another backend")
         t0 = time.perf_counter()
         enc = encode(puzzle, self.options)
         build_s = time.perf_counter() - t0
@@ -64,37 +132,37 @@ class Sat(SolverBase):
         solutions, count, complete = [], 0, False
         t1 = time.perf_counter()
         deadline = None if limits.time_s is None else t0 + limits.time_s  # encoding counts too
-        with PySatSolver(name=self.options["backend"], bootstrap_with=enc.clauses) as s:
-            # An interrupt timer stops backends that release the GIL while they
-            # search; the conflict-budget slices in ``_solve_until`` stop the
-            # others (pysat's CaDiCaL cannot be interrupted and holds the GIL).
-            timer = None
-            if deadline is not None and not self.options["backend"].startswith("cadical"):
-                timer = threading.Timer(max(deadline - time.perf_counter(), 0.0), s.interrupt)
-                timer.daemon = True
-                timer.start()
-            try:
-                while True:
-                    res = _solve_until(s, enc.assumptions, deadline, self.options["conflicts"])
-                    if res is None:  # a limit
-                        break
-                    if not res:  # no solution beyond those blocked: the enumeration is complete
-                        complete = True
-                        break
-                    model = s.get_model()
-                    chosen = [v for v in enc.decision if model[v - 1] > 0]
-                    count += 1
-                    if keep and (want is None or len(solutions) < want):
-                        solutions.append([enc.decision[v] for v in chosen])
-                    if want is not None and count >= want:
-                        break
-                    s.add_clause([-v for v in chosen])
-                    if progress and count % 100 == 0:
-                        progress({"solutions": count})
-            finally:
-                if timer:
-                    timer.cancel()
-            st = s.accum_stats() or {}
+        s = _Backend(backend, enc.clauses, enc.assumptions)
+        # An interrupt timer stops backends that release the GIL while they
+        # search; the conflict-budget slices in ``_solve_until`` stop the
+        # others (pysat's CaDiCaL cannot be interrupted and holds the GIL).
+        timer = None
+        if deadline is not None and not backend.startswith("cadical"):
+            timer = threading.Timer(max(deadline - time.perf_counter(), 0.0), s.interrupt)
+            timer.daemon = True
+            timer.start()
+        try:
+            while True:
+                res = s.solve(deadline, self.options["conflicts"])
+                if res is None:  # a limit
+                    break
+                if not res:  # no solution beyond those blocked: the enumeration is complete
+                    complete = True
+                    break
+                chosen = [v for v in enc.decision if s.model[v - 1] > 0]
+                count += 1
+                if keep and (want is None or len(solutions) < want):
+                    solutions.append([enc.decision[v] for v in chosen])
+                if want is not None and count >= want:
+                    break
+                s.block([-v for v in chosen])
+                if progress and count % 100 == 0:
+                    progress({"solutions": count})
+            st = s.stats()
+        finally:
+            if timer:
+                timer.cancel()
+            s.close()
         stats.update(time_s=time.perf_counter() - t1, conflicts=st.get("conflicts"), decisions=st.get("decisions"),
                      propagations=st.get("propagations"))
         return enumerated(mode, complete=complete, solutions=solutions, count=count * enc.multiplier, stats=stats,

@@ -129,3 +129,22 @@ def test_decode_rejects_unsat_and_garbage(tmp_path, capsys):
     model.write_text("v one two\n")
     assert main(["decode", "queens-6", "--from", str(cnf), "--model", str(model), "-o", str(tmp_path / "s.json")]) == 2
     assert capsys.readouterr().err.count("\n") == 2
+
+
+@pytest.mark.parametrize("backend", __import__("encoders.solver", fromlist=["BACKENDS"]).BACKENDS)
+def test_every_listed_backend_works_in_every_mode_or_refuses_a_limit_up_front(backend):
+    """Each backend `eternity solvers` lists: modes first and count, with and without a time limit."""
+    from encoders.solver import UNLIMITED
+    from puzzles.errors import UsageError
+
+    p = catalog.load("queens-5")
+    for mode in ("first", "count"):
+        for limits in (solving.Limits(), solving.Limits(time_s=30.0)):
+            solver = solving.get("sat", {"backend": backend})
+            if backend in UNLIMITED and limits.time_s is not None:
+                with pytest.raises(UsageError, match="cannot be stopped"):
+                    solver.solve(p, mode=mode, limits=limits)
+                continue
+            res, verified = solving.solve_verified(solver, p, mode, limits)
+            assert res.status == "solved", (backend, mode, res.message)
+            assert (res.count == 10) if mode == "count" else verified is True
