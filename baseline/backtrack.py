@@ -163,13 +163,13 @@ class Backtrack(SolverBase):
     name = "backtrack"
     CAN_SPLIT = True
     OPTIONS = {
-        "seed": Option(int, -1, "break MRV ties at random from this seed (-1: first item in order)"),
+        "seed": Option(int, -1, "break MRV ties at random from this seed (-1: first item in order)", lo=-1),
         "checkpoint": Option(str, "", "directory: snapshot the search path there every checkpoint_every seconds"),
         "resume": Option(str, "", "directory: continue the search snapshotted there"),
-        "checkpoint_every": Option(float, 30.0, "seconds between snapshots"),
+        "checkpoint_every": Option(float, 30.0, "seconds between snapshots", lo=0.1),
         "engine": Option(str, "auto", "auto (bitset up to 12,000 options, else dlx), dlx or bitset: same tree, different speed"),
-        "split_depth": Option(int, 0, "with part: cut the search tree at this depth (see split)"),
-        "part": Option(int, -1, "solve only this sub-problem (0-based) of the split; the parts' counts add up"),
+        "split_depth": Option(int, 0, "with part: cut the search tree at this depth (see split)", lo=0),
+        "part": Option(int, -1, "solve only this sub-problem (0-based) of the split; the parts' counts add up", lo=-1),
     }
 
     def warm(self, puzzle, mode: str) -> None:

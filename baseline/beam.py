@@ -360,24 +360,24 @@ class Beam(SolverBase):
     KINDS = ("edge", "polyform", "queens")
     MODES = ("first", "best")
     OPTIONS = {
-        "width": Option(int, 10_000, "states kept per level"),
-        "lookahead": Option(int, 2, "cells ahead checked for a dead site (first mode)"),
+        "width": Option(int, 10_000, "states kept per level", lo=1, hi=10_000_000),
+        "lookahead": Option(int, 2, "cells ahead checked for a dead site (first mode)", lo=0, hi=64),
         "exhaust_at": Option(int, -1, "cells left when the end-game exhausts each survivor "
-                                      "(-1: a quarter of the board, at most 30, as Selby)"),
+                                      "(-1: a quarter of the board, at most 30, as Selby)", lo=-1),
         "score": Option(str, "pairings", "child score: colour pairings (Owen-style) or none", ("pairings", "none")),
         "order": Option(str, "auto", "the static order of the sites (auto: scan along the shorter side)",
                         ("auto",) + tuple(o for o in ORDERS if o != "mrv")),
-        "seed": Option(int, 0, "tie-break noise seed: the same seed gives the same run"),
+        "seed": Option(int, 0, "tie-break noise seed: the same seed gives the same run", lo=0),
         "slips": Option(str, "", "best mode: D1,D2,... the k-th mismatch allowed from depth D_k (default: anywhere)"),
-        "penalty": Option(float, -1.0, "best mode: score cost of a mismatched join (-1: log of the colour count)"),
-        "endgame_nodes": Option(int, 50_000_000, "node budget of one end-game exhaust"),
+        "penalty": Option(float, -1.0, "best mode: score cost of a mismatched join (-1: log of the colour count)", lo=-1.0),
+        "endgame_nodes": Option(int, 50_000_000, "node budget of one end-game exhaust", lo=1),
         "checkpoint": Option(str, "", "directory: write the frontier there at every level"),
         "resume": Option(str, "", "directory: continue from the frontier written there"),
         "weights": Option(str, "", "polyforms: JSON file of per-piece log-weights (eternity tilability)"),
-        "sites": Option(int, 4, "polyforms: the first N free sites in reading order; the most constrained is filled"),
-        "boundary": Option(float, 0.1, "polyforms: score cost of a free-cell edge facing a filled cell or the outside"),
-        "covers": Option(float, 1.0, "polyforms: score weight of log(fewest options of the next sites)"),
-        "sweep": Option(float, 90.0, "polyforms: the direction (degrees) the sites are filled from: 90 = top rows first"),
+        "sites": Option(int, 4, "polyforms: the first N free sites in reading order; the most constrained is filled", lo=1, hi=64),
+        "boundary": Option(float, 0.1, "polyforms: score cost of a free-cell edge facing a filled cell or the outside", lo=0.0),
+        "covers": Option(float, 1.0, "polyforms: score weight of log(fewest options of the next sites)", lo=0.0),
+        "sweep": Option(float, 90.0, "polyforms: the direction (degrees) the sites are filled from: 90 = top rows first", lo=-360.0, hi=360.0),
     }
 
     def check(self, puzzle, mode: str) -> None:

@@ -66,9 +66,9 @@ class CpSat(SolverBase):
                          "else default", ("auto", "default", "fixed", "portfolio")),
         "order": Option(str, "rowscan", "cell order of the fixed search", ("rowscan", "colscan", "spiral",
                                                                          "frame-first")),
-        "workers": Option(int, 1, "search workers (enumeration always uses 1); 2 or more turn on the portfolio"),
-        "seed": Option(int, 0, "random seed"),
-        "linearization_level": Option(int, 1, "0, 1 or 2"),
+        "workers": Option(int, 1, "search workers (enumeration always uses 1); 2 or more turn on the portfolio", lo=1, hi=256),
+        "seed": Option(int, 0, "random seed", lo=0, hi=2**31 - 1),
+        "linearization_level": Option(int, 1, "0, 1 or 2", lo=0, hi=2),
         "presolve": Option(bool, True, "CP-SAT presolve"),
         "hint": Option(str, "", "a solution file used as a hint (warm start)"),
     }

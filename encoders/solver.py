@@ -112,7 +112,7 @@ class Sat(SolverBase):
                         ("auto", "xcc", "direct")),
         "redundant": Option(bool, False, "direct: colour counts per join"),
         "symmetry": Option(bool, False, "direct: fix a corner piece at A1, count multiplied by 4"),
-        "conflicts": Option(int, 0, "conflict limit per solver call (0: none)"),
+        "conflicts": Option(int, 0, "conflict limit per solver call (0: none)", lo=0),
     }
 
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:

@@ -14,6 +14,8 @@ from pathlib import Path
 
 from experiments import cli as runner_cli
 from puzzles.errors import InputError, UsageError
+from puzzles.grids import GRIDS
+from puzzles.ranges import MAX_SIDE, arg
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_LIMIT = 0, 1, 2, 3
 
@@ -130,6 +132,8 @@ def cmd_estimate(a) -> int:
     if Path(a.order).exists():
         try:
             order = [p.parse_cell(w) for w in formats.read_text(a.order).split()]
+        except UsageError:
+            raise
         except ValueError as e:
             raise InputError(a.order, None, str(e)) from None
         if sorted(order) != list(range(p.n_cells)):
@@ -138,6 +142,8 @@ def cmd_estimate(a) -> int:
     else:
         try:
             order = search_order(p, a.order)
+        except UsageError:
+            raise
         except ValueError as e:
             raise UsageError(f"estimate: {e}") from None
         order_name = a.order
@@ -157,6 +163,8 @@ def cmd_estimate(a) -> int:
 
         try:
             res = measure(p, order_name, a.time_limit)
+        except UsageError:
+            raise
         except ValueError as e:
             raise UsageError(f"estimate: {e}") from None
         plot_path = Path(a.plot or f"estimate-{p.name or 'puzzle'}.png")
@@ -221,6 +229,8 @@ def cmd_generate(a) -> int:
             if a.excess or a.dudes:
                 raise UsageError("generate polyform: --excess and --dudes need --region")
             p, planted = generate.polyomino_puzzle(a.rows, a.cols, a.size or 5, a.seed, not a.no_mirror, a.name)
+    except UsageError:
+        raise
     except ValueError as e:
         raise UsageError(f"generate {a.family}: {e}") from None
     formats.write_puzzle(p, a.output)
@@ -257,6 +267,8 @@ def cmd_enumerate(a) -> int:
 
     try:
         grid = get_grid(a.grid)
+    except UsageError:
+        raise
     except ValueError as e:
         raise UsageError(f"enumerate: {e}") from None
     if a.size < 1 or a.size > 12:
@@ -341,6 +353,8 @@ def cmd_export(a) -> int:
         try:
             sat = Sat(opts)
             text = to_dimacs(p, encode(p, sat.options), opts)
+        except UsageError:
+            raise
         except ValueError as e:
             raise UsageError(f"export --to dimacs: {e}") from None
     elif a.to == "cpsat":
@@ -348,6 +362,8 @@ def cmd_export(a) -> int:
 
         try:
             export_model(p, a.output, opts)
+        except UsageError:
+            raise
         except ValueError as e:
             raise UsageError(f"export --to cpsat: {e}") from None
         return 0
@@ -393,6 +409,8 @@ def cmd_solve(a) -> int:
     with status_ctx:
         try:
             res, verified = solving.solve_verified(solver, p, mode, limits, progress)
+        except UsageError:
+            raise
         except ValueError as e:  # options that only the puzzle can refute (slips, a foreign checkpoint)
             raise UsageError(f"solve: {e}") from None
     if a.distinct and mode == "all" and res.status.answered:
@@ -406,10 +424,13 @@ def cmd_solve(a) -> int:
         from puzzles import formats
         from puzzles.render import render
 
-        if a.output:
-            formats.write_solution(p, res.solutions[0], a.output)
+        from puzzles.outputs import write_or_rescue
+
+        if a.output:  # a long solve's answer survives a failed write: a rescue copy, and the error says where
+            write_or_rescue(a.output, json.dumps(formats.solution_to_dict(p, res.solutions[0]), indent=1) + "\n",
+                            "the solution")
         if a.svg:
-            formats.atomic_write(a.svg, render(p, res.solutions[0]))
+            write_or_rescue(a.svg, render(p, res.solutions[0]), "the picture")
     if a.json:
         d = res.as_dict()
         d["verified"] = verified
@@ -475,33 +496,33 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("generate", help="instances with a planted solution")
     gsub = s.add_subparsers(dest="family", required=True, parser_class=_Parser)
     g = gsub.add_parser("edge")
-    g.add_argument("--rows", type=int, required=True)
-    g.add_argument("--cols", type=int, required=True)
-    g.add_argument("--frame-colors", type=int, required=True)
-    g.add_argument("--inner-colors", type=int, required=True)
-    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--rows", type=arg(int, 2, MAX_SIDE), required=True)
+    g.add_argument("--cols", type=arg(int, 2, MAX_SIDE), required=True)
+    g.add_argument("--frame-colors", type=arg(int, 1, 1000), required=True)
+    g.add_argument("--inner-colors", type=arg(int, 1, 1000), required=True)
+    g.add_argument("--seed", type=arg(int, 0), default=0)
     g.add_argument("--name")
     g.add_argument("-o", "--output", required=True)
     g.add_argument("--planted")
-    g.set_defaults(func=cmd_generate)
+    g.set_defaults(func=cmd_generate, outputs={"output": "file", "planted": "file"})
     g = gsub.add_parser("polyform")
-    g.add_argument("--grid", default="square")
-    g.add_argument("--rows", type=int, help="square grid: a ROWS x COLS rectangle")
-    g.add_argument("--cols", type=int)
+    g.add_argument("--grid", default="square", choices=sorted(GRIDS))
+    g.add_argument("--rows", type=arg(int, 1, MAX_SIDE), help="square grid: a ROWS x COLS rectangle")
+    g.add_argument("--cols", type=arg(int, 1, MAX_SIDE))
     g.add_argument("--region", help="hexagon:SIDE (drafter grid) or a built-in polyform puzzle whose region is cut")
-    g.add_argument("--size", type=int, help="units per piece: cells (default 5), drafters on the drafter grid (12)")
-    g.add_argument("--excess", type=int, default=0, help="extra pieces beyond what the region needs")
+    g.add_argument("--size", type=arg(int, 1, 64), help="units per piece: cells (default 5), drafters on the drafter grid (12)")
+    g.add_argument("--excess", type=arg(int, 0, 10_000), default=0, help="extra pieces beyond what the region needs")
     g.add_argument("--dudes", action="store_true", help="drafter grid: only pieces without 30 degree corners")
     g.add_argument("--no-mirror", action="store_true", help="pieces may not be turned over")
-    g.add_argument("--seed", type=int, default=0)
+    g.add_argument("--seed", type=arg(int, 0), default=0)
     g.add_argument("--name")
     g.add_argument("-o", "--output", required=True)
     g.add_argument("--planted")
-    g.set_defaults(func=cmd_generate)
+    g.set_defaults(func=cmd_generate, outputs={"output": "file", "planted": "file"})
 
     s = sub.add_parser("enumerate", help="count the free polyforms of a grid (the check of its geometry)")
     s.add_argument("grid", help="square, triangle, hexagon or drafter")
-    s.add_argument("--size", type=int, required=True, help="units: cells, or drafters on the drafter grid")
+    s.add_argument("--size", type=arg(int, 1, 12), required=True, help="units: cells, or drafters on the drafter grid")
     s.add_argument("--forms", action="store_true", help="with --json: list the canonical forms")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_enumerate)
@@ -512,16 +533,16 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--opt", action="append", metavar="K=V")
     s.add_argument("--mode", default="first", choices=["first", "count", "all", "best"])
     s.add_argument("--distinct", action="store_true", help="also count up to symmetry and identical pieces")
-    s.add_argument("--time-limit", type=float)
+    s.add_argument("--time-limit", type=arg(float, 0.001), help="seconds")
     s.add_argument("--checkpoint", metavar="DIR", help="beam: write the frontier to DIR at every level")
     s.add_argument("--resume", metavar="DIR", help="beam: continue from the frontier in DIR")
-    s.add_argument("--node-limit", type=int)
-    s.add_argument("--limit", type=int, help="solutions to collect in mode all")
-    s.add_argument("--show", type=int, default=1, help="solutions printed with --json")
+    s.add_argument("--node-limit", type=arg(int, 1))
+    s.add_argument("--limit", type=arg(int, 1), help="solutions to collect in mode all")
+    s.add_argument("--show", type=arg(int, 0), default=1, help="solutions printed with --json")
     s.add_argument("-o", "--output")
     s.add_argument("--svg")
     s.add_argument("--json", action="store_true")
-    s.set_defaults(func=cmd_solve)
+    s.set_defaults(func=cmd_solve, outputs={"output": "file", "svg": "file", "checkpoint": "dir"})
 
     s = sub.add_parser("verify", help="check a solution (exit 1 when invalid)")
     s.add_argument("puzzle")
@@ -535,14 +556,14 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("solution", nargs="?")
     s.add_argument("--pieces", action="store_true", help="a catalogue sheet of the pieces")
     s.add_argument("-o", "--output", required=True)
-    s.set_defaults(func=cmd_render)
+    s.set_defaults(func=cmd_render, outputs={"output": "file"})
 
     s = sub.add_parser("decode", help="turn an external SAT solver's model of an exported CNF into a solution")
     s.add_argument("puzzle")
     s.add_argument("--from", required=True, metavar="FILE.cnf")
     s.add_argument("--model", required=True, metavar="MODEL")
     s.add_argument("-o", "--output", required=True)
-    s.set_defaults(func=cmd_decode)
+    s.set_defaults(func=cmd_decode, outputs={"output": "file"})
 
     s = sub.add_parser("estimate", help="Owen's model: expected solutions and search-tree size")
     s.add_argument("puzzle", nargs="?")
@@ -550,28 +571,39 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--slips", help="D1,D2,...: the k-th invalid inner join is allowed from depth D_k (slip array)")
     s.add_argument("--critical", metavar="ROWSxCOLS:FRAME",
                    help="instead of a puzzle: the inner-colour count where a generated family turns sub-critical")
-    s.add_argument("--seeds", type=int, default=3, help="--critical: generated instances per colour count")
+    s.add_argument("--seeds", type=arg(int, 1, 1000), default=3, help="--critical: generated instances per colour count")
     s.add_argument("--measure", action="store_true",
                    help="count with edge-backtrack in the same order and plot estimated against measured nodes")
     s.add_argument("--plot", help="--measure: where the PNG goes (default estimate-PUZZLE.png)")
-    s.add_argument("--time-limit", type=float, help="--measure: stop the count after this many seconds")
+    s.add_argument("--time-limit", type=arg(float, 0.001), help="--measure: stop the count after this many seconds")
     s.add_argument("--json", action="store_true")
-    s.set_defaults(func=cmd_estimate)
+    s.set_defaults(func=cmd_estimate, outputs={"plot": "image"})
 
     s = sub.add_parser("export", help="write a puzzle in another format")
     s.add_argument("puzzle")
     s.add_argument("--to", required=True, choices=["xcc", "dimacs", "cpsat", "bucas", "solution", "json"])
     s.add_argument("--opt", action="append", metavar="K=V")
     s.add_argument("-o", "--output", required=True)
-    s.set_defaults(func=cmd_export)
+    s.set_defaults(func=cmd_export, outputs={"output": "file"})
 
     runner_cli.add_commands(sub)
     return ap
 
 
+def check_outputs(a) -> None:
+    """Every file or directory the command will write, checked before any work (``puzzles.outputs``)."""
+    from puzzles import outputs
+
+    for name, kind in getattr(a, "outputs", {}).items():
+        value = getattr(a, name, None)
+        if value:
+            outputs.check(value, "-o" if name == "output" else "--" + name.replace("_", "-"), kind)
+
+
 def main(argv: list[str] | None = None) -> int:
     try:
         a = build_parser().parse_args(argv)
+        check_outputs(a)
         return a.func(a)
     except (InputError, UsageError) as e:
         print(f"eternity: error: {e}", file=sys.stderr)

@@ -59,5 +59,7 @@ def plot(results: list[dict], path, title: str | None = None) -> None:
     if len(results) <= 6:
         ax.legend(fontsize=8)
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    from puzzles.outputs import atomic_save
+
+    atomic_save(path, lambda tmp: fig.savefig(tmp, dpi=110))
     plt.close(fig)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
-from puzzles.errors import InputError, UsageError
+from puzzles.errors import UsageError
+from puzzles.ranges import arg
 from puzzles.tilability_design import REGIONS, offer_limit
 
 
@@ -24,8 +24,9 @@ def cmd_run(a) -> int:
 
 
 def _db(path: str) -> str:
-    if not os.path.exists(path):
-        raise InputError(path, None, "no such results database")
+    from .store import check_readable
+
+    check_readable(path)
     return path
 
 
@@ -112,18 +113,18 @@ def add_commands(sub) -> None:
     s = sub.add_parser("run", help="run an experiment config (TOML)")
     s.add_argument("config")
     s.add_argument("--db", help="SQLite results file (default results/CONFIG.sqlite)")
-    s.add_argument("--jobs", type=int, help="cells at a time (default: the number of cores)")
+    s.add_argument("--jobs", type=arg(int, 1, 1024), help="cells at a time (default: the number of cores)")
     s.add_argument("--executor", choices=["local", "dask"], default="local")
     s.add_argument("--scheduler", help="Dask scheduler address (default: start a local cluster)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
-    s.set_defaults(func=cmd_run)
+    s.set_defaults(func=cmd_run, outputs={"db": "db"})
 
     s = sub.add_parser("tilability", help="fit Selby's piece weights from excess-piece exhausts")
     s.add_argument("puzzle", help="a polyform puzzle (built-in, e.g. eternity1-boat, or a file)")
-    s.add_argument("--region-size", type=int, default=3, help="pieces the sampled regions hold (default 3)")
-    s.add_argument("--excess", type=int,
+    s.add_argument("--region-size", type=arg(int, 1, 1000), default=3, help="pieces the sampled regions hold (default 3)")
+    s.add_argument("--excess", type=arg(int, 1, 100_000),
                    help="pieces offered beyond the region size (default: all the puzzle's other pieces)")
-    s.add_argument("--samples", type=int, default=SAMPLES, help=f"states to exhaust (default {SAMPLES})")
+    s.add_argument("--samples", type=arg(int, 2, 1_000_000), default=SAMPLES, help=f"states to exhaust (default {SAMPLES})")
     s.add_argument("--regions", choices=REGIONS, default="last",
                    help="sampled regions: what a random partial tiling of the board leaves (last, the default), "
                         "what the first pieces of one cover from a random edge of the board (first; any board "
@@ -132,15 +133,15 @@ def add_commands(sub) -> None:
     s.add_argument("--region-terms", action="store_true",
                    help="one constant per state (Selby's region terms): weights judge which pieces tile, not how "
                         "many tilings a region has")
-    s.add_argument("--seed", type=int, default=0)
-    s.add_argument("--time-limit", type=float, default=120.0, help="seconds per exhaust")
-    s.add_argument("--jobs", type=int, help="exhausts at a time (default: the number of cores)")
+    s.add_argument("--seed", type=arg(int, 0), default=0)
+    s.add_argument("--time-limit", type=arg(float, 0.001), default=120.0, help="seconds per exhaust")
+    s.add_argument("--jobs", type=arg(int, 1, 1024), help="exhausts at a time (default: the number of cores)")
     s.add_argument("--executor", choices=["local", "dask"], default="local")
     s.add_argument("--db", help="SQLite store of the exhausts (default results/tilability-...sqlite)")
     s.add_argument("--plot", help="PNG of the weights by rank")
     s.add_argument("--quiet", action="store_true")
     s.add_argument("-o", "--output", required=True)
-    s.set_defaults(func=cmd_tilability)
+    s.set_defaults(func=cmd_tilability, outputs={"output": "file", "plot": "image", "db": "db"})
 
     s = sub.add_parser("table", help="benchmark table from a results database")
     s.add_argument("db")
@@ -155,4 +156,4 @@ def add_commands(sub) -> None:
     s.add_argument("--kind", choices=["cactus", "hardness"], default="cactus")
     s.add_argument("-o", "--output", required=True)
     s.add_argument("--clock", choices=CLOCK_NAMES, default="solve", help="as for table")
-    s.set_defaults(func=cmd_plot)
+    s.set_defaults(func=cmd_plot, outputs={"output": "image"})

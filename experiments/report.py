@@ -184,5 +184,7 @@ def plot(db: str, kind: str, output: str, clock: str = "solve") -> None:
     if ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize=7)
     fig.tight_layout()
-    fig.savefig(output, dpi=120)
+    from puzzles.outputs import atomic_save
+
+    atomic_save(output, lambda tmp: fig.savefig(tmp, dpi=120))
     plt.close(fig)

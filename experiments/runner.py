@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import solving
-from puzzles.errors import UsageError
+from puzzles.errors import InputError, UsageError
 from puzzles.formats import puzzle_to_dict
 
 from .config import Config, load_config
@@ -171,6 +171,10 @@ def run(config_path: str, db: str, jobs: int | None = None, executor: str = "loc
         task = bar.add_task(f"{cfg.name}: instances", total=None)
         instances = materialise(cfg, lambda name, done, total: bar.update(
             task, description=f"{name}: sampling states", completed=done, total=total), known)
+    for fam in cfg.families:  # an empty family is a mistake (a glob that matches nothing), not an empty result
+        if not any(inst.family == fam.name for inst in instances):
+            raise InputError(config_path, f"families.{fam.name}", "selects no instance"
+                             + (f" (no file matches {fam.glob!r})" if getattr(fam, "glob", None) else ""))
     store = Store(db)  # after the instances: a config that cannot be sampled leaves no database behind
     for inst in instances:
         est, cls = classify(_puzzle(inst))

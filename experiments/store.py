@@ -39,6 +39,29 @@ RESULT_COLUMNS = ["key", "experiment", "instance", "family", "solver", "config",
 ADDED = {"detail": "TEXT", "load_s": "REAL", "build_s": "REAL", "search_s": "REAL"}  # columns later than the first
 
 
+def check_readable(path: str | Path) -> None:
+    """Refuse, with one line naming the file, a path that is not a results database with results in it."""
+    from puzzles.errors import InputError
+
+    p = Path(path)
+    if not p.is_file():
+        raise InputError(path, None, "no such results database" if not p.exists() else "not a file")
+    with open(p, "rb") as f:
+        if f.read(16) != b"SQLite format 3\x00":
+            raise InputError(path, None, "not a results database (not an SQLite file)")
+    con = sqlite3.connect(f"file:{p.absolute()}?mode=ro", uri=True)
+    try:
+        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if not {"results", "instances"} <= tables:
+            raise InputError(path, None, "an SQLite file, but not an eternity results database (no results table)")
+        if con.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 0:
+            raise InputError(path, None, "no results yet (a run that stored no cell)")
+    except sqlite3.DatabaseError as e:
+        raise InputError(path, None, f"unreadable database ({e})") from None
+    finally:
+        con.close()
+
+
 class Store:
     def __init__(self, path: str | Path):
         Path(path).parent.mkdir(parents=True, exist_ok=True)

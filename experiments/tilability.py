@@ -172,5 +172,7 @@ def plot_weights(doc: dict, output: str) -> None:
                  f"(split-half rank correlation {doc['split_half_rank_correlation']:.2f})")
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    fig.savefig(output, dpi=120)
+    from puzzles.outputs import atomic_save
+
+    atomic_save(output, lambda tmp: fig.savefig(tmp, dpi=120))
     plt.close(fig)

@@ -13,7 +13,7 @@ import hashlib
 import json
 import math
 import os
-import tempfile
+import re
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
@@ -30,10 +30,10 @@ from pydantic import (
 from .edge import EdgePlacement, EdgePuzzle, Fixed, parse_cell_name
 from .errors import InputError
 from .grids import GRIDS
+from .outputs import atomic_write
 from .polyform import PolyformPuzzle, PolyPiece, PolyPlacement
 from .queens import QueenPlacement, QueensPuzzle
-
-MAX_SIDE = 1000
+from .ranges import MAX_SIDE
 
 
 # --------------------------------------------------------------------- models
@@ -124,12 +124,22 @@ def puzzle_hash(puzzle) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
+_TAGS = ("edge", "polyform", "builtin", "files", "excess")  # discriminator values pydantic puts in a location
+_INTERNAL = re.compile(r"^(function-|list\[|dict\[|json-or-python\[|constrained-|int$|float$|str$|bool$|"
+                       r"is-instance\[|tagged-union\[|union\[|nullable\[|model\[)")
+
+
 def _loc(err: dict) -> str:
-    loc = [str(x) for x in err.get("loc", ()) if not str(x).startswith("function-")]
-    # drop the discriminator tag pydantic puts first
-    if loc and loc[0].startswith("eternity/"):
-        loc = loc[1:]
-    return ".".join(loc) or "(top level)"
+    """The field an error is about, as the file names it: pydantic's union and tag steps left out."""
+    out: list[str] = []
+    for i, x in enumerate(err.get("loc", ())):
+        s = str(x)
+        if _INTERNAL.match(s) or (i == 0 and s.startswith("eternity/")):
+            continue
+        if s in _TAGS and out and out[-1].isdigit():  # families.0.edge.rows: the family's kind tag
+            continue
+        out.append(s)
+    return ".".join(out) or "(top level)"
 
 
 def _validation(source: str, exc: ValidationError) -> InputError:
@@ -163,7 +173,9 @@ def _json(source: str, text: str) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as e:
-        raise InputError(source, f"line {e.lineno} column {e.colno}", f"invalid JSON ({e.msg})") from None
+        what = e.msg.removesuffix(" at")  # "Unterminated string starting at", "Expecting value", ...
+        raise InputError(source, f"line {e.lineno} column {e.colno}",
+                         f"invalid JSON: {what[0].lower() + what[1:]} here") from None
 
 
 # ------------------------------------------------------------------- puzzles
@@ -307,22 +319,6 @@ def read_puzzle(path: str | os.PathLike):
     if text.lstrip().startswith(("{", "[")):
         return puzzle_from_dict(_json(source, text), source)
     return parse_piece_text(text, source, name=Path(path).stem)
-
-
-def atomic_write(path: str | os.PathLike, text: str) -> None:
-    """Write-then-rename: a file is there whole or not at all."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
-    try:
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def write_puzzle(p, path) -> None:

@@ -57,13 +57,16 @@ def polyomino_puzzle(rows: int, cols: int, size: int, seed: int = 0, mirror: boo
         raise ValueError("rows, cols and size must be positive")
     if (rows * cols) % size:
         raise ValueError(f"{rows}x{cols} = {rows * cols} cells is not a multiple of the piece size {size}")
+    if rows * cols > MAX_POLYOMINO_CELLS:
+        raise ValueError(f"{rows}x{cols} = {rows * cols} cells: the random cutter handles at most "
+                         f"{MAX_POLYOMINO_CELLS} cells")
     rng = random.Random(seed)
     for _ in range(max_tries):
         parts = _partition(rows, cols, size, rng)
         if parts is not None:
             break
     else:
-        raise RuntimeError("could not partition the rectangle; try another seed")
+        raise ValueError("could not cut the rectangle into connected pieces of that size; try another seed")
     from .grids import SquareGrid
 
     g = SquareGrid()
@@ -76,25 +79,37 @@ def polyomino_puzzle(rows: int, cols: int, size: int, seed: int = 0, mirror: boo
     return PolyformPuzzle("square", region, pieces, mirror=mirror, name=nm), planted
 
 
+MAX_POLYOMINO_CELLS = 2500  # the cutter checks the free area after each piece: quadratic in the area
+PIECE_TRIES = 40  # random growths tried for one piece before the whole cut starts again
+
+
 def _partition(rows: int, cols: int, size: int, rng: random.Random):
+    """Cut the rectangle piece by piece from its first free cell; a piece that would leave a free
+    component whose area is not a multiple of ``size`` is grown again (up to PIECE_TRIES times)."""
     free = {(r, c) for r in range(rows) for c in range(cols)}
     parts = []
     while free:
         start = min(free)
-        piece = {start}
-        frontier = {n for n in _nb(start) if n in free}
-        while len(piece) < size and frontier:
-            cell = rng.choice(sorted(frontier))
-            piece.add(cell)
-            frontier.discard(cell)
-            frontier |= {n for n in _nb(cell) if n in free and n not in piece}
-        if len(piece) < size:
+        for _ in range(PIECE_TRIES):
+            piece = _grow(start, free, size, rng)
+            if piece is not None and not any(len(comp) % size for comp in _components(free - piece)):
+                break
+        else:
             return None
         free -= piece
-        if any(len(comp) % size for comp in _components(free)):
-            return None
         parts.append(sorted(piece))
     return parts
+
+
+def _grow(start, free: set, size: int, rng: random.Random) -> set | None:
+    piece = {start}
+    frontier = {n for n in _nb(start) if n in free}
+    while len(piece) < size and frontier:
+        cell = rng.choice(sorted(frontier))
+        piece.add(cell)
+        frontier.discard(cell)
+        frontier |= {n for n in _nb(cell) if n in free and n not in piece}
+    return piece if len(piece) == size else None
 
 
 def _nb(c):

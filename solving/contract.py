@@ -14,6 +14,7 @@ import enum
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, ClassVar, Literal, Protocol, runtime_checkable
 
+from puzzles import ranges
 from puzzles.errors import UsageError
 
 Mode = Literal["first", "count", "all", "best"]
@@ -113,10 +114,17 @@ class Solver(Protocol):
 
 
 class Option:
-    """A solver option: type, default, allowed values, help."""
+    """A solver option: type, default, allowed values (``choices``, or the range ``lo``..``hi``), help."""
 
-    def __init__(self, kind: type, default: Any, help: str = "", choices: tuple | None = None):
+    def __init__(self, kind: type, default: Any, help: str = "", choices: tuple | None = None,
+                 lo: float | None = None, hi: float | None = None):
         self.kind, self.default, self.help, self.choices = kind, default, help, choices
+        self.lo, self.hi = lo, hi
+
+    @property
+    def range(self) -> str:
+        """The declared range, as help and errors write it ("1..", "0..2")."""
+        return ranges.describe(self.lo, self.hi)
 
     def parse(self, name: str, value: Any) -> Any:
         if isinstance(value, str) and self.kind is not str:
@@ -130,6 +138,8 @@ class Option:
             raise UsageError(f"option {name}: {value!r} is not a {self.kind.__name__}")
         if self.choices and value not in self.choices:
             raise UsageError(f"option {name}: {value!r} is not one of {', '.join(map(str, self.choices))}")
+        if self.kind in (int, float):
+            ranges.in_range(f"option {name}", value, self.lo, self.hi)
         return value
 
 

@@ -1,0 +1,53 @@
+"""Declared ranges of numbers, checked with the one-line error the command line prints.
+
+``in_range`` checks one value (solver options use it through ``solving.Option``); ``arg`` makes an
+argparse ``type`` that parses and checks a command-line number, so ``--rows 100000`` is refused
+before any work with "argument --rows: 100000 is outside its range 2..1000".
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+
+from .errors import UsageError
+
+MAX_SIDE = 1000  # the longest board side the file readers accept (and so the generators make)
+
+
+def describe(lo: float | None, hi: float | None) -> str:
+    fmt = lambda v: "" if v is None else (f"{v:g}" if isinstance(v, float) else str(v))  # noqa: E731
+    return f"{fmt(lo)}..{fmt(hi)}"
+
+
+def violation(value: float, lo: float | None, hi: float | None) -> str | None:
+    """What is wrong with ``value`` for the range ``lo..hi`` (both inclusive), or None."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"{value!r} is not a finite number"
+    if (lo is not None and value < lo) or (hi is not None and value > hi):
+        return f"{value!r} is outside its range {describe(lo, hi)}"
+    return None
+
+
+def in_range(what: str, value: float, lo: float | None = None, hi: float | None = None) -> float:
+    problem = violation(value, lo, hi)
+    if problem:
+        raise UsageError(f"{what}: {problem}")
+    return value
+
+
+def arg(kind: type, lo: float | None = None, hi: float | None = None):
+    """An argparse ``type``: ``kind`` (int or float) within ``lo..hi``."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {'a whole number' if kind is int else 'a number'}") \
+                from None
+        problem = violation(value, lo, hi)
+        if problem:
+            raise argparse.ArgumentTypeError(problem)
+        return value
+
+    parse.__name__ = kind.__name__
+    return parse
