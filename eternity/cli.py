@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -215,9 +216,26 @@ def _critical(a) -> int:
     return 0
 
 
+GENERATE_BYTES_PER_CELL = 1200  # measured: a 300x300 edge puzzle peaks near 105 MB, 45 MB of it the interpreter
+
+
+def _memory_check(cells: int) -> None:
+    """Refuse, before it starts, a generation that would need more than half the memory available now."""
+    need = cells * GENERATE_BYTES_PER_CELL
+    try:
+        avail = os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError):
+        return
+    if need > avail / 2:
+        raise UsageError(f"generate: {cells:,} cells need about {need / 2**30:.1f} GiB, more than half the "
+                         f"{avail / 2**30:.1f} GiB available")
+
+
 def cmd_generate(a) -> int:
     from puzzles import formats, generate
 
+    if a.rows and a.cols:
+        _memory_check(a.rows * a.cols)
     try:
         if a.family == "edge":
             p, planted = generate.edge_puzzle(a.rows, a.cols, a.frame_colors, a.inner_colors, a.seed, a.name)
@@ -433,7 +451,8 @@ def cmd_solve(a) -> int:
             write_or_rescue(a.svg, render(p, res.solutions[0]), "the picture")
     if a.json:
         d = res.as_dict()
-        d["verified"] = verified
+        if verified is not None:  # "verified" means a solution was checked: absent when there was none
+            d["verified"] = verified
         d["solutions"] = [formats.solution_to_dict(p, s)["placements"] for s in res.solutions[: a.show]] \
             if res.solutions else []
         _out(d)
@@ -459,18 +478,22 @@ def cmd_solve(a) -> int:
 
 
 def _live_progress(a):
+    """A live status line on a terminal, a log line every 15 s elsewhere, nothing with --quiet."""
     import contextlib
 
-    if a.json or not sys.stderr.isatty():
+    from solving.progress import LogLines, describe
+
+    if a.quiet:
         return None, contextlib.nullcontext()
+    if a.json or not sys.stderr.isatty():
+        return LogLines(f"eternity solve {a.puzzle}"), contextlib.nullcontext()
     from rich.console import Console
 
     console = Console(stderr=True)
     status = console.status("solving ...")
 
     def progress(info: dict) -> None:
-        status.update("  ".join(f"{k} {v:,}" if isinstance(v, int) else f"{k} {v:.3g}" if isinstance(v, float)
-                                else f"{k} {v}" for k, v in info.items()))
+        status.update(describe(info))
 
     return progress, status
 
@@ -542,6 +565,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("-o", "--output")
     s.add_argument("--svg")
     s.add_argument("--json", action="store_true")
+    s.add_argument("--quiet", action="store_true", help="no progress (a live line on a terminal, else a log line "
+                                                        "every 15 s on stderr)")
     s.set_defaults(func=cmd_solve, outputs={"output": "file", "svg": "file", "checkpoint": "dir"})
 
     s = sub.add_parser("verify", help="check a solution (exit 1 when invalid)")

@@ -89,6 +89,9 @@ def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
     return out
 
 
+LEGEND = ("Times on the {clock} clock ({means}); par2: mean, an unsolved cell counted as twice the time limit. "
+          "solved: cells answered (solved or unsatisfiable). verified: cells whose returned solutions the verifier "
+          "checked and accepted (a count returns none to check). errors: error or memout cells.")
 COLUMNS = ["family", "class", "solver", "cells", "solved", "par2_s", "median_s", "mean_nodes", "verified", "errors"]
 
 
@@ -127,31 +130,43 @@ def table(db: str, fmt: str = "md", clock: str = "solve") -> str:
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for r in rows:
         lines.append("| " + " | ".join(_fmt(r[c]) for c in cols) + " |")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n\n" + LEGEND.format(clock=clock, means=CLOCKS[clock]) + "\n"
 
 
 def plot(db: str, kind: str, output: str, clock: str = "solve") -> None:
+    """A cactus plot (instances solved against time, one line a solver configuration) or a hardness
+    plot (median time against inner colours, colour by solver, line style by board size, Owen's
+    critical points dashed).  Legends stand outside the axes; the title names the experiment."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     store = Store(db)
     rows = _rows(store)
     store.close()
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    experiments = sorted({r["experiment"] for r in rows if r.get("experiment")})
+    what = ", ".join(experiments) or db
+    confs = sorted({r["config"] for r in rows})
+    cmap = plt.get_cmap("tab10" if len(confs) <= 10 else "tab20")
+    colour = {c: cmap(i % cmap.N) for i, c in enumerate(confs)}
+    markers = "osD^v<>pXh*"
+    fig, ax = plt.subplots(figsize=(10, 5))
     if kind == "cactus":
         by: dict[str, list[float]] = defaultdict(list)
         for r in rows:
             if r["status"] in ANSWERED and clock_time(r, clock) is not None:
                 by[r["config"]].append(clock_time(r, clock))
-        for conf, ts in sorted(by.items()):
+        for i, (conf, ts) in enumerate(sorted(by.items())):
             ts.sort()
-            ax.plot(range(1, len(ts) + 1), ts, marker="o", ms=3, label=conf)
+            ax.plot(range(1, len(ts) + 1), ts, marker=markers[i % len(markers)], ms=4, color=colour[conf],
+                    label=conf)
         ax.set_xlabel("instances solved")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel(f"{clock} time per instance (s)")
         ax.set_yscale("log")
-        ax.set_title("cactus plot")
+        ax.set_title(f"{what}: instances solved against {clock} time")
     elif kind == "hardness":
         pts: dict[tuple, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
         crit: dict[tuple, list[tuple[int, float]]] = defaultdict(list)
@@ -164,27 +179,34 @@ def plot(db: str, kind: str, output: str, clock: str = "solve") -> None:
                 pts[(board, r["config"])][p["inner_colors"]].append(_t(r, clock))
             if r.get("estimate") is not None:
                 crit[board].append((p["inner_colors"], r["estimate"]))
+        boards = sorted({b for b, _ in pts})
+        styles = ["-", "--", ":", "-."]
+        style = {b: styles[i % len(styles)] for i, b in enumerate(boards)}
         for (board, conf), d in sorted(pts.items()):
             xs = sorted(d)
-            ax.plot(xs, [statistics.median(d[x]) for x in xs], marker="o", label=f"{board} {conf}")
+            ax.plot(xs, [statistics.median(d[x]) for x in xs], marker="o", ms=4, color=colour[conf],
+                    ls=style[board], label=f"{conf}, {board}")
         for board, est in crit.items():
             # the estimated critical point: where the expected count crosses 1
             above = sorted({x for x, e in est if e >= 1})
             below = sorted({x for x, e in est if e < 1})
             if above and below:
-                ax.axvline((max(above) + min(below)) / 2, ls="--", color="grey")
-                ax.text((max(above) + min(below)) / 2, ax.get_ylim()[1], f" critical {board}", va="top", fontsize=8)
+                x = (max(above) + min(below)) / 2
+                ax.axvline(x, ls=style.get(board, "--"), color="grey", lw=1)
+                ax.annotate(f"critical {board}", (x, 1), xycoords=("data", "axes fraction"), rotation=90,
+                            va="top", ha="right", fontsize=8, color="grey")
         ax.set_xlabel("inner colours")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel(f"median {clock} time (s, unsolved = 2x limit)")
         ax.set_yscale("log")
-        ax.set_title("hardness against colours")
+        ax.set_title(f"{what}: hardness against inner colours (colour: solver; line style: board)")
     else:
         raise ValueError(f"unknown plot kind {kind!r} (cactus, hardness)")
     ax.grid(alpha=0.3)
     if ax.get_legend_handles_labels()[0]:
-        ax.legend(fontsize=7)
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     fig.tight_layout()
     from puzzles.outputs import atomic_save
 
-    atomic_save(output, lambda tmp: fig.savefig(tmp, dpi=120))
+    atomic_save(output, lambda tmp: fig.savefig(tmp, dpi=120, bbox_inches="tight"))
     plt.close(fig)

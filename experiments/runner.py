@@ -15,6 +15,7 @@ import json
 import os
 import platform
 import socket
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import closing
@@ -161,7 +162,11 @@ def run(config_path: str, db: str, jobs: int | None = None, executor: str = "loc
         TimeRemainingColumn,
     )
 
+    from solving.progress import LogLines
+
     cfg = load_config(config_path)
+    log = LogLines(f"eternity run {Path(config_path).name}") if show_progress and not sys.stderr.isatty() else None
+    show_progress = show_progress and sys.stderr.isatty()  # rich draws bars on a terminal; elsewhere, log lines
     known = {}
     if Path(db).exists():  # a resumed run: the states sampled before are reused
         with closing(Store(db)) as before:
@@ -169,8 +174,12 @@ def run(config_path: str, db: str, jobs: int | None = None, executor: str = "loc
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   disable=not show_progress, transient=True) as bar:
         task = bar.add_task(f"{cfg.name}: instances", total=None)
-        instances = materialise(cfg, lambda name, done, total: bar.update(
-            task, description=f"{name}: sampling states", completed=done, total=total), known)
+        def sampled(name: str, done: int, total: int) -> None:
+            bar.update(task, description=f"{name}: sampling states", completed=done, total=total)
+            if log:
+                log({"family": name, "sampled": f"{done}/{total}"})
+
+        instances = materialise(cfg, sampled, known)
     for fam in cfg.families:  # an empty family is a mistake (a glob that matches nothing), not an empty result
         if not any(inst.family == fam.name for inst in instances):
             raise InputError(config_path, f"families.{fam.name}", "selects no instance"
@@ -211,6 +220,9 @@ def run(config_path: str, db: str, jobs: int | None = None, executor: str = "loc
         for cell, row in _execute(todo, jobs, executor, scheduler):
             record(cell, row)
             bar.update(task, advance=1, description=f"{cfg.name}: solved {summary['solved']}/{summary['ran']}")
+            if log:
+                log({"cells": f"{summary['ran']}/{len(todo)}", "answered": summary["solved"],
+                     "stored before": summary["skipped"]})
     _combine(store, all_cells, record)
     store.close()
     return summary

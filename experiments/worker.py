@@ -11,8 +11,10 @@ cell's ``load_s``) and keeps it.  Isolation stays what it was:
 * a memory limit (RLIMIT_AS, the cell's ``memory_mb``): a ``MemoryError`` is
   recorded as ``memout`` and the child replaced; so is a child that dies
   (``memout`` when its last words say so, else ``error`` with them);
-* the child dies with the thread that started it (``PR_SET_PDEATHSIG``), so
-  a runner killed with SIGKILL leaves no worker behind.
+* the child runs in a process group of its own (a Ctrl-C at the terminal goes
+  to the runner, which stops its workers) and dies with the thread that
+  started it (``PR_SET_PDEATHSIG``), so a runner killed with SIGKILL leaves
+  no worker behind.
 
 Protocol: one JSON spec a line on the child's stdin; one JSON row a line on
 a private copy of its stdout (its fd 1 is pointed at stderr, so what a
@@ -72,7 +74,7 @@ class WarmWorker:
         self.err = tempfile.TemporaryFile()
         self.proc = subprocess.Popen([sys.executable, "-m", "experiments.worker"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=self.err, env=os.environ.copy(),
-                                     preexec_fn=_child_setup(memory_mb))
+                                     preexec_fn=_child_setup(memory_mb), start_new_session=True)
         self.memory_mb, self.buf, self.cells = memory_mb, b"", 0
 
     def close(self) -> None:

@@ -139,7 +139,7 @@ def render_piece_sheet(p: PolyformPuzzle, size: int = 24, per_row: int = 12) -> 
     cw = max(b[2] for b in boxes) * size + 16
     ch = max(b[3] for b in boxes) * size + 30
     body = []
-    for k, (pc, cells, (x0, y1, _, _)) in enumerate(zip(p.pieces, polys, boxes)):
+    for k, (pc, cells, (x0, y1, w, h)) in enumerate(zip(p.pieces, polys, boxes)):
         ox, oy = (k % per_row) * cw + 8, (k // per_row) * ch + 8
         own = set(map(tuple, pc.cells))
         for c, poly in zip(pc.cells, cells):
@@ -151,8 +151,9 @@ def render_piece_sheet(p: PolyformPuzzle, size: int = 24, per_row: int = 12) -> 
                     body.append(f'<line x1="{ox + (ax - x0) * size:.1f}" y1="{oy + (y1 - ay) * size:.1f}" '
                                 f'x2="{ox + (bx - x0) * size:.1f}" y2="{oy + (y1 - by) * size:.1f}" stroke="#111" stroke-width="1.5"/>')
         label = escape(pc.name) + (f" x{pc.count}" if pc.count > 1 else "")
-        body.append(f'<text x="{ox + cw / 2 - 8:.1f}" y="{oy + ch - 14:.1f}" font-size="11" text-anchor="middle" '
-                    f'font-family="sans-serif">{label}</text>')
+        # the number just below its own piece, centred on it (not at the foot of the row, near the next one)
+        body.append(f'<text x="{ox + w * size / 2:.1f}" y="{oy + h * size + 12:.1f}" font-size="11" '
+                    f'text-anchor="middle" font-family="sans-serif">{label}</text>')
     rows = (len(p.pieces) + per_row - 1) // per_row
     return _svg(min(len(p.pieces), per_row) * cw + 16, rows * ch + 16, body, (p.name or "polyform") + " pieces")
 
