@@ -69,6 +69,7 @@ def cmd_solvers(a) -> int:
         cls = solving.solver_class(name)
         rows.append({"name": name, "modes": list(cls.MODES), "kinds": list(cls.KINDS),
                      "options": {k: {"type": o.kind.__name__, "default": o.default, "choices": list(o.choices or []),
+                                     "range": o.range if o.kind in (int, float) else None,
                                      "help": o.help} for k, o in cls.OPTIONS.items()},
                      "doc": (cls.__doc__ or sys.modules[cls.__module__].__doc__ or "").strip().splitlines()[0]})
     if a.json:
@@ -81,7 +82,8 @@ def cmd_solvers(a) -> int:
             con.print(f"  {r['doc']}", markup=False)
         t = Table("option", "type", "default", "values", "what", box=None, padding=(0, 1))
         for k, o in r["options"].items():
-            t.add_row(k, o["type"], repr(o["default"]), ", ".join(map(str, o["choices"])), o["help"])
+            t.add_row(k, o["type"], repr(o["default"]), ", ".join(map(str, o["choices"])) or o["range"] or "",
+                      o["help"])
         if r["options"]:
             con.print(t)
     return 0

@@ -158,3 +158,12 @@ def test_validator_messages_name_the_field_as_the_file_does(tmp_path, capsys):
     js.write_text('{"format": "eternity/edge", "name": "abc')
     assert main(["info", str(js)]) == 2
     assert "invalid JSON: unterminated string starting here" in _err(capsys)
+
+
+def test_every_numeric_solver_option_declares_a_range():
+    import solving
+
+    for name in solving.names():
+        for key, opt in solving.solver_class(name).OPTIONS.items():
+            if opt.kind in (int, float):
+                assert opt.lo is not None or opt.hi is not None, f"{name}: option {key} has no declared range"
