@@ -286,9 +286,6 @@ def test_random_bytes(world, data, command):
             "solve": ["solve", str(f), "--time-limit", "1"]}[command]
     code, err = _run(argv, out)
     f.unlink()
-    for p in out.iterdir():
-        if p.suffix.startswith(".sqlite"):
-            p.unlink()
     _check(argv, code, err, out)
 
 
@@ -328,9 +325,6 @@ def test_random_toml_configs(world, text):
     argv = ["run", str(f), "--db", str(out / "c.sqlite"), "--quiet", "--jobs", "1"]
     code, err = _run(argv, out)
     f.unlink()
-    for p in out.iterdir():
-        if p.name.startswith("c.sqlite"):
-            p.unlink()
     _check(argv, code, err, out)
 
 

@@ -124,20 +124,8 @@ NAPS = """
 name = "naps"
 seed = 5
 time_limit = 10.0
-[[families]]
-kind = "edge"
-name = "e4"
-rows = [4]
-cols = [4]
-frame_colors = [2]
-inner_colors = [2, 3, 4]
-instances = 2
-[[solvers]]
-name = "nap"
-mode = "count"
-[[solvers]]
-name = "backtrack"
-mode = "count"
+families = [{kind = "edge", name = "e4", rows = 4, cols = 4, frame_colors = 2, inner_colors = [2, 3, 4], instances = 2}]
+solvers = [{name = "nap", mode = "count"}, {name = "backtrack", mode = "count"}]
 """
 
 
@@ -148,8 +136,11 @@ def _run_killed(cfg, db, after_rows: int) -> int:
                             cwd=ROOT, env=dict(os.environ), stderr=subprocess.DEVNULL)
     deadline = time.time() + 60
     while time.time() < deadline:
-        if os.path.exists(db) and len(_rows(db)) >= after_rows:
-            break
+        try:
+            if os.path.exists(db) and len(_rows(db)) >= after_rows:
+                break
+        except sqlite3.OperationalError:  # the store is being created: no tables yet
+            pass
         time.sleep(0.05)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
