@@ -51,6 +51,7 @@ class _Collector(cp_model.CpSolverSolutionCallback):
 
 class CpSat(SolverBase):
     name = "cpsat"
+    KINDS = SolverBase.KINDS + ("magic",)
     MODES = ("first", "count", "all", "best")
     OPTIONS = {
         "model": Option(str, "auto", "xcc (any puzzle), placement or table (edge matching); auto: placement for "
@@ -75,6 +76,10 @@ class CpSat(SolverBase):
 
     def _build(self, puzzle, mode):
         kind = self.options["model"]
+        if puzzle.kind == "magic":  # sums beside the exact cover: the only model that has them
+            if kind not in ("auto", "xcc"):
+                raise ValueError(f"model {kind} is for edge-matching puzzles")
+            return "magic", *models.magic_model(puzzle), False
         if kind == "auto":
             kind = "placement" if isinstance(puzzle, EdgePuzzle) else "xcc"
         if mode == "best":

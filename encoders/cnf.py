@@ -144,3 +144,24 @@ def direct_cnf(p: EdgePuzzle, amo: str = "seqcounter", redundant: bool = False, 
         else:
             assumptions.append(v)
     return Encoding(out, pool.top, {v: pl for pl, v in x.items()}, assumptions, mult, kind="direct")
+
+
+def magic_cnf(p, amo: str = "seqcounter", colors: str = "pairs") -> Encoding:
+    """A magic figure (``puzzles.magic``): the assignment's exact cover, every line a pseudo-Boolean sum
+    (python-sat's ``pb`` module, encoded by pindakaas)."""
+    from pysat.pb import PBEnc
+
+    xcc = p.to_xcc()
+    enc = xcc_cnf(xcc, amo, colors)
+    top = enc.n_vars
+    by_cell: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for k, pl in enumerate(xcc.decode):
+        by_cell[pl.cell].append((k + 1, pl.value))
+    for line in p.lines:
+        lits = [v for c in line for v, _ in by_cell[c]]
+        weights = [w for c in line for _, w in by_cell[c]]
+        pb = PBEnc.equals(lits=lits, weights=weights, bound=p.target, top_id=top)
+        enc.clauses.extend(pb.clauses)
+        top = max(top, pb.nv)
+    enc.n_vars, enc.kind = top, "magic"
+    return enc

@@ -19,8 +19,7 @@ from puzzles.errors import UsageError
 from solving import Limits, Option, SolverBase, SolveResult, enumerated
 
 from .amo import ENCODINGS
-from .cnf import Encoding, direct_cnf, xcc_cnf
-
+from .cnf import Encoding, direct_cnf, magic_cnf, xcc_cnf
 
 
 def _available() -> tuple[str, ...]:
@@ -89,6 +88,10 @@ class _Backend:
 
 def encode(puzzle, options: dict) -> Encoding:
     model = options["model"]
+    if puzzle.kind == "magic":  # sums beside the exact cover: pseudo-Boolean constraints
+        if model == "direct":
+            raise ValueError("model direct is for edge-matching puzzles")
+        return magic_cnf(puzzle, options["amo"], options["colors"])
     if model == "auto":
         model = "direct" if isinstance(puzzle, EdgePuzzle) else "xcc"
     if model == "direct":
@@ -103,6 +106,7 @@ def encode(puzzle, options: dict) -> Encoding:
 
 class Sat(SolverBase):
     name = "sat"
+    KINDS = SolverBase.KINDS + ("magic",)
     OPTIONS = {
         "backend": Option(str, "cadical195", "python-sat solver", BACKENDS),
         "amo": Option(str, "seqcounter", "at-most-one encoding", ENCODINGS),

@@ -442,9 +442,8 @@ def cmd_solve(a) -> int:
         return EXIT_INVALID
     if (a.output or a.svg or a.json) and res.solutions:  # pydantic and the renderer only when something is written
         from puzzles import formats
-        from puzzles.render import render
-
         from puzzles.outputs import write_or_rescue
+        from puzzles.render import render
 
         if a.output:  # a long solve's answer survives a failed write: a rescue copy, and the error says where
             write_or_rescue(a.output, json.dumps(formats.solution_to_dict(p, res.solutions[0]), indent=1) + "\n",

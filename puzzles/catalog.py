@@ -77,6 +77,9 @@ def names() -> list[str]:
     out += [f"meta-{n}x{n}" for n in META]
     out += [f"pentomino-{b}" for b in PENTOMINO_BOXES]
     out += [f"queens-{n}" for n in range(4, 13)]
+    out += [f"rooks-{n}" for n in range(1, 9)]
+    out += [f"officers-{n}" for n in (3, 4, 5, 6, 10)] + ["officers-4-diagonal", "officers-10-diagonal"]
+    out += ["magic-square-3", "magic-square-4", "magic-hexagon", "dudeney-hexagon", "court-cards"]
     out += [f"brendan-{w}x{h}" for w, h in _brendan_sizes()]
     out += eternity1.names()
     return out
@@ -107,6 +110,22 @@ def describe(name: str) -> str:
         return f"the 12 pentominoes in a {name[10:]} box"
     if name.startswith("queens-"):
         return f"{name[7:]}-queens (any N works: queens-N)"
+    if name.startswith("rooks-"):
+        return f"{name[6:]} non-attacking rooks, {name[6:]}! solutions (any N works: rooks-N)"
+    if name.startswith("magic-square-"):
+        return f"a magic square of order {name[13:]}: 1..n^2, rows, columns and diagonals with one sum"
+    if name == "court-cards":
+        return "Euler's court cards: orthogonal diagonal Latin squares of order 4 (magic squares 4a + b + 1), unreduced"
+    if name == "magic-hexagon":
+        return "Adams's magic hexagon: 1..19 in 19 hexagons, all 15 lines summing to 38"
+    if name == "dudeney-hexagon":
+        return "Dudeney's exercise: 1..19 in Adams's hexagon, its twelve lines of three summing to 23"
+    if name.endswith("-diagonal"):
+        return (f"a pair of orthogonal Latin squares of order {name.split('-')[1]}, both diagonal (a magic square "
+                "of Graeco-Latin type), first rows fixed")
+    if name.startswith("officers-"):
+        return (f"Euler's officers: a pair of orthogonal Latin squares of order {name[9:]}, first row and column "
+                "fixed" + (" (none exists: Tarry 1900)" if name == "officers-6" else ""))
     return ""
 
 
@@ -125,11 +144,29 @@ def _e2_fixed(p: EdgePuzzle, which: str) -> None:
 
 @lru_cache(maxsize=None)
 def _load(name: str):
-    m = re.fullmatch(r"queens-(\d+)", name)
-    if m and 1 <= int(m.group(1)) <= 64:
+    m = re.fullmatch(r"(queens|rooks)-(\d+)", name)
+    if m and 1 <= int(m.group(2)) <= 64:
         from .queens import QueensPuzzle
 
-        return QueensPuzzle(int(m.group(1)), name=name)
+        return QueensPuzzle(int(m.group(2)), name=name, piece=m.group(1)[:-1])
+    m = re.fullmatch(r"magic-square-(\d+)", name)
+    if m and 1 <= int(m.group(1)) <= 12:
+        from .magic import MagicPuzzle
+
+        return MagicPuzzle("square", int(m.group(1)), name=name)
+    if name == "court-cards":
+        from .latin import LatinPuzzle
+
+        return LatinPuzzle(4, squares=2, diagonal=True, reduced=False, name=name)
+    if name in ("magic-hexagon", "dudeney-hexagon"):
+        from .magic import MagicPuzzle
+
+        return MagicPuzzle("hexagon", 3, "magic" if name == "magic-hexagon" else "dudeney", name=name)
+    m = re.fullmatch(r"officers-(\d+)(-diagonal)?", name)
+    if m and 2 <= int(m.group(1)) <= 32:
+        from .latin import LatinPuzzle
+
+        return LatinPuzzle(int(m.group(1)), squares=2, diagonal=bool(m.group(2)), reduced=True, name=name)
     from .edge import EdgePuzzle
     from .formats import parse_piece_text, read_text
     from .polyform import PolyformPuzzle, PolyPiece

@@ -30,6 +30,8 @@ from pydantic import (
 from .edge import EdgePlacement, EdgePuzzle, Fixed, parse_cell_name
 from .errors import InputError
 from .grids import GRIDS
+from .latin import LatinPlacement, LatinPuzzle
+from .magic import MagicPlacement, MagicPuzzle
 from .outputs import atomic_write
 from .polyform import PolyformPuzzle, PolyPiece, PolyPlacement
 from .queens import QueenPlacement, QueensPuzzle
@@ -88,9 +90,30 @@ class QueensModel(_Strict):
     version: Literal[1]
     name: str = ""
     n: conint(ge=1, le=64)  # type: ignore[valid-type]
+    piece: Literal["queen", "rook"] = "queen"
 
 
-PuzzleModel = Annotated[Union[EdgeModel, PolyformModel, QueensModel], Field(discriminator="format")]
+class LatinModel(_Strict):
+    format: Literal["eternity/latin"]
+    version: Literal[1]
+    name: str = ""
+    n: conint(ge=1, le=32)  # type: ignore[valid-type]
+    squares: Literal[1, 2] = 2
+    diagonal: bool = False
+    reduced: bool = True
+
+
+class MagicModel(_Strict):
+    format: Literal["eternity/magic"]
+    version: Literal[1]
+    name: str = ""
+    shape: Literal["square", "hexagon"] = "square"
+    n: conint(ge=1, le=12) = 4  # type: ignore[valid-type]
+    rule: Literal["magic", "dudeney"] = "magic"
+
+
+PuzzleModel = Annotated[Union[EdgeModel, PolyformModel, QueensModel, LatinModel, MagicModel],
+                        Field(discriminator="format")]
 
 
 class EdgePlacementModel(_Strict):
@@ -103,6 +126,18 @@ class PolyPlacementModel(_Strict):
     piece: str
     copy_: conint(ge=1) = Field(default=1, alias="copy")  # type: ignore[valid-type]
     cells: list[conlist(int, min_length=2, max_length=3)] = Field(min_length=1)  # type: ignore[valid-type]
+
+
+class LatinPlacementModel(_Strict):
+    row: conint(ge=0)  # type: ignore[valid-type]
+    col: conint(ge=0)  # type: ignore[valid-type]
+    a: conint(ge=0)  # type: ignore[valid-type]
+    b: conint(ge=-1) = -1  # type: ignore[valid-type]
+
+
+class MagicPlacementModel(_Strict):
+    cell: conint(ge=0)  # type: ignore[valid-type]
+    value: conint(ge=1)  # type: ignore[valid-type]
 
 
 class QueenPlacementModel(_Strict):
@@ -183,7 +218,7 @@ def puzzle_from_dict(data: Any, source: str = "<puzzle>"):
     if not isinstance(data, dict):
         raise InputError(source, None, "expected a JSON object at the top level")
     fmt = data.get("format")
-    known = ("eternity/edge", "eternity/polyform", "eternity/queens")
+    known = ("eternity/edge", "eternity/polyform", "eternity/queens", "eternity/latin", "eternity/magic")
     if fmt not in known:
         raise InputError(source, "format", f"unknown format {fmt!r} (expected one of {', '.join(known)})")
     if "version" in data and data["version"] != 1:
@@ -198,7 +233,14 @@ def puzzle_from_dict(data: Any, source: str = "<puzzle>"):
         return _edge_from_model(model, source)
     if isinstance(model, PolyformModel):
         return _poly_from_model(model, source)
-    return QueensPuzzle(n=model.n, name=model.name)
+    if isinstance(model, LatinModel):
+        return LatinPuzzle(model.n, model.squares, model.diagonal, model.reduced, model.name)
+    if isinstance(model, MagicModel):
+        try:
+            return MagicPuzzle(model.shape, model.n, model.rule, model.name)
+        except ValueError as e:
+            raise InputError(source, "rule", str(e)) from None
+    return QueensPuzzle(n=model.n, name=model.name, piece=model.piece)
 
 
 def _edge_from_model(m: EdgeModel, source: str) -> EdgePuzzle:
@@ -268,7 +310,13 @@ def puzzle_to_dict(p) -> dict:
             "mirror": p.mirror,
         }
     if isinstance(p, QueensPuzzle):
-        return {"format": "eternity/queens", "version": 1, "name": p.name, "n": p.n}
+        return {"format": "eternity/queens", "version": 1, "name": p.name, "n": p.n,
+                **({"piece": p.piece} if p.piece != "queen" else {})}
+    if isinstance(p, LatinPuzzle):
+        return {"format": "eternity/latin", "version": 1, "name": p.name, "n": p.n, "squares": p.squares,
+                "diagonal": p.diagonal, "reduced": p.reduced}
+    if isinstance(p, MagicPuzzle):
+        return {"format": "eternity/magic", "version": 1, "name": p.name, "shape": p.shape, "n": p.n, "rule": p.rule}
     raise TypeError(type(p).__name__)
 
 
@@ -336,6 +384,11 @@ def solution_to_dict(puzzle, placements) -> dict:
             if puzzle.pieces[pl[0]].count > 1:
                 d["copy"] = int(pl[1]) + 1
             out.append(d)
+        elif isinstance(puzzle, MagicPuzzle):
+            out.append({"cell": int(pl[0]), "value": int(pl[1])})
+        elif isinstance(puzzle, LatinPuzzle):
+            out.append({"row": int(pl[0]), "col": int(pl[1]), "a": int(pl[2]),
+                        **({"b": int(pl[3])} if puzzle.squares == 2 else {})})
         else:
             out.append({"row": int(pl[0]), "col": int(pl[1])})
     return {"format": "eternity/solution", "version": 1, "puzzle": puzzle_hash(puzzle), "placements": out}
@@ -377,6 +430,12 @@ def solution_from_dict(puzzle, data: Any, source: str = "<solution>") -> list:
                 if pm.piece not in idx:
                     raise InputError(source, where + ".piece", f"no piece named {pm.piece!r}")
                 out.append(PolyPlacement(idx[pm.piece], pm.copy_ - 1, tuple(tuple(c) for c in pm.cells)))
+            elif isinstance(puzzle, MagicPuzzle):
+                pm = MagicPlacementModel.model_validate(raw)
+                out.append(MagicPlacement(pm.cell, pm.value))
+            elif isinstance(puzzle, LatinPuzzle):
+                pm = LatinPlacementModel.model_validate(raw)
+                out.append(LatinPlacement(pm.row, pm.col, pm.a, pm.b))
             else:
                 pm = QueenPlacementModel.model_validate(raw)
                 out.append(QueenPlacement(pm.row, pm.col))

@@ -1,6 +1,10 @@
-"""N-queens as XCC: rows and columns primary, the diagonals secondary.
+"""N-queens (and N-rooks) as XCC: rows and columns primary, the diagonals secondary.
 
 The classic oracle for exact-cover solvers ([Book-ch6]'s table of counts).
+Rooks attack along rows and columns only, so an N-rooks solution is a
+permutation: N! in all; [Book-ch6] says nobody had counted them up to the
+board's symmetries, which ``--distinct`` does (1, 1, 2, 7, 23, 115, 694,
+5282 for N = 1..8).
 """
 
 from __future__ import annotations
@@ -16,12 +20,22 @@ class QueenPlacement(NamedTuple):
     col: int
 
 
+PIECES = ("queen", "rook")
+
+
 @dataclass
 class QueensPuzzle:
+    """N pieces on an N x N board, no two attacking: queens (rows, columns, diagonals) or rooks."""
+
     n: int
     name: str = ""
+    piece: str = "queen"
 
     kind = "queens"
+
+    @property
+    def diagonals(self) -> bool:
+        return self.piece == "queen"
 
     def to_xcc(self) -> XCC:
         n = self.n
@@ -30,17 +44,19 @@ class QueensPuzzle:
             b.add_primary(f"r{r}")
         for c in range(n):
             b.add_primary(f"c{c}")
-        for d in range(2 * n - 1):
-            b.add_secondary(f"a{d}")
-        for d in range(2 * n - 1):
-            b.add_secondary(f"b{d}")
+        if self.diagonals:
+            for d in range(2 * n - 1):
+                b.add_secondary(f"a{d}")
+            for d in range(2 * n - 1):
+                b.add_secondary(f"b{d}")
         for r in range(n):
             for c in range(n):
-                b.add_option([f"r{r}", f"c{c}", f"a{r + c}", f"b{r - c + n - 1}"], QueenPlacement(r, c))
+                items = [f"r{r}", f"c{c}"] + ([f"a{r + c}", f"b{r - c + n - 1}"] if self.diagonals else [])
+                b.add_option(items, QueenPlacement(r, c))
         return b.build()
 
     def canonical(self) -> dict:
-        return {"format": "eternity/queens", "n": self.n}
+        return {"format": "eternity/queens", "n": self.n, **({"piece": self.piece} if self.piece != "queen" else {})}
 
     def summary(self) -> dict:
-        return {"kind": "queens", "name": self.name, "n": self.n}
+        return {"kind": "queens", "name": self.name, "n": self.n, "piece": self.piece}

@@ -12,6 +12,8 @@ import colorsys
 from xml.sax.saxutils import escape
 
 from .edge import EdgePuzzle, rotate, row_label
+from .latin import LatinPuzzle
+from .magic import MagicPuzzle
 from .polyform import PolyformPuzzle
 from .queens import QueensPuzzle
 
@@ -47,6 +49,10 @@ def render(puzzle, placements=None, size: int = 40) -> str:
         return render_polyform(puzzle, placements, size)
     if isinstance(puzzle, QueensPuzzle):
         return render_queens(puzzle, placements, size)
+    if isinstance(puzzle, LatinPuzzle):
+        return render_latin(puzzle, placements, max(size, 36))
+    if isinstance(puzzle, MagicPuzzle):
+        return render_magic(puzzle, placements, max(size, 36))
     raise TypeError(type(puzzle).__name__)
 
 
@@ -166,5 +172,63 @@ def render_queens(p: QueensPuzzle, placements=None, size: int = 32) -> str:
             body.append(f'<rect x="{c * size}" y="{r * size}" width="{size}" height="{size}" fill="{fill}"/>')
     for pl in placements or []:
         r, c = int(pl[0]), int(pl[1])
-        body.append(f'<circle cx="{c * size + size / 2}" cy="{r * size + size / 2}" r="{size / 3}" fill="#222"/>')
+        if p.piece == "rook":
+            body.append(f'<rect x="{c * size + size / 4}" y="{r * size + size / 4}" width="{size / 2}" '
+                        f'height="{size / 2}" fill="#222"/>')
+        else:
+            body.append(f'<circle cx="{c * size + size / 2}" cy="{r * size + size / 2}" r="{size / 3}" fill="#222"/>')
     return _svg(p.n * size, p.n * size, body, p.name or "queens")
+
+
+def render_latin(p: LatinPuzzle, placements=None, size: int = 36) -> str:
+    """The board with each cell's symbols, as Euler's cards: the first square's as a letter on a colour,
+    the second's as a number (a diagonal square's diagonals outlined)."""
+    body = []
+    for pl in placements or []:
+        r, c, a, b = (int(x) for x in pl)
+        body.append(f'<rect x="{c * size}" y="{r * size}" width="{size}" height="{size}" fill="{colour(a + 1)}" '
+                    'fill-opacity="0.55" stroke="#333" stroke-width="0.6"/>')
+        label = chr(ord("A") + a) if a < 26 else str(a)
+        label += str(b + 1) if b >= 0 else ""
+        body.append(f'<text x="{c * size + size / 2}" y="{r * size + size * 0.62}" font-size="{size * 0.36:.0f}" '
+                    f'text-anchor="middle" font-family="sans-serif">{escape(label)}</text>')
+    for i in range(p.n + 1):
+        body.append(f'<line x1="0" y1="{i * size}" x2="{p.n * size}" y2="{i * size}" stroke="#111" stroke-width="0.8"/>')
+        body.append(f'<line x1="{i * size}" y1="0" x2="{i * size}" y2="{p.n * size}" stroke="#111" stroke-width="0.8"/>')
+    if p.diagonal:
+        body.append(f'<line x1="0" y1="0" x2="{p.n * size}" y2="{p.n * size}" stroke="#c00" stroke-width="1.2" '
+                    'stroke-dasharray="4 3"/>')
+        body.append(f'<line x1="{p.n * size}" y1="0" x2="0" y2="{p.n * size}" stroke="#c00" stroke-width="1.2" '
+                    'stroke-dasharray="4 3"/>')
+    return _svg(p.n * size, p.n * size, body, p.name or "latin")
+
+
+def render_magic(p: MagicPuzzle, placements=None, size: int = 36) -> str:
+    """A magic square as a grid, Adams's hexagon as hexagons (pointy side up), with the numbers placed."""
+    import math
+
+    at = {int(c): int(v) for c, v in placements or []}
+    body = []
+    if p.shape == "square":
+        centres = [(c * size + size / 2, r * size + size / 2) for r, c in p.cells]
+        for (x, y) in centres:
+            body.append(f'<rect x="{x - size / 2}" y="{y - size / 2}" width="{size}" height="{size}" fill="#f7f3e8" '
+                        'stroke="#333" stroke-width="0.8"/>')
+        width = height = p.n * size
+    else:
+        rad = size / math.sqrt(3)  # hexagon circumradius for a width of ``size``
+        centres = [(size * (q + r / 2), 1.5 * rad * r) for q, r in p.cells]
+        x0 = min(x for x, _ in centres) - size / 2 - 4
+        y0 = min(y for _, y in centres) - rad - 4
+        centres = [(x - x0, y - y0) for x, y in centres]
+        for (x, y) in centres:
+            pts = " ".join(f"{x + rad * math.cos(math.radians(60 * k + 30)):.1f},"
+                           f"{y + rad * math.sin(math.radians(60 * k + 30)):.1f}" for k in range(6))
+            body.append(f'<polygon points="{pts}" fill="#f7f3e8" stroke="#333" stroke-width="0.8"/>')
+        width = max(x for x, _ in centres) + size / 2 + 4
+        height = max(y for _, y in centres) + rad + 4
+    for i, (x, y) in enumerate(centres):
+        if i in at:
+            body.append(f'<text x="{x:.1f}" y="{y + size * 0.14:.1f}" font-size="{size * 0.4:.0f}" text-anchor="middle" '
+                        f'font-family="sans-serif">{at[i]}</text>')
+    return _svg(width, height, body, p.name or "magic")

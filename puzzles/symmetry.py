@@ -13,6 +13,8 @@ fixed pieces where they are.
 from __future__ import annotations
 
 from .edge import EdgePuzzle, rotate
+from .latin import LatinPuzzle
+from .magic import MagicPuzzle
 from .polyform import PolyformPuzzle
 from .queens import QueensPuzzle
 
@@ -74,14 +76,31 @@ def poly_key(p: PolyformPuzzle, placements, maps=None) -> tuple:
     return best  # type: ignore[return-value]
 
 
+def _square_maps(n: int) -> list:
+    """The eight symmetries of an n x n board, as maps of (row, col)."""
+    m = n - 1
+    out = []
+    for f in (lambda r, c: (r, c), lambda r, c: (c, m - r), lambda r, c: (m - r, m - c), lambda r, c: (m - c, r)):
+        for g in (lambda r, c: (r, c), lambda r, c: (r, m - c)):
+            out.append(lambda r, c, f=f, g=g: g(*f(r, c)))
+    return out
+
+
 def queens_key(p: QueensPuzzle, placements) -> tuple:
-    n = p.n - 1
     qs = [(int(a), int(b)) for a, b in placements]
-    images = []
-    for f in (lambda r, c: (r, c), lambda r, c: (c, n - r), lambda r, c: (n - r, n - c), lambda r, c: (n - c, r)):
-        for g in (lambda r, c: (r, c), lambda r, c: (r, n - c)):
-            images.append(tuple(sorted(g(*f(r, c)) for r, c in qs)))
-    return min(images)
+    return min(tuple(sorted(t(r, c) for r, c in qs)) for t in _square_maps(p.n))
+
+
+def magic_key(perms: list[list[int]], placements) -> tuple:
+    """The least image of the numbers under the figure's symmetries (``MagicPuzzle.symmetries``)."""
+    at = {int(c): int(v) for c, v in placements}
+    return min(tuple(sorted((perm[c], v) for c, v in at.items())) for perm in perms)
+
+
+def latin_key(p: LatinPuzzle, placements) -> tuple:
+    """The least image of the filled board under the board's symmetries (symbols stay as they are)."""
+    cells = [(int(pl[0]), int(pl[1]), int(pl[2]), int(pl[3])) for pl in placements]
+    return min(tuple(sorted((*t(r, c), a, b) for r, c, a, b in cells)) for t in _square_maps(p.n))
 
 
 def distinct_count(puzzle, solutions) -> int:
@@ -94,6 +113,11 @@ def distinct_count(puzzle, solutions) -> int:
         return len({poly_key(puzzle, s, maps) for s in solutions})
     if isinstance(puzzle, QueensPuzzle):
         return len({queens_key(puzzle, s) for s in solutions})
+    if isinstance(puzzle, LatinPuzzle):
+        return len({latin_key(puzzle, s) for s in solutions})
+    if isinstance(puzzle, MagicPuzzle):
+        perms = puzzle.symmetries()
+        return len({magic_key(perms, s) for s in solutions})
     raise TypeError(type(puzzle).__name__)
 
 

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from .edge import E, EdgePuzzle, S, rotate
+from .latin import LatinPuzzle
+from .magic import MagicPuzzle
 from .polyform import PolyformPuzzle
 from .queens import QueensPuzzle
 
@@ -55,6 +57,10 @@ def verify(puzzle, placements, *, allow_mismatch: bool = False) -> Report:
         return verify_polyform(puzzle, placements)
     if isinstance(puzzle, QueensPuzzle):
         return verify_queens(puzzle, placements)
+    if isinstance(puzzle, LatinPuzzle):
+        return verify_latin(puzzle, placements)
+    if isinstance(puzzle, MagicPuzzle):
+        return verify_magic(puzzle, placements)
     raise TypeError(f"cannot verify a {type(puzzle).__name__}")
 
 
@@ -165,14 +171,82 @@ def verify_polyform(p: PolyformPuzzle, placements) -> Report:
 def verify_queens(p: QueensPuzzle, placements) -> Report:
     rep = Report()
     qs = [(int(pl[0]), int(pl[1])) for pl in placements]
-    for name, key in (("row", lambda q: q[0]), ("column", lambda q: q[1]),
-                      ("diagonal", lambda q: q[0] + q[1]), ("anti-diagonal", lambda q: q[0] - q[1])):
+    lines = [("row", lambda q: q[0]), ("column", lambda q: q[1])]
+    if p.diagonals:  # a queen also attacks along both diagonals
+        lines += [("diagonal", lambda q: q[0] + q[1]), ("anti-diagonal", lambda q: q[0] - q[1])]
+    for name, key in lines:
         for k, n in Counter(map(key, qs)).items():
             if n > 1:
-                rep.add(f"{n} queens share {name} {k}")
+                rep.add(f"{n} {p.piece}s share {name} {k}")
     for r, c in qs:
         if not (0 <= r < p.n and 0 <= c < p.n):
-            rep.add(f"queen at ({r}, {c}) is off the board")
+            rep.add(f"{p.piece} at ({r}, {c}) is off the board")
     if len(qs) < p.n:
-        rep.incomplete(f"{p.n - len(qs)} queens missing")
+        rep.incomplete(f"{p.n - len(qs)} {p.piece}s missing")
+    return rep
+
+
+def verify_latin(p: LatinPuzzle, placements) -> Report:
+    """Each cell once, each symbol once in every row and column of each square (and on both diagonals
+    when asked), every pair of symbols once (orthogonality), and the symbols ``reduced`` fixes."""
+    rep = Report()
+    n, two = p.n, p.squares == 2
+    grid: dict[tuple[int, int], tuple[int, int]] = {}
+    for pl in placements:
+        r, c, a, b = (int(x) for x in pl)
+        if not (0 <= r < n and 0 <= c < n):
+            rep.add(f"cell ({r}, {c}) is off the board")
+            continue
+        if not 0 <= a < n or (two and not 0 <= b < n) or (not two and b != -1):
+            rep.add(f"cell ({r}, {c}): symbols ({a}, {b}) are not symbols of order {n}")
+            continue
+        if (r, c) in grid:
+            rep.add(f"cell ({r}, {c}) is filled twice")
+        grid[(r, c)] = (a, b)
+        fa, fb = p.fixed(r, c)
+        if (fa is not None and a != fa) or (fb is not None and b != fb):
+            rep.add(f"cell ({r}, {c}) must hold ({fa}, {fb}) in the reduced form")
+    for square, idx in (("first", 0), ("second", 1))[: p.squares]:
+        groups = {f"row {i}": [(i, j) for j in range(n)] for i in range(n)}
+        groups.update({f"column {j}": [(i, j) for i in range(n)] for j in range(n)})
+        if p.diagonal:
+            groups["diagonal"] = [(i, i) for i in range(n)]
+            groups["anti-diagonal"] = [(i, n - 1 - i) for i in range(n)]
+        for where, cells in groups.items():
+            seen = Counter(grid[x][idx] for x in cells if x in grid)
+            for sym, k in seen.items():
+                if k > 1:
+                    rep.add(f"{square} square: symbol {sym} {k} times in {where}")
+    if two:
+        for pair, k in Counter(grid.values()).items():
+            if k > 1:
+                rep.add(f"the pair {pair} stands on {k} cells (the squares are not orthogonal)")
+    if len(grid) < n * n:
+        rep.incomplete(f"{n * n - len(grid)} empty cells")
+    return rep
+
+
+def verify_magic(p: MagicPuzzle, placements) -> Report:
+    """Each cell one number from 1..m, each number once, every line summing to the target."""
+    rep = Report()
+    m = len(p.cells)
+    at: dict[int, int] = {}
+    for pl in placements:
+        cell, value = int(pl[0]), int(pl[1])
+        if not 0 <= cell < m or not 1 <= value <= m:
+            rep.add(f"({cell}, {value}) is not a cell 0..{m - 1} with a number 1..{m}")
+            continue
+        if cell in at:
+            rep.add(f"cell {cell} holds two numbers")
+        at[cell] = value
+    for v, k in Counter(at.values()).items():
+        if k > 1:
+            rep.add(f"number {v} is used {k} times")
+    if len(at) < m:
+        rep.incomplete(f"{m - len(at)} empty cells")
+        return rep
+    for i, line in enumerate(p.lines):
+        total = sum(at[c] for c in line)
+        if total != p.target:
+            rep.add(f"line {i} (cells {line}) sums to {total}, not {p.target}")
     return rep

@@ -19,7 +19,7 @@ from puzzles.errors import UsageError
 
 Mode = Literal["first", "count", "all", "best"]
 MODES: tuple[str, ...] = ("first", "count", "all", "best")
-KINDS: tuple[str, ...] = ("edge", "polyform", "queens")
+KINDS: tuple[str, ...] = ("edge", "polyform", "queens", "latin")
 
 
 class Status(enum.StrEnum):

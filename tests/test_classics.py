@@ -1,0 +1,111 @@
+"""[Book-ch6]'s classics: N rooks, Adams's and Dudeney's hexagons, magic squares, Euler's officers.
+
+Every count by at least two solver families that agree, and the distinct counts by the same symmetry
+machinery as N-queens (``puzzles.symmetry``).  The long ones are marked slow and kept real.
+"""
+
+import json
+
+import pytest
+from helpers.agreement import assert_agreement
+
+import solving
+from eternity.cli import main
+from puzzles import catalog
+from puzzles.symmetry import distinct_count
+from puzzles.verify import verify
+
+LIMIT = solving.Limits(time_s=300.0)
+
+
+def _all(solver: str, name: str):
+    p = catalog.load(name)
+    res, verified = solving.solve_verified(solving.get(solver), p, "all", LIMIT)
+    assert res.status == "solved" and verified is True, (solver, name, res.status, res.message)
+    return res.count, distinct_count(p, res.solutions)
+
+
+@pytest.mark.parametrize("n, distinct", [(1, 1), (2, 1), (3, 2), (4, 7), (5, 23), (6, 115), (7, 694)])
+def test_rooks_count_and_distinct_patterns(n, distinct):
+    import math
+
+    for solver in ("backtrack", "sat"):
+        assert _all(solver, f"rooks-{n}") == (math.factorial(n), distinct)
+
+
+def test_eight_rooks_have_5282_distinct_patterns(capsys):
+    assert main(["solve", "rooks-8", "--mode", "count", "--distinct", "--quiet"]) == 0
+    assert "count 40320  distinct 5282" in capsys.readouterr().out
+
+
+def test_small_officers_agree_across_every_xcc_solver():
+    assert set(assert_agreement(catalog.load("officers-4")).values()) == {2}
+    assert set(assert_agreement(catalog.load("officers-5")).values()) == {18}
+
+
+def test_dudeney_hexagon_has_two_arrangements_up_to_the_hexagons_symmetries():
+    assert _all("cpsat", "dudeney-hexagon") == _all("sat", "dudeney-hexagon") == (24, 2)
+
+
+def test_adams_hexagon_is_unique_up_to_symmetry_by_cpsat():
+    assert _all("cpsat", "magic-hexagon") == (12, 1)
+
+
+@pytest.mark.slow
+def test_adams_hexagon_by_sat():
+    assert _all("sat", "magic-hexagon") == (12, 1)
+
+
+def test_order_3_magic_square_and_court_cards():
+    assert _all("cpsat", "magic-square-3") == _all("sat", "magic-square-3") == (8, 1)
+    for solver in ("backtrack", "sat", "cpsat"):
+        assert _all(solver, "court-cards") == (1152, 144)
+
+
+@pytest.mark.slow
+def test_order_4_magic_squares_7040_and_880_distinct():
+    assert _all("cpsat", "magic-square-4") == _all("sat", "magic-square-4") == (7040, 880)
+
+
+def test_officers_6_have_no_solution_by_cpsat():
+    res, _ = solving.solve_verified(solving.get("cpsat"), catalog.load("officers-6"), "first", LIMIT)
+    assert res.status == solving.Status.UNSAT  # a proof, not a limit
+
+
+@pytest.mark.slow
+def test_officers_6_have_no_solution_by_sat():
+    res, _ = solving.solve_verified(solving.get("sat"), catalog.load("officers-6"), "first", LIMIT)
+    assert res.status == solving.Status.UNSAT
+
+
+def test_verifier_rejects_broken_classics():
+    from puzzles.latin import LatinPlacement
+    from puzzles.magic import MagicPlacement
+
+    p = catalog.load("officers-3")
+    good = solving.solve_verified(solving.get("backtrack"), p, "first")[0].solutions[0]
+    assert verify(p, good).valid
+    bad = [LatinPlacement(pl.row, pl.col, pl.a, (pl.b + 1) % 3) if pl.row == 1 else pl for pl in good]
+    assert not verify(p, bad).valid
+    h = catalog.load("magic-hexagon")
+    sol = solving.solve_verified(solving.get("cpsat"), h, "first")[0].solutions[0]
+    assert verify(h, sol).valid
+    swapped = [MagicPlacement(c, {1: 2, 2: 1}.get(v, v)) for c, v in sol]
+    rep = verify(h, swapped)
+    assert not rep.valid and any("sums to" in m for m in rep.problems)
+
+
+def test_files_info_and_render_for_each_type(tmp_path, capsys):
+    for name in ("rooks-5", "officers-4", "magic-hexagon", "magic-square-3"):
+        assert main(["export", name, "--to", "json", "-o", str(tmp_path / f"{name}.json")]) == 0
+        capsys.readouterr()
+        assert main(["info", str(tmp_path / f"{name}.json"), "--json"]) == 0
+        info = json.loads(capsys.readouterr().out)
+        assert info["kind"] == catalog.load(name).kind
+        sol = tmp_path / f"{name}-sol.json"
+        solver = "cpsat" if name.startswith("magic") else "backtrack"
+        assert main(["solve", str(tmp_path / f"{name}.json"), "--solver", solver, "-o", str(sol), "--quiet"]) == 0
+        assert main(["verify", str(tmp_path / f"{name}.json"), str(sol)]) == 0
+        assert main(["render", name, str(sol), "-o", str(tmp_path / f"{name}.svg")]) == 0
+        assert (tmp_path / f"{name}.svg").read_text().rstrip().endswith("</svg>")
+    assert main(["solve", "magic-hexagon", "--solver", "backtrack"]) == 2  # sums: not an exact cover
