@@ -20,20 +20,7 @@ from solving import Limits, Option, SolverBase, SolveResult, enumerated
 
 from . import bitset, checkpoint, dlx, warmup
 from .driver import drive
-from .kernel import (
-    BUDGET,
-    COUNT,
-    DEEPEST,
-    DONE,
-    LEAF,
-    LEVEL,
-    MANY,
-    NO_BOUND,
-    NODES,
-    PHASE,
-    SOLUTION,
-    new_state,
-)
+from .kernel import BUDGET, COUNT, DEEPEST, DONE, LEAF, LEVEL, MANY, NO_BOUND, NODES, PHASE, SOLUTION, new_state
 
 # the most clash-row memory (n_options^2 / 8 bytes) the auto engine spends on bitsets
 BITSET_MAX_OPTIONS = 12_000

@@ -26,21 +26,8 @@ from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
 from . import warmup
 from .driver import drive
 from .edge_tables import EdgeTables, slip_allowance
-from .kernel import (
-    BEST_MIS,
-    BUDGET,
-    COUNT,
-    DEEPEST,
-    DONE,
-    FINISHED,
-    LEVEL,
-    MANY,
-    NODES,
-    PHASE,
-    SOLUTION,
-    new_state,
-    pause,
-)
+from .kernel import (BEST_MIS, BUDGET, COUNT, DEEPEST, DONE, FINISHED, LEVEL, MANY, NODES, PHASE, SOLUTION, new_state,
+                     pause)
 
 
 # ------------------------------------------------------------------ kernel

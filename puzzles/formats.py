@@ -17,15 +17,7 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    ValidationError,
-    conint,
-    conlist,
-    field_validator,
-)
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, conint, conlist, field_validator
 
 from .edge import EdgePlacement, EdgePuzzle, Fixed, parse_cell_name
 from .errors import InputError

@@ -13,16 +13,7 @@ from hypothesis import strategies as st
 from eternity.cli import main
 from puzzles import catalog
 from puzzles.polyform import PolyformPuzzle
-from puzzles.tilability import (
-    State,
-    esp,
-    esp_without,
-    fit,
-    log_likelihood,
-    rank_correlation,
-    sample_state,
-    uniform_fit,
-)
+from puzzles.tilability import State, esp, esp_without, fit, log_likelihood, rank_correlation, sample_state, uniform_fit
 from puzzles.verify import verify
 
 
