@@ -247,6 +247,10 @@ def known_solution(name: str) -> list[EdgePlacement] | None:
         return out
     if name == "owen-a":
         return [EdgePlacement(i, i, 0) for i in range(p.n_cells)]
+    if (d / "classics" / f"{name}_solution.json").exists():  # computed here: data/SOURCES.md, classics
+        from .formats import read_solution
+
+        return read_solution(p, d / "classics" / f"{name}_solution.json")
     if name.startswith("brendan-"):
         f = d / "brendan_owen_set1" / f"solutions_{p.cols:02d}x{p.rows:02d}.txt"
         rows = _lines(f)[1:]

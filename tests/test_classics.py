@@ -109,3 +109,13 @@ def test_files_info_and_render_for_each_type(tmp_path, capsys):
         assert main(["render", name, str(sol), "-o", str(tmp_path / f"{name}.svg")]) == 0
         assert (tmp_path / f"{name}.svg").read_text().rstrip().endswith("</svg>")
     assert main(["solve", "magic-hexagon", "--solver", "backtrack"]) == 2  # sums: not an exact cover
+
+
+def test_the_shipped_order_10_pair_is_orthogonal_and_reduced():
+    from puzzles.latin import as_magic_square
+
+    p = catalog.load("officers-10")
+    sol = catalog.known_solution("officers-10")
+    assert verify(p, sol).valid  # Latin, orthogonal, and in the reduced form the puzzle fixes
+    m = as_magic_square(p, sol)
+    assert {sum(row) for row in m} == {505} and {sum(col) for col in zip(*m)} == {505}
