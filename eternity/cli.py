@@ -8,6 +8,7 @@ work before an answer.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -24,6 +25,17 @@ EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_LIMIT = 0, 1, 2, 3
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # one line, exit 2
         raise UsageError(f"{self.prog}: {message}")
+
+
+@contextlib.contextmanager
+def _refused(prefix: str):
+    """A ValueError from below is a request refused: one line, ``prefix: why`` (a UsageError passes as it is)."""
+    try:
+        yield
+    except UsageError:
+        raise
+    except ValueError as e:
+        raise UsageError(f"{prefix}: {e}") from None
 
 
 def _out(obj) -> None:
@@ -135,20 +147,14 @@ def cmd_estimate(a) -> int:
     if Path(a.order).exists():
         try:
             order = [p.parse_cell(w) for w in formats.read_text(a.order).split()]
-        except UsageError:
-            raise
         except ValueError as e:
             raise InputError(a.order, None, str(e)) from None
         if sorted(order) != list(range(p.n_cells)):
             raise InputError(a.order, None, f"an order must name each of the {p.n_cells} cells once")
         order_name = a.order
     else:
-        try:
+        with _refused("estimate"):
             order = search_order(p, a.order)
-        except UsageError:
-            raise
-        except ValueError as e:
-            raise UsageError(f"estimate: {e}") from None
         order_name = a.order
     log_s = estimate.log_expected_solutions(p)
     total, prof = estimate.search_nodes(p, order, slips)
@@ -164,12 +170,8 @@ def cmd_estimate(a) -> int:
             raise UsageError("estimate: --measure counts exact solutions; drop --slips")
         from eternity.measure import measure, plot
 
-        try:
+        with _refused("estimate"):
             res = measure(p, order_name, a.time_limit)
-        except UsageError:
-            raise
-        except ValueError as e:
-            raise UsageError(f"estimate: {e}") from None
         plot_path = Path(a.plot or f"estimate-{p.name or 'puzzle'}.png")
         plot([res], plot_path)
         out["measured"] = {k: res[k] for k in ("solutions", "complete", "measured_total", "ratio", "time_s",
@@ -238,7 +240,7 @@ def cmd_generate(a) -> int:
 
     if a.rows and a.cols:
         _memory_check(a.rows * a.cols)
-    try:
+    with _refused(f"generate {a.family}"):
         if a.family == "edge":
             p, planted = generate.edge_puzzle(a.rows, a.cols, a.frame_colors, a.inner_colors, a.seed, a.name)
         elif a.region:
@@ -249,10 +251,6 @@ def cmd_generate(a) -> int:
             if a.excess or a.dudes:
                 raise UsageError("generate polyform: --excess and --dudes need --region")
             p, planted = generate.polyomino_puzzle(a.rows, a.cols, a.size or 5, a.seed, not a.no_mirror, a.name)
-    except UsageError:
-        raise
-    except ValueError as e:
-        raise UsageError(f"generate {a.family}: {e}") from None
     formats.write_puzzle(p, a.output)
     if a.planted:
         formats.write_solution(p, planted, a.planted)
@@ -285,12 +283,8 @@ def cmd_enumerate(a) -> int:
     from puzzles.enumeration import free_polyforms, has_hole
     from puzzles.grids import get_grid
 
-    try:
+    with _refused("enumerate"):
         grid = get_grid(a.grid)
-    except UsageError:
-        raise
-    except ValueError as e:
-        raise UsageError(f"enumerate: {e}") from None
     if a.size < 1 or a.size > 12:
         raise UsageError(f"enumerate: --size {a.size}: expected 1 to 12")
     forms = free_polyforms(grid, a.size)
@@ -370,22 +364,14 @@ def cmd_export(a) -> int:
         from encoders.dimacs import to_dimacs
         from encoders.solver import Sat, encode
 
-        try:
+        with _refused("export --to dimacs"):
             sat = Sat(opts)
             text = to_dimacs(p, encode(p, sat.options), opts)
-        except UsageError:
-            raise
-        except ValueError as e:
-            raise UsageError(f"export --to dimacs: {e}") from None
     elif a.to == "cpsat":
         from cpmodel.solver import export_model
 
-        try:
+        with _refused("export --to cpsat"):
             export_model(p, a.output, opts)
-        except UsageError:
-            raise
-        except ValueError as e:
-            raise UsageError(f"export --to cpsat: {e}") from None
         return 0
     else:  # json (argparse allows nothing else)
         text = json.dumps(formats.puzzle_to_dict(p), indent=1) + "\n"
@@ -426,13 +412,8 @@ def cmd_solve(a) -> int:
         limits.solutions = None
     solver.check(p, mode)  # before the progress display: a refused request is one line
     progress, status_ctx = _live_progress(a)
-    with status_ctx:
-        try:
-            res, verified = solving.solve_verified(solver, p, mode, limits, progress)
-        except UsageError:
-            raise
-        except ValueError as e:  # options that only the puzzle can refute (slips, a foreign checkpoint)
-            raise UsageError(f"solve: {e}") from None
+    with status_ctx, _refused("solve"):  # options only the puzzle can refute (slips, a foreign checkpoint)
+        res, verified = solving.solve_verified(solver, p, mode, limits, progress)
     if a.distinct and mode == "all" and res.status.answered:
         from puzzles.symmetry import distinct_count
 
@@ -480,8 +461,6 @@ def cmd_solve(a) -> int:
 
 def _live_progress(a):
     """A live status line on a terminal, a log line every 15 s elsewhere, nothing with --quiet."""
-    import contextlib
-
     from solving.progress import LogLines, describe
 
     if a.quiet:

@@ -77,15 +77,16 @@ def config_label(solver: str, options: dict, mode: str) -> str:
     return f"{solver}[{opts}]/{mode}" if opts else f"{solver}/{mode}"
 
 
-def cells(cfg: Config, instances: list[Instance]) -> list[dict]:
+def cells(cfg: Config, instances: list[Instance], parsed: dict | None = None) -> list[dict]:
     """One cell per (instance, solver configuration, repeat) that the solver accepts (its ``check``);
-    a count with ``split_depth`` becomes one cell per part, and its whole row is summed later."""
+    a count with ``split_depth`` becomes one cell per part, and its whole row is summed later.
+    ``parsed``: the instances' puzzle objects by id, when the caller has them already."""
     out = []
     detail = {f.name: f.detail for f in cfg.families}
+    checkers = [solving.get(spec.name) for spec in cfg.solvers]
     for inst in instances:
-        puzzle = _puzzle(inst)
-        for spec in cfg.solvers:
-            solver = solving.get(spec.name)
+        puzzle = (parsed or {}).get(inst.id) or _puzzle(inst)
+        for spec, solver in zip(cfg.solvers, checkers):
             try:
                 solver.check(puzzle, spec.mode)
             except UsageError:  # a puzzle kind or mode this solver does not handle: no cell
@@ -153,14 +154,7 @@ def _combine(store: Store, all_cells: list[dict], record) -> None:
 
 def run(config_path: str, db: str, jobs: int | None = None, executor: str = "local",
         scheduler: str | None = None, show_progress: bool = True) -> dict:
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
     from solving.progress import LogLines
 
@@ -185,13 +179,14 @@ def run(config_path: str, db: str, jobs: int | None = None, executor: str = "loc
             raise InputError(config_path, f"families.{fam.name}", "selects no instance"
                              + (f" (no file matches {fam.glob!r})" if getattr(fam, "glob", None) else ""))
     store = Store(db)  # after the instances: a config that cannot be sampled leaves no database behind
+    parsed = {inst.id: _puzzle(inst) for inst in instances}
     for inst in instances:
-        est, cls = classify(_puzzle(inst))
+        est, cls = classify(parsed[inst.id])
         store.add_instance({"id": inst.id, "experiment": cfg.name, "family": inst.family, "name": inst.name,
                             "kind": inst.kind, "params": json.dumps(inst.params), "puzzle": json.dumps(inst.puzzle),
                             "estimate": est, "class": cls})
     store.commit()
-    all_cells = cells(cfg, instances)
+    all_cells = cells(cfg, instances, parsed)
     done = store.done_keys()
     todo = longest_first([c for c in all_cells if c["key"] not in done])
     jobs = jobs or os.cpu_count() or 1

@@ -67,7 +67,6 @@ class WarmWorker:
         self.memory_mb: int | None = None
         self.err = None       # the child's stderr, a file (read back when it dies)
         self.buf = b""
-        self.cells = 0        # cells this child has run
 
     # ------------------------------------------------------------ process
     def _start(self, memory_mb: int) -> None:
@@ -75,7 +74,7 @@ class WarmWorker:
         self.proc = subprocess.Popen([sys.executable, "-m", "experiments.worker"], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=self.err, env=os.environ.copy(),
                                      preexec_fn=_child_setup(memory_mb), start_new_session=True)
-        self.memory_mb, self.buf, self.cells = memory_mb, b"", 0
+        self.memory_mb, self.buf = memory_mb, b""
 
     def close(self) -> None:
         """Stop the child (it finishes no cell: only called between cells or to replace it)."""
@@ -93,7 +92,7 @@ class WarmWorker:
             self.err.close()
             self.err = None
 
-    def _last_words(self) -> str:
+    def _last_words(self) -> tuple[str, str]:
         self.err.seek(0)
         text = self.err.read().decode(errors="replace")
         lines = [ln for ln in text.strip().splitlines() if ln.strip()]
@@ -144,7 +143,6 @@ class WarmWorker:
                 row.update(status="memout" if memout else "error", wall_s=time.perf_counter() - t0,
                            message=f"worker {how}: {tail}")
                 return row
-            self.cells += 1
             row.update(json.loads(line))
             if row["status"] == "memout":  # a MemoryError leaves the heap in doubt: a new child next time
                 self.close()

@@ -282,6 +282,16 @@ class DrafterGrid(Grid):
         return [tuple(sorted(ring[(s + d) % 6] for d in range(3))) for s in (4, 5, 0)]
 
 
+def square_symmetries(n: int) -> list:
+    """The eight symmetries of an n x n board, as maps of (row, col)."""
+    m = n - 1
+    out = []
+    for f in (lambda r, c: (r, c), lambda r, c: (c, m - r), lambda r, c: (m - r, m - c), lambda r, c: (m - c, r)):
+        for g in (lambda r, c: (r, c), lambda r, c: (r, m - c)):
+            out.append(lambda r, c, f=f, g=g: g(*f(r, c)))
+    return out
+
+
 GRIDS: dict[str, Grid] = {g.name: g for g in (SquareGrid(), TriangleGrid(), HexagonGrid(), DrafterGrid())}
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from .grids import square_symmetries
 from .xcc import XCC, XCCBuilder
 
 HEX_DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))  # axial, around the circle
@@ -106,11 +107,7 @@ class MagicPuzzle:
         idx = {c: i for i, c in enumerate(self.cells)}
         maps = []
         if self.shape == "square":
-            m = self.n - 1
-            for f in (lambda r, c: (r, c), lambda r, c: (c, m - r), lambda r, c: (m - r, m - c),
-                      lambda r, c: (m - c, r)):
-                for g in (lambda r, c: (r, c), lambda r, c: (r, m - c)):
-                    maps.append([idx[g(*f(r, c))] for r, c in self.cells])
+            maps = [[idx[t(r, c)] for r, c in self.cells] for t in square_symmetries(self.n)]
         else:
             for k in range(6):
                 for mirror in (False, True):

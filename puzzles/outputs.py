@@ -23,7 +23,6 @@ from typing import Callable
 from .errors import UsageError
 
 IMAGE_FORMATS = ("png", "svg", "pdf", "jpg", "jpeg", "eps", "ps", "tif", "tiff", "webp")
-KINDS = ("file", "image", "dir", "db")
 
 
 def _umask() -> int:
@@ -51,7 +50,8 @@ def _nearest_existing(p: Path) -> Path:
 
 
 def check(path: str | os.PathLike, option: str, kind: str = "file") -> None:
-    """Refuse an output that cannot be written, before any work (``UsageError`` naming the option)."""
+    """Refuse an output that cannot be written, before any work (``UsageError`` naming the option).
+    ``kind``: file, image (a format matplotlib writes), dir (created if missing) or db (SQLite)."""
     p = Path(path)
     where = f"{option} {path}"
     if kind == "dir":

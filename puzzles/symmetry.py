@@ -13,6 +13,7 @@ fixed pieces where they are.
 from __future__ import annotations
 
 from .edge import EdgePuzzle, rotate
+from .grids import square_symmetries
 from .latin import LatinPuzzle
 from .magic import MagicPuzzle
 from .polyform import PolyformPuzzle
@@ -76,19 +77,9 @@ def poly_key(p: PolyformPuzzle, placements, maps=None) -> tuple:
     return best  # type: ignore[return-value]
 
 
-def _square_maps(n: int) -> list:
-    """The eight symmetries of an n x n board, as maps of (row, col)."""
-    m = n - 1
-    out = []
-    for f in (lambda r, c: (r, c), lambda r, c: (c, m - r), lambda r, c: (m - r, m - c), lambda r, c: (m - c, r)):
-        for g in (lambda r, c: (r, c), lambda r, c: (r, m - c)):
-            out.append(lambda r, c, f=f, g=g: g(*f(r, c)))
-    return out
-
-
 def queens_key(p: QueensPuzzle, placements) -> tuple:
     qs = [(int(a), int(b)) for a, b in placements]
-    return min(tuple(sorted(t(r, c) for r, c in qs)) for t in _square_maps(p.n))
+    return min(tuple(sorted(t(r, c) for r, c in qs)) for t in square_symmetries(p.n))
 
 
 def magic_key(perms: list[list[int]], placements) -> tuple:
@@ -100,7 +91,7 @@ def magic_key(perms: list[list[int]], placements) -> tuple:
 def latin_key(p: LatinPuzzle, placements) -> tuple:
     """The least image of the filled board under the board's symmetries (symbols stay as they are)."""
     cells = [(int(pl[0]), int(pl[1]), int(pl[2]), int(pl[3])) for pl in placements]
-    return min(tuple(sorted((*t(r, c), a, b) for r, c, a, b in cells)) for t in _square_maps(p.n))
+    return min(tuple(sorted((*t(r, c), a, b) for r, c, a, b in cells)) for t in square_symmetries(p.n))
 
 
 def distinct_count(puzzle, solutions) -> int:
