@@ -20,14 +20,29 @@ import numpy as np
 from numba import njit
 
 from puzzles.edge import EdgePlacement, EdgePuzzle
-from puzzles.orders import ORDERS
+from puzzles.errors import UsageError
+from puzzles.grids import square_symmetries
+from puzzles.orders import ORDERS, search_order
 from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
 
 from . import warmup
 from .driver import drive
 from .edge_tables import EdgeTables, slip_allowance
-from .kernel import (BEST_MIS, BUDGET, COUNT, DEEPEST, DONE, FINISHED, LEVEL, MANY, NODES, PHASE, SOLUTION, new_state,
-                     pause)
+from .kernel import (
+    BEST_MIS,
+    BUDGET,
+    COUNT,
+    DEEPEST,
+    DONE,
+    FINISHED,
+    LEVEL,
+    MANY,
+    NODES,
+    PHASE,
+    SOLUTION,
+    new_state,
+    pause,
+)
 
 
 # ------------------------------------------------------------------ kernel
@@ -371,6 +386,11 @@ class EdgeBacktrack(SolverBase):
         "order": Option(str, "rowscan", "search order", ORDERS),
         "slips": Option(str, "", "best mode: D1,D2,... the k-th mismatch allowed from depth D_k "
                                  "(default: anywhere, bounded by the best board so far)"),
+        "seed": Option(int, -1, "random value order and a random symmetry of the order, from this seed "
+                                "(-1: the tables' order)", lo=-1),
+        "restarts": Option(str, "none", "mode first: restart with a new random order after a node budget "
+                                        "following the Luby sequence (none: one search)", ("none", "luby")),
+        "unit": Option(int, 2_000_000, "restarts: placements of one Luby unit", lo=1),
     }
 
     def warm(self, puzzle, mode: str) -> None:
@@ -382,13 +402,20 @@ class EdgeBacktrack(SolverBase):
 
     def solve(self, puzzle: EdgePuzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         self.check(puzzle, mode)
+        o = self.options
         limits = limits or Limits()
+        restarts = o["restarts"] == "luby"
+        if restarts and mode != "first":
+            raise UsageError("solver edge-backtrack: restarts are for mode first (a count needs one whole search)")
+        if (restarts or o["seed"] >= 0) and mode == "best":
+            raise UsageError("solver edge-backtrack: mode best takes neither restarts nor a seed")
         t0 = time.perf_counter()
-        s = EdgeSearch(EdgeTables(puzzle, self.options["order"]))
+        variants = _Variants(puzzle, o["order"], o["seed"] if o["seed"] >= 0 or not restarts else 0)
+        s = EdgeSearch(variants.next())
         if mode == "best":
             if s.dynamic:
                 raise ValueError("edge-backtrack: mode best needs a static order, not mrv")
-            s.start_best(slip_allowance(self.options["slips"], puzzle.n_cells))
+            s.start_best(slip_allowance(o["slips"], puzzle.n_cells))
         build_s = time.perf_counter() - t0
         want = limits.wanted(mode)
         collect = mode in ("first", "all")
@@ -408,16 +435,35 @@ class EdgeBacktrack(SolverBase):
             return True
 
         t1 = time.perf_counter()
-        outcome = drive(lambda b: s.step(b, collect), lambda: int(s.st[NODES]), time_s=limits.time_s,
-                        node_limit=limits.nodes, progress=progress,
-                        info=lambda: {"placements": int(s.st[NODES]), "solutions": int(s.st[COUNT]), "deepest": int(s.st[DEEPEST])},
-                        on_stop=on_stop)
+        spent, runs = 0, 0
+        while True:
+            runs += 1
+            budget = limits.nodes if limits.nodes is None else limits.nodes - spent
+            if restarts:
+                run_nodes = o["unit"] * luby(runs)
+                budget = run_nodes if budget is None else min(budget, run_nodes)
+            left = None if limits.time_s is None else limits.time_s - (time.perf_counter() - t1)
+            outcome = drive(lambda b: s.step(b, collect), lambda: int(s.st[NODES]), time_s=left,
+                            node_limit=budget, progress=progress,
+                            info=lambda: {"placements": spent + int(s.st[NODES]), "solutions": int(s.st[COUNT]),
+                                          "deepest": int(s.st[DEEPEST]), "restarts": runs - 1},
+                            on_stop=on_stop)
+            spent += int(s.st[NODES])
+            out_of_time = limits.time_s is not None and time.perf_counter() - t1 >= limits.time_s
+            out_of_nodes = limits.nodes is not None and spent >= limits.nodes
+            if not restarts or outcome != "limit" or out_of_time or out_of_nodes:
+                break
+            deepest = int(s.st[DEEPEST])
+            s = EdgeSearch(variants.next())  # a new random value order (and symmetry of the order)
+            s.st[DEEPEST] = deepest
         elapsed = time.perf_counter() - t1
-        nodes = int(s.st[NODES])
+        nodes = spent
         depth = int(np.max(np.nonzero(s.prof)[0])) + 1 if s.prof.any() else 0
         stats = {"time_s": elapsed, "build_s": build_s, "nodes": nodes,
                  "placements_per_s": nodes / elapsed if elapsed > 0 else 0.0,
-                 "nodes_per_level": s.prof[:depth].tolist(), "order": self.options["order"]}
+                 "nodes_per_level": s.prof[:depth].tolist(), "order": o["order"], "deepest": int(s.st[DEEPEST])}
+        if restarts:
+            stats["restarts"] = runs - 1
         complete = outcome == "done"
         count = int(s.st[COUNT])
         if mode == "best":
@@ -430,6 +476,46 @@ class EdgeBacktrack(SolverBase):
             return SolveResult(Status.SOLVED, [s.placements(s.best_cand)], None, score, stats)
         return enumerated(mode, complete=complete, solutions=solutions, count=count if mode == "count" else None,
                           stats=stats, wanted=want)
+
+
+def luby(i: int) -> int:
+    """The i-th term (from 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ... (Luby, Sinclair,
+    Zuckerman 1993: the universal restart schedule, within a log factor of the best fixed cutoff)."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while True:
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1
+
+
+class _Variants:
+    """The tables of each run: the plain ones without a seed; with one, every run a random symmetry
+    of the order (boards without fixed pieces) and a random value order."""
+
+    def __init__(self, p: EdgePuzzle, order: str, seed: int):
+        self.p, self.order = p, order
+        self.rng = np.random.default_rng(seed) if seed >= 0 else None
+        self.built: dict[int, EdgeTables] = {}
+        base = search_order(p, order)
+        self.orders = [base]
+        if self.rng is not None and not p.fixed and order != "mrv":
+            R, C = p.rows, p.cols
+            syms = square_symmetries(R)[1:] if R == C else [
+                lambda r, c: (R - 1 - r, C - 1 - c), lambda r, c: (r, C - 1 - c), lambda r, c: (R - 1 - r, c)]
+            for f in syms:
+                self.orders.append([(lambda rc: rc[0] * C + rc[1])(f(*divmod(c, C))) for c in base])
+
+    def next(self) -> EdgeTables:
+        k = 0 if self.rng is None else int(self.rng.integers(len(self.orders)))
+        if k not in self.built:
+            self.built[k] = EdgeTables(self.p, self.order, self.orders[k])
+        t = self.built[k]
+        return t if self.rng is None else t.shuffled(self.rng)
 
 
 class EdgeSearch:

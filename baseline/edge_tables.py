@@ -30,6 +30,8 @@ placements; ``cand`` packs a candidate into one int64 (``run_static``).
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 from numba import njit
 
@@ -120,10 +122,10 @@ class EdgeTables:
     Built once; read by the ``edge-backtrack`` kernels and by the beam, which
     never touch each other's search state."""
 
-    def __init__(self, p: EdgePuzzle, order: str):
+    def __init__(self, p: EdgePuzzle, order: str, cells: list[int] | None = None):
         self.p = p
         n = p.n_cells
-        self.order = np.asarray(search_order(p, order), np.int64)
+        self.order = np.asarray(search_order(p, order) if cells is None else cells, np.int64)
         self.dynamic = order == "mrv"
         (self.tab_base, self.tab_ptr, self.cand_piece, self.cand_rot, self.cand_col, self.n_col) = build_tables(p)
         self.nbr = np.array([p.neighbour(c, s) for c in range(n) for s in range(4)], np.int64)
@@ -168,6 +170,23 @@ class EdgeTables:
                 self.dep_mul[4 * k + j] = 0
         self.dep_shift = 8 * ((self.dep_side + 2) % 4)
         self.dep_all = np.array([self.tab_base[self.cls_of[c] * 16] for c in self.order] + [0], np.int64)
+
+    def shuffled(self, rng: np.random.Generator) -> "EdgeTables":
+        """A copy whose candidates for every key come in a random order (randomised value order);
+        the tables' arrays are shared, only the candidate arrays are new."""
+        t = copy.copy(self)
+        n_tab = len(self.cand_piece)
+        # tab_ptr never decreases and its ranges cover the candidates: a candidate's key range is
+        # the number of entries at or below its index; sort by range, then at random
+        bucket = np.searchsorted(self.tab_ptr, np.arange(n_tab), side="right")
+        perm = np.lexsort((rng.random(n_tab), bucket))
+        t.cand_piece, t.cand_rot = self.cand_piece[perm], self.cand_rot[perm]
+        t.cand_col = self.cand_col.reshape(-1, 4)[perm].reshape(-1)
+        if not self.dynamic:
+            full = np.concatenate([perm, np.arange(n_tab, len(self.s_piece))])
+            t.s_piece, t.s_rot, t.cand = self.s_piece[full], self.s_rot[full], self.cand[full]
+            t.s_col = self.s_col.reshape(-1, 4)[full].reshape(-1)
+        return t
 
     def static_lookup(self):
         """Per depth of a static order: the table and the bc slots of the key."""

@@ -10,8 +10,11 @@ an item's colours (``colors=vars``).
 ``direct_cnf`` (Heule 2008 style): x[cell, piece, rotation] variables for
 the placements the border rule allows, exactly one per cell and per piece,
 a variable per (join, colour) implied by each placement for the colour it
-shows there, at most one colour per join; optional redundant cardinality
-constraints (each colour on exactly its number of joins) and a fixed corner.
+shows there, at most one colour per join; the *support* clauses (a join's
+colour implies, on each side of the join, one of the placements showing
+it there: unit propagation then does arc consistency on every join, as
+Heule's encodings do); optional redundant cardinality constraints (each
+colour on exactly its number of joins) and a fixed corner.
 
 Both return an ``Encoding``: the clauses, the number of variables, and the
 decision variables with what each means, so a model maps back to
@@ -86,7 +89,8 @@ def xcc_cnf(xcc, amo: str = "seqcounter", colors: str = "pairs") -> Encoding:
     return Encoding(out, max(pool.top, n), {k + 1: xcc.decode[k] for k in range(n)}, kind="xcc")
 
 
-def direct_cnf(p: EdgePuzzle, amo: str = "seqcounter", redundant: bool = False, symmetry: bool = False) -> Encoding:
+def direct_cnf(p: EdgePuzzle, amo: str = "seqcounter", redundant: bool = False, symmetry: bool = False,
+               support: bool = True) -> Encoding:
     free = EdgePuzzle(p.rows, p.cols, p.pieces, name=p.name)  # fixed pieces become assumptions
     cands = free.candidates()
     pool = IDPool()
@@ -105,6 +109,7 @@ def direct_cnf(p: EdgePuzzle, amo: str = "seqcounter", redundant: bool = False, 
     for cell, side, nb in p.joins():
         join_of[(cell, side)] = join_of[(nb, (side + 2) % 4)] = (cell, side)
     colour_vars = defaultdict(dict)  # join -> colour -> var
+    shows = defaultdict(list)  # (cell, side, colour) -> placements showing that colour there
     for pl, v in x.items():
         for side, c in enumerate(p.placed(pl.piece, pl.rotation)):
             j = join_of.get((pl.cell, side))
@@ -113,8 +118,15 @@ def direct_cnf(p: EdgePuzzle, amo: str = "seqcounter", redundant: bool = False, 
             y = colour_vars[j].get(c) or pool.id(("join",) + j + (int(c),))
             colour_vars[j][c] = y
             out.append([-v, y])
+            shows[(pl.cell, side, c)].append(v)
     for j, d in colour_vars.items():
         at_most_one(list(d.values()), amo, pool, out)
+    if support:  # a join's colour needs a placement showing it on each side: propagation = arc consistency
+        for (cell, side), d in colour_vars.items():
+            nb = p.neighbour(cell, side)
+            for c, y in d.items():
+                out.append([-y] + shows[(cell, side, c)])
+                out.append([-y] + shows[(nb, (side + 2) % 4, c)])
     if redundant and not spare:
         edges = defaultdict(int)
         for piece in p.pieces:

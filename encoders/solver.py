@@ -61,7 +61,7 @@ class _Backend:
                 return res
             res = self.s.solve(assumptions=self.assumptions)
         else:
-            res = _solve_until(self.s, self.assumptions, deadline, conflicts)
+            res = solve_until(self.s, self.assumptions, deadline, conflicts)
         self.model = self.s.get_model() if res else None
         return res
 
@@ -100,7 +100,7 @@ def encode(puzzle, options: dict) -> Encoding:
         if options["symmetry"] and not (puzzle.rows == puzzle.cols and not puzzle.fixed and puzzle.bordered
                                         and puzzle.n_pieces == puzzle.n_cells):
             raise ValueError("symmetry=true needs a square bordered board without fixed or spare pieces")
-        return direct_cnf(puzzle, options["amo"], options["redundant"], options["symmetry"])
+        return direct_cnf(puzzle, options["amo"], options["redundant"], options["symmetry"], options["support"])
     return xcc_cnf(puzzle.to_xcc(), options["amo"], options["colors"])
 
 
@@ -114,7 +114,9 @@ class Sat(SolverBase):
                          ("pairs", "vars")),
         "model": Option(str, "auto", "xcc (any puzzle) or direct (edge matching); auto picks direct for edges",
                         ("auto", "xcc", "direct")),
-        "redundant": Option(bool, False, "direct: colour counts per join"),
+        "support": Option(bool, True, "direct: a join's colour implies a placement showing it on each side "
+                                      "(arc consistency by unit propagation)"),
+        "redundant": Option(bool, False, "direct: each colour on exactly its number of joins (cardinality)"),
         "symmetry": Option(bool, False, "direct: fix a corner piece at A1, count multiplied by 4"),
         "conflicts": Option(int, 0, "conflict limit per solver call (0: none)", lo=0),
     }
@@ -173,31 +175,34 @@ class Sat(SolverBase):
                           wanted=None if want is None else want * enc.multiplier)
 
 
-def _solve_until(s, assumptions, deadline: float | None, conflicts: int):
-    """One SAT call bounded by a wall-clock deadline and/or a conflict budget.
+def solve_until(s, assumptions, deadline: float | None, conflicts: int, stop=None, clock=time.perf_counter):
+    """One SAT call bounded by a wall-clock deadline (of ``clock``) and/or a conflict budget, or
+    until ``stop()`` turns true (checked between slices).
 
     With a deadline the call runs in conflict-budget slices sized to take about
     a tenth of a second each, so the limit holds within a slice for every
     backend, whether or not it honours ``interrupt``.  Returns True, False or
     None (limit reached); learned clauses carry over between slices.
     """
-    if deadline is None:
+    if deadline is None and stop is None:
         if conflicts:
             s.conf_budget(conflicts)
         return s.solve_limited(assumptions=assumptions, expect_interrupt=True)
+    if deadline is None:
+        deadline = float("inf")
     used, chunk = 0, 200
     while True:
-        left = deadline - time.perf_counter()
-        if left <= 0 or (conflicts and used >= conflicts):
+        left = deadline - clock()
+        if left <= 0 or (conflicts and used >= conflicts) or (stop is not None and stop()):
             return None
         budget = min(chunk, conflicts - used) if conflicts else chunk
-        t = time.perf_counter()
+        t = clock()
         s.conf_budget(budget)
         res = s.solve_limited(assumptions=assumptions, expect_interrupt=True)
         if res is not None:
             return res
         used += budget
-        took = time.perf_counter() - t
+        took = clock() - t
         if took > 0:  # aim each slice at ~0.1 s, never past the deadline
-            target = min(0.1, max(deadline - time.perf_counter(), 0.0))
+            target = min(0.1, max(deadline - clock(), 0.0))
             chunk = int(min(max(budget * target / took, 50), 1_000_000))

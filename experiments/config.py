@@ -35,6 +35,8 @@ class SolverSpec(_M):
     options: dict[str, Union[Scalar, list[Scalar]]] = {}
     label: str | None = None
     split_depth: int = Field(0, ge=0)  # count mode, a solver that splits: one cell per sub-problem at this depth
+    cores: int = Field(1, ge=1, le=1024)  # cores a cell of this solver occupies (a portfolio, jobs=N): the local
+                                          # executor runs no more cells at once than the cores allow
 
     @model_validator(mode="after")
     def _check(self):

@@ -9,6 +9,7 @@ skipped.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib.metadata
 import json
@@ -16,6 +17,7 @@ import os
 import platform
 import socket
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import closing
@@ -97,6 +99,7 @@ def cells(cfg: Config, instances: list[Instance], parsed: dict | None = None) ->
                     ident = {"instance": inst.id, "solver": spec.name, "options": opts, "mode": spec.mode,
                              "repeat": rep, "time_limit": cfg.time_limit}
                     common = {"family": inst.family, "puzzle": inst.puzzle, "memory_mb": cfg.memory_mb,
+                              "cores": spec.cores,
                               "experiment": cfg.name, "detail": detail.get(inst.family),
                               "config": spec.label or config_label(spec.name, opts, spec.mode)}
                     if not n_parts:
@@ -154,7 +157,14 @@ def _combine(store: Store, all_cells: list[dict], record) -> None:
 
 def run(config_path: str, db: str, jobs: int | None = None, executor: str = "local",
         scheduler: str | None = None, show_progress: bool = True) -> dict:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
 
     from solving.progress import LogLines
 
@@ -252,10 +262,37 @@ def _execute(todo: list[dict], jobs: int, executor: str, scheduler: str | None):
             if cluster is not None:
                 cluster.close()
         return
+    cores = _Cores(jobs)
+
+    def run(cell: dict) -> dict:
+        with cores.held(cell.get("cores", 1)):
+            return run_cell(cell)
+
     try:
         with ThreadPoolExecutor(max_workers=jobs) as pool:
-            futures = {pool.submit(run_cell, c): c for c in todo}
+            futures = {pool.submit(run, c): c for c in todo}
             for fut in as_completed(futures):
                 yield futures[fut], fut.result()
     finally:
         close_all()
+
+
+class _Cores:
+    """The local executor's cores: a cell holds ``cores`` of them (at most all) while it runs."""
+
+    def __init__(self, n: int):
+        self.n, self.free = n, n
+        self.cond = threading.Condition()
+
+    @contextlib.contextmanager
+    def held(self, want: int):
+        want = max(1, min(want, self.n))
+        with self.cond:
+            self.cond.wait_for(lambda: self.free >= want)
+            self.free -= want
+        try:
+            yield
+        finally:
+            with self.cond:
+                self.free += want
+                self.cond.notify_all()

@@ -1,0 +1,122 @@
+"""`portfolio`: several solver configurations race in parallel processes; the first verified answer wins.
+
+Members are any registered solvers with options, written
+``name:key=value,key=value;name:...``.  Each runs in its own forked process
+under the same limits (its answer checked by the verifier there); the first
+member to answer (a verified solution, a count, or a proof of
+unsatisfiability) stops the others.  In mode best all run to the limit and
+the best board wins.  The result says which member answered
+(``stats["member"]``), so tables can tell which idea mattered.  The
+members' ``warm`` hooks run in the parent before the fork: every child
+starts with the compiled kernels loaded.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from puzzles.errors import UsageError
+
+from .contract import MODES, Limits, Option, SolverBase, SolveResult, Status
+from .race import race
+from .registry import get
+
+# For edge puzzles: the backtracker, then the CDCL side, then more orders; for the rest: XCC and CP-SAT.
+AUTO = {
+    "edge": ["edge-backtrack:order=rowscan", "cube:order=rowscan", "edge-backtrack:order=frame-first",
+             "edge-backtrack:order=spiral"],
+    "other": ["backtrack", "cpsat", "sat"],
+}
+
+
+def parse_members(spec: str) -> list[tuple[str, dict]]:
+    """``name:k=v,k=v;name2`` -> [(name, {k: v})]; the options are parsed by each solver."""
+    out = []
+    for part in (x.strip() for x in spec.split(";")):
+        if not part:
+            continue
+        name, _, opts = part.partition(":")
+        options = {}
+        for kv in (x.strip() for x in opts.split(",") if x.strip()):
+            k, eq, v = kv.partition("=")
+            if not eq:
+                raise UsageError(f"solver portfolio: member {part!r}: option {kv!r} is not key=value")
+            options[k.strip()] = v.strip()
+        out.append((name.strip(), options))
+    return out
+
+
+class Portfolio(SolverBase):
+    name = "portfolio"
+    MODES = MODES
+    KINDS = SolverBase.KINDS + ("magic",)
+    OPTIONS = {
+        "members": Option(str, "auto", "name:key=value,...;name:... (auto: one per core from a list that suits "
+                                       "the puzzle kind)"),
+        "jobs": Option(int, 0, "with members=auto: how many (0: one per core)", lo=0, hi=256),
+    }
+
+    def members(self, puzzle) -> list[tuple[str, dict]]:
+        spec = self.options["members"]
+        if spec == "auto":
+            pool = AUTO["edge" if puzzle.kind == "edge" else "other"]
+            n = self.options["jobs"] or os.cpu_count() or 1
+            spec = ";".join(pool[i % len(pool)] for i in range(n))
+        members = parse_members(spec)
+        if not members:
+            raise UsageError("solver portfolio: no members")
+        for name, _ in members:
+            if name == self.name:
+                raise UsageError("solver portfolio: a portfolio cannot be its own member")
+        return members
+
+    def _solvers(self, puzzle, mode: str):
+        out = []
+        for name, opts in self.members(puzzle):
+            s = get(name, opts)
+            s.check(puzzle, mode)
+            out.append((f"{name}:{','.join(f'{k}={v}' for k, v in opts.items())}".rstrip(":"), s))
+        return out
+
+    def check(self, puzzle, mode: str) -> None:
+        super().check(puzzle, mode)
+        self._solvers(puzzle, mode)
+
+    def warm(self, puzzle, mode: str) -> None:
+        for _, s in self._solvers(puzzle, mode):
+            s.warm(puzzle, mode)
+
+    def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
+        from .verified import solve_verified
+
+        members = self._solvers(puzzle, mode)
+        limits = limits or Limits()
+        t0 = time.perf_counter()
+        deadline = None if limits.time_s is None else time.monotonic() + limits.time_s
+
+        def job_of(solver):
+            def job(stop):
+                res, _ = solve_verified(solver, puzzle, mode, limits)
+                return res
+            return job
+
+        outcomes = race([job_of(s) for _, s in members], deadline=deadline,
+                        settles=lambda r: mode != "best" and r.status.answered)
+        took = time.perf_counter() - t0
+        report = {members[o.index][0]: (o.error or o.result.status.value) for o in outcomes}
+        answers = [o for o in outcomes if not o.error and o.result.status.answered]
+        if mode == "best":
+            answers.sort(key=lambda o: -(o.result.best_score or -1))
+        stats = {"time_s": took, "members": report}
+        if not answers:
+            errors = [o for o in outcomes if o.error or o.result.status == Status.ERROR]
+            limited = [o for o in outcomes if not o.error and o.result.status == Status.LIMIT]
+            if limited or not errors:
+                return SolveResult(Status.LIMIT, [], None, None, stats)
+            msg = "; ".join(f"{members[o.index][0]}: {o.error or o.result.message}" for o in errors)
+            return SolveResult(Status.ERROR, [], None, None, stats, message=msg)
+        win = answers[0]
+        res: SolveResult = win.result
+        stats.update(member=members[win.index][0], member_stats=res.stats, member_search_s=res.search_s)
+        return SolveResult(res.status, res.solutions, res.count, res.best_score, stats, res.message)

@@ -1,0 +1,127 @@
+"""Run functions in parallel child processes and stop the rest once one answer settles it.
+
+The portfolio (members racing for a first answer) and cube-and-conquer
+(processes taking cubes from a shared counter) both need the same thing:
+forked children that die with their parent, a way to tell the others to
+stop, and the results (or the error, or the death) of every child.  A child
+runs ``job(stop)``; ``stop()`` turns true once the parent has what it needs
+and the job should return soon with what it has.  Children are forked, so a
+job may be a closure over unpicklable state; what it returns must pickle.
+Each child leads its own process group, so a job's own children go with it.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import multiprocessing as mp
+import os
+import queue
+import signal
+import time
+import traceback
+from typing import Any, Callable
+
+_PR_SET_PDEATHSIG = 1
+GRACE_S = 3.0  # after the stop: how long the others get to report before they are killed
+
+
+def die_with_parent() -> None:
+    """Linux: SIGKILL this process when its parent dies, so no search outlives a killed run."""
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    except (OSError, AttributeError):  # not Linux: the parent's kill path still applies
+        pass
+
+
+class Outcome:
+    """What one child ended with: its result, or an error message (a raised exception or a death)."""
+
+    def __init__(self, index: int, result: Any = None, error: str = "", seconds: float = 0.0):
+        self.index, self.result, self.error, self.seconds = index, result, error, seconds
+
+    def __repr__(self) -> str:
+        return f"Outcome({self.index}, {'error=' + self.error if self.error else self.result!r})"
+
+
+def _child(job, index: int, out, stop_event) -> None:
+    os.setsid()
+    die_with_parent()
+    t0 = time.monotonic()
+    try:
+        res = job(stop_event.is_set)
+        out.put((index, res, "", time.monotonic() - t0))
+    except BaseException as e:  # noqa: BLE001 - reported to the parent, which decides
+        last = traceback.format_exception_only(type(e), e)[-1].strip()
+        out.put((index, None, last, time.monotonic() - t0))
+
+
+def race(jobs: list[Callable[[Callable[[], bool]], Any]], *, settles: Callable[[Any], bool],
+         deadline: float | None = None) -> list[Outcome]:
+    """Run every job in its own forked process; once a result ``settles`` the question (or the
+    ``deadline``, a ``time.monotonic()`` value, passes) tell the others to stop, give them
+    ``GRACE_S`` to report, then kill what is left.  Returns one ``Outcome`` per job, in order of
+    arrival (a killed or dead child: an error outcome)."""
+    ctx = mp.get_context("fork")
+    out = ctx.Queue()
+    stop_event = ctx.Event()
+    procs = [ctx.Process(target=_child, args=(job, i, out, stop_event), daemon=True) for i, job in enumerate(jobs)]
+    t0 = time.monotonic()
+    for p in procs:
+        p.start()
+    got: dict[int, Outcome] = {}
+    order: list[Outcome] = []
+    kill_at = None if deadline is None else deadline + GRACE_S
+    try:
+        while len(got) < len(procs):
+            now = time.monotonic()
+            if kill_at is not None and now >= kill_at:
+                break
+            try:
+                i, res, err, secs = out.get(timeout=0.05)
+            except queue.Empty:
+                for i, p in enumerate(procs):  # a child that died without a word (OOM killer, signal)
+                    if i not in got and not p.is_alive() and p.exitcode not in (0, None):
+                        _drain(out, got, order)
+                        if i not in got:
+                            o = Outcome(i, error=f"process died (exit {p.exitcode})", seconds=now - t0)
+                            got[i] = o
+                            order.append(o)
+                if not any(p.is_alive() for p in procs):
+                    _drain(out, got, order)
+                    break  # all gone; the ones that never reported become errors below
+                continue
+            o = Outcome(i, res, err, secs)
+            got[i] = o
+            order.append(o)
+            if not err and settles(res) and not stop_event.is_set():
+                stop_event.set()
+                kill_at = min(kill_at or float("inf"), time.monotonic() + GRACE_S)
+    finally:
+        stop_event.set()
+        for p in procs:
+            if p.is_alive():
+                p.join(timeout=0.0)
+        for i, p in enumerate(procs):
+            if p.is_alive():
+                try:
+                    os.killpg(p.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    p.kill()
+            p.join(timeout=5)
+            if i not in got:
+                o = Outcome(i, error="stopped before it reported", seconds=time.monotonic() - t0)
+                got[i] = o
+                order.append(o)
+        out.close()
+    return order
+
+
+def _drain(out, got: dict, order: list) -> None:
+    while True:
+        try:
+            i, res, err, secs = out.get_nowait()
+        except queue.Empty:
+            return
+        o = Outcome(i, res, err, secs)
+        got[i] = o
+        order.append(o)
