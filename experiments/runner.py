@@ -114,6 +114,26 @@ def cells(cfg: Config, instances: list[Instance], parsed: dict | None = None) ->
     return out
 
 
+def select(cfg: Config, families: list[str] | None, solvers: list[str] | None) -> Config:
+    """The part of a config a run was asked for: families by name, solver entries by label or name.
+    A cell's key does not depend on the selection, so partial runs fill one store."""
+    if families:
+        unknown = sorted(set(families) - {f.name for f in cfg.families})
+        if unknown:
+            raise UsageError(f"run: no family {unknown[0]!r} in {cfg.name} "
+                             f"(it has {', '.join(f.name for f in cfg.families)})")
+        cfg = cfg.model_copy(update={"families": [f for f in cfg.families if f.name in families]})
+    if solvers:
+        def tag(s):
+            return {s.name, s.label} - {None}
+        unknown = sorted(set(solvers) - set().union(*(tag(s) for s in cfg.solvers)))
+        if unknown:
+            raise UsageError(f"run: no solver {unknown[0]!r} in {cfg.name} "
+                             f"(labels: {', '.join(s.label or s.name for s in cfg.solvers)})")
+        cfg = cfg.model_copy(update={"solvers": [s for s in cfg.solvers if tag(s) & set(solvers)]})
+    return cfg
+
+
 def _size(puzzle: dict) -> int:
     return len(puzzle.get("pieces") or ()) or int(puzzle.get("n") or 0)
 
@@ -156,7 +176,8 @@ def _combine(store: Store, all_cells: list[dict], record) -> None:
 
 
 def run(config_path: str, db: str, jobs: int | None = None, executor: str = "local",
-        scheduler: str | None = None, show_progress: bool = True) -> dict:
+        scheduler: str | None = None, show_progress: bool = True, families: list[str] | None = None,
+        solvers: list[str] | None = None) -> dict:
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -168,7 +189,7 @@ def run(config_path: str, db: str, jobs: int | None = None, executor: str = "loc
 
     from solving.progress import LogLines
 
-    cfg = load_config(config_path)
+    cfg = select(load_config(config_path), families, solvers)
     log = LogLines(f"eternity run {Path(config_path).name}") if show_progress and not sys.stderr.isatty() else None
     show_progress = show_progress and sys.stderr.isatty()  # rich draws bars on a terminal; elsewhere, log lines
     known = {}

@@ -6,8 +6,7 @@ SolverBase; ``registry``: solvers by name from entry points; ``verified``:
 ``puzzles`` and nothing above it; solver packages import this one.
 """
 
-from .contract import (KINDS, MODES, Limits, Mode, Option, Progress, Solver, SolverBase, SolveResult, Status,
-                       enumerated)
+from .contract import KINDS, MODES, Limits, Mode, Option, Progress, Solver, SolverBase, SolveResult, Status, enumerated
 from .registry import get, names, register, solver_class
 from .verified import accepted, solve_verified
 

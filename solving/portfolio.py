@@ -110,8 +110,8 @@ class Portfolio(SolverBase):
             answers.sort(key=lambda o: -(o.result.best_score or -1))
         stats = {"time_s": took, "members": report}
         if not answers:
-            errors = [o for o in outcomes if o.error or o.result.status == Status.ERROR]
-            limited = [o for o in outcomes if not o.error and o.result.status == Status.LIMIT]
+            errors = [o for o in outcomes if (o.error and not o.killed) or (o.result and o.result.status == Status.ERROR)]
+            limited = [o for o in outcomes if o.killed or (not o.error and o.result.status == Status.LIMIT)]
             if limited or not errors:
                 return SolveResult(Status.LIMIT, [], None, None, stats)
             msg = "; ".join(f"{members[o.index][0]}: {o.error or o.result.message}" for o in errors)

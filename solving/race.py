@@ -4,8 +4,8 @@ The portfolio (members racing for a first answer) and cube-and-conquer
 (processes taking cubes from a shared counter) both need the same thing:
 forked children that die with their parent, a way to tell the others to
 stop, and the results (or the error, or the death) of every child.  A child
-runs ``job(stop)``; ``stop()`` turns true once the parent has what it needs
-and the job should return soon with what it has.  Children are forked, so a
+runs ``job(stop)``; ``stop()`` turns true when the parent ends the race
+(a job may poll it; it is killed soon after anyway).  Children are forked, so a
 job may be a closure over unpicklable state; what it returns must pickle.
 Each child leads its own process group, so a job's own children go with it.
 """
@@ -36,8 +36,9 @@ def die_with_parent() -> None:
 class Outcome:
     """What one child ended with: its result, or an error message (a raised exception or a death)."""
 
-    def __init__(self, index: int, result: Any = None, error: str = "", seconds: float = 0.0):
+    def __init__(self, index: int, result: Any = None, error: str = "", seconds: float = 0.0, killed: bool = False):
         self.index, self.result, self.error, self.seconds = index, result, error, seconds
+        self.killed = killed  # stopped by the race (settled, or past the deadline), not failed
 
     def __repr__(self) -> str:
         return f"Outcome({self.index}, {'error=' + self.error if self.error else self.result!r})"
@@ -57,9 +58,10 @@ def _child(job, index: int, out, stop_event) -> None:
 
 def race(jobs: list[Callable[[Callable[[], bool]], Any]], *, settles: Callable[[Any], bool],
          deadline: float | None = None) -> list[Outcome]:
-    """Run every job in its own forked process; once a result ``settles`` the question (or the
-    ``deadline``, a ``time.monotonic()`` value, passes) tell the others to stop, give them
-    ``GRACE_S`` to report, then kill what is left.  Returns one ``Outcome`` per job, in order of
+    """Run every job in its own forked process until a result ``settles`` the question (the others
+    are then killed at once) or every job has reported.  Past the ``deadline`` (a
+    ``time.monotonic()`` value) the jobs get ``GRACE_S`` to report what they have (their own limits
+    should end them by then), then are killed.  Returns one ``Outcome`` per job, in order of
     arrival (a killed or dead child: an error outcome)."""
     ctx = mp.get_context("fork")
     out = ctx.Queue()
@@ -93,9 +95,8 @@ def race(jobs: list[Callable[[Callable[[], bool]], Any]], *, settles: Callable[[
             o = Outcome(i, res, err, secs)
             got[i] = o
             order.append(o)
-            if not err and settles(res) and not stop_event.is_set():
-                stop_event.set()
-                kill_at = min(kill_at or float("inf"), time.monotonic() + GRACE_S)
+            if not err and settles(res):
+                break  # settled: the others are killed below, their work is not needed
     finally:
         stop_event.set()
         for p in procs:
@@ -109,7 +110,7 @@ def race(jobs: list[Callable[[Callable[[], bool]], Any]], *, settles: Callable[[
                     p.kill()
             p.join(timeout=5)
             if i not in got:
-                o = Outcome(i, error="stopped before it reported", seconds=time.monotonic() - t0)
+                o = Outcome(i, error="stopped before it reported", seconds=time.monotonic() - t0, killed=True)
                 got[i] = o
                 order.append(o)
         out.close()

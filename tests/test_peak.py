@@ -1,0 +1,243 @@
+"""The hardness-peak machinery: support clauses, cube-and-conquer, restarts, the portfolio, races."""
+
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+from helpers.plugin import install
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pysat.solvers import Solver as PySat
+
+import solving
+from baseline.edge_backtrack import luby
+from baseline.edge_tables import EdgeTables
+from encoders.cnf import direct_cnf
+from encoders.cube import make_cubes
+from puzzles import generate
+from puzzles.edge import EdgePuzzle
+from puzzles.errors import UsageError
+from solving import Limits, Status, solve_verified
+from solving.portfolio import parse_members
+from solving.race import race
+
+HELPERS = Path(__file__).parent / "helpers"
+
+
+def broken(p: EdgePuzzle, seed: int) -> EdgePuzzle:
+    """The planted puzzle with one inner colour of one piece changed: often no solution left."""
+    rng = np.random.default_rng(seed)
+    pieces = p.pieces.copy()
+    q = int(rng.integers(p.n_pieces))
+    sides = [s for s in range(4) if pieces[q, s] != 0]
+    if sides:
+        s = sides[int(rng.integers(len(sides)))]
+        pieces[q, s] = 1 + (int(pieces[q, s]) % int(p.pieces.max()))
+    return EdgePuzzle(p.rows, p.cols, pieces, name="broken")
+
+
+def count(name: str, p, **opts) -> tuple[Status, int]:
+    res, _ = solve_verified(solving.get(name, opts), p, "count", Limits(time_s=60))
+    return res.status, res.count
+
+
+small = st.tuples(st.integers(2, 4), st.integers(2, 4), st.integers(1, 2), st.integers(1, 4), st.integers(0, 10**6),
+                  st.booleans())
+# what a CDCL enumeration (a blocking clause per solution) counts in seconds: at most some thousands
+tiny = st.tuples(st.integers(2, 3), st.integers(2, 4), st.integers(1, 2), st.integers(2, 4), st.integers(0, 10**6),
+                 st.booleans())
+
+
+@settings(max_examples=15, deadline=None)
+@given(tiny, st.integers(0, 3), st.sampled_from([1, 2]))
+def test_cube_counts_agree_with_the_backtracker(args, depth, jobs):
+    *shape, seed, breakit = args
+    p = generate.edge_puzzle(*shape, seed)[0]
+    if breakit:
+        p = broken(p, seed)
+    want = count("edge-backtrack", p)
+    got = count("cube", p, depth=depth, jobs=jobs)
+    assert got == want
+    if want[1] == 0:
+        assert got[0] == Status.UNSAT  # all cubes refuted: a proof
+
+
+def test_cube_proves_a_broken_puzzle_unsatisfiable():
+    for seed in range(50):
+        p = broken(generate.edge_puzzle(4, 4, 2, 3, seed)[0], seed)
+        if count("edge-backtrack", p) == (Status.UNSAT, 0):
+            break
+    else:
+        pytest.fail("no broken puzzle without solutions")
+    res, _ = solve_verified(solving.get("cube", {"depth": 2}), p, "first", Limits(time_s=60))
+    assert res.status == Status.UNSAT
+    assert res.stats["refuted_cubes"] == res.stats["cubes"] > 1
+
+
+def test_cubes_partition_the_solutions():
+    p = generate.edge_puzzle(3, 4, 2, 2, 7)[0]
+    enc = direct_cnf(p)
+    cubes = make_cubes(p, enc, "rowscan", 3)
+    assert len({tuple(c) for c in cubes}) == len(cubes)
+    total = 0
+    for cube in cubes:  # every solution extends exactly one cube
+        with PySat(name="cadical195", bootstrap_with=enc.clauses) as s:
+            for m in s.enum_models(assumptions=cube):
+                total += 1
+    assert total == count("edge-backtrack", p)[1]
+    assert len(make_cubes(p, enc, "rowscan", 0, target=5)) >= 5
+
+
+def test_support_clauses_propagate_what_the_plain_encoding_cannot():
+    """Arc consistency: with a placement assumed, unit propagation rules out more placements."""
+    p = generate.edge_puzzle(4, 4, 2, 3, 3)[0]
+    plain, strong = direct_cnf(p, support=False), direct_cnf(p, support=True)
+    assert len(strong.clauses) > len(plain.clauses)
+    more = 0
+    for v in list(plain.decision)[:40]:
+        with PySat(name="minisat22", bootstrap_with=plain.clauses) as a, \
+                PySat(name="minisat22", bootstrap_with=strong.clauses) as b:
+            ok_a, lits_a = a.propagate(assumptions=[v])
+            ok_b, lits_b = b.propagate(assumptions=[v])
+            fa = {x for x in lits_a if abs(x) in plain.decision}
+            fb = {x for x in lits_b if abs(x) in strong.decision}
+            # what the strong encoding fixed at level 0 is not propagated again: its negation fails at once
+            fb |= {x for x in fa - fb if not b.propagate(assumptions=[-x])[0]}
+            assert not ok_a or not ok_b or fa <= fb
+            more += len(fb) > len(fa) or (ok_a and not ok_b)
+    assert more > 0
+
+
+def test_luby_sequence():
+    assert [luby(i) for i in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def test_shuffled_tables_keep_every_key():
+    p = generate.edge_puzzle(5, 5, 2, 4, 1)[0]
+    t = EdgeTables(p, "rowscan")
+    u = t.shuffled(np.random.default_rng(0))
+    assert not np.array_equal(t.cand, u.cand)
+    for a, b in zip(t.tab_ptr[:-1], t.tab_ptr[1:]):
+        assert sorted(t.cand[a:b]) == sorted(u.cand[a:b])
+    assert sorted(zip(t.s_piece, t.s_rot)) == sorted(zip(u.s_piece, u.s_rot))
+
+
+@settings(max_examples=10, deadline=None)
+@given(small, st.integers(0, 100), st.sampled_from(["rowscan", "spiral", "mrv"]))
+def test_seeded_value_order_counts_alike(args, seed, order):
+    *shape, pseed, _ = args
+    p = generate.edge_puzzle(*shape, pseed)[0]
+    assert count("edge-backtrack", p, seed=seed, order=order) == count("edge-backtrack", p, order=order)
+
+
+def test_restarts_find_verified_solutions_and_prove_unsat():
+    p = generate.edge_puzzle(5, 5, 2, 4, 11)[0]
+    res, ok = solve_verified(solving.get("edge-backtrack", {"restarts": "luby", "unit": 50, "seed": 3}), p, "first",
+                             Limits(time_s=30))
+    assert res.status == Status.SOLVED and ok and res.stats["restarts"] >= 1
+    q = broken(generate.edge_puzzle(3, 3, 2, 2, 5)[0], 1)
+    if count("edge-backtrack", q)[1] == 0:  # a restart that runs its tree out has proven it
+        res, _ = solve_verified(solving.get("edge-backtrack", {"restarts": "luby", "unit": 10_000}), q, "first")
+        assert res.status == Status.UNSAT
+    with pytest.raises(UsageError, match="restarts are for mode first"):
+        solving.get("edge-backtrack", {"restarts": "luby"}).solve(p, mode="count")
+
+
+def test_portfolio_records_the_member_that_answered():
+    p = generate.edge_puzzle(5, 5, 2, 4, 11)[0]
+    res, ok = solve_verified(solving.get("portfolio", {"members": "edge-backtrack:order=spiral;sat"}), p, "first",
+                             Limits(time_s=60))
+    assert res.status == Status.SOLVED and ok
+    assert res.stats["member"] in ("edge-backtrack:order=spiral", "sat")
+    res, _ = solve_verified(solving.get("portfolio", {"jobs": 3}), p, "count", Limits(time_s=60))
+    assert res.count == count("edge-backtrack", p)[1]
+    assert len(res.stats["members"]) == 3
+
+
+def test_portfolio_outlives_a_crashing_member_and_kills_a_hanging_one(tmp_path, monkeypatch):
+    install(tmp_path, {"hang": "doubles:Hang", "crash": "doubles:Crash"}, monkeypatch, [HELPERS])
+    p = generate.edge_puzzle(4, 4, 2, 3, 2)[0]
+    t = time.monotonic()
+    res, ok = solve_verified(solving.get("portfolio", {"members": "hang;crash;edge-backtrack"}), p, "first",
+                             Limits(time_s=60))
+    assert res.status == Status.SOLVED and ok and res.stats["member"] == "edge-backtrack"
+    assert time.monotonic() - t < 20
+    res, _ = solve_verified(solving.get("portfolio", {"members": "crash"}), p, "first", Limits(time_s=10))
+    assert res.status == Status.ERROR and "boom" in res.message
+    res, _ = solve_verified(solving.get("portfolio", {"members": "hang"}), p, "first", Limits(time_s=1))
+    assert res.status == Status.LIMIT
+
+
+@pytest.mark.parametrize("spec, err", [("nosuch", "unknown solver|no solver"), ("portfolio", "its own member"),
+                                       ("edge-backtrack:order", "not key=value"), ("cube:jobs=0", "jobs"),
+                                       ("", "no members")])
+def test_portfolio_refuses_bad_members(spec, err):
+    p = generate.edge_puzzle(3, 3, 2, 2, 1)[0]
+    with pytest.raises((UsageError, ValueError), match=err):
+        solving.get("portfolio", {"members": spec}).check(p, "first")
+
+
+def test_member_specs_parse():
+    assert parse_members("a:x=1,y=two; b") == [("a", {"x": "1", "y": "two"}), ("b", {})]
+
+
+def test_race_reports_a_dead_child_and_stops_at_the_settling_answer():
+    def dies(stop):
+        os._exit(3)
+
+    def slow(stop):
+        time.sleep(30)
+        return "slow"
+
+    def quick(stop):
+        return "quick"
+
+    t = time.monotonic()
+    out = race([dies, slow, quick], settles=lambda r: r == "quick")
+    assert time.monotonic() - t < 10
+    by = {o.index: o for o in out}
+    assert by[2].result == "quick"
+    assert by[0].error.startswith("process died") or by[0].error.startswith("stopped")
+    assert by[1].error == "stopped before it reported"
+
+
+def test_a_run_can_select_families_and_solvers(tmp_path):
+    from experiments.config import load_config
+    from experiments.runner import select
+
+    cfg = load_config(str(Path(__file__).parent.parent / "experiments" / "peak.toml"))
+    part = select(cfg, ["edge-7x7-3-7"], ["edge-backtrack", "cube[jobs=2]"])
+    assert [f.name for f in part.families] == ["edge-7x7-3-7"]
+    assert [s.label or s.name for s in part.solvers] == ["edge-backtrack", "edge-backtrack[luby]", "cube[jobs=2]"]
+    assert {s.cores for s in part.solvers} == {1, 2}
+    with pytest.raises(UsageError, match="no family 'x'"):
+        select(cfg, ["x"], None)
+    with pytest.raises(UsageError, match="no solver 'y'"):
+        select(cfg, None, ["y"])
+
+
+def test_cells_hold_their_cores():
+    import threading
+
+    from experiments.runner import _Cores
+
+    cores, busy, peak = _Cores(2), [0], [0]
+    lock = threading.Lock()
+
+    def cell(n):
+        with cores.held(n):
+            with lock:
+                busy[0] += min(n, 2)
+                peak[0] = max(peak[0], busy[0])
+            time.sleep(0.05)
+            with lock:
+                busy[0] -= min(n, 2)
+
+    threads = [threading.Thread(target=cell, args=(n,)) for n in (2, 1, 1, 2, 1, 5)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert peak[0] == 2
