@@ -25,12 +25,15 @@ sys.path.insert(0, str(ROOT))
 
 def summary(db: str) -> str:
     con = sqlite3.connect(db)
-    rows = con.execute("SELECT family, config, status, search_s, time_limit FROM results "
+    rows = con.execute("SELECT family, config, status, search_s, time_limit, message FROM results "
                        "WHERE mode != 'count-part'").fetchall()
     con.close()
     by = defaultdict(list)
-    for fam, cfg, status, t, limit in rows:
+    winners = defaultdict(lambda: defaultdict(int))  # a portfolio's answers by member
+    for fam, cfg, status, t, limit, msg in rows:
         by[(fam, cfg)].append((status, t, limit))
+        if msg and msg.startswith("answered by "):
+            winners[cfg][msg.removeprefix("answered by ").split(";")[0]] += 1
     configs = sorted({c for _, c in by})
     families = sorted({f for f, _ in by})
     out = ["| configuration | " + " | ".join(families) + " |", "|---|" + "---|" * len(families)]
@@ -50,6 +53,8 @@ def summary(db: str) -> str:
             cells.append(f"{solved}/{len(runs)}" + (f" ({unsat} unsat)" if unsat else "")
                          + f", median {'' if real else '>'}{med:.1f} s")
         out.append(f"| {c} | " + " | ".join(cells) + " |")
+    for c, w in sorted(winners.items()):
+        out.append(f"\n{c}: answers by member: " + ", ".join(f"{m} {n}" for m, n in sorted(w.items())))
     return "\n".join(out)
 
 

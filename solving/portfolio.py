@@ -108,7 +108,9 @@ class Portfolio(SolverBase):
         answers = [o for o in outcomes if not o.error and o.result.status.answered]
         if mode == "best":
             answers.sort(key=lambda o: -(o.result.best_score or -1))
-        stats = {"time_s": took, "members": report}
+        stats = {"time_s": took, "members": report,
+                 "member_nodes": {members[o.index][0]: o.result.stats.get("nodes") for o in outcomes
+                                  if not o.error and o.result.stats.get("nodes") is not None}}
         if not answers:
             errors = [o for o in outcomes if (o.error and not o.killed) or (o.result and o.result.status == Status.ERROR)]
             limited = [o for o in outcomes if o.killed or (not o.error and o.result.status == Status.LIMIT)]
@@ -118,5 +120,7 @@ class Portfolio(SolverBase):
             return SolveResult(Status.ERROR, [], None, None, stats, message=msg)
         win = answers[0]
         res: SolveResult = win.result
-        stats.update(member=members[win.index][0], member_stats=res.stats, member_search_s=res.search_s)
-        return SolveResult(res.status, res.solutions, res.count, res.best_score, stats, res.message)
+        stats.update(member=members[win.index][0], member_stats=res.stats, member_search_s=res.search_s,
+                     nodes=res.stats.get("nodes"), conflicts=res.stats.get("conflicts"))
+        msg = f"answered by {members[win.index][0]}" + (f"; {res.message}" if res.message else "")
+        return SolveResult(res.status, res.solutions, res.count, res.best_score, stats, msg)

@@ -151,6 +151,7 @@ def test_portfolio_records_the_member_that_answered():
                              Limits(time_s=60))
     assert res.status == Status.SOLVED and ok
     assert res.stats["member"] in ("edge-backtrack:order=spiral", "sat")
+    assert res.message == f"answered by {res.stats['member']}"
     res, _ = solve_verified(solving.get("portfolio", {"jobs": 3}), p, "count", Limits(time_s=60))
     assert res.count == count("edge-backtrack", p)[1]
     assert len(res.stats["members"]) == 3
