@@ -33,7 +33,7 @@ STATIC = tuple(o for o in ORDERS if o != "mrv")
 INCREMENTAL = tuple(b for b in BACKENDS if b not in ONE_SHOT + UNLIMITED)
 
 
-def make_cubes(p: EdgePuzzle, enc: Encoding, order: str, depth: int = 0, target: int = 1000) -> list[list[int]]:
+def make_cubes(p: EdgePuzzle, enc: Encoding, order: str, depth: int = 0, target: int = 100) -> list[list[int]]:
     """The cubes: every consistent filling of the order's first ``depth`` cells (distinct pieces,
     matching joins, no placement the encoding's unit clauses forbid).  ``depth`` 0: the first depth
     giving at least ``target`` cubes (or the whole board)."""
@@ -78,7 +78,8 @@ class Cube(SolverBase):
         "order": Option(str, "rowscan", "splitter: the backtracker's static order whose first cells a cube fills",
                         STATIC),
         "depth": Option(int, 0, "cells a cube fills (0: the first depth with at least `cubes` cubes)", lo=0, hi=10_000),
-        "cubes": Option(int, 2000, "with depth 0: how many cubes to aim for", lo=1, hi=10_000_000),
+        "cubes": Option(int, 100, "with depth 0: how many cubes to aim for (each costs a solver call)", lo=1,
+                        hi=10_000_000),
         "jobs": Option(int, 1, "processes taking cubes", lo=1, hi=256),
         "part": Option(int, -1, "solve only this cube (0-based; the runner's split)", lo=-1),
     }
