@@ -15,11 +15,12 @@ from pathlib import Path
 
 import numpy as np
 
+from puzzles.errors import UsageError
 from puzzles.xcc import XCC
-from solving import Limits, Option, SolverBase, SolveResult, enumerated
+from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
 
 from . import bitset, checkpoint, dlx, warmup
-from .driver import drive
+from .driver import drive, luby
 from .kernel import BUDGET, COUNT, DEEPEST, DONE, LEAF, LEVEL, MANY, NO_BOUND, NODES, PHASE, SOLUTION, new_state
 
 # the most clash-row memory (n_options^2 / 8 bytes) the auto engine spends on bitsets
@@ -157,6 +158,9 @@ class Backtrack(SolverBase):
         "engine": Option(str, "auto", "auto (bitset up to 12,000 options, else dlx), dlx or bitset: same tree, different speed"),
         "split_depth": Option(int, 0, "with part: cut the search tree at this depth (see split)", lo=0),
         "part": Option(int, -1, "solve only this sub-problem (0-based) of the split; the parts' counts add up", lo=-1),
+        "restarts": Option(str, "none", "mode first: restart with new random tie-breaks (seed, seed+1, ...) after a "
+                                        "node budget following the Luby sequence", ("none", "luby")),
+        "unit": Option(int, 100_000, "restarts: nodes of one Luby unit", lo=1),
     }
 
     def warm(self, puzzle, mode: str) -> None:
@@ -175,11 +179,18 @@ class Backtrack(SolverBase):
         if (o["checkpoint"] or o["resume"]) and o["seed"] >= 0:
             raise ValueError("solver backtrack: checkpoints need the deterministic order (seed -1)")
         limits = limits or Limits()
+        if o["restarts"] == "luby" and (mode != "first" or o["checkpoint"] or o["resume"]):
+            raise UsageError("solver backtrack: restarts are for mode first, without checkpoints")
         t0 = time.perf_counter()
         xcc = whole = puzzle.to_xcc()
         prefix: list[int] = []
         if o["part"] >= 0 or o["split_depth"] > 0:
             xcc, prefix = part_of(whole, o["split_depth"], o["part"])
+        if o["restarts"] == "luby":
+            res = self._restarting(xcc, limits, progress, time.perf_counter() - t0)
+            if prefix:
+                res.solutions = [[whole.decode[k] for k in prefix] + sol for sol in res.solutions]
+            return res
         search = make_search(xcc, o["seed"], o["engine"])
         found: list[list[int]] = []
         if o["resume"]:
@@ -190,6 +201,29 @@ class Backtrack(SolverBase):
         if prefix:  # a part's solutions complete with the placements of its prefix
             res.solutions = [[whole.decode[k] for k in prefix] + sol for sol in res.solutions]
         return res
+
+    def _restarting(self, xcc: XCC, limits: Limits, progress, build_s: float) -> SolveResult:
+        """Mode first with randomised restarts [GSK2000]: run r breaks ties at random from seed + r
+        and stops after unit * luby(r) nodes; a run that finishes its tree has answered."""
+        o = self.options
+        t1 = time.perf_counter()
+        spent, run = 0, 0
+        while True:
+            run += 1
+            left = None if limits.time_s is None else limits.time_s - (time.perf_counter() - t1)
+            budget = o["unit"] * luby(run)
+            if limits.nodes is not None:
+                budget = min(budget, limits.nodes - spent)
+            if (left is not None and left <= 0) or budget <= 0:
+                break
+            search = make_search(xcc, max(o["seed"], 0) + run, o["engine"])
+            res = solve_xcc(search, "first", Limits(time_s=left, nodes=budget), progress, build_s)
+            spent += int(res.stats.get("nodes") or 0)
+            if res.status != Status.LIMIT:
+                res.stats.update(nodes=spent, restarts=run - 1, time_s=time.perf_counter() - t1)
+                return res
+        return SolveResult(Status.LIMIT, [], None, None, {"nodes": spent, "restarts": run - 1, "build_s": build_s,
+                                                          "time_s": time.perf_counter() - t1})
 
     def split_parts(self, puzzle, depth: int) -> int:
         return len(split(puzzle.to_xcc(), depth))

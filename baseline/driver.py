@@ -45,3 +45,18 @@ def drive(step: Callable[[int], int], nodes: Callable[[], int], *, time_s: float
             progress(d)
         if time_s is not None and now - t0 >= time_s:
             return "limit"
+
+
+def luby(i: int) -> int:
+    """The i-th term (from 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ... (Luby, Sinclair,
+    Zuckerman 1993: the universal restart schedule, within a log factor of the best fixed cutoff)."""
+    k = 1
+    while (1 << k) - 1 < i:
+        k += 1
+    while True:
+        if i == (1 << k) - 1:
+            return 1 << (k - 1)
+        i -= (1 << (k - 1)) - 1
+        k = 1
+        while (1 << k) - 1 < i:
+            k += 1

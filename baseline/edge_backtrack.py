@@ -26,7 +26,7 @@ from puzzles.orders import ORDERS, search_order
 from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
 
 from . import warmup
-from .driver import drive
+from .driver import drive, luby
 from .edge_tables import EdgeTables, slip_allowance
 from .kernel import (
     BEST_MIS,
@@ -476,21 +476,6 @@ class EdgeBacktrack(SolverBase):
             return SolveResult(Status.SOLVED, [s.placements(s.best_cand)], None, score, stats)
         return enumerated(mode, complete=complete, solutions=solutions, count=count if mode == "count" else None,
                           stats=stats, wanted=want)
-
-
-def luby(i: int) -> int:
-    """The i-th term (from 1) of the Luby sequence 1 1 2 1 1 2 4 1 1 2 1 1 2 4 8 ... (Luby, Sinclair,
-    Zuckerman 1993: the universal restart schedule, within a log factor of the best fixed cutoff)."""
-    k = 1
-    while (1 << k) - 1 < i:
-        k += 1
-    while True:
-        if i == (1 << k) - 1:
-            return 1 << (k - 1)
-        i -= (1 << (k - 1)) - 1
-        k = 1
-        while (1 << k) - 1 < i:
-            k += 1
 
 
 class _Variants:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from pysat.solvers import Solver as PySat
 
 import solving
-from baseline.edge_backtrack import luby
+from baseline.driver import luby
 from baseline.edge_tables import EdgeTables
 from encoders.cnf import direct_cnf
 from encoders.cube import make_cubes
@@ -242,3 +242,17 @@ def test_cells_hold_their_cores():
     for t in threads:
         t.join()
     assert peak[0] == 2
+
+
+def test_backtrack_restarts_answer_like_one_search():
+    from puzzles import catalog
+
+    for name in ("queens-8", "pentomino-3x20"):
+        p = catalog.load(name)
+        res, ok = solve_verified(solving.get("backtrack", {"restarts": "luby", "unit": 1, "seed": 4}), p, "first",
+                                 Limits(time_s=60))
+        assert res.status == Status.SOLVED and ok and res.stats["restarts"] >= 1
+    res, _ = solve_verified(solving.get("backtrack", {"restarts": "luby", "unit": 5}), catalog.load("queens-3"), "first")
+    assert res.status == Status.UNSAT
+    with pytest.raises(UsageError, match="restarts are for mode first"):
+        solving.get("backtrack", {"restarts": "luby"}).solve(catalog.load("queens-4"), mode="count")
