@@ -9,6 +9,7 @@ skipped.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import hashlib
 import importlib.metadata
@@ -299,18 +300,25 @@ def _execute(todo: list[dict], jobs: int, executor: str, scheduler: str | None):
 
 
 class _Cores:
-    """The local executor's cores: a cell holds ``cores`` of them (at most all) while it runs."""
+    """The local executor's cores: a cell holds ``cores`` of them (at most all) while it runs.
+    Cells get their cores in the order they asked (first come, first served), so a wide cell is
+    not passed over for ever by narrow ones."""
 
     def __init__(self, n: int):
         self.n, self.free = n, n
         self.cond = threading.Condition()
+        self.queue: collections.deque = collections.deque()
 
     @contextlib.contextmanager
     def held(self, want: int):
         want = max(1, min(want, self.n))
+        me = object()
         with self.cond:
-            self.cond.wait_for(lambda: self.free >= want)
+            self.queue.append(me)
+            self.cond.wait_for(lambda: self.queue[0] is me and self.free >= want)
+            self.queue.popleft()
             self.free -= want
+            self.cond.notify_all()
         try:
             yield
         finally:

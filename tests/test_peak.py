@@ -256,3 +256,31 @@ def test_backtrack_restarts_answer_like_one_search():
     assert res.status == Status.UNSAT
     with pytest.raises(UsageError, match="restarts are for mode first"):
         solving.get("backtrack", {"restarts": "luby"}).solve(catalog.load("queens-4"), mode="count")
+
+
+def test_a_wide_cell_is_not_passed_over():
+    import threading
+
+    from experiments.runner import _Cores
+
+    cores, started = _Cores(2), []
+    first = threading.Event()
+
+    def cell(tag, n, hold):
+        with cores.held(n):
+            started.append(tag)
+            first.set()
+            time.sleep(hold)
+
+    a = threading.Thread(target=cell, args=("narrow-0", 1, 0.3))
+    a.start()
+    first.wait()
+    wide = threading.Thread(target=cell, args=("wide", 2, 0.01))
+    wide.start()
+    time.sleep(0.05)  # the wide cell is queued; narrow ones that come later wait behind it
+    rest = [threading.Thread(target=cell, args=(f"narrow-{i}", 1, 0.01)) for i in (1, 2, 3)]
+    for t in rest:
+        t.start()
+    for t in [a, wide, *rest]:
+        t.join()
+    assert started[:2] == ["narrow-0", "wide"]
