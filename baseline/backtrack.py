@@ -155,7 +155,8 @@ class Backtrack(SolverBase):
         "checkpoint": Option(str, "", "directory: snapshot the search path there every checkpoint_every seconds"),
         "resume": Option(str, "", "directory: continue the search snapshotted there"),
         "checkpoint_every": Option(float, 30.0, "seconds between snapshots", lo=0.1),
-        "engine": Option(str, "auto", "auto (bitset up to 12,000 options, else dlx), dlx or bitset: same tree, different speed"),
+        "engine": Option(str, "auto", "auto (bitset up to 12,000 options, else dlx), dlx or bitset: same tree, "
+                                     "different speed", ("auto", "dlx", "bitset")),
         "split_depth": Option(int, 0, "with part: cut the search tree at this depth (see split)", lo=0),
         "part": Option(int, -1, "solve only this sub-problem (0-based) of the split; the parts' counts add up", lo=-1),
         "restarts": Option(str, "none", "mode first: restart with new random tie-breaks (seed, seed+1, ...) after a "
