@@ -27,7 +27,7 @@ from solving.race import race
 
 from .amo import ENCODINGS
 from .cnf import Encoding
-from .solver import BACKENDS, ONE_SHOT, UNLIMITED, solve_until
+from .solver import BACKENDS, ONE_SHOT, UNLIMITED, encode, solve_until
 
 STATIC = tuple(o for o in ORDERS if o != "mrv")
 INCREMENTAL = tuple(b for b in BACKENDS if b not in ONE_SHOT + UNLIMITED)
@@ -85,7 +85,6 @@ class Cube(SolverBase):
     }
 
     def encode(self, puzzle: EdgePuzzle) -> Encoding:
-        from .solver import encode
         return encode(puzzle, {**self.options, "model": "direct", "colors": "pairs"})
 
     def solve(self, puzzle: EdgePuzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:

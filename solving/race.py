@@ -72,6 +72,18 @@ def race(jobs: list[Callable[[Callable[[], bool]], Any]], *, settles: Callable[[
         p.start()
     got: dict[int, Outcome] = {}
     order: list[Outcome] = []
+
+    def add(o: Outcome) -> None:
+        got[o.index] = o
+        order.append(o)
+
+    def drain() -> None:
+        while True:
+            try:
+                add(Outcome(*out.get_nowait()))
+            except queue.Empty:
+                return
+
     kill_at = None if deadline is None else deadline + GRACE_S
     try:
         while len(got) < len(procs):
@@ -79,29 +91,22 @@ def race(jobs: list[Callable[[Callable[[], bool]], Any]], *, settles: Callable[[
             if kill_at is not None and now >= kill_at:
                 break
             try:
-                i, res, err, secs = out.get(timeout=0.05)
+                o = Outcome(*out.get(timeout=0.05))
             except queue.Empty:
                 for i, p in enumerate(procs):  # a child that died without a word (OOM killer, signal)
                     if i not in got and not p.is_alive() and p.exitcode not in (0, None):
-                        _drain(out, got, order)
+                        drain()
                         if i not in got:
-                            o = Outcome(i, error=f"process died (exit {p.exitcode})", seconds=now - t0)
-                            got[i] = o
-                            order.append(o)
+                            add(Outcome(i, error=f"process died (exit {p.exitcode})", seconds=now - t0))
                 if not any(p.is_alive() for p in procs):
-                    _drain(out, got, order)
+                    drain()
                     break  # all gone; the ones that never reported become errors below
                 continue
-            o = Outcome(i, res, err, secs)
-            got[i] = o
-            order.append(o)
-            if not err and settles(res):
+            add(o)
+            if not o.error and settles(o.result):
                 break  # settled: the others are killed below, their work is not needed
     finally:
         stop_event.set()
-        for p in procs:
-            if p.is_alive():
-                p.join(timeout=0.0)
         for i, p in enumerate(procs):
             if p.is_alive():
                 try:
@@ -110,19 +115,7 @@ def race(jobs: list[Callable[[Callable[[], bool]], Any]], *, settles: Callable[[
                     p.kill()
             p.join(timeout=5)
             if i not in got:
-                o = Outcome(i, error="stopped before it reported", seconds=time.monotonic() - t0, killed=True)
-                got[i] = o
-                order.append(o)
+                add(Outcome(i, error="stopped before it reported", seconds=time.monotonic() - t0, killed=True))
         out.close()
     return order
 
-
-def _drain(out, got: dict, order: list) -> None:
-    while True:
-        try:
-            i, res, err, secs = out.get_nowait()
-        except queue.Empty:
-            return
-        o = Outcome(i, res, err, secs)
-        got[i] = o
-        order.append(o)

@@ -137,10 +137,11 @@ def test_restarts_find_verified_solutions_and_prove_unsat():
     res, ok = solve_verified(solving.get("edge-backtrack", {"restarts": "luby", "unit": 50, "seed": 3}), p, "first",
                              Limits(time_s=30))
     assert res.status == Status.SOLVED and ok and res.stats["restarts"] >= 1
-    q = broken(generate.edge_puzzle(3, 3, 2, 2, 5)[0], 1)
-    if count("edge-backtrack", q)[1] == 0:  # a restart that runs its tree out has proven it
-        res, _ = solve_verified(solving.get("edge-backtrack", {"restarts": "luby", "unit": 10_000}), q, "first")
-        assert res.status == Status.UNSAT
+    q = next(b for b in (broken(generate.edge_puzzle(4, 4, 2, 3, k)[0], k) for k in range(50))
+             if count("edge-backtrack", b)[1] == 0)
+    # a restart that runs its tree out has proven it
+    res, _ = solve_verified(solving.get("edge-backtrack", {"restarts": "luby", "unit": 10_000}), q, "first")
+    assert res.status == Status.UNSAT
     with pytest.raises(UsageError, match="restarts are for mode first"):
         solving.get("edge-backtrack", {"restarts": "luby"}).solve(p, mode="count")
 
