@@ -56,20 +56,17 @@ from .kernel import NO_SCORE
 
 
 # ------------------------------------------------------------------ score
-@njit(cache=True, inline="always")
-def _lp(n, k):
-    """log P(n, k) = log n! / (n-k)!"""
-    return math.lgamma(n + 1.0) - math.lgamma(n - k + 1.0)
-
-
-@njit(cache=True, inline="always")
-def _ldf(x):
-    """log (x - 1)!!: the ways to pair x edges among themselves."""
-    return math.lgamma(x + 1.0) - 0.5 * x * math.log(2.0) - math.lgamma(0.5 * x + 1.0)
+def log_tables(n_max: int) -> tuple[np.ndarray, np.ndarray]:
+    """``lg[x] = log x!`` and ``ldf[x] = log (x - 1)!!`` (the ways to pair x edges among
+    themselves) for x = 0..n_max: the score's logs are table look-ups, not lgamma calls."""
+    x = np.arange(n_max + 1, dtype=np.float64)
+    lg = np.array([math.lgamma(v + 1.0) for v in x])
+    ldf = np.array([math.lgamma(v + 1.0) - 0.5 * v * math.log(2.0) - math.lgamma(0.5 * v + 1.0) for v in x])
+    return lg, ldf
 
 
 @njit(cache=True)
-def _term(rem, need, c, n_col, best, penalty):
+def _term(rem, need, c, n_col, best, penalty, lg, ldf):
     """Colour-consistent pairings of colour c, in three pools: frame edges
     (along the rim, pairing among themselves), rim pieces' inward edges
     (pairing with inner pieces' edges) and inner pieces' edges.  Open edges
@@ -94,7 +91,9 @@ def _term(rem, need, c, n_col, best, penalty):
         R2 = I2
     if bad > 0 and not best:
         return NO_SCORE
-    return (_lp(F, dF) + _ldf(F - dF) + _lp(R, dR) + _lp(I, dI) + _lp(I2, R2) + _ldf(I2 - R2)) - penalty * bad
+    # log P(n, k) = lg[n] - lg[n - k]
+    return (lg[F] - lg[F - dF] + ldf[F - dF] + lg[R] - lg[R - dR] + lg[I] - lg[I - dI] + lg[I2] - lg[I2 - R2]
+            + ldf[I2 - R2]) - penalty * bad
 
 
 # ------------------------------------------------------------------ expansion
@@ -116,17 +115,18 @@ def _child_hash(h, k, ci, cands_i, s_piece, s_col, dep_nk, dep_nbd, dep_side, de
 @njit(cache=True)
 def _expand(k, n_states, cands, used, rem, need, mis, hsh, twin, zu, zb, cell_cat, dep_cat, order_cls, dep_nk, dep_nbd, dep_side, dep_base, dep_mul,
             dep_fixed, dep_free, tab_base, tab_ptr, s_piece, s_col, n_col, lookahead, allow, best, penalty,
-            use_score, force, out_parent, out_cand, out_mis, out_score, out_hash):
+            use_score, force, lg, ldf, out_parent, out_cand, out_mis, out_score, out_hash):
     """All children of the states at depth k: (parent, candidate, mismatches,
     score) into the out arrays; returns the number written, or -1 when the
     out arrays are too small."""
     cap = out_parent.shape[0]
     m = 0
     n = cands.shape[1]
+    demand = np.empty(4, np.int64)
+    dcat = np.empty(4, np.int64)
+    touched = np.empty(8, np.int64)
     for i in range(n_states):
         nk = dep_nk[k]
-        demand = np.empty(4, np.int64)
-        dcat = np.empty(4, np.int64)
         for j in range(nk):
             d = dep_nbd[4 * k + j]
             demand[j] = s_col[4 * cands[i, d] + ((dep_side[4 * k + j] + 2) & 3)]
@@ -134,7 +134,7 @@ def _expand(k, n_states, cands, used, rem, need, mis, hsh, twin, zu, zb, cell_ca
         base_score = 0.0
         if use_score:
             for c in range(1, n_col):
-                base_score += _term(rem[i], need[i], c, n_col, best, penalty)
+                base_score += _term(rem[i], need[i], c, n_col, best, penalty, lg, ldf)
         produced = 0
         # passes: 0 exact matches, 1 one more mismatch, 2 anything of the class (best mode, no child yet)
         for pas in range(3):
@@ -188,7 +188,6 @@ def _expand(k, n_states, cands, used, rem, need, mis, hsh, twin, zu, zb, cell_ca
                     sc = 0.0
                     if use_score:
                         # only the colours of the piece's sides and of the demands change
-                        touched = np.empty(8, np.int64)
                         nt = 0
                         for s in range(4):
                             c = s_col[4 * ci + s]
@@ -208,7 +207,7 @@ def _expand(k, n_states, cands, used, rem, need, mis, hsh, twin, zu, zb, cell_ca
                                     dup = True
                             if dup:
                                 continue
-                            before = _term(rem[i], need[i], c, n_col, best, penalty)
+                            before = _term(rem[i], need[i], c, n_col, best, penalty, lg, ldf)
                             for s in range(4):  # apply the child's change to colour c ...
                                 if s_col[4 * ci + s] == c:
                                     rem[i, cell_cat[4 * k + s] * n_col + c] -= 1
@@ -217,7 +216,7 @@ def _expand(k, n_states, cands, used, rem, need, mis, hsh, twin, zu, zb, cell_ca
                             for j in range(nk):
                                 if demand[j] == c:
                                     need[i, dcat[j] * n_col + c] -= 1
-                            sc += _term(rem[i], need[i], c, n_col, best, penalty) - before
+                            sc += _term(rem[i], need[i], c, n_col, best, penalty, lg, ldf) - before
                             for s in range(4):  # ... and undo it
                                 if s_col[4 * ci + s] == c:
                                     rem[i, cell_cat[4 * k + s] * n_col + c] += 1
@@ -478,6 +477,7 @@ class BeamRun:
         zr = np.random.default_rng(0x5E1B7)
         self.zu = zr.integers(0, 2**63, p.n_pieces, dtype=np.int64).astype(np.uint64)
         self.zb = zr.integers(0, 2**63, (4 * n, self.n_col), dtype=np.int64).astype(np.uint64)
+        self.lg, self.ldf = log_tables(4 * p.n_pieces + 8)
         self.stats = {"levels": [], "endgame_states": 0, "endgame_nodes": 0, "endgame_gave_up": 0}
 
     # -------------------------------------------------------------- states
@@ -529,7 +529,7 @@ class BeamRun:
                         self.dep_cat, self.order_cls,
                         tables.dep_nk, self.dep_nbd, tables.dep_side, tables.dep_base, tables.dep_mul, tables.dep_fixed, self.dep_free,
                         tables.tab_base, tables.tab_ptr, tables.s_piece, tables.s_col, self.n_col, self.o["lookahead"], self.allow,
-                        self.best, self.penalty, self.o["score"] == "pairings", force, out_parent, out_cand, out_mis,
+                        self.best, self.penalty, self.o["score"] == "pairings", force, self.lg, self.ldf, out_parent, out_cand, out_mis,
                         out_score, out_hash)
             if m >= 0:
                 break

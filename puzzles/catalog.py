@@ -73,7 +73,7 @@ def _brendan_sizes() -> list[tuple[int, int]]:
 
 
 def names() -> list[str]:
-    out = ["eternity2", "eternity2-hints"] + [f"eternity2-clue{k}" for k in CLUES] + ["owen-a"]
+    out = ["eternity2", "eternity2-hints", "eternity2-corners-0"] + [f"eternity2-clue{k}" for k in CLUES] + ["owen-a"]
     out += [f"meta-{n}x{n}" for n in META]
     out += [f"pentomino-{b}" for b in PENTOMINO_BOXES]
     out += [f"queens-{n}" for n in range(4, 13)]
@@ -102,6 +102,9 @@ def describe(name: str) -> str:
     }
     if name in fixed:
         return fixed[name]
+    if name.startswith("eternity2-corners-"):
+        return ("Eternity II with the five hints and three random corners pinned, seed "
+                f"{name[18:]} (any seed: eternity2-corners-S; the max-score benchmark's variants)")
     if name.startswith("eternity2-clue"):
         return f"Eternity II clue puzzle {name[-1]}; known solution"
     if name.startswith("meta-"):
@@ -142,6 +145,29 @@ def _e2_fixed(p: EdgePuzzle, which: str) -> None:
             p.fixed.append(Fixed(p.parse_cell(cell), piece - 1, rot))
 
 
+def _e2_corners(seed: int, name: str):
+    """The max-score benchmark variant: the five hints and three of the four corner
+    cells pinned to corner pieces, both drawn from ``seed`` (the public study of
+    Eternity II solvers scores its solvers on variants of this kind)."""
+    import numpy as np
+
+    from .edge import EdgePuzzle, Fixed
+
+    p = _load("eternity2-hints")
+    p = EdgePuzzle(p.rows, p.cols, p.pieces.copy(), list(p.fixed), name=name)
+    rng = np.random.default_rng([0xE2C0, seed])
+    corner_pieces = [q for q in range(p.n_pieces) if int(np.sum(p.pieces[q] == 0)) == 2]
+    cells = [0, p.cols - 1, p.n_cells - p.cols, p.n_cells - 1]
+    chosen = rng.choice(4, 3, replace=False)
+    pieces = rng.permutation(corner_pieces)[:3]
+    for ci, q in zip(chosen, pieces):
+        cell = cells[int(ci)]
+        outs = p.outside_sides(cell)
+        rot = next(r for r in range(4) if all((p.placed(int(q), r)[s] == 0) == outs[s] for s in range(4)))
+        p.fixed.append(Fixed(cell, int(q), rot))
+    return p
+
+
 @lru_cache(maxsize=None)
 def _load(name: str):
     m = re.fullmatch(r"(queens|rooks)-(\d+)", name)
@@ -176,6 +202,9 @@ def _load(name: str):
         p = parse_piece_text("16 16\n" + read_text(d / "eternity2" / "eternity2_pieces.txt"), name=name)
         _e2_fixed(p, "I8" if name == "eternity2" else "all")
         return p
+    m = re.fullmatch(r"eternity2-corners-(\d{1,6})", name)
+    if m:
+        return _e2_corners(int(m.group(1)), name)
     m = re.fullmatch(r"eternity2-clue([1-4])", name)
     if m:
         k = int(m.group(1))

@@ -1,0 +1,322 @@
+"""Large-neighbourhood repair of an Eternity II board: more matched joins from a full board.
+
+After the beam, the best board is improved by destroying part of it and
+re-solving that part exactly, keeping the result when it is no worse (a
+board of equal score is taken too: the search drifts along plateaus).  Two
+neighbourhoods, both exact:
+
+* ``assign`` [SchausDeville2008]: a random set of pairwise non-adjacent
+  movable cells of one class (inner, or rim); every join of such a cell
+  faces a piece that stays, so the best placement of the set is an
+  assignment problem: piece x cell, weight = joins matched in the piece's
+  best rotation there.  Solved by ``scipy.optimize.linear_sum_assignment``.
+  Inner sets hold 60-70 cells, so one step reconsiders a third of the board.
+* ``window``: a rectangle (default 2x3) around a mismatched join; its pieces
+  are re-placed among its cells by an exhaustive depth-first search that
+  keeps the best filling (the joins inside the window and to its frame).
+
+The border rule holds throughout: a piece only moves to a cell of its class,
+turned so that its grey sides face out; fixed pieces never move.
+
+Board arrays: ``pc[cell]`` the piece, ``rt[cell]`` its rotation;
+``col[q, r, s]`` the colour piece q shows on side s when turned r;
+``nb[cell, s]`` the neighbour (-1 outside).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from numba import njit
+from scipy.optimize import linear_sum_assignment
+
+from puzzles.edge import EdgePlacement, EdgePuzzle
+
+
+@njit(cache=True)
+def _cell_score(cell, q, r, pc, rt, col, nb):
+    """Joins of `cell` matched when it holds piece q turned r (neighbours as on the board)."""
+    m = 0
+    for s in range(4):
+        d = nb[cell, s]
+        if d >= 0 and pc[d] >= 0 and col[q, r, s] == col[pc[d], rt[d], (s + 2) & 3]:
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def _matched(pc, rt, col, nb):
+    """Matched interior joins of a full board."""
+    m = 0
+    for c in range(pc.shape[0]):
+        for s in (1, 2):
+            d = nb[c, s]
+            if d >= 0 and col[pc[c], rt[c], s] == col[pc[d], rt[d], (s + 2) & 3]:
+                m += 1
+    return m
+
+
+@njit(cache=True)
+def _independent(cells, nb, mark, cap):
+    """A random maximal set (at most `cap`) of pairwise non-adjacent cells from the shuffled `cells`."""
+    out = np.empty(cells.shape[0], np.int64)
+    n = 0
+    for c in cells:
+        if n >= cap:
+            break
+        ok = True
+        for s in range(4):
+            d = nb[c, s]
+            if d >= 0 and mark[d]:
+                ok = False
+                break
+        if ok:
+            mark[c] = True
+            out[n] = c
+            n += 1
+    for i in range(n):
+        mark[out[i]] = False
+    return out[:n]
+
+
+@njit(cache=True)
+def _weights(S, pc, rt, col, nb, rots, n_rots):
+    """W[i, j]: the most joins piece pc[S[i]] matches at cell S[j]; R[i, j] the rotation that does it.
+    (The cells of S are pairwise non-adjacent: every neighbour they see stays.)"""
+    k = S.shape[0]
+    W = np.zeros((k, k), np.int64)
+    R = np.zeros((k, k), np.int64)
+    for i in range(k):
+        q = pc[S[i]]
+        for j in range(k):
+            cell = S[j]
+            best, br = -1, 0
+            for t in range(n_rots[cell]):
+                r = rots[q, cell, t]
+                m = _cell_score(cell, q, r, pc, rt, col, nb)
+                if m > best:
+                    best, br = m, r
+            W[i, j] = best
+            R[i, j] = br
+    return W, R
+
+
+@njit(cache=True)
+def _window_search(cells, pieces, pc, rt, col, nb, allowed, order_in_win, budget):
+    """Exhaustive best re-placement of `pieces` on `cells` (a window): returns (best matched joins
+    that touch the window, nodes); the best filling is left in pc/rt.  ``allowed[q, cell]`` is the
+    rotation piece q must take at a rim cell, 4 for any (inner), -1 when it may not go there."""
+    k = cells.shape[0]
+    # the window's cells empty; the count is of joins with at least one end in the window
+    for c in cells:
+        pc[c] = -1
+    best = -1
+    best_pc = np.empty(k, np.int64)
+    best_rt = np.empty(k, np.int64)
+    usedp = np.zeros(k, np.bool_)
+    choice = np.full(k, -1, np.int64)  # index into pieces*4 + rot tried at depth d
+    gain = np.zeros(k + 1, np.int64)
+    # upper bound on joins still to come: joins of cells d.. not yet counted
+    later = np.zeros(k + 1, np.int64)
+    for d in range(k - 1, -1, -1):
+        c = cells[d]
+        cnt = 0
+        for s in range(4):
+            nbc = nb[c, s]
+            if nbc < 0:
+                continue
+            if order_in_win[nbc] < 0 or order_in_win[nbc] < d:
+                cnt += 1  # counted when c is placed: the neighbour is outside or earlier
+        later[d] = later[d + 1] + cnt
+    nodes = 0
+    d = 0
+    while d >= 0:
+        c = cells[d]
+        choice[d] += 1
+        if choice[d] > 0 and pc[c] >= 0:  # undo the previous try at this depth
+            usedp[(choice[d] - 1) // 4] = False
+            pc[c] = -1
+        placed = False
+        while choice[d] < 4 * k:
+            i = choice[d] // 4
+            r = choice[d] % 4
+            q = pieces[i]
+            a = allowed[q, c]
+            if usedp[i] or a < 0 or (a < 4 and a != r):
+                choice[d] = 4 * (i + 1) if (usedp[i] or a < 0) else choice[d] + 1
+                continue
+            g = _cell_score(c, q, r, pc, rt, col, nb)
+            if gain[d] + g + later[d + 1] <= best:
+                choice[d] += 1
+                continue
+            pc[c] = q
+            rt[c] = r
+            usedp[i] = True
+            gain[d + 1] = gain[d] + g
+            placed = True
+            break
+        if not placed:
+            choice[d] = -1
+            pc[c] = -1
+            d -= 1
+            continue
+        nodes += 1
+        if d == k - 1:
+            if gain[k] > best:
+                best = gain[k]
+                for t in range(k):
+                    best_pc[t] = pc[cells[t]]
+                    best_rt[t] = rt[cells[t]]
+            if nodes >= budget:
+                break
+            continue  # try the next choice at this depth
+        if nodes >= budget:
+            break
+        d += 1
+    for t in range(k):
+        pc[cells[t]] = best_pc[t]
+        rt[cells[t]] = best_rt[t]
+    return best, nodes
+
+
+class Repair:
+    """Large-neighbourhood search from a full board (module docstring)."""
+
+    def __init__(self, p: EdgePuzzle, seed: int = 0, window: tuple[int, int] = (2, 3)):
+        self.p = p
+        n = p.n_cells
+        self.rng = np.random.default_rng([0x4E9A, seed])
+        self.col = np.array([[p.placed(q, r) for r in range(4)] for q in range(p.n_pieces)], np.int64)
+        self.nb = np.array([[p.neighbour(c, s) for s in range(4)] for c in range(n)], np.int64)
+        fixed = {f.cell for f in p.fixed}
+        out = [p.outside_sides(c) for c in range(n)]
+        grey = [tuple(int(x) == 0 for x in p.pieces[q]) for q in range(p.n_pieces)]
+        bordered = p.bordered
+        # allowed[q, cell]: the rotation q must take there (rim), 4 any (inner), -1 never
+        self.allowed = np.full((p.n_pieces, n), -1, np.int64)
+        for c in range(n):
+            for q in range(p.n_pieces):
+                if not bordered:
+                    self.allowed[q, c] = 4
+                    continue
+                rs = [r for r in range(4) if all((self.col[q, r, s] == 0) == out[c][s] for s in range(4))]
+                if rs and not any(out[c]) and not any(grey[q]):
+                    self.allowed[q, c] = 4
+                elif rs and any(out[c]):
+                    self.allowed[q, c] = rs[0]
+        # rotations to try per (piece, cell) for the assignment weights
+        self.n_rots = np.array([1 if (bordered and any(out[c])) else 4 for c in range(n)], np.int64)
+        self.rots = np.zeros((p.n_pieces, n, 4), np.int64)
+        for q in range(p.n_pieces):
+            for c in range(n):
+                a = self.allowed[q, c]
+                self.rots[q, c, :] = np.arange(4) if a == 4 else max(a, 0)
+        kinds = [sum(out[c]) if bordered else 0 for c in range(n)]
+        self.classes = [np.array([c for c in range(n) if kinds[c] == k and c not in fixed], np.int64)
+                        for k in sorted(set(kinds))]
+        self.classes = [cl for cl in self.classes if len(cl) >= 2]
+        self.movable = np.array([c not in fixed for c in range(n)], np.bool_)
+        self.window = window
+        self.stats = {"assign_steps": 0, "window_steps": 0, "improvements": 0, "window_nodes": 0}
+
+    def board(self, placements) -> tuple[np.ndarray, np.ndarray]:
+        pc = np.full(self.p.n_cells, -1, np.int64)
+        rt = np.zeros(self.p.n_cells, np.int64)
+        for pl in placements:
+            pc[pl.cell], rt[pl.cell] = pl.piece, pl.rotation
+        return pc, rt
+
+    def placements(self, pc, rt) -> list[EdgePlacement]:
+        return [EdgePlacement(c, int(pc[c]), int(rt[c])) for c in range(self.p.n_cells)]
+
+    def score(self, pc, rt) -> int:
+        return int(_matched(pc, rt, self.col, self.nb))
+
+    # ---------------------------------------------------------------- moves
+    def assign_step(self, pc, rt) -> int:
+        """One assignment move on a random class; returns the change in matched joins (>= 0)."""
+        sizes = np.array([len(c) for c in self.classes], float)
+        cl = self.classes[self.rng.choice(len(self.classes), p=sizes / sizes.sum())]
+        S = _independent(self.rng.permutation(cl), self.nb, np.zeros(self.p.n_cells, np.bool_), 1 << 30)
+        if len(S) < 2:
+            return 0
+        W, R = _weights(S, pc, rt, self.col, self.nb, self.rots, self.n_rots)
+        before = int(sum(_cell_score(c, pc[c], rt[c], pc, rt, self.col, self.nb) for c in S))
+        rows, cols = linear_sum_assignment(W, maximize=True)
+        after = int(W[rows, cols].sum())
+        self.stats["assign_steps"] += 1
+        if after < before:
+            return 0
+        old = pc[S].copy()
+        for i, j in zip(rows, cols):
+            pc[S[j]] = old[i]
+            rt[S[j]] = R[i, j]
+        return after - before
+
+    def window_step(self, pc, rt, budget: int = 200_000) -> int:
+        """Re-place the pieces of a window around a random mismatch exactly; returns the change."""
+        p = self.p
+        bad = [(c, s) for c in range(p.n_cells) for s in (1, 2)
+               if self.nb[c, s] >= 0 and self.col[pc[c], rt[c], s] != self.col[pc[self.nb[c, s]], rt[self.nb[c, s]], (s + 2) & 3]]
+        if not bad:
+            return 0
+        c, _ = bad[self.rng.integers(len(bad))]
+        h, w = self.window if self.rng.random() < 0.5 else self.window[::-1]
+        r0, c0 = divmod(c, p.cols)
+        top = int(np.clip(r0 - self.rng.integers(h), 0, p.rows - h))
+        left = int(np.clip(c0 - self.rng.integers(w), 0, p.cols - w))
+        cells = np.array([(top + i) * p.cols + left + j for i in range(h) for j in range(w)
+                          if self.movable[(top + i) * p.cols + left + j]], np.int64)
+        if len(cells) < 2:
+            return 0
+        before = _touching(cells, pc, rt, self.col, self.nb)
+        pieces = self.rng.permutation(pc[cells])
+        saved_pc, saved_rt = pc.copy(), rt.copy()
+        win = np.full(p.n_cells, -1, np.int64)
+        win[cells] = np.arange(len(cells))
+        best, nodes = _window_search(cells, pieces, pc, rt, self.col, self.nb, self.allowed, win, budget)
+        self.stats["window_steps"] += 1
+        self.stats["window_nodes"] += int(nodes)
+        if best < before or (pc[cells] < 0).any():
+            pc[:], rt[:] = saved_pc, saved_rt
+            return 0
+        return int(best - before)
+
+    # ---------------------------------------------------------------- the run
+    def run(self, placements, deadline: float, on_better=None, assign_share: float = 0.5):
+        """Improve the board until the deadline; ``on_better(placements, score)`` at each new best."""
+        pc, rt = self.board(placements)
+        cur = self.score(pc, rt)
+        best = cur
+        while time.perf_counter() < deadline:
+            if self.rng.random() < assign_share:
+                cur += self.assign_step(pc, rt)
+            else:
+                cur += self.window_step(pc, rt)
+            if cur > best:
+                best = cur
+                self.stats["improvements"] += 1
+                if on_better:
+                    on_better(self.placements(pc, rt), best)
+        assert cur == self.score(pc, rt), "repair lost track of its score"
+        return self.placements(pc, rt), best
+
+
+@njit(cache=True)
+def _touching(cells, pc, rt, col, nb):
+    """Matched joins with at least one end in `cells`."""
+    inwin = np.zeros(pc.shape[0], np.bool_)
+    for c in cells:
+        inwin[c] = True
+    m = 0
+    for c in cells:
+        for s in range(4):
+            d = nb[c, s]
+            if d < 0:
+                continue
+            if inwin[d] and d < c:
+                continue  # counted from the other end
+            if col[pc[c], rt[c], s] == col[pc[d], rt[d], (s + 2) & 3]:
+                m += 1
+    return m
