@@ -125,6 +125,7 @@ def _expand(k, n_states, cands, used, rem, need, mis, hsh, twin, zu, zb, cell_ca
     demand = np.empty(4, np.int64)
     dcat = np.empty(4, np.int64)
     touched = np.empty(8, np.int64)
+    tc = np.zeros(n_col)  # the state's score term of each colour
     for i in range(n_states):
         nk = dep_nk[k]
         for j in range(nk):
@@ -134,7 +135,8 @@ def _expand(k, n_states, cands, used, rem, need, mis, hsh, twin, zu, zb, cell_ca
         base_score = 0.0
         if use_score:
             for c in range(1, n_col):
-                base_score += _term(rem[i], need[i], c, n_col, best, penalty, lg, ldf)
+                tc[c] = _term(rem[i], need[i], c, n_col, best, penalty, lg, ldf)
+                base_score += tc[c]
         produced = 0
         # passes: 0 exact matches, 1 one more mismatch, 2 anything of the class (best mode, no child yet)
         for pas in range(3):
@@ -207,7 +209,7 @@ def _expand(k, n_states, cands, used, rem, need, mis, hsh, twin, zu, zb, cell_ca
                                     dup = True
                             if dup:
                                 continue
-                            before = _term(rem[i], need[i], c, n_col, best, penalty, lg, ldf)
+                            before = tc[c]
                             for s in range(4):  # apply the child's change to colour c ...
                                 if s_col[4 * ci + s] == c:
                                     rem[i, cell_cat[4 * k + s] * n_col + c] -= 1
@@ -339,6 +341,57 @@ def _endgame(k0, n, row, used_row, dep_nk, dep_nbd, dep_side, dep_base, dep_mul,
             entering = False
 
 
+BEST_EVERY_S = 30.0
+
+
+def _window_shape(spec: str) -> tuple[int, int]:
+    try:
+        h, w = (int(x) for x in spec.lower().split("x"))
+    except ValueError:
+        raise UsageError(f"solver beam: option window: {spec!r} is not HxW (like 2x3)") from None
+    if not (1 <= h <= 4 and 1 <= w <= 4 and h * w >= 2):
+        raise UsageError(f"solver beam: option window: {spec!r}: each side 1..4, at least two cells")
+    return h, w
+
+
+@njit(cache=True)
+def _per_parent(ranked, parent, cap, width, n_parents):
+    """The first `width` of `ranked` taking at most `cap` children of any one parent."""
+    cnt = np.zeros(n_parents, np.int64)
+    out = np.empty(min(width, ranked.shape[0]), np.int64)
+    m = 0
+    for t in range(ranked.shape[0]):
+        i = ranked[t]
+        if cnt[parent[i]] < cap:
+            cnt[parent[i]] += 1
+            out[m] = i
+            m += 1
+            if m == out.shape[0]:
+                break
+    return out[:m]
+
+
+def _mismatches(p: EdgePuzzle, placements) -> int:
+    """Mismatched joins between the placed cells of a partial board."""
+    at = {pl.cell: p.placed(pl.piece, pl.rotation) for pl in placements}
+    bad = 0
+    for cell, cols in at.items():
+        for side in (1, 2):
+            nb = p.neighbour(cell, side)
+            if nb in at and cols[side] != at[nb][(side + 2) % 4]:
+                bad += 1
+    return bad
+
+
+def _level_model(a, b):
+    """Per level, time = fixed + per * states, fitted through two passes' (took, expanded)."""
+    (t1, s1), (t2, s2) = a, b
+    ds = np.where(s2 - s1 > 0, s2 - s1, 1.0)
+    per = np.where(s2 - s1 > 0, np.maximum(t2 - t1, 0.0) / ds, t2 / np.maximum(s2, 1.0))
+    fixed = np.maximum(t1 - per * s1, 0.0)
+    return fixed, per
+
+
 class Frontier(NamedTuple):
     """The beam's states, one row each (module docstring: State arrays)."""
 
@@ -363,6 +416,17 @@ class Beam(SolverBase):
         "lookahead": Option(int, 2, "cells ahead checked for a dead site (first mode)", lo=0, hi=64),
         "exhaust_at": Option(int, -1, "cells left when the end-game exhausts each survivor "
                                       "(-1: a quarter of the board, at most 30, as Selby)", lo=-1),
+        "schedule": Option(str, "auto", "best mode: widths from the time budget (budget), or 16, 256, 4096, width "
+                                        "(widen); auto: budget when there is a time limit", ("auto", "budget", "widen")),
+        "max_width": Option(int, 0, "best mode, budget schedule: the widest pass (0: no cap)", lo=0),
+        "repair": Option(float, 0.3, "best mode with a time limit: the share of the time given to the repair "
+                                     "phase after the beam (large-neighbourhood search, baseline/repair.py)", lo=0.0, hi=1.0),
+        "tail": Option(int, 6, "best mode, repair: tail passes re-run the beam over the last 2..N rows of the "
+                               "best board (0: none)", lo=0, hi=64),
+        "window": Option(str, "3x3", "best mode, repair: the window re-solved exactly around a mismatch (HxW)"),
+        "jobs": Option(int, 1, "best mode: independent runs (seeds seed, seed+1, ...) in parallel processes; "
+                               "the best board wins", lo=1, hi=64),
+        "per_parent": Option(int, 0, "children of one state kept at most per level (diversity; 0: any)", lo=0),
         "score": Option(str, "pairings", "child score: colour pairings (Owen-style) or none", ("pairings", "none")),
         "order": Option(str, "auto", "the static order of the sites (auto: scan along the shorter side)",
                         ("auto",) + tuple(o for o in ORDERS if o != "mrv")),
@@ -383,6 +447,7 @@ class Beam(SolverBase):
         """One name, two searches: the edge beam, and the XCC beam (``beam_xcc``) for
         everything else, which has mode first only and no checkpoints yet."""
         super().check(puzzle, mode)
+        _window_shape(self.options["window"])
         if puzzle.kind != "edge":
             if mode != "first":
                 raise UsageError(f"solver beam: mode {mode!r} is for edge matching; {puzzle.kind} puzzles have "
@@ -404,8 +469,45 @@ class Beam(SolverBase):
             from .beam_xcc import XCCBeamRun
 
             return XCCBeamRun(puzzle, self.options).solve(limits, progress)
+        if mode == "best" and self.options["jobs"] > 1:
+            return _parallel_best(puzzle, self.options, limits, progress)
         run = BeamRun(puzzle, self.options, best=(mode == "best"))
         return run.solve(limits, progress)
+
+
+def _parallel_best(p: EdgePuzzle, options: dict, limits: Limits, progress) -> SolveResult:
+    """``jobs`` independent best-mode runs (seeds seed .. seed+jobs-1) in forked processes, each to
+    the time limit; the best board wins.  Each job checkpoints its own best board (``best<i>.npz``);
+    a resume starts every job from the best of them."""
+    from solving.race import race
+
+    t0 = time.perf_counter()
+    o = dict(options)
+
+    def job_of(i):
+        def job(stop):
+            run = BeamRun(p, {**o, "seed": o["seed"] + i, "_job": i, "jobs": 1}, best=True)
+            r = run.solve(limits, None)
+            if r.status == "error":
+                raise RuntimeError(r.message)
+            return ([tuple(x) for x in r.solutions[0]] if r.solutions else None, r.best_score, r.stats)
+        return job
+
+    deadline = None if limits.time_s is None else time.monotonic() + limits.time_s + 2.0
+    outs = race([job_of(i) for i in range(o["jobs"])], settles=lambda r: False, deadline=deadline)
+    done = [x for x in outs if x.result is not None and x.result[0] is not None]
+    if not done:
+        errors = "; ".join(x.error for x in outs if x.error) or "no job returned a board"
+        return SolveResult("error", [], None, None, {"time_s": time.perf_counter() - t0}, errors)
+    win = max(done, key=lambda x: x.result[1])
+    pl, score, stats = win.result
+    scores = {x.index: (x.result[1] if x.result else x.error) for x in outs}
+    stats = {**stats, "jobs": o["jobs"], "job_scores": [scores.get(i) for i in range(o["jobs"])],
+             "winner": win.index, "time_s": time.perf_counter() - t0}
+    if progress:
+        progress({"score": score})
+    return SolveResult("solved", [[EdgePlacement(*x) for x in pl]], None, score, stats,
+                       f"best of {o['jobs']} jobs: job {win.index}")
 
 
 class BeamRun:
@@ -540,14 +642,26 @@ class BeamRun:
                 return self.expand(k, states, width, rng, force=True)
             return None, 0
         score = out_score[:m]
-        if self.o["score"] == "pairings":
-            score = score + rng.random(m) * 1e-9  # seeded tie-break
-            ranked = np.argsort(-score, kind="stable")
-        else:
-            ranked = np.arange(m)
-        # one child per hash (the best scored): equal hashes have the same future
-        _, first = np.unique(out_hash[:m][ranked], return_index=True)
-        keep = ranked[np.sort(first)][:width]
+        pool = 2 * width + 64  # children worth sorting: the beam keeps `width`, some are duplicates
+        while True:
+            if self.o["score"] == "pairings":
+                score = out_score[:m] + rng.random(m) * 1e-9  # seeded tie-break
+                if m > pool:  # a partial sort: only the best `pool` children are ranked
+                    top = np.argpartition(-score, pool)[:pool]
+                    ranked = top[np.argsort(-score[top], kind="stable")]
+                else:
+                    ranked = np.argsort(-score, kind="stable")
+            else:
+                ranked = np.arange(min(m, pool))
+            # one child per hash (the best scored): equal hashes have the same future
+            _, first = np.unique(out_hash[:m][ranked], return_index=True)
+            if len(first) >= width or len(ranked) >= m:
+                break
+            pool *= 4  # too many duplicates among the best: rank more of them
+        keep = ranked[np.sort(first)]
+        if self.o["per_parent"] > 0:  # diversity: no parent fills the beam with its own children
+            keep = _per_parent(keep, out_parent[:m], self.o["per_parent"], width, W)
+        keep = keep[:width]
         sp, sc, sm = out_parent[:m][keep], out_cand[:m][keep], out_mis[:m][keep]
         return Frontier(*self._materialise(k, states, sp, sc, sm), score[keep]), m
 
@@ -558,7 +672,8 @@ class BeamRun:
 
     # -------------------------------------------------------------- checkpoints
     def fingerprint(self) -> str:
-        keep = {k: v for k, v in self.o.items() if k not in ("checkpoint", "resume", "endgame_nodes")}
+        keep = {k: v for k, v in self.o.items()
+                if k not in ("checkpoint", "resume", "endgame_nodes", "repair", "window", "jobs", "_job", "tail")}
         h = hashlib.sha256(self.p.pieces.tobytes() + json.dumps([self.p.rows, self.p.cols, keep, self.best],
                                                                 sort_keys=True).encode())
         return h.hexdigest()[:16]
@@ -568,11 +683,11 @@ class BeamRun:
         pieces = self.tables.s_piece[cands[:, :k]]
         rots = self.tables.s_rot[cands[:, :k]]
         packed = codec.pack(pieces, rots, self.p.n_pieces)
-        checkpoint.save(d, "frontier", packed=packed, mis=mis, score=score, level=k, width=width,
+        checkpoint.save(d, f"frontier{self.o.get('_job', '')}", packed=packed, mis=mis, score=score, level=k, width=width,
                         fingerprint=self.fingerprint(), bits_per_tile=codec.bits_per_tile(self.p.n_pieces))
 
     def load(self, d: Path):
-        z = checkpoint.load(d, "frontier", self.fingerprint())
+        z = checkpoint.load(d, f"frontier{self.o.get('_job', '')}", self.fingerprint())
         k = int(z["level"])
         pieces, rots = codec.unpack(z["packed"], k, self.p.n_pieces)
         cands = np.zeros((pieces.shape[0], self.n), np.int64)
@@ -584,52 +699,213 @@ class BeamRun:
         t0 = time.perf_counter()
         deadline = None if limits.time_s is None else t0 + limits.time_s
         o = self.o
-        best_board, best_mis, history = None, None, []
-        widths = [o["width"]]
-        if self.best:  # anytime: narrow first, wider while time is left
-            widths = sorted({max(1, min(o["width"], w)) for w in (16, 256, 4096)} | {o["width"]})
-        status = "dead"
-        for wi, width in enumerate(widths):
-            res = self._one_run(width, deadline, progress, t0, resume=(wi == 0))
-            if res is None:
-                status = "limit"
-                break
-            kind, row, mis = res
-            if kind == "solution":
-                return self._result("solved", [self.placements(row)], None, t0, history)
-            if kind == "board" and (best_mis is None or mis < best_mis):
-                best_board, best_mis = row, mis
-                history.append((round(time.perf_counter() - t0, 3), self.p.n_joins - mis))
-                if progress:
-                    progress({"score": self.p.n_joins - mis, "width": width})
-            if kind == "limit":
-                status = "limit"
-                break
-            if deadline is not None and time.perf_counter() >= deadline:
-                status = "limit"
-                break
-        if self.best and best_board is not None:
-            return self._result("solved", [self.placements(best_board)], self.p.n_joins - best_mis, t0, history)
+        self.history = []
+        budget = self.best and deadline is not None and o["schedule"] != "widen"
+        if o["schedule"] == "budget" and deadline is None:
+            raise UsageError("solver beam: schedule=budget needs a time limit")
+        repairing = self.best and deadline is not None and o["repair"] > 0
+        beam_deadline = deadline
+        if repairing:
+            beam_deadline = t0 + (1.0 - o["repair"]) * (deadline - t0)
+        self.best_pl, self.best_score = None, None  # the best board as placements (repair works on these)
+        resumed = self._load_best() if self.best and o["resume"] else None
+        if resumed is not None:  # a best board was checkpointed: go on repairing it
+            status = "board"
+            self._better(resumed[0], resumed[1], t0, progress, save=False)
+            self.stats["resumed_score"] = resumed[1]
+        elif budget:
+            status = self._budget_passes(t0, beam_deadline, progress)
+        else:
+            widths = [o["width"]]
+            if self.best:  # anytime: narrow first, wider while time is left
+                widths = sorted({max(1, min(o["width"], w)) for w in (16, 256, 4096)} | {o["width"]})
+            status = "dead"
+            for wi, width in enumerate(widths):
+                status = self._pass(width, beam_deadline, progress, t0, resume=(wi == 0))
+                if status in ("solution", "limit", "perfect"):
+                    break
+        if status == "solution":
+            return self._result("solved", [self.placements(self.solution)], None, t0, self.history)
+        if self.best and self.best_pl is not None:
+            if repairing and time.perf_counter() < deadline and self.best_score < self.p.n_joins:
+                self._repair(t0, deadline, progress)
+            self._save_best(force=True)
+            return self._result("solved", [self.best_pl], self.best_score, t0, self.history)
         # a dead beam proves nothing (the search is incomplete): the width was the limit
-        return self._result("limit", [], None, t0, history,
+        return self._result("limit", [], None, t0, self.history,
                             "the beam died out: no survivor completed (beam search is incomplete; try a wider beam)"
                             if status == "dead" else "")
+
+    def _pass(self, width, deadline, progress, t0, resume, profile=None):
+        """One beam pass; returns "solution", "board", "dead" or "limit" and keeps the best board."""
+        res = self._one_run(width, deadline, progress, t0, resume, profile)
+        if res is None:
+            return "limit"
+        kind, row, mis = res
+        if kind == "solution":
+            self.solution = row
+        if kind == "board":
+            self._better(self.placements(row), self.p.n_joins - mis, t0, progress, width=width)
+            if mis == 0:
+                return "perfect"  # nothing left to improve
+        if kind == "board" and deadline is not None and time.perf_counter() >= deadline:
+            return "limit"
+        return kind
+
+    # -------------------------------------------------------------- best boards
+    def _better(self, placements, score, t0, progress, width=None, save=True) -> None:
+        """A board from the beam or the repair: kept (and checkpointed) when it beats the best."""
+        if self.best_score is not None and score <= self.best_score:
+            return
+        self.best_pl, self.best_score = placements, score
+        self.history.append((round(time.perf_counter() - t0, 3), score))
+        if progress:
+            progress({"score": score, **({"width": width} if width else {})})
+        if save:
+            self._save_best()
+
+    def _save_best(self, force=False) -> None:
+        """The best board into the checkpoint directory, at most every ``BEST_EVERY_S`` (a kill loses
+        less than that): ``best.npz`` to resume from, ``best.svg`` with its mismatches in red and
+        ``best.url`` for the e2.bucas.name viewer."""
+        ck = self.o["checkpoint"]
+        now = time.perf_counter()
+        if not ck or self.best_pl is None or (not force and now - getattr(self, "_saved_at", -1e9) < BEST_EVERY_S):
+            return
+        if getattr(self, "_saved_score", None) == self.best_score:
+            return
+        from puzzles.formats import bucas_url
+        from puzzles.outputs import atomic_write
+        from puzzles.render import render_edge
+
+        d = Path(ck)
+        pl = np.array([(q.cell, q.piece, q.rotation) for q in self.best_pl], np.int64)
+        checkpoint.save(d, f"best{self.o.get('_job', '')}", placements=pl, score=self.best_score,
+                        fingerprint=self.puzzle_fingerprint())
+        atomic_write(d / f"best{self.o.get('_job', '')}.svg", render_edge(self.p, self.best_pl))
+        atomic_write(d / f"best{self.o.get('_job', '')}.url", bucas_url(self.p, self.best_pl) + "\n")
+        self._saved_at, self._saved_score = now, self.best_score
+
+    def puzzle_fingerprint(self) -> str:
+        """Best boards resume under any options: only the puzzle must be the same."""
+        fixed = sorted(tuple(f) for f in self.p.fixed)
+        return hashlib.sha256(self.p.pieces.tobytes() + json.dumps([self.p.rows, self.p.cols, fixed]).encode()
+                              ).hexdigest()[:16]
+
+    def _load_best(self):
+        """The best checkpointed board in the resume directory (any job's), or None."""
+        d = Path(self.o["resume"])
+        found = None
+        for f in sorted(d.glob("best*.npz")):
+            z = checkpoint.load(d, f.stem, self.puzzle_fingerprint())
+            pl = [EdgePlacement(int(c), int(q), int(r)) for c, q, r in z["placements"]]
+            if found is None or int(z["score"]) > found[1]:
+                found = (pl, int(z["score"]))
+        if found is None and not any(d.glob("frontier*.npz")):
+            raise ValueError(f"resume: {d}: no snapshot there")
+        return found
+
+    def _repair(self, t0, deadline, progress) -> None:
+        """The repair phase: tail passes (the beam again over the last rows of the best board,
+        wider, since fewer levels are left) alternating with large-neighbourhood steps
+        (``repair.Repair``) on the best board, until the deadline."""
+        from .repair import Repair
+
+        rep = Repair(self.p, self.o["seed"], _window_shape(self.o["window"]))
+        start, total = self.best_score, deadline - time.perf_counter()
+        tails = {"passes": 0, "better": 0}
+        rng = np.random.default_rng([self.o["seed"], 0x7A11])
+
+        def better(pl, score):
+            self._better(pl, score, t0, progress)
+
+        salt = 0
+        while time.perf_counter() < deadline and self.best_score < self.p.n_joins:
+            salt += 1
+            if getattr(self, "_model", None) is not None and self.o["tail"] > 0:
+                rows = int(rng.integers(2, self.o["tail"] + 1))
+                slice_s = min(max(2.0, total / 6), deadline - time.perf_counter())
+                before = self.best_score
+                self._tail_pass(rows * min(self.p.cols, self.p.rows), slice_s, t0, progress, salt)
+                tails["passes"] += 1
+                tails["better"] += int(self.best_score > before)
+            lns_s = min(max(1.0, total / 12), deadline - time.perf_counter())
+            if lns_s > 0:
+                rep.run(self.best_pl, time.perf_counter() + lns_s, better)
+        self.stats["repair"] = {**rep.stats, "tail_passes": tails["passes"], "tail_better": tails["better"],
+                                "from": start, "to": self.best_score}
+
+    def _tail_pass(self, cells: int, seconds: float, t0, progress, salt) -> None:
+        """The beam from the best board's first n - cells placements, as wide as ``seconds`` allow."""
+        n = self.n
+        k0 = max(1, n - cells)
+        fixed, per = self._model
+        width = int((0.9 * seconds - float(fixed[k0:].sum())) / max(float(per[k0:].sum()), 1e-9))
+        if width < 2:
+            return
+        at = {pl.cell: pl for pl in self.best_pl}
+        row = np.zeros((1, n), np.int64)
+        for d in range(k0):
+            pl = at[int(self.order[d])]
+            row[0, d] = self.lut[pl.piece, pl.rotation]
+        prefix = self.placements(np.concatenate([row[0, :k0], np.zeros(n - k0, np.int64)]))[:k0]
+        mis = np.array([_mismatches(self.p, prefix)], np.int64)
+        states = self.rebuild(k0, row, mis, np.zeros(1))
+        deadline = time.perf_counter() + seconds
+        res = self._one_run(width, deadline, None, t0, False, self._model, start_at=(k0, states), salt=salt)
+        if res is not None and res[0] == "board":
+            self._better(self.placements(res[1]), self.p.n_joins - res[2], t0, progress, width=width)
+
+    def _budget_passes(self, t0, deadline, progress):
+        """Best mode with a time limit: two narrow passes (32 and 256 states) measure what a
+        level costs, a fixed part plus a part per state; each further pass is as wide as the
+        time left allows (and shrinks its width on the way when it falls behind), so the passes
+        started finish and the budget is used."""
+        o = self.o
+        cap = o["max_width"] or 1 << 40
+        width, model, status, runs = min(32, cap), None, "dead", []
+        while True:
+            tp = time.perf_counter()
+            status = self._pass(width, deadline, progress, t0, resume=not runs, profile=model)
+            self.stats.setdefault("passes", []).append((width, round(time.perf_counter() - tp, 2)))
+            if status in ("solution", "limit", "perfect"):
+                return status
+            runs.append(self._profile)
+            left = deadline - time.perf_counter()
+            if len(runs) == 1:
+                nxt = min(256, cap)
+            else:
+                model = self._model = _level_model(runs[-2], runs[-1])
+                fixed, per = model[0].sum(), model[1].sum()
+                nxt = min(cap, int((0.92 * left - fixed) / max(per, 1e-9)))
+            if nxt < 2 * width:  # a pass not twice as wide would not find a better board often enough
+                return status
+            width = nxt
 
     def _result(self, status, sols, score, t0, history, message=""):
         self.stats.update(time_s=time.perf_counter() - t0, score_history=history, order=self.o["order"])
         self.stats["nodes"] = sum(lv["children"] for lv in self.stats["levels"]) + self.stats["endgame_nodes"]
         return SolveResult(status, sols, None, score, self.stats, message)
 
-    def _one_run(self, width, deadline, progress, t0, resume):
+    def _one_run(self, width, deadline, progress, t0, resume, profile=None, start_at=None, salt=0):
+        """One pass from the root (or from a checkpointed frontier, or from ``start_at`` =
+        (depth, frontier): a tail pass, which writes no frontier checkpoint)."""
         o, n = self.o, self.n
-        rng_base = o["seed"]
-        ck = Path(o["checkpoint"]) if o["checkpoint"] else None
+        rng_base = o["seed"] + 7919 * salt
+        ck = Path(o["checkpoint"]) if o["checkpoint"] and start_at is None else None
         k = 0
         states = self.root()
-        if resume and o["resume"]:
+        if start_at is not None:
+            k, states = start_at
+        elif resume and o["resume"]:
             k, width, states = self.load(Path(o["resume"]))
         exhaust = not self.best and o["exhaust_at"] > 0
         greedy = False
+        # per level: seconds taken and states expanded (the next pass plans with them)
+        took, expanded = np.zeros(n), np.zeros(n)
+        start = time.perf_counter()
+        spent_pred = 0.0
+        planned = width
         while k < n:
             if exhaust and n - k <= o["exhaust_at"]:
                 break
@@ -637,14 +913,29 @@ class BeamRun:
                 if not self.best:
                     return ("limit", None, None)
                 greedy = True  # out of time: finish the best state alone
+            if profile is not None and deadline is not None:
+                # behind plan? shrink the width so that the rest of the pass fits before the deadline
+                fixed, per = profile
+                now = time.perf_counter()
+                # the model's error so far in this pass, once there is enough of it to judge
+                ratio = (now - start) / spent_pred if spent_pred > 1.0 else 1.0
+                ratio = min(max(ratio, 0.5), 2.0)
+                rest = (float(fixed[k:].sum()) + float(per[k:].sum()) * planned) * ratio
+                width = planned
+                if rest > deadline - now and float(per[k:].sum()) > 0:
+                    fit = ((deadline - now) / ratio - float(fixed[k:].sum())) / float(per[k:].sum())
+                    width = max(1, min(planned, int(fit)))
+                    self.stats["shrunk"] = self.stats.get("shrunk", 0) + 1
+                spent_pred += float(fixed[k] + per[k] * len(states.cands))
             tl = time.perf_counter()
             rng = np.random.default_rng([rng_base, k, width])
             new, m = self.expand(k, states, 1 if greedy else width, rng)
             if new is None:
                 return ("dead", None, None)
+            dt = time.perf_counter() - tl
+            took[k], expanded[k] = dt, len(states.cands)
             states = new
             k += 1
-            dt = time.perf_counter() - tl
             lv = {"level": k, "kept": int(len(states.cands)), "children": int(m), "best": float(states.score.max()),
                   "worst": float(states.score.min()), "time_s": dt}
             self.stats["levels"].append(lv)
@@ -658,6 +949,7 @@ class BeamRun:
                 progress({"level": k, "kept": lv["kept"], "best_score": round(lv["best"], 2),
                           "worst_score": round(lv["worst"], 2), "states_per_s": round(rate),
                           "eta_s": round(el / done * left, 1) if done else None})
+        self._profile = (took, expanded)
         if k >= n:
             mis = states.mis
             i = int(np.argmin(mis)) if self.best else 0

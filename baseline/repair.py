@@ -103,16 +103,21 @@ def _weights(S, pc, rt, col, nb, rots, n_rots):
 
 
 @njit(cache=True)
-def _window_search(cells, pieces, pc, rt, col, nb, allowed, order_in_win, budget):
-    """Exhaustive best re-placement of `pieces` on `cells` (a window): returns (best matched joins
-    that touch the window, nodes); the best filling is left in pc/rt.  ``allowed[q, cell]`` is the
+def _window_search(cells, pieces, pc, rt, col, nb, allowed, order_in_win, budget, floor, first, old_pc, old_rt):
+    """Exhaustive best re-placement of `pieces` on `cells` (a window) among the fillings matching
+    at least `floor` joins: returns (best matched joins that touch the window, nodes), the best
+    filling left in pc/rt, or (-1, nodes) with pc of the window emptied when there is none.
+    The floor (today's count) is what makes large windows cheap: a branch that has lost more
+    joins than the window's mismatches is cut at once.  With `first`, the first filling that
+    reaches the floor and differs from the old one (`old_pc`, `old_rt`) is taken instead: a
+    random step of bounded loss (the pieces come shuffled).  ``allowed[q, cell]`` is the
     rotation piece q must take at a rim cell, 4 for any (inner), -1 when it may not go there."""
     k = cells.shape[0]
     # the window's cells empty; the count is of joins with at least one end in the window
     for c in cells:
         pc[c] = -1
-    best = -1
-    best_pc = np.empty(k, np.int64)
+    best = floor - 1
+    best_pc = np.full(k, -1, np.int64)
     best_rt = np.empty(k, np.int64)
     usedp = np.zeros(k, np.bool_)
     choice = np.full(k, -1, np.int64)  # index into pieces*4 + rot tried at depth d
@@ -163,7 +168,19 @@ def _window_search(cells, pieces, pc, rt, col, nb, allowed, order_in_win, budget
             continue
         nodes += 1
         if d == k - 1:
-            if gain[k] > best:
+            if first and gain[k] > best:
+                same = True
+                for t in range(k):
+                    if pc[cells[t]] != old_pc[t] or rt[cells[t]] != old_rt[t]:
+                        same = False
+                        break
+                if not same:
+                    best = gain[k]
+                    for t in range(k):
+                        best_pc[t] = pc[cells[t]]
+                        best_rt[t] = rt[cells[t]]
+                    break
+            elif gain[k] > best:
                 best = gain[k]
                 for t in range(k):
                     best_pc[t] = pc[cells[t]]
@@ -218,7 +235,8 @@ class Repair:
         self.classes = [cl for cl in self.classes if len(cl) >= 2]
         self.movable = np.array([c not in fixed for c in range(n)], np.bool_)
         self.window = window
-        self.stats = {"assign_steps": 0, "window_steps": 0, "improvements": 0, "window_nodes": 0}
+        self.stats = {"assign_steps": 0, "window_steps": 0, "kicks": 0, "restarts": 0, "improvements": 0,
+                      "window_nodes": 0}
 
     def board(self, placements) -> tuple[np.ndarray, np.ndarray]:
         pc = np.full(self.p.n_cells, -1, np.int64)
@@ -254,15 +272,19 @@ class Repair:
             rt[S[j]] = R[i, j]
         return after - before
 
-    def window_step(self, pc, rt, budget: int = 200_000) -> int:
-        """Re-place the pieces of a window around a random mismatch exactly; returns the change."""
+    def window_step(self, pc, rt, budget: int = 200_000, loss: int = 0) -> int:
+        """Re-place the pieces of a window around a random mismatch exactly; returns the change.
+        With ``loss`` > 0 a kick instead: some other filling that loses at most ``loss`` joins."""
         p = self.p
         bad = [(c, s) for c in range(p.n_cells) for s in (1, 2)
                if self.nb[c, s] >= 0 and self.col[pc[c], rt[c], s] != self.col[pc[self.nb[c, s]], rt[self.nb[c, s]], (s + 2) & 3]]
         if not bad:
             return 0
         c, _ = bad[self.rng.integers(len(bad))]
-        h, w = self.window if self.rng.random() < 0.5 else self.window[::-1]
+        h = int(self.rng.integers(min(2, self.window[0]), self.window[0] + 1))
+        w = int(self.rng.integers(min(2, self.window[1]), self.window[1] + 1))
+        if self.rng.random() < 0.5:
+            h, w = w, h
         r0, c0 = divmod(c, p.cols)
         top = int(np.clip(r0 - self.rng.integers(h), 0, p.rows - h))
         left = int(np.clip(c0 - self.rng.integers(w), 0, p.cols - w))
@@ -275,32 +297,48 @@ class Repair:
         saved_pc, saved_rt = pc.copy(), rt.copy()
         win = np.full(p.n_cells, -1, np.int64)
         win[cells] = np.arange(len(cells))
-        best, nodes = _window_search(cells, pieces, pc, rt, self.col, self.nb, self.allowed, win, budget)
-        self.stats["window_steps"] += 1
+        best, nodes = _window_search(cells, pieces, pc, rt, self.col, self.nb, self.allowed, win, budget,
+                                     before - loss, loss > 0, saved_pc[cells], saved_rt[cells])
+        self.stats["window_steps" if loss == 0 else "kicks"] += 1
         self.stats["window_nodes"] += int(nodes)
-        if best < before or (pc[cells] < 0).any():
+        if best < before - loss or (pc[cells] < 0).any():
             pc[:], rt[:] = saved_pc, saved_rt
             return 0
         return int(best - before)
 
     # ---------------------------------------------------------------- the run
-    def run(self, placements, deadline: float, on_better=None, assign_share: float = 0.5):
-        """Improve the board until the deadline; ``on_better(placements, score)`` at each new best."""
+    def run(self, placements, deadline: float, on_better=None, assign_share: float = 0.5, kick: float = 0.05,
+            drift: int = 3):
+        """Improve the board until the deadline; ``on_better(placements, score)`` at each new best.
+
+        An iterated local search: exact steps (assignments, windows) never lose a join; with
+        probability ``kick`` a step is a kick that may lose one; a walk that has fallen ``drift``
+        joins below the best goes back to the best board."""
         pc, rt = self.board(placements)
         cur = self.score(pc, rt)
         best = cur
-        while time.perf_counter() < deadline:
-            if self.rng.random() < assign_share:
+        best_pc, best_rt = pc.copy(), rt.copy()
+        top = len(self.p.joins())
+        while time.perf_counter() < deadline and best < top:
+            u = self.rng.random()
+            if u < kick:
+                cur += self.window_step(pc, rt, loss=1)
+            elif u < kick + (1 - kick) * assign_share:
                 cur += self.assign_step(pc, rt)
             else:
                 cur += self.window_step(pc, rt)
             if cur > best:
                 best = cur
+                best_pc[:], best_rt[:] = pc, rt
                 self.stats["improvements"] += 1
                 if on_better:
                     on_better(self.placements(pc, rt), best)
+            elif cur < best - drift:
+                pc[:], rt[:] = best_pc, best_rt
+                cur = best
+                self.stats["restarts"] += 1
         assert cur == self.score(pc, rt), "repair lost track of its score"
-        return self.placements(pc, rt), best
+        return self.placements(best_pc, best_rt), best
 
 
 @njit(cache=True)
