@@ -58,6 +58,8 @@ def variants(a) -> None:
         scores.append(score)
         rp = st.get("repair") or {}
         extra = f"  beam {rp['from']} -> repair {rp['to']}" if rp else ""
+        if a.verbose:
+            extra += f"  passes {st.get('passes')}  repair {rp}"
         print(f"eternity2-corners-{seed}: {score}/480  verified {ok}  {dt:5.1f} s{extra}", flush=True)
         if not ok:
             raise SystemExit(f"eternity2-corners-{seed}: the verifier rejects the board")
@@ -92,6 +94,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--checkpoint", default="results/e2-hour")
     ap.add_argument("--resume", action="store_true")
+    ap.add_argument("--verbose", action="store_true", help="print each run's passes and repair statistics")
     a = ap.parse_args()
     if a.seconds is None:
         a.seconds = 3600.0 if a.hour else 60.0

@@ -1,0 +1,184 @@
+"""The Eternity II score (issue 19): the budget schedule, the repair phase, best-board checkpoints, jobs."""
+
+import itertools
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import solving
+from baseline import checkpoint
+from baseline.repair import Repair, _touching, _window_search
+from puzzles import catalog, generate
+from puzzles.edge import EdgePlacement
+from puzzles.errors import UsageError
+from puzzles.verify import verify
+from solving import Limits
+
+
+def scrambled(p, solution, seed):
+    """A full board keeping the border rule: the planted solution with pieces shuffled within their
+    class (corner, rim, inner) and inner pieces turned at random."""
+    rng = np.random.default_rng(seed)
+    rep = Repair(p)
+    by_cell = {pl.cell: pl.piece for pl in solution}
+    out = []
+    for cl in rep.classes:
+        cells = [int(c) for c in cl]
+        pieces = rng.permutation([by_cell[c] for c in cells])
+        for c, q in zip(cells, pieces):
+            a = int(rep.allowed[q, c])
+            out.append(EdgePlacement(c, int(q), int(rng.integers(4)) if a == 4 else a))
+    fixed = {f.cell for f in p.fixed}
+    out += [pl for pl in solution if pl.cell in fixed or not any(pl.cell in cl for cl in rep.classes)]
+    assert len(out) == p.n_cells
+    return sorted(out)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10_000), st.integers(4, 6), st.integers(2, 5))
+def test_repair_never_loses_a_join_and_keeps_the_rules(seed, size, inner):
+    p, sol = generate.edge_puzzle(size, size, 2, inner, seed)
+    board = scrambled(p, sol, seed)
+    rep = Repair(p, seed, (3, 3))
+    start = rep.score(*rep.board(board))
+    seen = []
+    out, score = rep.run(board, time.perf_counter() + 0.3, lambda pl, s: seen.append(s))
+    v = verify(p, out, allow_mismatch=True)
+    assert not v.problems and v.score == score >= start
+    assert seen == sorted(seen) and (not seen or seen[-1] == score)
+
+
+def test_window_search_is_exact_against_brute_force():
+    p, sol = generate.edge_puzzle(5, 5, 2, 3, 11)
+    rep = Repair(p)
+    pc, rt = rep.board(scrambled(p, sol, 4))
+    cells = np.array([6, 7, 11, 12], np.int64)  # a 2x2 window of inner cells
+    pieces = pc[cells].copy()
+    brute = 0
+    for perm in itertools.permutations(pieces):
+        for rots in itertools.product(range(4), repeat=4):
+            pc2, rt2 = pc.copy(), rt.copy()
+            pc2[cells], rt2[cells] = perm, rots
+            brute = max(brute, _touching(cells, pc2, rt2, rep.col, rep.nb))
+    win = np.full(p.n_cells, -1, np.int64)
+    win[cells] = np.arange(4)
+    best, _ = _window_search(cells, pieces, pc, rt, rep.col, rep.nb, rep.allowed, win, 10**9, 0, False,
+                             pc[cells].copy(), rt[cells].copy())
+    assert best == brute == _touching(cells, pc, rt, rep.col, rep.nb)
+
+
+def test_assignment_step_reports_the_change_it_makes():
+    p, sol = generate.edge_puzzle(8, 8, 3, 6, 2)
+    rep = Repair(p, 1)
+    pc, rt = rep.board(scrambled(p, sol, 2))
+    for _ in range(20):
+        before = rep.score(pc, rt)
+        delta = rep.assign_step(pc, rt)
+        assert delta >= 0 and rep.score(pc, rt) == before + delta
+        assert sorted(pc) == list(range(p.n_pieces))  # still every piece once
+
+
+def test_budget_schedule_uses_the_time_and_widens():
+    p = catalog.load("eternity2-corners-3")
+    r = solving.get("beam", {"repair": 0}).solve(p, mode="best", limits=Limits(time_s=6))
+    widths = [w for w, _ in r.stats["passes"]]
+    assert widths[:2] == [32, 256] and widths[-1] > 1000  # the time model picked a wide last pass
+    assert 4.0 <= r.stats["time_s"] <= 7.5
+    assert verify(p, r.solutions[0], allow_mismatch=True).score == r.best_score
+
+
+def test_repair_phase_improves_or_keeps_the_beam_board():
+    p = catalog.load("eternity2-corners-1")
+    r = solving.get("beam", {"repair": 0.5}).solve(p, mode="best", limits=Limits(time_s=8))
+    rp = r.stats["repair"]
+    assert rp["to"] == r.best_score >= rp["from"]
+    assert rp["assign_steps"] > 0 and rp["tail_passes"] > 0
+    assert verify(p, r.solutions[0], allow_mismatch=True).score == r.best_score
+
+
+def test_a_perfect_board_ends_the_run_early():
+    p = catalog.load("eternity2-clue3")
+    r = solving.get("beam").solve(p, mode="best", limits=Limits(time_s=30))
+    assert r.best_score == p.n_joins and r.stats["time_s"] < 10
+
+
+def test_best_board_checkpoint_svg_url_and_resume(tmp_path):
+    p, _ = generate.edge_puzzle(10, 10, 3, 9, 5)
+    ck = tmp_path / "ck"
+    r = solving.get("beam", {"checkpoint": str(ck)}).solve(p, mode="best", limits=Limits(time_s=3))
+    z = checkpoint.load(ck, "best", _fp(p))
+    assert int(z["score"]) == r.best_score
+    assert (ck / "best.url").read_text().startswith("https://e2.bucas.name/#puzzle=eternity&board_w=10")
+    assert "stroke=\"red\"" in (ck / "best.svg").read_text() or r.best_score == p.n_joins
+    r2 = solving.get("beam", {"resume": str(ck)}).solve(p, mode="best", limits=Limits(time_s=2))
+    assert r2.stats["resumed_score"] == r.best_score <= r2.best_score
+    assert verify(p, r2.solutions[0], allow_mismatch=True).score == r2.best_score
+
+
+def _fp(p):
+    from baseline.beam import BeamRun
+
+    return BeamRun(p, dict(solving.get("beam").options), True).puzzle_fingerprint()
+
+
+def test_resume_refuses_another_puzzles_board(tmp_path):
+    p, _ = generate.edge_puzzle(6, 6, 2, 5, 1)
+    q, _ = generate.edge_puzzle(6, 6, 2, 5, 2)
+    solving.get("beam", {"checkpoint": str(tmp_path)}).solve(p, mode="best", limits=Limits(time_s=1))
+    with pytest.raises(ValueError, match="another puzzle"):
+        solving.get("beam", {"resume": str(tmp_path)}).solve(q, mode="best", limits=Limits(time_s=1))
+
+
+def test_jobs_run_in_parallel_and_the_best_wins(tmp_path):
+    p, _ = generate.edge_puzzle(10, 10, 3, 9, 8)
+    r = solving.get("beam", {"jobs": 2, "checkpoint": str(tmp_path)}).solve(p, mode="best", limits=Limits(time_s=4))
+    scores = r.stats["job_scores"]
+    assert len(scores) == 2 and all(isinstance(s, int) for s in scores) and r.best_score == max(scores)
+    assert sorted(f.name for f in tmp_path.glob("best*.npz")) == ["best0.npz", "best1.npz"]
+    assert verify(p, r.solutions[0], allow_mismatch=True).score == r.best_score
+
+
+def test_a_killed_run_resumes_with_its_best_score(tmp_path):
+    """SIGKILL in the middle of a checkpointed run, then --resume: the best board is kept."""
+    ck = tmp_path / "ck"
+    cmd = [sys.executable, "-m", "eternity.cli", "solve", "eternity2-corners-2", "--solver", "beam", "--mode", "best",
+           "--time-limit", "120", "--checkpoint", str(ck), "--quiet"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    t0 = time.time()
+    while not (ck / "best.npz").exists() and time.time() - t0 < 60:
+        time.sleep(0.2)
+    time.sleep(1.0)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    p = catalog.load("eternity2-corners-2")
+    saved = int(checkpoint.load(ck, "best", _fp(p))["score"])
+    r = solving.get("beam", {"resume": str(ck), "checkpoint": str(ck)}).solve(p, mode="best",
+                                                                              limits=Limits(time_s=2))
+    assert r.stats["resumed_score"] == saved <= r.best_score
+
+
+def test_bad_options_are_one_line_errors():
+    p = catalog.load("eternity2-clue1")
+    with pytest.raises(UsageError, match="window"):
+        solving.get("beam", {"window": "5x5"}).check(p, "best")
+    with pytest.raises(UsageError, match="time limit"):
+        solving.get("beam", {"schedule": "budget"}).solve(p, mode="best")
+
+
+def test_eternity2_corner_variants():
+    a, b = catalog.load("eternity2-corners-0"), catalog.load("eternity2-corners-1")
+    assert len(a.fixed) == 8 and a.fixed[:5] == catalog.load("eternity2-hints").fixed
+    corners = {0, 15, 240, 255}
+    assert len({f.cell for f in a.fixed[5:]} & corners) == 3
+    assert a.fixed != b.fixed and catalog.load("eternity2-corners-0").fixed == a.fixed
+    assert "eternity2-corners-0" in catalog.names()
+    for f in a.fixed[5:]:  # grey faces out
+        shown = a.placed(f.piece, f.rotation)
+        assert all((shown[s] == 0) == a.outside_sides(f.cell)[s] for s in range(4))
