@@ -342,6 +342,7 @@ def _endgame(k0, n, row, used_row, dep_nk, dep_nbd, dep_side, dep_base, dep_mul,
 
 
 BEST_EVERY_S = 30.0
+FRONTIER_EVERY_S = 60.0
 
 
 def _window_shape(spec: str) -> tuple[int, int]:
@@ -459,6 +460,8 @@ class Beam(SolverBase):
         """The edge beam's kernels (scores, expansion, end-game) or the XCC beam's and Algorithm C."""
         if puzzle.kind == "edge":
             warmup.once(("beam", mode), lambda: Beam({"width": 4}).solve(warmup.tiny_edge(), mode=mode))
+            if mode == "best":
+                warmup.once(("beam", "repair"), _warm_repair)
         else:
             warmup.once(("beam", "xcc"), lambda: Beam({"width": 4}).solve(warmup.tiny_xcc_puzzle(), mode="first"))
 
@@ -473,6 +476,19 @@ class Beam(SolverBase):
             return _parallel_best(puzzle, self.options, limits, progress)
         run = BeamRun(puzzle, self.options, best=(mode == "best"))
         return run.solve(limits, progress)
+
+
+def _warm_repair() -> None:
+    """Load the repair kernels: a few steps on a scrambled 5x5 board."""
+    from puzzles.generate import edge_puzzle
+
+    from .repair import Repair
+
+    p, sol = edge_puzzle(5, 5, 2, 4, 3)
+    rep = Repair(p, 0, (3, 3))
+    pc, rt = rep.board(sol)
+    rt[6], rt[12] = (rt[6] + 1) % 4, (rt[12] + 1) % 4  # two inner pieces turned: mismatches to repair
+    rep.run(rep.placements(pc, rt), time.perf_counter() + 0.05)
 
 
 def _parallel_best(p: EdgePuzzle, options: dict, limits: Limits, progress) -> SolveResult:
@@ -713,6 +729,14 @@ class BeamRun:
             status = "board"
             self._better(resumed[0], resumed[1], t0, progress, save=False)
             self.stats["resumed_score"] = resumed[1]
+            if repairing and o["tail"] > 0:  # the tail passes plan with the time model: two narrow passes
+                saved, self.o = self.o, {**o, "resume": "", "checkpoint": ""}
+                runs = []
+                for w in (32, 256):
+                    self._pass(w, deadline, None, t0, resume=False)
+                    runs.append(self._profile)
+                self.o = saved
+                self._model = _level_model(*runs)
         elif budget:
             status = self._budget_passes(t0, beam_deadline, progress)
         else:
@@ -906,6 +930,7 @@ class BeamRun:
         start = time.perf_counter()
         spent_pred = 0.0
         planned = width
+        last_ck = time.perf_counter()
         while k < n:
             if exhaust and n - k <= o["exhaust_at"]:
                 break
@@ -939,8 +964,12 @@ class BeamRun:
             lv = {"level": k, "kept": int(len(states.cands)), "children": int(m), "best": float(states.score.max()),
                   "worst": float(states.score.min()), "time_s": dt}
             self.stats["levels"].append(lv)
-            if ck is not None:
+            # a small frontier is written at every level; a wide one (Eternity II for an hour: hundreds
+            # of MB) at most every FRONTIER_EVERY_S, so a kill loses at most that much of the pass
+            if ck is not None and (len(states.cands) * k <= 2_000_000
+                                   or time.perf_counter() - last_ck >= FRONTIER_EVERY_S):
                 self.save(ck, k, width, states)
+                last_ck = time.perf_counter()
             if progress:
                 done = len(self.stats["levels"])
                 rate = m / dt if dt > 0 else 0.0
