@@ -437,6 +437,8 @@ def cmd_solve(a) -> int:
             d["verified"] = verified
         d["solutions"] = [formats.solution_to_dict(p, s)["placements"] for s in res.solutions[: a.show]] \
             if res.solutions else []
+        if res.best_score is not None and res.solutions and p.kind == "edge":
+            d["bucas_url"] = formats.bucas_url(p, res.solutions[0])
         _out(d)
     else:
         line = res.status.value
@@ -452,6 +454,10 @@ def cmd_solve(a) -> int:
                  **{k: v for k, v in res.stats.items() if k in ("nodes", "placements_per_s")}}
         line += "  " + "  ".join(f"{k} {v:.3g}" if isinstance(v, float) else f"{k} {v}" for k, v in shown.items())
         print(line)
+        if res.best_score is not None and res.solutions and p.kind == "edge":  # the board, for the viewer
+            from puzzles.formats import bucas_url
+
+            print(bucas_url(p, res.solutions[0]))
         if res.message:
             print(res.message, file=sys.stderr)
     if res.status == solving.Status.ERROR:
@@ -537,8 +543,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--mode", default="first", choices=["first", "count", "all", "best"])
     s.add_argument("--distinct", action="store_true", help="also count up to symmetry and identical pieces")
     s.add_argument("--time-limit", type=arg(float, 0.001), help="seconds")
-    s.add_argument("--checkpoint", metavar="DIR", help="beam: write the frontier to DIR at every level")
-    s.add_argument("--resume", metavar="DIR", help="beam: continue from the frontier in DIR")
+    s.add_argument("--checkpoint", metavar="DIR", help="beam: write the frontier to DIR (every level, a wide one every 60 s); mode best also "
+                   "the best board (best.npz, best.svg with mismatches in red, best.url for e2.bucas.name)")
+    s.add_argument("--resume", metavar="DIR", help="beam: continue from the frontier in DIR, or in mode best from its best board")
     s.add_argument("--node-limit", type=arg(int, 1))
     s.add_argument("--limit", type=arg(int, 1), help="solutions to collect in mode all")
     s.add_argument("--show", type=arg(int, 0), default=1, help="solutions printed with --json")

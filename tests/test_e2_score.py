@@ -186,3 +186,14 @@ def test_eternity2_corner_variants():
     for f in a.fixed[5:]:  # grey faces out
         shown = a.placed(f.piece, f.rotation)
         assert all((shown[s] == 0) == a.outside_sides(f.cell)[s] for s in range(4))
+
+
+def test_cli_best_mode_prints_the_bucas_url(capsys):
+    from eternity.cli import main
+
+    assert main(["solve", "brendan-6x6", "--solver", "beam", "--mode", "best", "--time-limit", "2", "--quiet"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("solved") and "best score" in out[0]
+    assert out[1].startswith("https://e2.bucas.name/#puzzle=eternity&board_w=6&board_h=6&board_edges=")
+    assert main(["solve", "brendan-6x6", "--solver", "beam", "--mode", "best", "--time-limit", "2", "--json"]) == 0
+    assert '"bucas_url": "https://e2.bucas.name/' in capsys.readouterr().out
