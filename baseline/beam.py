@@ -931,6 +931,7 @@ class BeamRun:
         spent_pred = 0.0
         planned = width
         last_ck = time.perf_counter()
+        k_first = k
         while k < n:
             if exhaust and n - k <= o["exhaust_at"]:
                 break
@@ -971,11 +972,11 @@ class BeamRun:
                 self.save(ck, k, width, states)
                 last_ck = time.perf_counter()
             if progress:
-                done = len(self.stats["levels"])
+                done = k - k_first  # levels of this pass: its own pace gives the time to its end
                 rate = m / dt if dt > 0 else 0.0
                 left = (n - (o["exhaust_at"] if exhaust else 0)) - k
-                el = time.perf_counter() - t0
-                progress({"level": k, "kept": lv["kept"], "best_score": round(lv["best"], 2),
+                el = time.perf_counter() - start
+                progress({"level": k, "width": width, "kept": lv["kept"], "best_score": round(lv["best"], 2),
                           "worst_score": round(lv["worst"], 2), "states_per_s": round(rate),
                           "eta_s": round(el / done * left, 1) if done else None})
         self._profile = (took, expanded)
