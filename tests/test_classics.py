@@ -62,6 +62,18 @@ def test_order_3_magic_square_and_court_cards():
         assert _all(solver, "court-cards") == (1152, 144)
 
 
+def test_court_cards_72_up_to_the_magic_transformations():
+    """The book's "72": the 1,152 court-card squares up to the board's symmetries and the
+    row-and-column permutation (0 1)(2 3), which keeps order-4 magic squares magic."""
+    from puzzles.symmetry import court_card_classes, magic4_group
+
+    p = catalog.load("court-cards")
+    res, verified = solving.solve_verified(solving.get("backtrack"), p, "all", LIMIT)
+    assert verified is True and res.count == 1152
+    assert len(magic4_group()) == 16
+    assert court_card_classes(p, res.solutions) == 72
+
+
 @pytest.mark.slow
 def test_order_4_magic_squares_7040_and_880_distinct():
     assert _all("cpsat", "magic-square-4") == _all("sat", "magic-square-4") == (7040, 880)
