@@ -729,14 +729,8 @@ class BeamRun:
             status = "board"
             self._better(resumed[0], resumed[1], t0, progress, save=False)
             self.stats["resumed_score"] = resumed[1]
-            if repairing and o["tail"] > 0:  # the tail passes plan with the time model: two narrow passes
-                saved, self.o = self.o, {**o, "resume": "", "checkpoint": ""}
-                runs = []
-                for w in (32, 256):
-                    self._pass(w, deadline, None, t0, resume=False)
-                    runs.append(self._profile)
-                self.o = saved
-                self._model = _level_model(*runs)
+            if repairing and o["tail"] > 0:
+                self._calibrate(t0, deadline)
         elif budget:
             status = self._budget_passes(t0, beam_deadline, progress)
         else:
@@ -759,6 +753,19 @@ class BeamRun:
         return self._result("limit", [], None, t0, self.history,
                             "the beam died out: no survivor completed (beam search is incomplete; try a wider beam)"
                             if status == "dead" else "")
+
+    def _calibrate(self, t0, deadline) -> None:
+        """The time model for tail passes after a resume: two narrow passes from the root, which
+        neither read nor write checkpoints."""
+        saved, self.o = self.o, {**self.o, "resume": "", "checkpoint": ""}
+        try:
+            runs = []
+            for w in (32, 256):
+                self._pass(w, deadline, None, t0, resume=False)
+                runs.append(self._profile)
+        finally:
+            self.o = saved
+        self._model = _level_model(*runs)
 
     def _pass(self, width, deadline, progress, t0, resume, profile=None):
         """One beam pass; returns "solution", "board", "dead" or "limit" and keeps the best board."""
