@@ -21,7 +21,9 @@ def describe(info: dict) -> str:
 
 
 class LogLines:
-    """A progress callback that writes ``prefix: key value ...`` at most once every ``every`` seconds."""
+    """A progress callback that writes ``prefix: key value ...`` at most once every ``every`` seconds;
+    a new best score (``score`` in the info: rare, and what a long best-mode run is watched for)
+    is written at once."""
 
     def __init__(self, prefix: str, every: float | None = None, stream: TextIO | None = None):
         self.prefix, self.every, self.stream = prefix, EVERY_S if every is None else every, stream or sys.stderr
@@ -29,6 +31,6 @@ class LogLines:
 
     def __call__(self, info: dict, force: bool = False) -> None:
         now = time.monotonic()
-        if force or now - self.last >= self.every:
+        if force or "score" in info or now - self.last >= self.every:
             self.last = now
             print(f"{self.prefix}: [{now - self.t0:.0f} s] {describe(info)}", file=self.stream, flush=True)

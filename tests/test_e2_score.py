@@ -197,3 +197,18 @@ def test_cli_best_mode_prints_the_bucas_url(capsys):
     assert out[1].startswith("https://e2.bucas.name/#puzzle=eternity&board_w=6&board_h=6&board_edges=")
     assert main(["solve", "brendan-6x6", "--solver", "beam", "--mode", "best", "--time-limit", "2", "--json"]) == 0
     assert '"bucas_url": "https://e2.bucas.name/' in capsys.readouterr().out
+
+
+def test_log_lines_write_every_new_best_score_at_once():
+    import io
+
+    from solving.progress import LogLines
+
+    out = io.StringIO()
+    log = LogLines("run", every=3600, stream=out)
+    log({"level": 1})
+    log({"level": 2})
+    log({"score": 450})
+    log({"score": 451, "width": 4})
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 2 and lines[0].endswith("score 450") and "score 451" in lines[1]
