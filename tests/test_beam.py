@@ -55,7 +55,7 @@ def test_best_mode_gives_a_full_scored_board():
 
 def test_best_mode_slips_forbid_early_mismatches(tmp_path):
     p = catalog.load("brendan-8x8")
-    r = solving.get("beam", {"width": 50, "slips": ",".join(["40"] * 20)}).solve(
+    r = solving.get("beam", {"width": 50, "schedule": "widen", "repair": 0, "slips": ",".join(["40"] * 20)}).solve(
         p, mode="best", limits=solving.Limits(time_s=30))
     assert "forced_levels" not in r.stats  # the beam never had to break the slips
     board = {pl.cell: pl for pl in r.solutions[0]}
