@@ -70,13 +70,16 @@ def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
             "mean_nodes": statistics.fmean(nodes) if nodes else None,
             "verified": sum(1 for r in rs if r["verified"] == 1),
             "errors": sum(r["status"] in ("error", "memout") for r in rs),
+            "mean_score": _mean_score([r.get("best_score") for r in rs]),
         })
     # virtual best solver per family and class
     vbs: dict[tuple, dict[tuple, list[float]]] = defaultdict(lambda: defaultdict(list))
+    top: dict[tuple, dict[tuple, list]] = defaultdict(lambda: defaultdict(list))
     limit: dict[tuple, float] = {}
     for r in rows:
         k = (r["family"], r.get("class") or "-")
         vbs[k][(r["instance"], r["repeat"])].append(_t(r, clock))
+        top[k][(r["instance"], r["repeat"])].append(r.get("best_score"))
         limit[k] = r["time_limit"]
     for (fam, cls), per in sorted(vbs.items()):
         best = [min((t for t in ts if t is not None), default=None) for ts in per.values()]
@@ -85,13 +88,22 @@ def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
             "solved": sum(t is not None and t < 2 * limit[(fam, cls)] for t in best),
             "par2_s": _stat(statistics.fmean, best), "median_s": _stat(statistics.median, best),
             "mean_nodes": None, "verified": None, "errors": None,
+            "mean_score": _mean_score([max((v for v in vs if v is not None), default=None)
+                                       for vs in top[(fam, cls)].values()]),
         })
     return out
 
 
+def _mean_score(scores: list) -> float | None:
+    """Mode best: the mean best score of the cells that have one (the virtual best: each instance's top)."""
+    have = [v for v in scores if v is not None]
+    return statistics.fmean(have) if have else None
+
+
 LEGEND = ("Times on the {clock} clock ({means}); par2: mean, an unsolved cell counted as twice the time limit. "
           "solved: cells answered (solved or unsatisfiable). verified: cells whose returned solutions the verifier "
-          "checked and accepted (a count returns none to check). errors: error or memout cells.")
+          "checked and accepted (a count returns none to check). errors: error or memout cells. mean_score (mode best): "
+          "the mean best score.")
 COLUMNS = ["family", "class", "solver", "cells", "solved", "par2_s", "median_s", "mean_nodes", "verified", "errors"]
 
 
@@ -103,6 +115,12 @@ def _fmt(v) -> str:
     return str(v)
 
 
+def _cell(r: dict, c: str) -> str:
+    if c == "mean_score" and r.get(c) is not None:
+        return f"{r[c]:.1f}"
+    return _fmt(r[c])
+
+
 def table(db: str, fmt: str = "md", clock: str = "solve") -> str:
     """The summary table on one clock; its time columns are named after it (``par2_solve_s``)."""
     if clock not in CLOCKS:
@@ -112,6 +130,10 @@ def table(db: str, fmt: str = "md", clock: str = "solve") -> str:
     rows = [{named.get(k, k): v for k, v in r.items()} for r in summarise(_rows(store), clock)]
     store.close()
     cols = [named.get(c, c) for c in COLUMNS]
+    if any(r["mean_score"] is not None for r in rows):  # mode best: the score is what the table is for
+        cols.append("mean_score")
+    else:
+        rows = [{k: v for k, v in r.items() if k != "mean_score"} for r in rows]
     if fmt == "json":
         return json.dumps({"clock": clock, "clock_means": CLOCKS[clock], "rows": rows}, indent=1)
     if fmt == "csv":
@@ -124,12 +146,12 @@ def table(db: str, fmt: str = "md", clock: str = "solve") -> str:
         lines = ["\\begin{tabular}{lll" + "r" * (len(cols) - 3) + "}", "\\hline",
                  " & ".join(c.replace("_", "\\_") for c in cols) + " \\\\", "\\hline"]
         for r in rows:
-            lines.append(" & ".join(_fmt(r[c]).replace("_", "\\_") for c in cols) + " \\\\")
+            lines.append(" & ".join(_cell(r, c).replace("_", "\\_") for c in cols) + " \\\\")
         lines += ["\\hline", "\\end{tabular}"]
         return "\n".join(lines) + "\n"
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for r in rows:
-        lines.append("| " + " | ".join(_fmt(r[c]) for c in cols) + " |")
+        lines.append("| " + " | ".join(_cell(r, c) for c in cols) + " |")
     return "\n".join(lines) + "\n\n" + LEGEND.format(clock=clock, means=CLOCKS[clock]) + "\n"
 
 

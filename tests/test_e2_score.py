@@ -212,3 +212,16 @@ def test_log_lines_write_every_new_best_score_at_once():
     log({"score": 451, "width": 4})
     lines = out.getvalue().splitlines()
     assert len(lines) == 2 and lines[0].endswith("score 450") and "score 451" in lines[1]
+
+
+def test_tables_show_the_mean_best_score_of_best_mode_cells():
+    from experiments.report import summarise
+
+    def row(inst, conf, score):
+        return {"family": "e2", "class": "-", "config": conf, "instance": inst, "repeat": 0, "status": "solved",
+                "time_limit": 60.0, "build_s": 1.0, "search_s": 59.0, "wall_s": 60.0, "nodes": 10, "verified": 1,
+                "best_score": score}
+
+    rows = [row("a", "x", 450), row("b", "x", 455), row("a", "y", 452), row("b", "y", 451)]
+    out = {r["solver"]: r["mean_score"] for r in summarise(rows)}
+    assert out == {"x": 452.5, "y": 451.5, "virtual best": 453.5}
