@@ -58,6 +58,20 @@ def _matched(pc, rt, col, nb):
 
 
 @njit(cache=True)
+def _mismatched(pc, rt, col, nb):
+    """The first cell of every mismatched join (E and S sides), in cell order."""
+    out = np.empty(2 * pc.shape[0], np.int64)
+    m = 0
+    for c in range(pc.shape[0]):
+        for s in (1, 2):
+            d = nb[c, s]
+            if d >= 0 and col[pc[c], rt[c], s] != col[pc[d], rt[d], (s + 2) & 3]:
+                out[m] = c
+                m += 1
+    return out[:m]
+
+
+@njit(cache=True)
 def _independent(cells, nb, mark, cap):
     """A random maximal set (at most `cap`) of pairwise non-adjacent cells from the shuffled `cells`."""
     out = np.empty(cells.shape[0], np.int64)
@@ -276,11 +290,10 @@ class Repair:
         """Re-place the pieces of a window around a random mismatch exactly; returns the change.
         With ``loss`` > 0 a kick instead: some other filling that loses at most ``loss`` joins."""
         p = self.p
-        bad = [(c, s) for c in range(p.n_cells) for s in (1, 2)
-               if self.nb[c, s] >= 0 and self.col[pc[c], rt[c], s] != self.col[pc[self.nb[c, s]], rt[self.nb[c, s]], (s + 2) & 3]]
-        if not bad:
+        bad = _mismatched(pc, rt, self.col, self.nb)
+        if len(bad) == 0:
             return 0
-        c, _ = bad[self.rng.integers(len(bad))]
+        c = int(bad[self.rng.integers(len(bad))])
         h = int(self.rng.integers(min(2, self.window[0]), self.window[0] + 1))
         w = int(self.rng.integers(min(2, self.window[1]), self.window[1] + 1))
         if self.rng.random() < 0.5:
