@@ -19,7 +19,7 @@ from puzzles.errors import UsageError
 from puzzles.xcc import XCC
 from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
 
-from . import bitset, checkpoint, dlx, warmup
+from . import bitset, checkpoint, dlx, poly, warmup
 from .driver import drive, luby
 from .kernel import BUDGET, COUNT, DEEPEST, DONE, LEAF, LEVEL, MANY, NO_BOUND, NODES, PHASE, SOLUTION, new_state
 
@@ -130,18 +130,71 @@ class BitsetSearch(_Search):
         return [int(k) - 1 for k in self.pos[:int(self.st[LEVEL])]]
 
 
-ENGINES = {"dlx": DLXSearch, "bitset": BitsetSearch}
+class PolySearch(_Search):
+    """Selby's site search over bitsets, no option counts kept (``poly.py``): for large polyform problems."""
+
+    engine = "poly"
+    STATE = ("board", "first", "base", "cnt", "pos", "chosen", "cbuf", "uses", "st", "prof")
+
+    def __init__(self, xcc: XCC, seed: int = -1, grid: str | None = None, sites: int = poly.DEFAULT_SITES,
+                 sweep: float = 90.0):
+        self.xcc = xcc
+        self.a = a = poly.build(xcc, grid, sweep)
+        self.sites = sites
+        per = np.diff(xcc.opt_ptr.astype(np.int64))
+        depth = (a["n_sites"] // max(1, int(per.min())) if xcc.n_options else 0) + 2
+        self.board = np.zeros(a["n_words"], np.uint64)
+        self.first = np.zeros(depth + 1, np.int64)
+        self.base = np.zeros(depth + 2, np.int64)
+        self.cnt = np.zeros(depth + 1, np.int64)
+        self.pos = np.zeros(depth + 1, np.int64)
+        self.chosen = np.zeros(depth + 1, np.int64)
+        self.cbuf = np.zeros(max(1, depth * a["max_col"]), np.int64)
+        self.scratch = np.zeros(max(1, a["max_col"]), np.int64)
+        self.best_buf = np.zeros(max(1, a["max_col"]), np.int64)
+        self.uses = np.zeros(xcc.n_items, np.int64)
+        self.wit = np.full((max(1, a["n_sites"]), 3), -1, np.int64)  # options that fitted at each site
+        self.later = np.zeros(max(1, a["n_sites"]), np.int64)
+        self._start(depth, -1)
+        self.randomize = seed >= 0
+        if self.randomize:
+            poly.seed_rng(seed)
+
+    def step(self, budget: int, stop_on_solution: bool, split_depth: int = -1) -> int:
+        a = self.a
+        return poly.run(a["scan"], a["nbr"], a["sg_ptr"], a["g_ptr"], a["g_tag"], a["e_opt"], a["e_lmask"], a["ow_ptr"],
+                        a["ow_idx"], a["ow_mask"], a["tag"], a["prim"], self.sites,
+                        self.board, self.first, self.base, self.cnt, self.pos, self.chosen, self.cbuf,
+                        self.scratch, self.best_buf, self.uses, self.wit, self.later, self.st,
+                        self.prof,
+                        budget, stop_on_solution, split_depth, self.randomize)
+
+    def current_options(self) -> list[int]:
+        return [int(o) for o in self.chosen[:int(self.st[LEVEL])]]
+
+    def tag_uses(self) -> dict[int, int]:
+        """{item (input numbering): solutions whose options carry it as their tag (the piece)}."""
+        nz = np.nonzero(self.uses)[0]
+        return {int(self.a["old_of"][i]): int(self.uses[i]) for i in nz}
 
 
-def make_search(xcc: XCC, seed: int = -1, engine: str = "auto") -> _Search:
-    """The search engine for ``xcc``: bitsets when the clash rows are small, else dancing links.
+ENGINES = {"dlx": DLXSearch, "bitset": BitsetSearch, "poly": PolySearch}
 
-    Both visit the same tree in the same order, so counts, nodes and the
-    first solution do not depend on the engine."""
+
+def make_search(xcc: XCC, seed: int = -1, engine: str = "auto", grid: str | None = None,
+                sites: int = poly.DEFAULT_SITES, sweep: float = 90.0) -> _Search:
+    """The search engine for ``xcc``: bitsets when the clash rows are small, else dancing links;
+    ``poly`` (asked for by name) for large polyform problems, given their ``grid``.
+
+    ``dlx`` and ``bitset`` visit the same tree in the same order, so counts,
+    nodes and the first solution do not depend on which of them runs;
+    ``poly`` chooses its sites its own way (same counts, other nodes)."""
     if engine == "auto":
         engine = "bitset" if 0 < xcc.n_options <= BITSET_MAX_OPTIONS else "dlx"
     if engine not in ENGINES:
-        raise ValueError(f"solver backtrack: engine must be auto, dlx or bitset, not {engine!r}")
+        raise ValueError(f"solver backtrack: engine must be auto, dlx, bitset or poly, not {engine!r}")
+    if engine == "poly":
+        return PolySearch(xcc, seed, grid, sites, sweep)
     return ENGINES[engine](xcc, seed)
 
 
@@ -156,7 +209,12 @@ class Backtrack(SolverBase):
         "resume": Option(str, "", "directory: continue the search snapshotted there"),
         "checkpoint_every": Option(float, 30.0, "seconds between snapshots", lo=0.1),
         "engine": Option(str, "auto", "auto (bitset up to 12,000 options, else dlx), dlx or bitset: same tree, "
-                                     "different speed", ("auto", "dlx", "bitset")),
+                                     "different speed; poly: Selby's site search over bitsets, no option "
+                                     "counts (large polyform problems: Eternity)", ("auto", "dlx", "bitset", "poly")),
+        "sites": Option(int, poly.DEFAULT_SITES, "engine poly: boundary sites counted to choose each node's site "
+                        "(0: all of them; fewer is faster a node, and the tree can grow 1000-fold)", lo=0),
+        "sweep": Option(float, 90.0, "engine poly: the direction the boundary is scanned in, in degrees (90: rows "
+                        "from the top)"),
         "split_depth": Option(int, 0, "with part: cut the search tree at this depth (see split)", lo=0),
         "part": Option(int, -1, "solve only this sub-problem (0-based) of the split; the parts' counts add up", lo=-1),
         "restarts": Option(str, "none", "mode first: restart with new random tie-breaks (seed, seed+1, ...) after a "
@@ -187,18 +245,21 @@ class Backtrack(SolverBase):
         prefix: list[int] = []
         if o["part"] >= 0 or o["split_depth"] > 0:
             xcc, prefix = part_of(whole, o["split_depth"], o["part"])
+        self._puzzle = puzzle
         if o["restarts"] == "luby":
             res = self._restarting(xcc, limits, progress, time.perf_counter() - t0)
             if prefix:
                 res.solutions = [[whole.decode[k] for k in prefix] + sol for sol in res.solutions]
             return res
-        search = make_search(xcc, o["seed"], o["engine"])
+        search = make_search(xcc, o["seed"], o["engine"], _grid(puzzle), o["sites"], o["sweep"])
         found: list[list[int]] = []
         if o["resume"]:
             found = search.load(Path(o["resume"]), mode)
         build_s = time.perf_counter() - t0
         ck = Path(o["checkpoint"]) if o["checkpoint"] else None
         res = solve_xcc(search, mode, limits, progress, build_s, ck, o["checkpoint_every"], found)
+        if "tag_uses" in res.stats and puzzle.kind == "polyform":
+            res.stats["piece_uses"] = piece_uses_of(puzzle, xcc, res.stats.pop("tag_uses"))
         if prefix:  # a part's solutions complete with the placements of its prefix
             res.solutions = [[whole.decode[k] for k in prefix] + sol for sol in res.solutions]
         return res
@@ -217,7 +278,8 @@ class Backtrack(SolverBase):
                 budget = min(budget, limits.nodes - spent)
             if (left is not None and left <= 0) or budget <= 0:
                 break
-            search = make_search(xcc, max(o["seed"], 0) + run, o["engine"])
+            search = make_search(xcc, max(o["seed"], 0) + run, o["engine"], _grid(self._puzzle), o["sites"],
+                                 o["sweep"])
             res = solve_xcc(search, "first", Limits(time_s=left, nodes=budget), progress, build_s)
             spent += int(res.stats.get("nodes") or 0)
             if res.status != Status.LIMIT:
@@ -231,6 +293,22 @@ class Backtrack(SolverBase):
 
     def part_options(self, depth: int, part: int) -> dict:
         return {"split_depth": depth, "part": part}
+
+
+def _grid(puzzle) -> str | None:
+    """The grid of a polyform puzzle (the poly engine's geometry), else None."""
+    return puzzle.grid_name if getattr(puzzle, "kind", "") == "polyform" else None
+
+
+def piece_uses_of(puzzle, xcc: XCC, tag_uses: dict[int, int]) -> dict[str, int]:
+    """The poly engine's per-tag counts as {piece name: solutions that use it} (copies summed)."""
+    copy_piece = {n: puzzle.pieces[i].name for i, _, n in puzzle.copy_names()}
+    out: dict[str, int] = {}
+    for item, k in tag_uses.items():
+        name = copy_piece.get(xcc.item_names[item])
+        if name is not None:
+            out[name] = out.get(name, 0) + k
+    return dict(sorted(out.items()))
 
 
 def solve_xcc(search: _Search, mode: str, limits: Limits, progress, build_s: float,
@@ -279,6 +357,8 @@ def solve_xcc(search: _Search, mode: str, limits: Limits, progress, build_s: flo
         "options": xcc.n_options, "items": xcc.n_items,
         "nodes_per_level": search.prof[:depth].tolist(),
     }
+    if isinstance(search, PolySearch):
+        stats["tag_uses"] = search.tag_uses()
     return enumerated(mode, complete=outcome == "done", solutions=solutions,
                       count=search.count if mode == "count" else None, stats=stats, wanted=want)
 

@@ -30,7 +30,7 @@ def solve_cell(spec: dict) -> dict:
                "load_s": res.load_s, "build_s": res.build_s, "search_s": res.search_s}
         if spec.get("detail") and res.status.answered:  # the family's own statistics of the solutions
             module, _, fn = spec["detail"].partition(":")
-            row["detail"] = getattr(importlib.import_module(module), fn)(puzzle, res.solutions)
+            row["detail"] = getattr(importlib.import_module(module), fn)(puzzle, res.solutions, res.count, res.stats)
     except MemoryError:
         row = {"status": "memout", "message": "MemoryError"}
     except Exception as e:  # noqa: BLE001 - a cell reports, it does not raise

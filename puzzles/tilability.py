@@ -343,10 +343,14 @@ def rank_correlation(x: np.ndarray, y: np.ndarray) -> float:
     return float(r) if np.isfinite(r) else 0.0
 
 
-def piece_uses(puzzle, solutions) -> dict:
+def piece_uses(puzzle, solutions, count: int | None = None, stats: dict | None = None) -> dict:
     """The data one exhaust of an excess-piece state gives the model: its tilings, how many
     distinct piece sets they use, and for each piece how many tilings use it (the likelihood's
-    sufficient statistics).  The runner's cells apply it to their solutions (``ExcessFamily.detail``)."""
+    sufficient statistics).  The runner's cells apply it to their solutions (``ExcessFamily.detail``);
+    an exhaust in mode count kept the per-piece counts natively (``stats["piece_uses"]``, the
+    ``poly`` engine) and lists no tilings: then those are used (piece sets unknown: None)."""
+    if not solutions and stats and "piece_uses" in stats:
+        return {"tilings": int(count or 0), "piece_sets": None, "piece_uses": dict(sorted(stats["piece_uses"].items()))}
     uses: dict[str, int] = {}
     sets = set()
     for sol in solutions:

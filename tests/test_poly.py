@@ -1,0 +1,93 @@
+"""The `poly` exhaust engine (Selby's site search over bitsets) against Algorithm C.
+
+Its site choice differs from dancing links', so only what must not depend on
+the tree is compared: solution counts, the set of solutions, the per-piece
+use counts it keeps natively, and a paused search resumed from a snapshot.
+"""
+
+import solving
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from baseline.backtrack import PolySearch, make_search, piece_uses_of
+from baseline.kernel import DONE, NO_BOUND, SOLUTION
+from puzzles import catalog, generate
+from puzzles.partition import hexagon_region, region_puzzle
+from puzzles.tilability import piece_uses
+
+
+def _all(search) -> list[frozenset]:
+    out = []
+    while True:
+        code = search.step(NO_BOUND, True)
+        if code == DONE:
+            return out
+        assert code == SOLUTION
+        out.append(frozenset(search.current_options()))
+
+
+def _check(p, sites=None):
+    x = p.to_xcc()
+    ref = _all(make_search(x, engine="dlx"))
+    kw = {} if sites is None else {"sites": sites}
+    got = _all(make_search(x, engine="poly", grid=p.grid_name, **kw))
+    assert len(got) == len(set(got)) == len(ref)
+    assert set(got) == set(ref)
+    return x, ref
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.sampled_from([(3, 4, 4), (2, 6, 4), (4, 5, 5), (3, 3, 3), (4, 4, 4)]), st.integers(0, 10**6),
+       st.sampled_from([1, 3, 12]))
+def test_poly_finds_the_same_solutions_on_random_polyominoes(shape, seed, sites):
+    _check(generate.polyomino_puzzle(*shape, seed)[0], sites)
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 10**6), st.integers(0, 4), st.booleans())
+def test_poly_counts_drafter_regions_with_excess_pieces_and_their_piece_uses(seed, excess, randomize):
+    p = region_puzzle("drafter", hexagon_region(2), 4, seed, excess)[0]  # 6 pieces of 4 drafters
+    x, ref = _check(p)
+    s = PolySearch(x, seed if randomize else -1, p.grid_name)
+    while s.step(NO_BOUND, False) != DONE:
+        pass
+    assert s.count == len(ref)
+    native = piece_uses_of(p, x, s.tag_uses())
+    sols = [[x.decode[k] for k in sol] for sol in ref]
+    expect = piece_uses(p, sols)["piece_uses"]
+    assert native == expect
+    detail = piece_uses(p, [], s.count, {"piece_uses": native})
+    assert detail["tilings"] == len(ref) and detail["piece_uses"] == expect
+
+
+def test_poly_counts_the_pentominoes_in_3x20():
+    p = catalog.load("pentomino-3x20")
+    res, _ = solving.solve_verified(solving.get("backtrack", {"engine": "poly"}), p, "count", solving.Limits())
+    assert res.count == 8  # 2 distinct, times the box's 4 symmetries
+    first, verified = solving.solve_verified(solving.get("backtrack", {"engine": "poly", "sites": 2}), p, "first",
+                                             solving.Limits())
+    assert first.status == solving.Status.SOLVED and verified is True
+
+
+def test_poly_solves_an_eternity_region_and_reports_piece_uses():
+    p = catalog.load("eternity1-tortoise")
+    res, verified = solving.solve_verified(solving.get("backtrack", {"engine": "poly"}), p, "count",
+                                           solving.Limits(time_s=60))
+    assert res.status == solving.Status.SOLVED and res.count == 2
+    assert sum(res.stats["piece_uses"].values()) == 2 * 45
+
+
+def test_a_paused_poly_search_resumes_from_its_snapshot(tmp_path):
+    p = generate.polyomino_puzzle(4, 5, 5, 3)[0]
+    x = p.to_xcc()
+    whole = make_search(x, engine="poly", grid=p.grid_name)
+    while whole.step(NO_BOUND, False) != DONE:
+        pass
+    a = make_search(x, engine="poly", grid=p.grid_name)
+    a.step(max(1, whole.nodes // 2), False)
+    a.save(tmp_path, "count", [])
+    b = make_search(x, engine="poly", grid=p.grid_name)
+    b.load(tmp_path, "count")
+    while b.step(NO_BOUND, False) != DONE:
+        pass
+    assert b.count == whole.count and b.nodes == whole.nodes
