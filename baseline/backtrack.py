@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from puzzles.errors import UsageError
+from puzzles.outputs import atomic_write
 from puzzles.xcc import XCC
 from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
 
@@ -25,6 +26,7 @@ from .kernel import BUDGET, COUNT, DEEPEST, DONE, LEAF, LEVEL, MANY, NO_BOUND, N
 
 # the most clash-row memory (n_options^2 / 8 bytes) the auto engine spends on bitsets
 BITSET_MAX_OPTIONS = 12_000
+PICTURE_EVERY_S = 60.0  # with a checkpoint: the deepest partial solution drawn this often
 
 
 class _Search:
@@ -134,7 +136,7 @@ class PolySearch(_Search):
     """Selby's site search over bitsets, no option counts kept (``poly.py``): for large polyform problems."""
 
     engine = "poly"
-    STATE = ("board", "first", "base", "cnt", "pos", "chosen", "cbuf", "uses", "st", "prof")
+    STATE = ("board", "first", "base", "cnt", "pos", "chosen", "cbuf", "uses", "wit", "deep", "st", "prof")
 
     def __init__(self, xcc: XCC, seed: int = -1, grid: str | None = None, sites: int = poly.DEFAULT_SITES,
                  sweep: float = 90.0):
@@ -155,6 +157,7 @@ class PolySearch(_Search):
         self.uses = np.zeros(xcc.n_items, np.int64)
         self.wit = np.full((max(1, a["n_sites"]), 3), -1, np.int64)  # options that fitted at each site
         self.later = np.zeros(max(1, a["n_sites"]), np.int64)
+        self.deep = np.zeros(depth + 1, np.int64)  # the deepest path so far
         self._start(depth, -1)
         self.randomize = seed >= 0
         if self.randomize:
@@ -165,12 +168,16 @@ class PolySearch(_Search):
         return poly.run(a["scan"], a["nbr"], a["sg_ptr"], a["g_ptr"], a["g_tag"], a["e_opt"], a["e_lmask"], a["ow_ptr"],
                         a["ow_idx"], a["ow_mask"], a["tag"], a["prim"], self.sites,
                         self.board, self.first, self.base, self.cnt, self.pos, self.chosen, self.cbuf,
-                        self.scratch, self.best_buf, self.uses, self.wit, self.later, self.st,
-                        self.prof,
+                        self.scratch, self.best_buf, self.uses, self.wit, self.later, self.deep,
+                        self.st, self.prof,
                         budget, stop_on_solution, split_depth, self.randomize)
 
     def current_options(self) -> list[int]:
         return [int(o) for o in self.chosen[:int(self.st[LEVEL])]]
+
+    def deepest_options(self) -> list[int]:
+        """The options of the deepest partial solution met so far."""
+        return [int(o) for o in self.deep[:int(self.st[DEEPEST])]]
 
     def tag_uses(self) -> dict[int, int]:
         """{item (input numbering): solutions whose options carry it as their tag (the piece)}."""
@@ -257,7 +264,8 @@ class Backtrack(SolverBase):
             found = search.load(Path(o["resume"]), mode)
         build_s = time.perf_counter() - t0
         ck = Path(o["checkpoint"]) if o["checkpoint"] else None
-        res = solve_xcc(search, mode, limits, progress, build_s, ck, o["checkpoint_every"], found)
+        res = solve_xcc(search, mode, limits, progress, build_s, ck, o["checkpoint_every"], found,
+                        _picture(puzzle, xcc, prefix, whole))
         if "tag_uses" in res.stats and puzzle.kind == "polyform":
             res.stats["piece_uses"] = piece_uses_of(puzzle, xcc, res.stats.pop("tag_uses"))
         if prefix:  # a part's solutions complete with the placements of its prefix
@@ -295,6 +303,16 @@ class Backtrack(SolverBase):
         return {"split_depth": depth, "part": part}
 
 
+def _picture(puzzle, xcc: XCC, prefix: list[int], whole: XCC):
+    """options of ``xcc`` -> an SVG of the partial solution (a part's prefix included)."""
+    def draw(options: list[int]) -> str:
+        from puzzles.render import render
+
+        return render(puzzle, [whole.decode[k] for k in prefix] + [xcc.decode[k] for k in options])
+
+    return draw
+
+
 def _grid(puzzle) -> str | None:
     """The grid of a polyform puzzle (the poly engine's geometry), else None."""
     return puzzle.grid_name if getattr(puzzle, "kind", "") == "polyform" else None
@@ -312,12 +330,15 @@ def piece_uses_of(puzzle, xcc: XCC, tag_uses: dict[int, int]) -> dict[str, int]:
 
 
 def solve_xcc(search: _Search, mode: str, limits: Limits, progress, build_s: float,
-              ck: Path | None = None, every: float = 30.0, found: list[list[int]] | None = None) -> SolveResult:
+              ck: Path | None = None, every: float = 30.0, found: list[list[int]] | None = None,
+              picture=None) -> SolveResult:
     """Run a search (either engine) to the end or a limit and package the answer.
 
     With ``ck`` the paused search is snapshotted there every ``every``
     seconds (between node-budget chunks) and once more at the end; ``found``
-    are the option lists of solutions found before a resume."""
+    are the option lists of solutions found before a resume.  ``picture``
+    (options -> SVG text), with ``ck``: the deepest partial solution is drawn
+    to ``ck/deepest.svg`` every PICTURE_EVERY_S seconds (engines that track it)."""
     xcc = search.xcc
     want = limits.wanted(mode)
     collect = mode in ("first", "all")
@@ -330,11 +351,20 @@ def solve_xcc(search: _Search, mode: str, limits: Limits, progress, build_s: flo
             return want is not None and len(raw) >= want
         return True
 
+    last_picture = [time.perf_counter()]
+
+    def draw() -> None:
+        if picture is not None and ck is not None and hasattr(search, "deepest_options"):
+            atomic_write(str(ck / "deepest.svg"), picture(search.deepest_options()))
+            last_picture[0] = time.perf_counter()
+
     def step(b: int) -> int:
         code = search.step(b, collect)
         if ck is not None and code == BUDGET and time.perf_counter() - last_save[0] >= every:
             search.save(ck, mode, raw)
             last_save[0] = time.perf_counter()
+        if code == BUDGET and time.perf_counter() - last_picture[0] >= PICTURE_EVERY_S:
+            draw()
         return code
 
     t0 = time.perf_counter()
@@ -348,6 +378,7 @@ def solve_xcc(search: _Search, mode: str, limits: Limits, progress, build_s: flo
     )
     if ck is not None:
         search.save(ck, mode, raw)
+        draw()
     solutions = [[xcc.decode[k] for k in s] for s in raw]
     elapsed = time.perf_counter() - t0
     depth = int(np.max(np.nonzero(search.prof)[0])) + 1 if search.prof.any() else 0

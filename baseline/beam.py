@@ -446,15 +446,13 @@ class Beam(SolverBase):
 
     def check(self, puzzle, mode: str) -> None:
         """One name, two searches: the edge beam, and the XCC beam (``beam_xcc``) for
-        everything else, which has mode first only and no checkpoints yet."""
+        everything else, which has mode first only."""
         super().check(puzzle, mode)
         _window_shape(self.options["window"])
         if puzzle.kind != "edge":
             if mode != "first":
                 raise UsageError(f"solver beam: mode {mode!r} is for edge matching; {puzzle.kind} puzzles have "
                                  "mode first")
-            if self.options["checkpoint"] or self.options["resume"]:
-                raise UsageError("solver beam: checkpoints are for edge matching only (not yet for polyforms)")
 
     def warm(self, puzzle, mode: str) -> None:
         """The edge beam's kernels (scores, expansion, end-game) or the XCC beam's and Algorithm C."""

@@ -18,13 +18,20 @@ sites)``.  The weights l_i come from ``weights`` (a JSON file written by
 covered set (the same future) are merged by a Zobrist hash.
 
 When about ``exhaust_at`` pieces are left, each survivor, best first, is
-exhausted by the Algorithm C search of ``backtrack`` on the sub-problem.
+exhausted on the sub-problem by ``backtrack``'s search: the ``poly`` engine
+for polyforms (Selby's site search over bitsets), Algorithm C otherwise.
 A run that ends without a solution is repeated four times wider (three
 runs at most) while time is left.
+
+With ``checkpoint`` the frontier (covered items, scores, hashes, chosen
+options) is written there at most every FRONTIER_EVERY_S seconds (every
+level when it is small), with ``best.svg``, the best state's partial board,
+at most every minute; ``resume`` goes on from the level it was written at.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import time
@@ -37,8 +44,13 @@ from puzzles.formats import InputError
 from puzzles.xcc import option_entries
 from solving import Limits, SolveResult
 
+from . import checkpoint
 from .backtrack import make_search
 from .kernel import DONE, MANY, SOLUTION
+
+FRONTIER_EVERY_S = 60.0     # a wide frontier is written at most this often (a kill loses at most this)
+SMALL_FRONTIER = 2_000_000  # states x items up to which the frontier is written every level
+PICTURE_EVERY_S = 60.0      # best.svg, the best state's partial board
 
 
 @njit(cache=True)
@@ -274,15 +286,45 @@ class XCCBeamRun:
         stats = {"build_s": self.build_s, "levels": [], "endgame_states": 0, "endgame_nodes": 0,
                  "endgame_gave_up": 0, "widths": []}
         width = self.o["width"]
-        for _ in range(3):
+        resumed = self._load() if self.o.get("resume") else None
+        runs = 0
+        if resumed is not None:
+            width, runs = int(resumed["width"]), int(resumed["run"])
+        while runs < 3:
             stats["widths"].append(width)
-            status, sols, msg = self._one_run(width, deadline, progress, stats)
+            status, sols, msg = self._one_run(width, deadline, progress, stats, runs, resumed)
+            resumed = None
             if status == "solved" or (deadline is not None and time.perf_counter() >= deadline):
                 break
             width *= 4
+            runs += 1
         return self._result(status, sols, stats, t0, msg)
 
-    def _one_run(self, width, deadline, progress, stats):
+    # -------------------------------------------------------------- checkpoints
+    def fingerprint(self) -> str:
+        keep = {k: v for k, v in self.o.items() if k not in ("checkpoint", "resume", "endgame_nodes", "jobs", "_job")}
+        h = hashlib.sha256(self.xcc.opt_ptr.tobytes() + self.xcc.opt_items.tobytes()
+                           + json.dumps(keep, sort_keys=True, default=str).encode())
+        return h.hexdigest()[:16]
+
+    def _save(self, k, width, run, cov, score, hsh, first, chosen) -> None:
+        checkpoint.save(Path(self.o["checkpoint"]), "frontier", cov=np.packbits(cov, axis=1), n_items=cov.shape[1],
+                        score=score, hsh=hsh, first=first, chosen=chosen, level=k, width=width, run=run,
+                        fingerprint=self.fingerprint())
+
+    def _load(self) -> dict:
+        z = checkpoint.load(Path(self.o["resume"]), "frontier", self.fingerprint())
+        z["cov"] = np.unpackbits(z["cov"], axis=1, count=int(z["n_items"])).astype(np.bool_)
+        return z
+
+    def _picture(self, chosen_row) -> None:
+        from puzzles.outputs import atomic_write
+        from puzzles.render import render
+
+        atomic_write(str(Path(self.o["checkpoint"]) / "best.svg"),
+                     render(self.p, [self.xcc.decode[int(q)] for q in chosen_row]))
+
+    def _one_run(self, width, deadline, progress, stats, run=0, resumed=None):
         o = self.o
         t0 = time.perf_counter()
         n_items = self.xcc.n_items
@@ -293,11 +335,16 @@ class XCCBeamRun:
         hsh = np.zeros(1, np.uint64)
         first = np.zeros(1, np.int64)
         chosen = np.zeros((1, 0), np.int64)
+        k = 0
+        if resumed is not None:
+            cov, score, hsh = resumed["cov"], resumed["score"], resumed["hsh"]
+            first, chosen, k = resumed["first"], resumed["chosen"], int(resumed["level"])
+        ck = bool(o.get("checkpoint"))
+        last_save = last_picture = time.perf_counter()
         stamp = np.zeros(max(1, self.n_cells), np.int64)
         stack = np.zeros(max(1, self.n_cells), np.int64)
         args = (self.order, self.item_ptr, self.item_opts, self.opt_ptr, self.opt_items, self.opt_hash, self.opt_weight,
                 self.nbr, self.n_cells, self.area)
-        k = 0
         while self.pieces_left(cov[0]) > exhaust_at + 1e-9:
             if deadline is not None and time.perf_counter() >= deadline:
                 return "limit", [], "time limit during the beam"
@@ -328,6 +375,13 @@ class XCCBeamRun:
             free = ~cov[:, self.order]
             first = np.where(free.any(axis=1), free.argmax(axis=1), len(self.order)).astype(np.int64)
             k += 1
+            now = time.perf_counter()
+            if ck and (cov.size <= SMALL_FRONTIER or now - last_save >= FRONTIER_EVERY_S):
+                self._save(k, width, run, cov, score, hsh, first, chosen)
+                last_save = now
+            if ck and (k == 1 or now - last_picture >= PICTURE_EVERY_S):
+                self._picture(chosen[int(np.argmax(score))])
+                last_picture = now
             dt = time.perf_counter() - tl
             lv = {"width": width, "level": k, "kept": int(len(keep)), "children": int(m), "best": float(score.max()),
                   "worst": float(score.min()), "time_s": dt}
@@ -338,6 +392,9 @@ class XCCBeamRun:
                 progress({"level": k, "kept": lv["kept"], "best_score": round(lv["best"], 2),
                           "worst_score": round(lv["worst"], 2), "states_per_s": round(m / dt if dt > 0 else 0),
                           "eta_s": round(el / k * left, 1)})
+        if ck:  # the survivors, as the end-game starts
+            self._save(k, width, run, cov, score, hsh, first, chosen)
+            self._picture(chosen[int(np.argmax(score))])
         # the end-game: exhaust each survivor, best first
         for j in range(len(score)):
             if deadline is not None and time.perf_counter() >= deadline:
@@ -350,7 +407,9 @@ class XCCBeamRun:
     def _endgame(self, prefix, stats):
         xcc = self.xcc
         sub, _ = xcc.restrict(prefix)
-        search = make_search(sub)
+        # polyforms: the poly engine (Selby's site search over bitsets), far faster on Eternity's pieces
+        poly_grid = self.p.grid_name if self.p.kind == "polyform" else None
+        search = make_search(sub, engine="poly", grid=poly_grid) if poly_grid else make_search(sub)
         code = search.step(self.o["endgame_nodes"], True)
         stats["endgame_states"] += 1
         stats["endgame_nodes"] += search.nodes

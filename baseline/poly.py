@@ -295,7 +295,7 @@ def _place(o, board, ow_ptr, ow_idx, ow_mask, tag, on):
 
 @njit(cache=True)
 def run(scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, tag, prim, n_sites_look,
-        board, first, base, cnt, pos, chosen, cbuf, scratch, best_buf, uses, wit, later, st, prof,
+        board, first, base, cnt, pos, chosen, cbuf, scratch, best_buf, uses, wit, later, deep, st, prof,
         budget, stop_on_solution, split_depth, randomize):
     """Advance the search by at most ``budget`` nodes (a resumable state machine, as ``dlx.run``).
 
@@ -362,8 +362,10 @@ def run(scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask
                 spent += 1
                 prof[level] += 1
                 level += 1
-                if level > st[DEEPEST]:
+                if level > st[DEEPEST]:  # the deepest partial tiling so far, for pictures of long runs
                     st[DEEPEST] = level
+                    for r in range(level):
+                        deep[r] = chosen[r]
                 phase = 2
             else:
                 phase = 3

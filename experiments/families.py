@@ -4,7 +4,7 @@ A family is a validated TOML table (``kind`` picks the class) with one
 method, ``puzzles(seed, ...)``: the (puzzle, params) pairs it stands for,
 generated reproducibly from the config's seed.  ``instance_id`` names an
 instance in the store; ``detail`` optionally names a function
-``f(puzzle, solutions) -> dict`` that a cell applies to its solutions (the
+``f(puzzle, solutions, count, stats) -> dict`` that a cell applies to its answer (the
 tilability statistics of an excess-piece state), so the runner stays generic.
 Adding a family: a class here with ``kind``, ``name`` and ``puzzles``, and
 its name in ``Family``.
@@ -165,6 +165,7 @@ class ExcessFamily(_Family):
     samples: int = Field(ge=1)
     # what a partial tiling leaves, what its first pieces cover, or that with other pieces (puzzles.tilability)
     regions: Literal[REGIONS] = "last"
+    sample_jobs: int = Field(0, ge=0)  # processes drawing the samples (0: one per core)
 
     detail: ClassVar[str | None] = "puzzles.tilability:piece_uses"
 
@@ -184,46 +185,80 @@ class ExcessFamily(_Family):
         return hashlib.sha256(f"{puzzle_hash(puzzle)}/{self.name}/{params['sample']}".encode()).hexdigest()
 
     def puzzles(self, seed: int, on_sample: OnSample = None, known: dict | None = None) -> Pairs:
-        """The sampled states; ``on_sample(family, done, total)`` after each (sampling takes minutes on
-        Eternity's board: a partial tiling each); ``known``: states a store already holds
-        (``Store.sampled_instances``), returned as ``(None, stored instance)`` instead of sampled again."""
-        from baseline.backtrack import random_prefix
-        from puzzles.tilability import sample_state
+        """The sampled states; ``on_sample(family, done, total)`` after each (sampling takes seconds a
+        state on Eternity's board: a partial tiling each, so the samples are drawn in a process
+        pool over ``sample_jobs`` cores); ``known``: states a store already holds
+        (``Store.sampled_instances``), returned as ``(None, stored instance)`` instead of sampled
+        again.  A sample's seed alone decides it, so the pool draws what one process would."""
+        import os
+        from concurrent.futures import ProcessPoolExecutor
 
-        base = catalog.load(self.puzzle)
         design = {"base": self.puzzle, "region_size": self.region_size, "excess": self.excess,
                   **({"regions": self.regions} if self.regions != "last" else {})}
-        xcc = None  # the whole board's, built once for all the samples (last regions) when one is needed
-        failed = 0
+        seeds = [derived_seed(seed, self.name, self.puzzle, self.region_size, self.excess, k)
+                 for k in range(self.samples)]
+        got: dict[int, Any] = {}
+        todo = []
+        for k, s in enumerate(seeds):
+            g = (known or {}).get((self.name, k, s))
+            if g is not None and all(g["params"].get(key) == v for key, v in design.items()) \
+                    and g["params"].get("regions", "last") == self.regions:
+                got[k] = (None, g)  # stored by an earlier run of this config: not sampled again
+            else:
+                todo.append(k)
+        done = len(got)
+        if on_sample is not None and done:
+            on_sample(self.name, done, self.samples)
+        jobs = min(len(todo), self.sample_jobs or os.cpu_count() or 1)
+        args = [(self.puzzle, self.region_size, self.excess, self.regions, seeds[k]) for k in todo]
+        pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
+        try:
+            results = pool.map(_sample, args) if pool else map(_sample, args)
+            for k, r in zip(todo, results):
+                got[k] = r
+                done += 1
+                if on_sample is not None:
+                    on_sample(self.name, done, self.samples)
+                if self.samples >= FAIL_FIRST and all(got.get(j) == (None, {}) for j in range(FAIL_FIRST)):
+                    raise InputError(self.puzzle, "region_size", f"the first {FAIL_FIRST} samples found no "
+                                     f"partial tiling that leaves {self.region_size} pieces' area (a puzzle "
+                                     "with few solutions): try regions = \"first\" (--regions first) or a "
+                                     "larger region size")
+        finally:
+            if pool is not None:
+                pool.shutdown(cancel_futures=True)
         out: Pairs = []
         for k in range(self.samples):
-            s = derived_seed(seed, self.name, self.puzzle, self.region_size, self.excess, k)
-            try:
-                got = (known or {}).get((self.name, k, s))
-                if got is not None and all(got["params"].get(key) == v for key, v in design.items()) \
-                        and got["params"].get("regions", "last") == self.regions:
-                    out.append((None, got))  # stored by an earlier run of this config: not sampled again
-                    continue
-                if xcc is None and self.regions == "last":
-                    xcc = base.to_xcc()
-                try:
-                    state, chosen = sample_state(base, self.region_size, self.excess, random.Random(s), xcc,
-                                                 random_prefix, self.regions)
-                except RuntimeError:  # no region of that size from this seed: the sample is left out
-                    failed += 1
-                    if failed == k + 1 == FAIL_FIRST:
-                        raise InputError(self.puzzle, "region_size", f"the first {FAIL_FIRST} samples found no "
-                                         f"partial tiling that leaves {self.region_size} pieces' area (a puzzle "
-                                         "with few solutions): try regions = \"first\" (--regions first) or a "
-                                         "larger region size") from None
-                    continue
+            state, chosen = got[k]
+            if state is None and "params" in chosen:
+                out.append((None, chosen))
+            elif state is not None:  # a sample with no region of that size is left out
                 state.name = f"{self.puzzle}-k{self.region_size}+{self.excess}-{k}"
                 region = hashlib.sha256(json.dumps(sorted(map(list, state.region))).encode()).hexdigest()[:16]
-                out.append((state, {**design, "region": region, "sample": k, "seed": s, "pieces": chosen}))
-            finally:
-                if on_sample is not None:
-                    on_sample(self.name, k + 1, self.samples)
+                out.append((state, {**design, "region": region, "sample": k, "seed": seeds[k], "pieces": chosen}))
         return out
+
+
+_SAMPLER: dict = {}  # per process: the base puzzle and its XCC, built once for all the samples it draws
+
+
+def _sample(args) -> tuple[Any, Any]:
+    """One excess-piece state from its seed: (state, chosen piece indices), or (None, {}) when no
+    partial tiling of that size was found."""
+    from baseline.backtrack import random_prefix
+    from puzzles.tilability import sample_state
+
+    puzzle, k, excess, regions, s = args
+    if _SAMPLER.get("name") != puzzle:
+        _SAMPLER.clear()
+        _SAMPLER.update(name=puzzle, base=catalog.load(puzzle), xcc=None)
+    base = _SAMPLER["base"]
+    if _SAMPLER["xcc"] is None and regions == "last":
+        _SAMPLER["xcc"] = base.to_xcc()
+    try:
+        return sample_state(base, k, excess, random.Random(s), _SAMPLER["xcc"], random_prefix, regions)
+    except RuntimeError:
+        return None, {}
 
 
 Family = Annotated[Union[EdgeFamily, PolyformFamily, BuiltinFamily, FilesFamily, ExcessFamily],

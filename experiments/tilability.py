@@ -1,8 +1,9 @@
 """`eternity tilability`: collect excess-piece exhausts through the runner, fit Selby's weights.
 
-The data are ordinary runner cells (an ``excess`` family, ``backtrack`` in
-mode ``all``), so a killed collection resumes, ``--executor dask`` spreads
-it, and every exhaust lands in SQLite with its tilings and how many of them use each piece.
+The data are ordinary runner cells (an ``excess`` family, ``backtrack`` with
+the ``poly`` engine in mode ``count``: the per-piece uses are kept natively,
+no list of tilings), so a killed collection resumes, ``--executor dask``
+spreads it, and every exhaust lands in SQLite with its tilings and how many of them use each piece.
 The fit (``puzzles.tilability``) runs on all states; the split-half check
 fits the even and the odd samples apart and compares the weights by rank
 correlation; the held-out check fits on one half and scores the other
@@ -44,7 +45,8 @@ regions = "{regions}"
 
 [[solvers]]
 name = "backtrack"
-mode = "all"
+mode = "count"
+options = {{ engine = "poly" }}
 """
 
 

@@ -26,6 +26,9 @@ from .registry import get
 AUTO = {
     "edge": ["edge-backtrack:order=rowscan", "cube:order=rowscan", "edge-backtrack:order=frame-first",
              "edge-backtrack:order=spiral"],
+    # polyforms: the poly engine from two sides first (its tree depends on where the boundary is scanned)
+    "polyform": ["backtrack:engine=poly", "backtrack:engine=poly,sweep=270", "backtrack:engine=poly,sweep=0",
+                 "backtrack:engine=poly,sweep=180"],
     "other": ["backtrack", "cpsat", "sat"],
 }
 
@@ -60,7 +63,7 @@ class Portfolio(SolverBase):
     def members(self, puzzle) -> list[tuple[str, dict]]:
         spec = self.options["members"]
         if spec == "auto":
-            pool = AUTO["edge" if puzzle.kind == "edge" else "other"]
+            pool = AUTO[puzzle.kind if puzzle.kind in AUTO else "other"]
             n = self.options["jobs"] or os.cpu_count() or 1
             spec = ";".join(pool[i % len(pool)] for i in range(n))
         members = parse_members(spec)

@@ -6,7 +6,7 @@ use counts it keeps natively, and a paused search resumed from a snapshot.
 """
 
 import solving
-from hypothesis import given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from baseline.backtrack import PolySearch, make_search, piece_uses_of
@@ -16,19 +16,22 @@ from puzzles.partition import hexagon_region, region_puzzle
 from puzzles.tilability import piece_uses
 
 
-def _all(search) -> list[frozenset]:
+def _all(search, budget=NO_BOUND) -> list[frozenset] | None:
+    """Every solution, or None when the search needs more than ``budget`` nodes."""
     out = []
     while True:
-        code = search.step(NO_BOUND, True)
+        code = search.step(max(1, budget - search.nodes), True)
         if code == DONE:
             return out
-        assert code == SOLUTION
+        if code != SOLUTION:
+            return None
         out.append(frozenset(search.current_options()))
 
 
 def _check(p, sites=None):
     x = p.to_xcc()
-    ref = _all(make_search(x, engine="dlx"))
+    ref = _all(make_search(x, engine="dlx"), 200_000)
+    assume(ref is not None and len(ref) <= 5_000)  # a puzzle small enough to list
     kw = {} if sites is None else {"sites": sites}
     got = _all(make_search(x, engine="poly", grid=p.grid_name, **kw))
     assert len(got) == len(set(got)) == len(ref)
@@ -36,17 +39,17 @@ def _check(p, sites=None):
     return x, ref
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.sampled_from([(3, 4, 4), (2, 6, 4), (4, 5, 5), (3, 3, 3), (4, 4, 4)]), st.integers(0, 10**6),
        st.sampled_from([1, 3, 12]))
 def test_poly_finds_the_same_solutions_on_random_polyominoes(shape, seed, sites):
     _check(generate.polyomino_puzzle(*shape, seed)[0], sites)
 
 
-@settings(max_examples=8, deadline=None)
-@given(st.integers(0, 10**6), st.integers(0, 4), st.booleans())
+@settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.integers(0, 10**6), st.integers(0, 3), st.booleans())
 def test_poly_counts_drafter_regions_with_excess_pieces_and_their_piece_uses(seed, excess, randomize):
-    p = region_puzzle("drafter", hexagon_region(2), 4, seed, excess)[0]  # 6 pieces of 4 drafters
+    p = region_puzzle("drafter", hexagon_region(2), 6, seed, excess)[0]  # 8 pieces of 6 drafters
     x, ref = _check(p)
     s = PolySearch(x, seed if randomize else -1, p.grid_name)
     while s.step(NO_BOUND, False) != DONE:
@@ -64,7 +67,7 @@ def test_poly_counts_the_pentominoes_in_3x20():
     p = catalog.load("pentomino-3x20")
     res, _ = solving.solve_verified(solving.get("backtrack", {"engine": "poly"}), p, "count", solving.Limits())
     assert res.count == 8  # 2 distinct, times the box's 4 symmetries
-    first, verified = solving.solve_verified(solving.get("backtrack", {"engine": "poly", "sites": 2}), p, "first",
+    first, verified = solving.solve_verified(solving.get("backtrack", {"engine": "poly"}), p, "first",
                                              solving.Limits())
     assert first.status == solving.Status.SOLVED and verified is True
 
@@ -91,3 +94,39 @@ def test_a_paused_poly_search_resumes_from_its_snapshot(tmp_path):
     while b.step(NO_BOUND, False) != DONE:
         pass
     assert b.count == whole.count and b.nodes == whole.nodes
+
+
+def test_a_long_poly_run_draws_its_deepest_board(tmp_path, monkeypatch):
+    import baseline.backtrack
+
+    monkeypatch.setattr(baseline.backtrack, "PICTURE_EVERY_S", 0.0)
+    p = catalog.load("eternity1-tortoise")
+    res = solving.get("backtrack", {"engine": "poly", "checkpoint": str(tmp_path)}).solve(
+        p, mode="first", limits=solving.Limits(time_s=60))
+    assert res.status == solving.Status.SOLVED
+    svg = (tmp_path / "deepest.svg").read_text()
+    assert svg.startswith("<svg") and svg.count("<polygon") == len(p.region)
+    assert "#f4f4f4" not in svg  # the deepest board is the solution: no empty cell
+
+
+def test_the_portfolio_runs_poly_from_two_sides_on_polyforms():
+    port = solving.get("portfolio", {"jobs": 2})
+    assert port.members(catalog.load("eternity1-boat")) == [("backtrack", {"engine": "poly"}),
+                                                            ("backtrack", {"engine": "poly", "sweep": "270"})]
+
+
+def test_the_polyform_beam_checkpoints_its_frontier_and_resumes(tmp_path):
+    p = catalog.load("eternity1-tortoise")
+    opts = {"width": 200, "seed": 1}
+    res = solving.get("beam", {**opts, "checkpoint": str(tmp_path)}).solve(p, mode="first",
+                                                                            limits=solving.Limits(time_s=120))
+    assert res.status == solving.Status.SOLVED
+    assert (tmp_path / "frontier.npz").exists() and (tmp_path / "best.svg").read_text().startswith("<svg")
+    again, verified = solving.solve_verified(solving.get("beam", {**opts, "resume": str(tmp_path)}), p, "first",
+                                             solving.Limits(time_s=120))
+    assert again.status == solving.Status.SOLVED and verified is True
+    assert again.stats["levels"] == []  # it went straight to the end-game from the stored survivors
+    import pytest
+
+    with pytest.raises(ValueError, match="other options"):
+        solving.get("beam", {"width": 300, "seed": 1, "resume": str(tmp_path)}).solve(p, mode="first")

@@ -170,7 +170,7 @@ def test_tilability_command_end_to_end(tmp_path, capsys, monkeypatch):
     for r in rows:
         d = json.loads(r["detail"])
         assert d["tilings"] == r["count"] and sum(d["piece_uses"].values()) == 2 * d["tilings"]
-        assert 1 <= d["piece_sets"] <= d["tilings"]
+        assert d["piece_sets"] is None  # the poly engine counts uses natively, it lists no tilings
     # a second run resumes from the store: nothing is sampled or exhausted again, the same weights come out
     import puzzles.tilability
 

@@ -1,0 +1,75 @@
+"""The exhaust engines side by side on Eternity's regions: dancing links against `poly`, one run.
+
+    .venv/bin/python benchmarks/bench_poly.py [--seconds 30] [--skip-first]
+
+Three measures, each engine in the same process on the same XCC:
+
+* the complete exhaust of ``eternity1-tortoise`` (45 pieces, mode count):
+  nodes, seconds, nodes per second;
+* nodes per second on ``eternity1-pram`` (64 pieces) over ``--seconds``;
+* the first solution of ``eternity1-boomerang`` (66 pieces) from scratch,
+  each engine given ``--seconds`` x 4.
+
+``poly`` is run with every boundary site counted (the default) and with only
+the first 12 (faster nodes, a tree that can grow 1000-fold).  Ratios are
+nodes per second against ``dlx`` measured here.  Builds are excluded.
+"""
+
+import argparse
+import time
+
+from baseline.backtrack import make_search
+from baseline.kernel import DEEPEST, DONE, SOLUTION
+from puzzles import catalog
+
+ENGINES = [("dlx", {}), ("poly", {}), ("poly[sites=12]", {"sites": 12})]
+
+
+def search_for(p, x, label, opts):
+    engine = label.split("[")[0]
+    return make_search(x, engine=engine, grid=p.grid_name if engine == "poly" else None, **opts)
+
+
+def run(search, seconds: float, stop_on_solution: bool) -> tuple[str, float]:
+    t0 = time.perf_counter()
+    while True:
+        code = search.step(20_000, stop_on_solution)
+        el = time.perf_counter() - t0
+        if code == DONE:
+            return "done", el
+        if code == SOLUTION:
+            return "solved", el
+        if el >= seconds:
+            return "limit", el
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seconds", type=float, default=30.0)
+    ap.add_argument("--skip-first", action="store_true", help="leave out the boomerang's first solution")
+    a = ap.parse_args()
+    rows = []
+    tasks = [("eternity1-tortoise", "count (exhaust)", False, a.seconds * 4),
+             ("eternity1-pram", f"{a.seconds:g} s of search", True, a.seconds)]
+    if not a.skip_first:
+        tasks.append(("eternity1-boomerang", "first solution", True, a.seconds * 4))
+    for name, what, stop, cap in tasks:
+        p = catalog.load(name)
+        x = p.to_xcc()
+        for label, opts in ENGINES:
+            s = search_for(p, x, label, opts)
+            _ = run(search_for(p, x, label, opts), 0.5, stop)  # compile / warm the kernel
+            outcome, el = run(s, cap, stop)
+            rows.append((name, what, label, outcome, s.nodes, el, s.nodes / el if el else 0.0, int(s.st[DEEPEST])))
+            print(f"{name:20} {label:15} {outcome:7} nodes {s.nodes:>12,} {el:8.2f} s "
+                  f"{rows[-1][6]:>10,.0f} nodes/s deepest {rows[-1][7]}", flush=True)
+    print("\n| region | task | engine | outcome | nodes | seconds | nodes/s | vs dlx | deepest |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        ref = next(q for q in rows if q[0] == r[0] and q[2] == "dlx")
+        ratio = r[6] / ref[6] if ref[6] else float("nan")
+        print(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]} | {r[4]:,} | {r[5]:.1f} | {r[6]:,.0f} | {ratio:.0f}x | {r[7]} |")
+
+
+if __name__ == "__main__":
+    main()
