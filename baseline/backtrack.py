@@ -136,10 +136,10 @@ class PolySearch(_Search):
     """Selby's site search over bitsets, no option counts kept (``poly.py``): for large polyform problems."""
 
     engine = "poly"
-    STATE = ("board", "first", "base", "cnt", "pos", "chosen", "cbuf", "uses", "wit", "deep", "st", "prof")
+    STATE = ("board", "first", "base", "cnt", "pos", "chosen", "cbuf", "uses", "wit", "deep", "stamp", "st", "prof")
 
     def __init__(self, xcc: XCC, seed: int = -1, grid: str | None = None, sites: int = poly.DEFAULT_SITES,
-                 sweep: float = 90.0):
+                 sweep: float = 90.0, pockets: bool = True):
         self.xcc = xcc
         self.a = a = poly.build(xcc, grid, sweep)
         self.sites = sites
@@ -158,6 +158,9 @@ class PolySearch(_Search):
         self.wit = np.full((max(1, a["n_sites"]), 3), -1, np.int64)  # options that fitted at each site
         self.later = np.zeros(max(1, a["n_sites"]), np.int64)
         self.deep = np.zeros(depth + 1, np.int64)  # the deepest path so far
+        self.pockets = pockets
+        self.stamp = np.zeros(max(1, a["n_sites"]) + 1, np.int64)  # pocket floods (last slot: the tag counter)
+        self.stack = np.zeros(max(1, a["n_sites"]), np.int64)
         self._start(depth, -1)
         self.randomize = seed >= 0
         if self.randomize:
@@ -169,6 +172,7 @@ class PolySearch(_Search):
                         a["ow_idx"], a["ow_mask"], a["tag"], a["prim"], self.sites,
                         self.board, self.first, self.base, self.cnt, self.pos, self.chosen, self.cbuf,
                         self.scratch, self.best_buf, self.uses, self.wit, self.later, self.deep,
+                        a["os_ptr"], a["os_idx"], a["area"] if self.pockets else 0, self.stamp, self.stack,
                         self.st, self.prof,
                         budget, stop_on_solution, split_depth, self.randomize)
 

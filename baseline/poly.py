@@ -145,6 +145,13 @@ def build(xcc: XCC, grid: str | None = None, sweep: float = 90.0):
         at = np.minimum(at, len(ukey) - 1)
         hit = ukey[at] == k2
         e_lmask[hit] = ow_mask[at[hit]]
+    # each option's sites (for the pocket check) and the piece area when every option has the same
+    os_idx = it[is_site]
+    os_ptr = np.zeros(n_opt + 1, np.int64)
+    np.add.at(os_ptr, owner[is_site] + 1, 1)
+    os_ptr = np.cumsum(os_ptr)
+    per = np.diff(os_ptr)
+    area = int(per[0]) if grid is not None and len(per) and (per == per[0]).all() else 0
     prim = np.zeros(n_words, np.uint64)
     pi = new[:xcc.n_primary]
     np.bitwise_or.at(prim, pi >> 6, np.left_shift(np.uint64(1), (pi & 63).astype(np.uint64)))
@@ -155,7 +162,7 @@ def build(xcc: XCC, grid: str | None = None, sweep: float = 90.0):
         "n_sites": n_sites, "n_words": n_words, "scan": scan.astype(np.int64), "nbr": inbr,
         "ow_ptr": ow_ptr, "ow_idx": ow_idx, "ow_mask": ow_mask, "tag": tag,
         "sg_ptr": sg_ptr, "g_ptr": g_ptr, "g_tag": g_tag, "e_opt": e_opt.astype(np.int64), "e_lmask": e_lmask,
-        "prim": prim, "max_col": int(col_len.max()) if n_sites else 0, "old_of": old_of,
+        "prim": prim, "os_ptr": os_ptr, "os_idx": os_idx.astype(np.int64), "area": area, "max_col": int(col_len.max()) if n_sites else 0, "old_of": old_of,
     }
 
 
@@ -278,6 +285,48 @@ def _choose(p, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, o
 
 
 @njit(cache=True)
+def _pocket(o, board, os_ptr, os_idx, nbr, area, stamp, stack):
+    """True when placing o cut off a pocket of free sites whose size is not a multiple of the
+    piece area (no set of pieces fills it).  Floods from the free neighbours of o's sites, each
+    bounded at 3 piece areas; a flood that meets an earlier one of this check is the big
+    component.  ``stamp[-1]`` is the tag counter (stamps only grow, so none is ever cleared)."""
+    stamp[-1] += 1
+    first_tag = stamp[-1]
+    for r in range(os_ptr[o], os_ptr[o + 1]):
+        x = os_idx[r]
+        for d in range(nbr.shape[1]):
+            y = nbr[x, d]
+            if y < 0 or _bit(board, y) or stamp[y] >= first_tag:
+                continue
+            stamp[-1] += 1
+            t = stamp[-1]
+            stamp[y] = t
+            stack[0] = y
+            top, size, big = 1, 0, False
+            while top > 0 and not big:
+                top -= 1
+                u = stack[top]
+                size += 1
+                if size > 3 * area:
+                    big = True
+                    break
+                for e in range(nbr.shape[1]):
+                    v = nbr[u, e]
+                    if v >= 0 and not _bit(board, v):
+                        if stamp[v] == t:
+                            continue
+                        if stamp[v] >= first_tag:
+                            big = True
+                            break
+                        stamp[v] = t
+                        stack[top] = v
+                        top += 1
+            if not big and size % area != 0:
+                return True
+    return False
+
+
+@njit(cache=True)
 def _place(o, board, ow_ptr, ow_idx, ow_mask, tag, on):
     for q in range(ow_ptr[o], ow_ptr[o + 1]):
         if on:
@@ -295,7 +344,7 @@ def _place(o, board, ow_ptr, ow_idx, ow_mask, tag, on):
 
 @njit(cache=True)
 def run(scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, tag, prim, n_sites_look,
-        board, first, base, cnt, pos, chosen, cbuf, scratch, best_buf, uses, wit, later, deep, st, prof,
+        board, first, base, cnt, pos, chosen, cbuf, scratch, best_buf, uses, wit, later, deep, os_ptr, os_idx, area, stamp, stack, st, prof,
         budget, stop_on_solution, split_depth, randomize):
     """Advance the search by at most ``budget`` nodes (a resumable state machine, as ``dlx.run``).
 
@@ -361,6 +410,9 @@ def run(scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask
                 chosen[level] = o
                 spent += 1
                 prof[level] += 1
+                if area > 0 and _pocket(o, board, os_ptr, os_idx, nbr, area, stamp, stack):
+                    _place(o, board, ow_ptr, ow_idx, ow_mask, tag, False)  # a dead pocket: next option
+                    continue
                 level += 1
                 if level > st[DEEPEST]:  # the deepest partial tiling so far, for pictures of long runs
                     st[DEEPEST] = level
