@@ -225,7 +225,7 @@ class Backtrack(SolverBase):
         "sites": Option(int, poly.DEFAULT_SITES, "engine poly: boundary sites counted to choose each node's site "
                         "(0: all of them; fewer is faster a node, and the tree can grow 1000-fold)", lo=0),
         "sweep": Option(float, 90.0, "engine poly: the direction the boundary is scanned in, in degrees (90: rows "
-                        "from the top)"),
+                        "from the top)", lo=-360.0, hi=360.0),
         "split_depth": Option(int, 0, "with part: cut the search tree at this depth (see split)", lo=0),
         "part": Option(int, -1, "solve only this sub-problem (0-based) of the split; the parts' counts add up", lo=-1),
         "restarts": Option(str, "none", "mode first: restart with new random tie-breaks (seed, seed+1, ...) after a "
