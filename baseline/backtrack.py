@@ -256,9 +256,8 @@ class Backtrack(SolverBase):
         prefix: list[int] = []
         if o["part"] >= 0 or o["split_depth"] > 0:
             xcc, prefix = part_of(whole, o["split_depth"], o["part"])
-        self._puzzle = puzzle
         if o["restarts"] == "luby":
-            res = self._restarting(xcc, limits, progress, time.perf_counter() - t0)
+            res = self._restarting(xcc, limits, progress, time.perf_counter() - t0, _grid(puzzle))
             if prefix:
                 res.solutions = [[whole.decode[k] for k in prefix] + sol for sol in res.solutions]
             return res
@@ -276,7 +275,7 @@ class Backtrack(SolverBase):
             res.solutions = [[whole.decode[k] for k in prefix] + sol for sol in res.solutions]
         return res
 
-    def _restarting(self, xcc: XCC, limits: Limits, progress, build_s: float) -> SolveResult:
+    def _restarting(self, xcc: XCC, limits: Limits, progress, build_s: float, grid: str | None) -> SolveResult:
         """Mode first with randomised restarts [GSK2000]: run r breaks ties at random from seed + r
         and stops after unit * luby(r) nodes; a run that finishes its tree has answered."""
         o = self.options
@@ -290,7 +289,7 @@ class Backtrack(SolverBase):
                 budget = min(budget, limits.nodes - spent)
             if (left is not None and left <= 0) or budget <= 0:
                 break
-            search = make_search(xcc, max(o["seed"], 0) + run, o["engine"], _grid(self._puzzle), o["sites"],
+            search = make_search(xcc, max(o["seed"], 0) + run, o["engine"], grid, o["sites"],
                                  o["sweep"])
             res = solve_xcc(search, "first", Limits(time_s=left, nodes=budget), progress, build_s)
             spent += int(res.stats.get("nodes") or 0)

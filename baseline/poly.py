@@ -216,6 +216,23 @@ def _witnessed(s, board, wit, tag, ow_ptr, ow_idx, ow_mask):
     return ok
 
 
+@njit(cache=True, inline="always")
+def _consider(s, best, best_n, board, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, wit, randomize,
+              scratch, best_buf):
+    """Count site s against the best so far (its options to best_buf when it wins, its first
+    ones kept as witnesses); returns the new (best, best_n)."""
+    # a tie counts only when its count is complete: randomised runs count one further
+    cap = best_n + 1 if randomize and best_n < MANY else best_n
+    k = _count(s, cap, board, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch)
+    for j in range(wit.shape[1]):
+        wit[s, j] = scratch[j] if j < k else -1
+    if k < best_n or (randomize and k == best_n and k < cap and np.random.random() < 0.5):
+        for r in range(k):
+            best_buf[r] = scratch[r]
+        return s, k
+    return best, best_n
+
+
 @njit(cache=True)
 def _choose(p, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, tag, wit, later,
             n_sites_look, randomize, scratch, best_buf):
@@ -253,29 +270,15 @@ def _choose(p, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, o
             later[n_later] = s
             n_later += 1
             continue
-        # a tie counts only when its count is complete: randomised runs count one further
-        cap = best_n + 1 if randomize and best_n < MANY else best_n
-        k = _count(s, cap, board, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch)
-        for j in range(W):
-            wit[s, j] = scratch[j] if j < k else -1
-        if k < best_n or (randomize and k == best_n and k < cap and np.random.random() < 0.5):
-            best, best_n = s, k
-            for r in range(k):
-                best_buf[r] = scratch[r]
+        best, best_n = _consider(s, best, best_n, board, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
+                                 ow_mask, wit, randomize, scratch, best_buf)
         seen += 1
         done = best_n <= 1 or seen == n_sites_look
     for i in range(n_later):
-        cap = best_n + 1 if randomize and best_n < MANY else best_n
-        if done or cap <= W:  # each of these has W options or more: none can win
-            break
-        s = later[i]
-        k = _count(s, cap, board, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch)
-        for j in range(W):
-            wit[s, j] = scratch[j] if j < k else -1
-        if k < best_n or (randomize and k == best_n and k < cap and np.random.random() < 0.5):
-            best, best_n = s, k
-            for r in range(k):
-                best_buf[r] = scratch[r]
+        if done or (best_n + 1 if randomize and best_n < MANY else best_n) <= W:
+            break  # each of these has W options or more: none can win
+        best, best_n = _consider(later[i], best, best_n, board, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr,
+                                 ow_idx, ow_mask, wit, randomize, scratch, best_buf)
         seen += 1
         done = best_n <= 1 or seen == n_sites_look
     if best < 0:  # free sites, none on the boundary: the first one
