@@ -19,9 +19,9 @@ from puzzles.edge import EdgePuzzle
 from puzzles.orders import search_order
 from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
 
-from . import models
+from . import models, self_orthogonal
 
-MODELS = ("auto", "xcc", "placement", "table")
+MODELS = ("auto", "xcc", "placement", "table", "self-orthogonal")
 
 
 class _Collector(cp_model.CpSolverSolutionCallback):
@@ -54,8 +54,12 @@ class CpSat(SolverBase):
     KINDS = SolverBase.KINDS + ("magic",)
     MODES = ("first", "count", "all", "best")
     OPTIONS = {
-        "model": Option(str, "auto", "xcc (any puzzle), placement or table (edge matching); auto: placement for "
-                        "edge matching, xcc otherwise", MODELS),
+        "model": Option(str, "auto", "xcc (any puzzle), placement or table (edge matching), self-orthogonal "
+                        "(orthogonal Latin pairs, mode first: a square and its transpose, cpmodel.self_orthogonal); "
+                        "auto: placement for edge matching, xcc otherwise", MODELS),
+        "automorphism": Option(str, "auto", "model=self-orthogonal: cycle lengths of the permutation that moves rows, "
+                               "columns and symbols alike (3,3,3,1: (0 1 2)(3 4 5)(6 7 8)); auto: 3,3,3,1 for order "
+                               "10, none otherwise"),
         "join": Option(str, "onehot", "placement model: one integer colour per join, per-colour sums of "
                                   "placements, or one Boolean per (join, colour) tied by clauses (the fastest on "
                                   "generated 8x8 puzzles: README)", ("sum", "int", "onehot")),
@@ -100,6 +104,8 @@ class CpSat(SolverBase):
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         self.check(puzzle, mode)
         limits = limits or Limits()
+        if self.options["model"] == "self-orthogonal":
+            return self._self_orthogonal(puzzle, mode, limits, progress)
         t0 = time.perf_counter()
         kind, model, decode, main_vars, sym = self._build(puzzle, mode)
         if self.options["hint"]:
@@ -145,6 +151,33 @@ class CpSat(SolverBase):
             return enumerated(mode, complete=status == cp_model.INFEASIBLE, solutions=found, count=None, stats=stats)
         return enumerated(mode, complete=complete, solutions=cb.solutions, count=cb.count * mult, stats=stats,
                           wanted=None if want is None else want * mult)
+
+    def _self_orthogonal(self, puzzle, mode, limits: Limits, progress) -> SolveResult:
+        """A square orthogonal to its transpose, then the pair (A, A^T): see ``self_orthogonal``.
+        Running out of such squares proves nothing about the puzzle, so it ends 'limit'."""
+        from puzzles.latin import LatinPuzzle, pair_from_self_orthogonal
+
+        if not isinstance(puzzle, LatinPuzzle) or puzzle.squares != 2:
+            raise ValueError("model self-orthogonal is for orthogonal pairs of Latin squares (officers-N)")
+        if mode != "first":
+            raise ValueError("model self-orthogonal finds one pair: mode first")
+        n = puzzle.n
+        cycles = self.options["automorphism"]
+        if cycles == "auto":
+            cycles = "3,3,3,1" if n == 10 else "1"
+        sigma = self_orthogonal.automorphism(n, cycles)
+        t0 = time.perf_counter()
+        A, pairs, squares, exhausted, solver = self_orthogonal.search(
+            n, sigma, puzzle.diagonal, limits.time_s, self.options["seed"], progress)
+        stats = {"time_s": time.perf_counter() - t0, "model": "self-orthogonal", "automorphism": cycles,
+                 "squares": squares, "class_exhausted": exhausted, "branches": solver.num_branches,
+                 "conflicts": solver.num_conflicts}
+        if A is None:
+            msg = (f"every self-orthogonal square with automorphism {cycles} tried ({squares}): none fits; "
+                   "that is no proof for the puzzle" if exhausted else "")
+            return SolveResult(Status.LIMIT, [], None, None, stats, msg)
+        stats["pairing"] = pairs
+        return SolveResult(Status.SOLVED, [pair_from_self_orthogonal(puzzle, A, pairs)], None, None, stats)
 
     def _search(self, puzzle, kind, model, main_vars, prm) -> None:
         """The search strategy: a fixed cell-by-cell search, alone or beside CP-SAT's default worker.

@@ -103,3 +103,68 @@ def as_magic_square(p: LatinPuzzle, placements) -> list[list[int]]:
     for pl in placements:
         out[pl.row][pl.col] = p.n * pl.a + pl.b + 1
     return out
+
+
+# ------------------------------------------------------------ self-orthogonal squares
+def fixed_point_free_involutions(n: int):
+    """Every way to pair 0..n-1 (n even): (n-1)!! lists of pairs; 945 for n = 10."""
+    def pairings(items):
+        if not items:
+            yield []
+            return
+        a = items[0]
+        for k in range(1, len(items)):
+            rest = items[1:k] + items[k + 1:]
+            for tail in pairings(rest):
+                yield [(a, items[k])] + tail
+    if n % 2:
+        return
+    yield from pairings(list(range(n)))
+
+
+def symmetric_transversals(A):
+    """The pairings pi of the rows whose cells (i, pi(i)) hold every symbol once, a transversal that
+    its own transpose maps onto itself.  When A is orthogonal to its transpose such a transversal is
+    one of A^T too, and it can become both squares' anti-diagonal (``pair_from_self_orthogonal``)."""
+    n = len(A)
+    for pairs in fixed_point_free_involutions(n):
+        if len({A[a][b] for a, b in pairs} | {A[b][a] for a, b in pairs}) == n:
+            yield pairs
+
+
+def is_self_orthogonal(A) -> bool:
+    """A Latin square orthogonal to its transpose (its main diagonal then holds every symbol)."""
+    n = len(A)
+    return len({(A[r][c], A[c][r]) for r in range(n) for c in range(n)}) == n * n
+
+
+def pair_from_self_orthogonal(p: LatinPuzzle, A, pairs) -> list[LatinPlacement]:
+    """Euler's officers from a square orthogonal to its transpose: the pair (A, A^T).
+
+    Rows and columns are renumbered alike so that the pairing ``pairs`` (a symmetric transversal,
+    or None when the puzzle wants no diagonals) lands on the anti-diagonal; the main diagonal stays
+    the main diagonal, and transposition keeps both, so both squares are diagonal.  The symbols of
+    each square are then relabelled (and, without diagonals, the rows reordered) into ``p``'s
+    reduced form.  Self-orthogonal diagonal squares of order 10 exist (the book's open question
+    answered), but no generic search reaches them: see ``cpmodel.self_orthogonal``."""
+    n = p.n
+    if not is_self_orthogonal(A):
+        raise ValueError("the square is not orthogonal to its transpose")
+    perm = list(range(n))
+    if pairs is not None:
+        for k, (a, b) in enumerate(pairs):
+            perm[a], perm[b] = k, n - 1 - k
+    sa = [[0] * n for _ in range(n)]
+    for r in range(n):
+        for c in range(n):
+            sa[perm[r]][perm[c]] = A[r][c]
+    sb = [list(col) for col in zip(*sa)]
+    if p.reduced:
+        ra = {sa[0][c]: c for c in range(n)}
+        rb = {sb[0][c]: c for c in range(n)}
+        sa = [[ra[v] for v in row] for row in sa]
+        sb = [[rb[v] for v in row] for row in sb]
+        if not p.diagonal:  # the first column of the first square in order too: reorder the rows
+            rows = sorted(range(n), key=lambda r: sa[r][0])
+            sa, sb = [sa[r] for r in rows], [sb[r] for r in rows]
+    return [LatinPlacement(r, c, sa[r][c], sb[r][c]) for r in range(n) for c in range(n)]

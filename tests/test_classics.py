@@ -131,3 +131,66 @@ def test_the_shipped_order_10_pair_is_orthogonal_and_reduced():
     assert verify(p, sol).valid  # Latin, orthogonal, and in the reduced form the puzzle fixes
     m = as_magic_square(p, sol)
     assert {sum(row) for row in m} == {505} and {sum(col) for col in zip(*m)} == {505}
+
+
+def test_cpsat_finds_a_doubly_diagonal_pair_of_order_10_through_a_self_orthogonal_square():
+    """The book's open question: CP-SAT enumerates idempotent squares orthogonal to their transpose
+    with the automorphism (0 1 2)(3 4 5)(6 7 8); the first has a symmetric transversal (about 5 s)."""
+    from puzzles.latin import as_magic_square
+
+    p = catalog.load("officers-10-diagonal")
+    res, verified = solving.solve_verified(solving.get("cpsat", {"model": "self-orthogonal"}), p, "first",
+                                           solving.Limits(time_s=120))
+    assert res.status == "solved" and verified is True, (res.status, res.message)
+    m = as_magic_square(p, res.solutions[0])
+    lines = [*m, *zip(*m), [m[i][i] for i in range(10)], [m[i][9 - i] for i in range(10)]]
+    assert {sum(line) for line in lines} == {505}
+    assert sorted(v for row in m for v in row) == list(range(1, 101))
+
+
+def test_the_shipped_doubly_diagonal_pair_is_a_magic_square():
+    from puzzles.latin import as_magic_square
+
+    p = catalog.load("officers-10-diagonal")
+    sol = catalog.known_solution("officers-10-diagonal")
+    assert verify(p, sol).valid
+    m = as_magic_square(p, sol)
+    assert {sum(r) for r in m} == {sum(c) for c in zip(*m)} == {505}
+    assert sum(m[i][i] for i in range(10)) == sum(m[i][9 - i] for i in range(10)) == 505
+
+
+@pytest.mark.parametrize("name", ["officers-4-diagonal", "officers-5", "officers-10"])
+def test_self_orthogonal_route_answers_other_orders(name):
+    res, verified = solving.solve_verified(solving.get("cpsat", {"model": "self-orthogonal"}), catalog.load(name),
+                                           "first", solving.Limits(time_s=120))
+    assert res.status == "solved" and verified is True
+
+
+def test_self_orthogonal_route_never_claims_a_proof():
+    """No self-orthogonal square of order 6 exists; that says nothing about the puzzle, so 'limit'."""
+    res = solving.get("cpsat", {"model": "self-orthogonal"}).solve(catalog.load("officers-6"), mode="first",
+                                                                     limits=solving.Limits(time_s=60))
+    assert res.status == "limit" and res.stats["class_exhausted"] is True and "no proof" in res.message
+
+
+def test_symmetric_transversals_and_the_pair_they_give():
+    from cpmodel.self_orthogonal import automorphism
+    from puzzles.latin import (LatinPuzzle, fixed_point_free_involutions, is_self_orthogonal,
+                               pair_from_self_orthogonal, symmetric_transversals)
+
+    assert sum(1 for _ in fixed_point_free_involutions(10)) == 945
+    assert automorphism(10, "3,3,3,1") == [1, 2, 0, 4, 5, 3, 7, 8, 6, 9]
+    with pytest.raises(ValueError, match="cycle lengths"):
+        automorphism(10, "6,6")
+    # order 4: the idempotent square below is orthogonal to its transpose
+    A = [[0, 2, 3, 1], [3, 1, 0, 2], [1, 3, 2, 0], [2, 0, 1, 3]]
+    assert is_self_orthogonal(A)
+    found = list(symmetric_transversals(A))
+    assert len(found) == 3
+    for pairs in found:
+        assert len({A[a][b] for a, b in pairs} | {A[b][a] for a, b in pairs}) == 4
+    p = LatinPuzzle(4, 2, diagonal=True, reduced=True, name="officers-4-diagonal")
+    for pairs in found:
+        assert verify(p, pair_from_self_orthogonal(p, A, pairs)).valid
+    with pytest.raises(ValueError, match="transpose"):
+        pair_from_self_orthogonal(p, [[0, 1], [1, 0]], None)
