@@ -115,10 +115,16 @@ def _child_hash(h, k, ci, cands_i, s_piece, s_col, dep_nk, dep_nbd, dep_side, de
 @njit(cache=True)
 def _expand(k, n_states, cands, used, rem, need, mis, hsh, twin, zu, zb, cell_cat, dep_cat, order_cls, dep_nk, dep_nbd, dep_side, dep_base, dep_mul,
             dep_fixed, dep_free, tab_base, tab_ptr, s_piece, s_col, n_col, lookahead, allow, best, penalty,
-            use_score, force, lg, ldf, out_parent, out_cand, out_mis, out_score, out_hash):
+            use_score, force, lg, ldf, cut_rank, cut_margin, out_parent, out_cand, out_mis, out_score, out_hash):
     """All children of the states at depth k: (parent, candidate, mismatches,
     score) into the out arrays; returns the number written, or -1 when the
-    out arrays are too small."""
+    out arrays are too small.
+
+    Best mode makes most children with one more mismatch (95% on Eternity II), and few of them
+    survive.  With ``cut_rank`` > 0 the exact children of every state come first; a state's
+    mismatch children are then made only when its base score, plus the best gain an exact child
+    showed at this level and ``cut_margin``, less one more penalty, reaches the ``cut_rank``-th best
+    exact child's score.  Below that they could not enter a beam of about that width."""
     cap = out_parent.shape[0]
     m = 0
     n = cands.shape[1]
@@ -126,153 +132,167 @@ def _expand(k, n_states, cands, used, rem, need, mis, hsh, twin, zu, zb, cell_ca
     dcat = np.empty(4, np.int64)
     touched = np.empty(8, np.int64)
     tc = np.zeros(n_col)  # the state's score term of each colour
-    for i in range(n_states):
-        nk = dep_nk[k]
-        for j in range(nk):
-            d = dep_nbd[4 * k + j]
-            demand[j] = s_col[4 * cands[i, d] + ((dep_side[4 * k + j] + 2) & 3)]
-            dcat[j] = dep_cat[4 * d + ((dep_side[4 * k + j] + 2) & 3)]
-        base_score = 0.0
-        if use_score:
-            for c in range(1, n_col):
-                tc[c] = _term(rem[i], need[i], c, n_col, best, penalty, lg, ldf)
-                base_score += tc[c]
-        produced = 0
-        # passes: 0 exact matches, 1 one more mismatch, 2 anything of the class (best mode, no child yet)
-        for pas in range(3):
-            if pas == 1 and not (best and mis[i] < allow[k]):
-                continue
-            if pas == 2 and not (best and produced == 0):
-                continue
-            f = dep_fixed[k]
-            n_drop = nk if pas == 1 else 1
-            for drop in range(n_drop):
-                if f >= 0:
-                    if drop > 0:
-                        break
-                    lo, hi = f, f + 1
-                elif pas == 0:
-                    key = 0
-                    for j in range(nk):
-                        key += demand[j] * dep_mul[4 * k + j]
-                    lo, hi = tab_ptr[dep_base[k] + key], tab_ptr[dep_base[k] + key + 1]
-                else:  # pass 1: the table without the dropped side; pass 2: the whole class (K = 0)
-                    K = 0
-                    key = 0
-                    mul = 1
-                    if pas == 1:
+    made = np.zeros(n_states, np.int64)  # children made per state, over both phases
+    bases = np.zeros(n_states)  # each state's base score (phase 0)
+    split = cut_rank > 0 and best and use_score
+    gain = -1e300  # the best (child score - parent base + penalty * parent mismatches) of an exact child
+    thr = -1e300
+    for ph in range(2 if split else 1):
+        if ph == 1 and m >= cut_rank:
+            thr = np.partition(out_score[:m], m - cut_rank)[m - cut_rank]
+        for i in range(n_states):
+            nk = dep_nk[k]
+            for j in range(nk):
+                d = dep_nbd[4 * k + j]
+                demand[j] = s_col[4 * cands[i, d] + ((dep_side[4 * k + j] + 2) & 3)]
+                dcat[j] = dep_cat[4 * d + ((dep_side[4 * k + j] + 2) & 3)]
+            if ph == 1 and bases[i] + gain + cut_margin - penalty * (mis[i] + 1) < thr:
+                continue  # no mismatch child of this state could enter the beam
+            base_score = 0.0
+            if use_score:
+                for c in range(1, n_col):
+                    tc[c] = _term(rem[i], need[i], c, n_col, best, penalty, lg, ldf)
+                    base_score += tc[c]
+            bases[i] = base_score
+            # passes: 0 exact matches, 1 one more mismatch, 2 anything of the class (best mode, no child yet)
+            for pas in range(3):
+                if split and (pas == 0) != (ph == 0):
+                    continue  # split: exact children in phase 0, the others in phase 1
+                if pas == 1 and not (best and mis[i] < allow[k]):
+                    continue
+                if pas == 2 and not (best and made[i] == 0):
+                    continue
+                f = dep_fixed[k]
+                n_drop = nk if pas == 1 else 1
+                for drop in range(n_drop):
+                    if f >= 0:
+                        if drop > 0:
+                            break
+                        lo, hi = f, f + 1
+                    elif pas == 0:
+                        key = 0
                         for j in range(nk):
-                            if j != drop:
-                                K |= 1 << dep_side[4 * k + j]
-                                key += demand[j] * mul
-                                mul *= n_col
-                    b0 = tab_base[order_cls[k] * 16 + K]
-                    lo, hi = tab_ptr[b0 + key], tab_ptr[b0 + key + 1]
-                for ci in range(lo, hi):
-                    q = s_piece[ci]
-                    if used[i, q]:
-                        continue
-                    if twin[q] >= 0 and not used[i, twin[q]]:
-                        continue  # identical pieces go down in number order: no duplicate boards
-                    mm = 0
-                    for j in range(nk):
-                        if s_col[4 * ci + dep_side[4 * k + j]] != demand[j]:
-                            mm += 1
-                    if pas == 0 and mm > 0:
-                        continue  # a fixed piece that does not fit
-                    if pas == 2 and not force and mis[i] + mm > allow[k]:
-                        continue  # the slip array forbids it (unless the whole level would die)
-                    if pas == 1 and (mm != 1 or (f < 0 and s_col[4 * ci + dep_side[4 * k + drop]] == demand[drop])):
-                        continue  # exactly the dropped side mismatches: each child once
-                    if not best and mm > 0:
-                        continue
-                    # score of the child: update the colour terms it touches
-                    sc = 0.0
-                    if use_score:
-                        # only the colours of the piece's sides and of the demands change
-                        nt = 0
-                        for s in range(4):
-                            c = s_col[4 * ci + s]
-                            if c > 0:
-                                touched[nt] = c
-                                nt += 1
-                        for j in range(nk):
-                            if demand[j] > 0:
-                                touched[nt] = demand[j]
-                                nt += 1
-                        sc = base_score
-                        for t in range(nt):
-                            c = touched[t]
-                            dup = False
-                            for u in range(t):
-                                if touched[u] == c:
-                                    dup = True
-                            if dup:
-                                continue
-                            before = tc[c]
-                            for s in range(4):  # apply the child's change to colour c ...
-                                if s_col[4 * ci + s] == c:
-                                    rem[i, cell_cat[4 * k + s] * n_col + c] -= 1
-                                    if dep_free[4 * k + s]:
-                                        need[i, dep_cat[4 * k + s] * n_col + c] += 1
+                            key += demand[j] * dep_mul[4 * k + j]
+                        lo, hi = tab_ptr[dep_base[k] + key], tab_ptr[dep_base[k] + key + 1]
+                    else:  # pass 1: the table without the dropped side; pass 2: the whole class (K = 0)
+                        K = 0
+                        key = 0
+                        mul = 1
+                        if pas == 1:
                             for j in range(nk):
-                                if demand[j] == c:
-                                    need[i, dcat[j] * n_col + c] -= 1
-                            sc += _term(rem[i], need[i], c, n_col, best, penalty, lg, ldf) - before
-                            for s in range(4):  # ... and undo it
-                                if s_col[4 * ci + s] == c:
-                                    rem[i, cell_cat[4 * k + s] * n_col + c] += 1
-                                    if dep_free[4 * k + s]:
-                                        need[i, dep_cat[4 * k + s] * n_col + c] -= 1
-                            for j in range(nk):
-                                if demand[j] == c:
-                                    need[i, dcat[j] * n_col + c] += 1
-                        sc -= penalty * (mis[i] + mm)
-                        if sc < -1e200:
-                            continue  # more open edges of a colour than edges left: dead
-                    # lookahead: the next cells must keep a candidate (exact mode)
-                    if not best and lookahead > 0:
-                        used[i, q] = True
-                        cands[i, k] = ci
-                        dead = False
-                        for dd in range(1, lookahead + 1):
-                            kk = k + dd
-                            if kk >= n:
-                                break
-                            if dep_fixed[kk] >= 0:
-                                continue
-                            K = 0
-                            key = 0
-                            mul = 1
-                            for j in range(dep_nk[kk]):
-                                d = dep_nbd[4 * kk + j]
-                                if d <= k:
-                                    K |= 1 << dep_side[4 * kk + j]
-                                    key += s_col[4 * cands[i, d] + ((dep_side[4 * kk + j] + 2) & 3)] * mul
+                                if j != drop:
+                                    K |= 1 << dep_side[4 * k + j]
+                                    key += demand[j] * mul
                                     mul *= n_col
-                            b0 = tab_base[order_cls[kk] * 16 + K]
-                            lo2, hi2 = tab_ptr[b0 + key], tab_ptr[b0 + key + 1]
-                            ok = False
-                            for c2 in range(lo2, hi2):
-                                if not used[i, s_piece[c2]]:
-                                    ok = True
-                                    break
-                            if not ok:
-                                dead = True
-                                break
-                        used[i, q] = False
-                        if dead:
+                        b0 = tab_base[order_cls[k] * 16 + K]
+                        lo, hi = tab_ptr[b0 + key], tab_ptr[b0 + key + 1]
+                    for ci in range(lo, hi):
+                        q = s_piece[ci]
+                        if used[i, q]:
                             continue
-                    if m >= cap:
-                        return -1
-                    out_parent[m] = i
-                    out_cand[m] = ci
-                    out_mis[m] = mis[i] + mm
-                    out_score[m] = sc
-                    out_hash[m] = _child_hash(hsh[i], k, ci, cands[i], s_piece, s_col, dep_nk, dep_nbd, dep_side,
-                                              dep_free, zu, zb)
-                    m += 1
-                    produced += 1
+                        if twin[q] >= 0 and not used[i, twin[q]]:
+                            continue  # identical pieces go down in number order: no duplicate boards
+                        mm = 0
+                        for j in range(nk):
+                            if s_col[4 * ci + dep_side[4 * k + j]] != demand[j]:
+                                mm += 1
+                        if pas == 0 and mm > 0:
+                            continue  # a fixed piece that does not fit
+                        if pas == 2 and not force and mis[i] + mm > allow[k]:
+                            continue  # the slip array forbids it (unless the whole level would die)
+                        if pas == 1 and (mm != 1 or (f < 0 and s_col[4 * ci + dep_side[4 * k + drop]] == demand[drop])):
+                            continue  # exactly the dropped side mismatches: each child once
+                        if not best and mm > 0:
+                            continue
+                        # score of the child: update the colour terms it touches
+                        sc = 0.0
+                        if use_score:
+                            # only the colours of the piece's sides and of the demands change
+                            nt = 0
+                            for s in range(4):
+                                c = s_col[4 * ci + s]
+                                if c > 0:
+                                    touched[nt] = c
+                                    nt += 1
+                            for j in range(nk):
+                                if demand[j] > 0:
+                                    touched[nt] = demand[j]
+                                    nt += 1
+                            sc = base_score
+                            for t in range(nt):
+                                c = touched[t]
+                                dup = False
+                                for u in range(t):
+                                    if touched[u] == c:
+                                        dup = True
+                                if dup:
+                                    continue
+                                before = tc[c]
+                                for s in range(4):  # apply the child's change to colour c ...
+                                    if s_col[4 * ci + s] == c:
+                                        rem[i, cell_cat[4 * k + s] * n_col + c] -= 1
+                                        if dep_free[4 * k + s]:
+                                            need[i, dep_cat[4 * k + s] * n_col + c] += 1
+                                for j in range(nk):
+                                    if demand[j] == c:
+                                        need[i, dcat[j] * n_col + c] -= 1
+                                sc += _term(rem[i], need[i], c, n_col, best, penalty, lg, ldf) - before
+                                for s in range(4):  # ... and undo it
+                                    if s_col[4 * ci + s] == c:
+                                        rem[i, cell_cat[4 * k + s] * n_col + c] += 1
+                                        if dep_free[4 * k + s]:
+                                            need[i, dep_cat[4 * k + s] * n_col + c] -= 1
+                                for j in range(nk):
+                                    if demand[j] == c:
+                                        need[i, dcat[j] * n_col + c] += 1
+                            sc -= penalty * (mis[i] + mm)
+                            if sc < -1e200:
+                                continue  # more open edges of a colour than edges left: dead
+                        # lookahead: the next cells must keep a candidate (exact mode)
+                        if not best and lookahead > 0:
+                            used[i, q] = True
+                            cands[i, k] = ci
+                            dead = False
+                            for dd in range(1, lookahead + 1):
+                                kk = k + dd
+                                if kk >= n:
+                                    break
+                                if dep_fixed[kk] >= 0:
+                                    continue
+                                K = 0
+                                key = 0
+                                mul = 1
+                                for j in range(dep_nk[kk]):
+                                    d = dep_nbd[4 * kk + j]
+                                    if d <= k:
+                                        K |= 1 << dep_side[4 * kk + j]
+                                        key += s_col[4 * cands[i, d] + ((dep_side[4 * kk + j] + 2) & 3)] * mul
+                                        mul *= n_col
+                                b0 = tab_base[order_cls[kk] * 16 + K]
+                                lo2, hi2 = tab_ptr[b0 + key], tab_ptr[b0 + key + 1]
+                                ok = False
+                                for c2 in range(lo2, hi2):
+                                    if not used[i, s_piece[c2]]:
+                                        ok = True
+                                        break
+                                if not ok:
+                                    dead = True
+                                    break
+                            used[i, q] = False
+                            if dead:
+                                continue
+                        if m >= cap:
+                            return -1
+                        out_parent[m] = i
+                        out_cand[m] = ci
+                        out_mis[m] = mis[i] + mm
+                        out_score[m] = sc
+                        out_hash[m] = _child_hash(hsh[i], k, ci, cands[i], s_piece, s_col, dep_nk, dep_nbd, dep_side,
+                                                  dep_free, zu, zb)
+                        m += 1
+                        made[i] += 1
+                        if pas == 0 and sc - base_score + penalty * mis[i] > gain:
+                            gain = sc - base_score + penalty * mis[i]
     return m
 
 
@@ -428,6 +448,12 @@ class Beam(SolverBase):
         "jobs": Option(int, 1, "best mode: independent runs (seeds seed, seed+1, ...) in parallel processes; "
                                "the best board wins", lo=1, hi=64),
         "per_parent": Option(int, 0, "children of one state kept at most per level (diversity; 0: any)", lo=0),
+        "grow": Option(float, 0.0, "best mode, budget schedule: a pass ahead of its time model widens, up to "
+                                   "GROW times its planned width (1: never; 0: 2 when repair=0, where no phase "
+                                   "after the beam would use the time, else 1)", lo=0.0, hi=16.0),
+        "cut": Option(float, 0.0, "best mode: make a state's mismatch children only when they could reach the "
+                                  "beam: its score plus the level's best exact gain plus CUT, less a penalty, against "
+                                  "the width-th exact child (-1: make them all)", lo=-1.0),
         "score": Option(str, "pairings", "child score: colour pairings (Owen-style) or none", ("pairings", "none")),
         "order": Option(str, "auto", "the static order of the sites (auto: scan along the shorter side)",
                         ("auto",) + tuple(o for o in ORDERS if o != "mrv")),
@@ -630,6 +656,11 @@ class BeamRun:
             states = Frontier(*self._materialise(d, states, np.arange(W), cands[:, d].copy(), mis), score)
         return states
 
+    def _cut_rank(self, width: int) -> int:
+        """The rank of the exact child that bounds the mismatch children (0: no bound); a quarter
+        more than the width, as duplicates leave the beam."""
+        return 0 if self.o["cut"] < 0 else width + width // 4 + 64
+
     def expand(self, k, states, width, rng, force=False):
         cands, used, rem, need, mis, hsh, _ = states
         tables = self.tables
@@ -645,8 +676,8 @@ class BeamRun:
                         self.dep_cat, self.order_cls,
                         tables.dep_nk, self.dep_nbd, tables.dep_side, tables.dep_base, tables.dep_mul, tables.dep_fixed, self.dep_free,
                         tables.tab_base, tables.tab_ptr, tables.s_piece, tables.s_col, self.n_col, self.o["lookahead"], self.allow,
-                        self.best, self.penalty, self.o["score"] == "pairings", force, self.lg, self.ldf, out_parent, out_cand, out_mis,
-                        out_score, out_hash)
+                        self.best, self.penalty, self.o["score"] == "pairings", force, self.lg, self.ldf,
+                        self._cut_rank(width), self.o["cut"], out_parent, out_cand, out_mis, out_score, out_hash)
             if m >= 0:
                 break
             cap *= 4
@@ -935,6 +966,7 @@ class BeamRun:
         start = time.perf_counter()
         spent_pred = 0.0
         planned = width
+        grow = o["grow"] or (2.0 if o["repair"] == 0 else 1.0)
         last_ck = time.perf_counter()
         k_first = k
         while k < n:
@@ -953,10 +985,16 @@ class BeamRun:
                 ratio = min(max(ratio, 0.5), 2.0)
                 rest = (float(fixed[k:].sum()) + float(per[k:].sum()) * planned) * ratio
                 width = planned
-                if rest > deadline - now and float(per[k:].sum()) > 0:
+                if float(per[k:].sum()) > 0:
                     fit = ((deadline - now) / ratio - float(fixed[k:].sum())) / float(per[k:].sum())
-                    width = max(1, min(planned, int(fit)))
-                    self.stats["shrunk"] = self.stats.get("shrunk", 0) + 1
+                    if rest > deadline - now:
+                        width = max(1, min(planned, int(fit)))
+                        self.stats["shrunk"] = self.stats.get("shrunk", 0) + 1
+                    elif grow > 1.0 and spent_pred > 1.0 and fit > 1.1 * planned:
+                        # ahead of the model (the narrow passes that fitted it cost more per state,
+                        # e.g. with ``cut``): widen, at most ``grow`` times the planned width
+                        width = int(min(fit * 0.95, grow * planned))
+                        self.stats["grown"] = self.stats.get("grown", 0) + 1
                 spent_pred += float(fixed[k] + per[k] * len(states.cands))
             tl = time.perf_counter()
             rng = np.random.default_rng([rng_base, k, width])
