@@ -33,7 +33,7 @@ def test_every_known_solution_verifies():
         checked += 1
     brendan = [n for n in catalog.names() if n.startswith("brendan-")]
     assert len(brendan) == 171
-    assert checked == 171 + 4 + 1 + 1  # Brendan set 1, the clues, owen-a, officers-10 (data/classics)
+    assert checked == 171 + 4 + 1 + 2  # Brendan set 1, the clues, owen-a, officers-10 and -10-diagonal (data/classics)
 
 
 def test_brendan_names_are_width_by_height():
