@@ -240,3 +240,17 @@ def test_the_mismatch_cut_only_leaves_out_children():
         nodes[cut] = r.stats["nodes"]
     assert abs(nodes[1e9] - nodes[-1.0]) < 0.05 * nodes[-1.0], nodes
     assert nodes[0.0] < 0.8 * nodes[-1.0], nodes  # 0.71 at this width; about 0.35 at width 4096
+
+
+def test_the_budget_schedule_keeps_within_the_memory_left(monkeypatch):
+    """Two jobs of width 700,000 on Eternity II met the out-of-memory killer (24 GB): the widest pass
+    is capped by the memory left, shared among the jobs."""
+    import baseline.beam as bm
+
+    p = catalog.load("eternity2-corners-0")
+    monkeypatch.setattr(bm, "available_memory", lambda: 24 << 30)
+    one = bm.BeamRun(p, {**solving.get("beam").options, "_share": 1}, best=True).memory_width()
+    two = bm.BeamRun(p, {**solving.get("beam").options, "_share": 2}, best=True).memory_width()
+    assert 700_000 < one < 1_200_000 and abs(two - one // 2) <= 1
+    monkeypatch.setattr(bm, "available_memory", lambda: None)
+    assert bm.BeamRun(p, dict(solving.get("beam").options), best=True).memory_width() == 1 << 40
