@@ -730,7 +730,7 @@ class BeamRun:
     # -------------------------------------------------------------- checkpoints
     def fingerprint(self) -> str:
         keep = {k: v for k, v in self.o.items()
-                if k not in ("checkpoint", "resume", "endgame_nodes", "repair", "window", "jobs", "_job", "tail")}
+                if k not in ("checkpoint", "resume", "endgame_nodes", "repair", "window", "jobs", "_job", "_share", "tail")}
         h = hashlib.sha256(self.p.pieces.tobytes() + json.dumps([self.p.rows, self.p.cols, keep, self.best],
                                                                 sort_keys=True).encode())
         return h.hexdigest()[:16]
