@@ -141,13 +141,13 @@ def _expand(k, n_states, cands, used, rem, need, mis, hsh, twin, zu, zb, cell_ca
         if ph == 1 and m >= cut_rank:
             thr = np.partition(out_score[:m], m - cut_rank)[m - cut_rank]
         for i in range(n_states):
+            if ph == 1 and bases[i] + gain + cut_margin - penalty * (mis[i] + 1) < thr:
+                continue  # no mismatch child of this state could enter the beam
             nk = dep_nk[k]
             for j in range(nk):
                 d = dep_nbd[4 * k + j]
                 demand[j] = s_col[4 * cands[i, d] + ((dep_side[4 * k + j] + 2) & 3)]
                 dcat[j] = dep_cat[4 * d + ((dep_side[4 * k + j] + 2) & 3)]
-            if ph == 1 and bases[i] + gain + cut_margin - penalty * (mis[i] + 1) < thr:
-                continue  # no mismatch child of this state could enter the beam
             base_score = 0.0
             if use_score:
                 for c in range(1, n_col):

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from ortools.sat.python import cp_model
 
+from puzzles.latin import symmetric_transversals
+
 
 def automorphism(n: int, cycles: str) -> list[int]:
     """The permutation of 0..n-1 with the given cycle lengths, in order: "3,3,3,1" is (0 1 2)(3 4 5)(6 7 8)."""
@@ -67,8 +69,6 @@ class _Squares(cp_model.CpSolverSolutionCallback):
         self.found = None
 
     def on_solution_callback(self) -> None:
-        from puzzles.latin import symmetric_transversals
-
         self.squares += 1
         A = [[self.value(v) for v in row] for row in self.x]
         pairs = next(symmetric_transversals(A), None) if self.diagonal else None

@@ -16,6 +16,7 @@ from ortools.sat.python import cp_model
 
 from puzzles import formats
 from puzzles.edge import EdgePuzzle
+from puzzles.latin import LatinPuzzle, pair_from_self_orthogonal
 from puzzles.orders import search_order
 from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
 
@@ -155,8 +156,6 @@ class CpSat(SolverBase):
     def _self_orthogonal(self, puzzle, mode, limits: Limits, progress) -> SolveResult:
         """A square orthogonal to its transpose, then the pair (A, A^T): see ``self_orthogonal``.
         Running out of such squares proves nothing about the puzzle, so it ends 'limit'."""
-        from puzzles.latin import LatinPuzzle, pair_from_self_orthogonal
-
         if not isinstance(puzzle, LatinPuzzle) or puzzle.squares != 2:
             raise ValueError("model self-orthogonal is for orthogonal pairs of Latin squares (officers-N)")
         if mode != "first":
