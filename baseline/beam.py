@@ -467,6 +467,8 @@ class Beam(SolverBase):
         "sites": Option(int, 4, "polyforms: the first N free sites in reading order; the most constrained is filled", lo=1, hi=64),
         "boundary": Option(float, 0.1, "polyforms: score cost of a free-cell edge facing a filled cell or the outside", lo=0.0),
         "covers": Option(float, 1.0, "polyforms: score weight of log(fewest options of the next sites)", lo=0.0),
+        "touch": Option(bool, True, "polyforms: a child is dead when a free site next to its new piece has no "
+                                "fitting option left (false: only the lookahead sites are checked)"),
         "sweep": Option(float, 90.0, "polyforms: the direction (degrees) the sites are filled from: 90 = top rows first", lo=-360.0, hi=360.0),
     }
 

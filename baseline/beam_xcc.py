@@ -41,156 +41,133 @@ import numpy as np
 from numba import njit
 
 from puzzles.formats import InputError
-from puzzles.xcc import option_entries
 from solving import Limits, SolveResult
 
 from . import checkpoint
 from .backtrack import make_search
+from . import poly
 from .kernel import DONE, MANY, SOLUTION
+from .poly import _bit, _count, _place, _pocket
 
 FRONTIER_EVERY_S = 60.0     # a wide frontier is written at most this often (a kill loses at most this)
-SMALL_FRONTIER = 2_000_000  # states x items up to which the frontier is written every level
+SMALL_FRONTIER = 2_000_000  # bytes of state bitsets up to which the frontier is written every level
 PICTURE_EVERY_S = 60.0      # best.svg, the best state's partial board
 
 
 @njit(cache=True)
-def _fits(o, cov, opt_ptr, opt_items):
-    for q in range(opt_ptr[o], opt_ptr[o + 1]):
-        if cov[opt_items[q]]:
-            return False
-    return True
-
-
-@njit(cache=True)
-def _site_covers(s, cov, item_ptr, item_opts, opt_ptr, opt_items, cap):
-    """How many options still fit at item s (counting stops at cap)."""
-    n = 0
-    for q in range(item_ptr[s], item_ptr[s + 1]):
-        if _fits(item_opts[q], cov, opt_ptr, opt_items):
-            n += 1
-            if n >= cap:
-                return n
-    return n
-
-
-@njit(cache=True)
-def _pick_site(cov, order, start, n_sites_look, item_ptr, item_opts, opt_ptr, opt_items):
-    """(position in order of the first free site, the chosen site) -- fewest covers among the first few."""
-    best, best_n, first, seen = -1, MANY, -1, 0
-    for p in range(start, len(order)):
-        s = order[p]
-        if cov[s]:
+def _pick_site(board, scan, start, n_look, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
+               scratch):
+    """(the chosen site, its number of fitting options): the most constrained of the first
+    ``n_look`` free sites in scan order from position ``start``; -1 when none is free."""
+    best, best_n, seen = -1, MANY, 0
+    for p in range(start, scan.shape[0]):
+        s = scan[p]
+        if _bit(board, s):
             continue
-        if first < 0:
-            first = p
-        n = _site_covers(s, cov, item_ptr, item_opts, opt_ptr, opt_items, best_n)
-        if n < best_n:
-            best, best_n = s, n
+        k = _count(s, best_n, board, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch)
+        if k < best_n:
+            best, best_n = s, k
         seen += 1
-        if seen >= n_sites_look or best_n <= 1:
+        if seen >= n_look or best_n <= 1:
             break
-    return first, best
+    return best, best_n
 
 
 @njit(cache=True)
-def _expand(cov, first, n_states, order, item_ptr, item_opts, opt_ptr, opt_items, opt_hash, opt_weight,
-            nbr, n_cells, area, score, hsh, n_sites_look, lookahead, w_boundary, w_covers, fill,
-            out_parent, out_opt, out_score, out_hash, stamp, stack):
-    """Children of every state (or, when fill is False, only their number)."""
+def _sites(board, first, n_states, scan, n_look, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
+           scratch, site, n_fit):
+    """Each state's site and its number of fitting options; returns their sum (the children's upper bound)."""
     m = 0
-    tag = 0
-    stamp[:] = 0
     for i in range(n_states):
-        c = cov[i]
-        f, s = _pick_site(c, order, first[i], n_sites_look, item_ptr, item_opts, opt_ptr, opt_items)
+        s, k = _pick_site(board[i], scan, first[i], n_look, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
+                          ow_mask, scratch)
+        site[i] = s
+        n_fit[i] = k if s >= 0 else 0
+        m += n_fit[i]
+    return m
+
+
+@njit(cache=True)
+def _expand(board, first, site, n_states, scan, nbr, area, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
+            ow_mask, tag, os_ptr, os_idx, opt_hash, opt_weight, score, hsh, lookahead, touch, w_boundary, w_covers,
+            out_parent, out_opt, out_score, out_hash, child, stamp, stack, scratch, opts, near):
+    """The live children of every state at its site, scored; returns their number.
+
+    A child is dead when it cuts off a pocket no set of pieces fills, when one of the next
+    ``lookahead`` free sites in scan order has no fitting option, or (``touch``) when a free
+    site next to the placed piece has none."""
+    m = 0
+    n_scan = scan.shape[0]
+    deg = nbr.shape[1]
+    for i in range(n_states):
+        s = site[i]
         if s < 0:
             continue
-        for q in range(item_ptr[s], item_ptr[s + 1]):
-            o = item_opts[q]
-            if not _fits(o, c, opt_ptr, opt_items):
-                continue
-            if not fill:
-                m += 1
-                continue
-            a, b = opt_ptr[o], opt_ptr[o + 1]
-            for r in range(a, b):
-                c[opt_items[r]] = True
+        c = board[i]
+        k = _count(s, MANY, c, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, opts)
+        for j in range(k):
+            o = opts[j]
+            for w in range(c.shape[0]):
+                child[w] = c[w]
+            _place(o, child, ow_ptr, ow_idx, ow_mask, tag, True)
             sc = score[i] + opt_weight[o]
             ok = True
-            # boundary change and pockets, over the cells of the placed option
-            if n_cells > 0:
+            n_near = 0
+            if deg > 0:
+                # boundary change: a free neighbour is a new boundary edge, one covered before is one less
                 delta = 0
-                tag += 1
-                base = tag  # floods of this child get tags base, base+1, ...
-                for r in range(a, b):
-                    x = opt_items[r]
-                    if x >= n_cells:
-                        continue
-                    for d in range(nbr.shape[1]):
+                for r in range(os_ptr[o], os_ptr[o + 1]):
+                    x = os_idx[r]
+                    for d in range(deg):
                         y = nbr[x, d]
                         if y == -2:
                             continue
                         if y == -1:
                             delta -= 1
-                        elif not c[y]:
+                        elif not _bit(child, y):
                             delta += 1
-                            if area > 0 and ok and stamp[y] < base:
-                                # bounded flood: a small pocket must be a multiple of the piece area;
-                                # meeting an earlier flood of this child means the big component
-                                tag += 1
-                                stamp[y] = tag
-                                stack[0] = y
-                                top, size, big = 1, 0, False
-                                while top > 0 and not big:
-                                    top -= 1
-                                    u = stack[top]
-                                    size += 1
-                                    if size > 3 * area:
-                                        big = True
+                            if touch:
+                                seen_y = False
+                                for u in range(n_near):
+                                    if near[u] == y:
+                                        seen_y = True
                                         break
-                                    for e in range(nbr.shape[1]):
-                                        v = nbr[u, e]
-                                        if v >= 0 and not c[v]:
-                                            if stamp[v] == tag:
-                                                continue
-                                            if stamp[v] >= base:
-                                                big = True
-                                                break
-                                            stamp[v] = tag
-                                            stack[top] = v
-                                            top += 1
-                                if not big and size % area != 0:
-                                    ok = False
-                        else:
-                            inside = False
-                            for r2 in range(a, b):
-                                if opt_items[r2] == y:
-                                    inside = True
-                                    break
-                            if not inside:
-                                delta -= 1
+                                if not seen_y:
+                                    near[n_near] = y
+                                    n_near += 1
+                        elif _bit(c, y):
+                            delta -= 1
                 sc -= w_boundary * delta
-            # lookahead: the next free sites must still have a cover
+                if area > 0 and _pocket(o, child, os_ptr, os_idx, nbr, area, stamp, stack):
+                    ok = False
+            # the free sites next to the new piece must each still have a fitting option
+            for u in range(n_near):
+                if not ok:
+                    break
+                if _count(near[u], 1, child, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
+                          scratch) == 0:
+                    ok = False
+            # lookahead: the next free sites in scan order must still have a cover
             if ok and lookahead > 0:
                 seen = 0
                 fewest = MANY
-                for p in range(f, len(order)):
-                    t = order[p]
-                    if c[t]:
+                p = first[i]
+                while p < n_scan:
+                    t = scan[p]
+                    p += 1
+                    if _bit(child, t):
                         continue
-                    k = _site_covers(t, c, item_ptr, item_opts, opt_ptr, opt_items, 64)
-                    if k == 0:
+                    kk = _count(t, 64, child, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch)
+                    if kk == 0:
                         ok = False
                         break
-                    if k < fewest:
-                        fewest = k
+                    if kk < fewest:
+                        fewest = kk
                     seen += 1
                     if seen >= lookahead:
                         break
                 if ok and seen > 0:
                     sc += w_covers * math.log(fewest)
-            for r in range(a, b):
-                c[opt_items[r]] = False
             if ok:
                 out_parent[m] = i
                 out_opt[m] = o
@@ -198,6 +175,22 @@ def _expand(cov, first, n_states, order, item_ptr, item_opts, opt_ptr, opt_items
                 out_hash[m] = hsh[i] ^ opt_hash[o]
                 m += 1
     return m
+
+
+@njit(cache=True)
+def _children(board, first, par, opt, scan, ow_ptr, ow_idx, ow_mask, tag, out_board, out_first):
+    """The kept children's boards, and the scan position of each one's first free site."""
+    n_scan = scan.shape[0]
+    for j in range(par.shape[0]):
+        row = out_board[j]
+        src = board[par[j]]
+        for w in range(row.shape[0]):
+            row[w] = src[w]
+        _place(opt[j], row, ow_ptr, ow_idx, ow_mask, tag, True)
+        p = first[par[j]]
+        while p < n_scan and _bit(row, scan[p]):
+            p += 1
+        out_first[j] = p
 
 
 class XCCBeamRun:
@@ -212,45 +205,21 @@ class XCCBeamRun:
             raise ValueError("beam: coloured XCC problems are not supported (polyform and queens puzzles are)")
         self.xcc = xcc
         n_items = xcc.n_items
-        self.opt_ptr = xcc.opt_ptr.astype(np.int64)
-        self.opt_items = xcc.opt_items.astype(np.int64)
-        counts = np.bincount(self.opt_items, minlength=n_items)
-        self.item_ptr = np.concatenate([[0], np.cumsum(counts)]).astype(np.int64)
-        owner = np.repeat(np.arange(xcc.n_options), np.diff(self.opt_ptr))
-        self.item_opts = owner[np.argsort(self.opt_items, kind="stable")].astype(np.int64)
+        opt_ptr = xcc.opt_ptr.astype(np.int64)
+        opt_items = xcc.opt_items.astype(np.int64)
         rng = np.random.default_rng(12345)
         zob = rng.integers(1, 2**63 - 1, size=n_items, dtype=np.int64).astype(np.uint64)
-        self.opt_hash = np.bitwise_xor.reduceat(zob[self.opt_items], self.opt_ptr[:-1]) if xcc.n_options else zob[:0]
-        self._geometry()
+        self.opt_hash = np.bitwise_xor.reduceat(zob[opt_items], opt_ptr[:-1]) if xcc.n_options else zob[:0]
+        # the poly engine's tables: a state is a bitset over the items, a site's options are grouped by piece
+        poly_grid = puzzle.grid_name if puzzle.kind == "polyform" else None
+        self.t = poly.build(xcc, grid=poly_grid, sweep=self.o.get("sweep", 90.0))
+        self.opt_sites = np.diff(self.t["os_ptr"])
+        if poly_grid is not None:
+            self.sites_per_piece = float(np.mean([len(pc.cells) for pc in puzzle.pieces]))
+        else:  # no geometry: every primary item is a site, in item order
+            self.sites_per_piece = float(max(1.0, self.opt_sites.mean())) if len(self.opt_sites) else 1.0
         self.opt_weight = self._weights(options.get("weights", ""))
         self.build_s = time.perf_counter() - t0
-
-    def _geometry(self):
-        p, xcc = self.p, self.xcc
-        if p.kind == "polyform":
-            grid = p.grid
-            cells = sorted(map(tuple, p.region))
-            index = {c: i for i, c in enumerate(cells)}
-            deg = max(len(grid.neighbours(c)) for c in cells)
-            nbr = np.full((len(cells), deg), -2, np.int64)
-            for i, c in enumerate(cells):
-                for d, nb in enumerate(grid.neighbours(c)):
-                    nbr[i, d] = index.get(nb, -1)
-            cen = [grid.centroid(c) for c in cells]
-            th = math.radians(self.o.get("sweep", 90.0))  # 90: rows from the top, each left to right
-            ux, uy = math.cos(th), math.sin(th)
-            self.order = np.array(sorted(range(len(cells)), key=lambda i: (
-                -round(cen[i][0] * ux + cen[i][1] * uy, 6), round(cen[i][0] * uy - cen[i][1] * ux, 6))), np.int64)
-            self.nbr, self.n_cells = nbr, len(cells)
-            sizes = {len(pc.cells) for pc in p.pieces}
-            self.area = sizes.pop() if len(sizes) == 1 else 0
-            self.sites_per_piece = float(np.mean([len(pc.cells) for pc in p.pieces]))
-        else:  # no geometry: every primary item is a site, in item order
-            self.order = np.arange(xcc.n_primary, dtype=np.int64)
-            self.nbr, self.n_cells, self.area = np.zeros((0, 1), np.int64), 0, 0
-            # primary items an option covers, on average
-            prim = np.add.reduceat((self.opt_items < xcc.n_primary).astype(np.int64), self.opt_ptr[:-1])
-            self.sites_per_piece = float(max(1.0, prim.mean())) if len(prim) else 1.0
 
     def _weights(self, path: str) -> np.ndarray:
         """Per-option score change: minus the log-weight of the piece it uses."""
@@ -275,8 +244,9 @@ class XCCBeamRun:
             w[k] = -per_piece[pl.piece]
         return w
 
-    def pieces_left(self, cov_row) -> float:
-        free = int(np.count_nonzero(~cov_row[self.order]))
+    def pieces_left(self, chosen_row) -> float:
+        """Pieces' worth of free sites left after the options of ``chosen_row``."""
+        free = self.t["n_sites"] - int(self.opt_sites[chosen_row].sum())
         return free / self.sites_per_piece
 
     def solve(self, limits: Limits, progress) -> SolveResult:
@@ -303,19 +273,17 @@ class XCCBeamRun:
     # -------------------------------------------------------------- checkpoints
     def fingerprint(self) -> str:
         keep = {k: v for k, v in self.o.items() if k not in ("checkpoint", "resume", "endgame_nodes", "jobs", "_job")}
+        keep["_state"] = "bitset"  # the frontier's rows are the poly engine's item bitsets
         h = hashlib.sha256(self.xcc.opt_ptr.tobytes() + self.xcc.opt_items.tobytes()
                            + json.dumps(keep, sort_keys=True, default=str).encode())
         return h.hexdigest()[:16]
 
-    def _save(self, k, width, run, cov, score, hsh, first, chosen) -> None:
-        checkpoint.save(Path(self.o["checkpoint"]), "frontier", cov=np.packbits(cov, axis=1), n_items=cov.shape[1],
-                        score=score, hsh=hsh, first=first, chosen=chosen, level=k, width=width, run=run,
-                        fingerprint=self.fingerprint())
+    def _save(self, k, width, run, board, score, hsh, first, chosen) -> None:
+        checkpoint.save(Path(self.o["checkpoint"]), "frontier", board=board, score=score, hsh=hsh, first=first,
+                        chosen=chosen, level=k, width=width, run=run, fingerprint=self.fingerprint())
 
     def _load(self) -> dict:
-        z = checkpoint.load(Path(self.o["resume"]), "frontier", self.fingerprint())
-        z["cov"] = np.unpackbits(z["cov"], axis=1, count=int(z["n_items"])).astype(np.bool_)
-        return z
+        return checkpoint.load(Path(self.o["resume"]), "frontier", self.fingerprint())
 
     def _picture(self, chosen_row) -> None:
         from puzzles.outputs import atomic_write
@@ -325,40 +293,47 @@ class XCCBeamRun:
                      render(self.p, [self.xcc.decode[int(q)] for q in chosen_row]))
 
     def _one_run(self, width, deadline, progress, stats, run=0, resumed=None):
-        o = self.o
+        o, t = self.o, self.t
         t0 = time.perf_counter()
-        n_items = self.xcc.n_items
         ea = o["exhaust_at"]
-        exhaust_at = min(30, max(1, round(len(self.order) / self.sites_per_piece / 4))) if ea < 0 else ea
-        cov = np.zeros((1, n_items), np.bool_)
+        exhaust_at = min(30, max(1, round(t["n_sites"] / self.sites_per_piece / 4))) if ea < 0 else ea
+        board = np.zeros((1, t["n_words"]), np.uint64)
         score = np.zeros(1)
         hsh = np.zeros(1, np.uint64)
         first = np.zeros(1, np.int64)
         chosen = np.zeros((1, 0), np.int64)
         k = 0
         if resumed is not None:
-            cov, score, hsh = resumed["cov"], resumed["score"], resumed["hsh"]
+            board, score, hsh = resumed["board"], resumed["score"], resumed["hsh"]
             first, chosen, k = resumed["first"], resumed["chosen"], int(resumed["level"])
         ck = bool(o.get("checkpoint"))
         last_save = last_picture = time.perf_counter()
-        stamp = np.zeros(max(1, self.n_cells), np.int64)
-        stack = np.zeros(max(1, self.n_cells), np.int64)
-        args = (self.order, self.item_ptr, self.item_opts, self.opt_ptr, self.opt_items, self.opt_hash, self.opt_weight,
-                self.nbr, self.n_cells, self.area)
-        while self.pieces_left(cov[0]) > exhaust_at + 1e-9:
+        n_sites = t["n_sites"]
+        stamp = np.zeros(n_sites + 1, np.int64)
+        stack = np.zeros(max(1, n_sites), np.int64)
+        scratch = np.zeros(max(64, t["max_col"]), np.int64)
+        opts = np.zeros(max(64, t["max_col"]), np.int64)
+        deg = t["nbr"].shape[1]
+        near = np.zeros(max(1, int(self.opt_sites.max(initial=1)) * max(1, deg)), np.int64)
+        child = np.zeros(t["n_words"], np.uint64)
+        tables = (t["sg_ptr"], t["g_ptr"], t["g_tag"], t["e_opt"], t["e_lmask"], t["ow_ptr"], t["ow_idx"], t["ow_mask"])
+        while self.pieces_left(chosen[0]) > exhaust_at + 1e-9:
             if deadline is not None and time.perf_counter() >= deadline:
                 return "limit", [], "time limit during the beam"
             tl = time.perf_counter()
             n = len(score)
-            m = _expand(cov, first, n, *args, score, hsh, o["sites"], o["lookahead"], o["boundary"], o["covers"],
-                        False, np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.uint64),
-                        stamp, stack)
+            site = np.zeros(n, np.int64)
+            n_fit = np.zeros(n, np.int64)
+            m = _sites(board, first, n, t["scan"], o["sites"], *tables, scratch, site, n_fit)
+            t_sites = time.perf_counter() - tl
             par = np.zeros(m, np.int64)
             opt = np.zeros(m, np.int64)
             sc = np.zeros(m)
             hs = np.zeros(m, np.uint64)
-            m = _expand(cov, first, n, *args, score, hsh, o["sites"], o["lookahead"], o["boundary"], o["covers"],
-                        True, par, opt, sc, hs, stamp, stack)
+            m = _expand(board, first, site, n, t["scan"], t["nbr"], t["area"], *tables, t["tag"], t["os_ptr"],
+                        t["os_idx"], self.opt_hash, self.opt_weight, score, hsh, o["lookahead"], o["touch"],
+                        o["boundary"], o["covers"], par, opt, sc, hs, child, stamp, stack, scratch, opts, near)
+            t_expand = time.perf_counter() - tl - t_sites
             if m == 0:
                 stats["levels"].append({"level": k + 1, "kept": 0, "children": 0})
                 return "limit", [], f"every state died at level {k + 1} (width {width}): widen the beam"
@@ -367,33 +342,33 @@ class XCCBeamRun:
             idx = np.lexsort((noise, -sc))
             _, firsts = np.unique(hs[idx], return_index=True)
             keep = idx[np.sort(firsts)][:width]
-            new_cov = cov[par[keep]].copy()
-            rows, at = option_entries(self.opt_ptr, opt[keep])
-            new_cov[rows, self.opt_items[at]] = True
+            new_board = np.zeros((len(keep), t["n_words"]), np.uint64)
+            new_first = np.zeros(len(keep), np.int64)
+            _children(board, first, par[keep], opt[keep], t["scan"], t["ow_ptr"], t["ow_idx"], t["ow_mask"], t["tag"],
+                      new_board, new_first)
             chosen = np.concatenate([chosen[par[keep]], opt[keep][:, None]], axis=1)
-            cov, score, hsh = new_cov, sc[keep], hs[keep]
-            free = ~cov[:, self.order]
-            first = np.where(free.any(axis=1), free.argmax(axis=1), len(self.order)).astype(np.int64)
+            board, first, score, hsh = new_board, new_first, sc[keep], hs[keep]
             k += 1
             now = time.perf_counter()
-            if ck and (cov.size <= SMALL_FRONTIER or now - last_save >= FRONTIER_EVERY_S):
-                self._save(k, width, run, cov, score, hsh, first, chosen)
+            if ck and (board.size * 8 <= SMALL_FRONTIER or now - last_save >= FRONTIER_EVERY_S):
+                self._save(k, width, run, board, score, hsh, first, chosen)
                 last_save = now
             if ck and (k == 1 or now - last_picture >= PICTURE_EVERY_S):
                 self._picture(chosen[int(np.argmax(score))])
                 last_picture = now
             dt = time.perf_counter() - tl
             lv = {"width": width, "level": k, "kept": int(len(keep)), "children": int(m), "best": float(score.max()),
-                  "worst": float(score.min()), "time_s": dt}
+                  "worst": float(score.min()), "time_s": dt,
+                  "sites_s": t_sites, "expand_s": t_expand}
             stats["levels"].append(lv)
             if progress:
-                left = self.pieces_left(cov[0]) - exhaust_at
+                left = self.pieces_left(chosen[0]) - exhaust_at
                 el = time.perf_counter() - t0
                 progress({"level": k, "kept": lv["kept"], "best_score": round(lv["best"], 2),
                           "worst_score": round(lv["worst"], 2), "states_per_s": round(m / dt if dt > 0 else 0),
                           "eta_s": round(el / k * left, 1)})
         if ck:  # the survivors, as the end-game starts
-            self._save(k, width, run, cov, score, hsh, first, chosen)
+            self._save(k, width, run, board, score, hsh, first, chosen)
             self._picture(chosen[int(np.argmax(score))])
         # the end-game: exhaust each survivor, best first
         for j in range(len(score)):

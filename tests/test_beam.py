@@ -135,6 +135,105 @@ def test_polyform_and_xcc_puzzles_solved_by_beam(name):
     assert verify(p, res.solutions[0]).valid
 
 
+def _reference_children(run, cov, sites, lookahead, touch, w_boundary, w_covers):
+    """One state's live children and scores, by plain Python over the original items."""
+    x, t = run.xcc, run.t
+    new = np.empty(x.n_items, np.int64)
+    new[t["old_of"]] = np.arange(x.n_items)
+    opts = [set(x.opt_items[x.opt_ptr[o]:x.opt_ptr[o + 1]].tolist()) for o in range(x.n_options)]
+    cells = {int(t["old_of"][s]) for s in range(t["n_sites"])}
+    nbr = {int(t["old_of"][s]): [int(t["old_of"][y]) if y >= 0 else y for y in t["nbr"][s] if y != -2]
+           for s in range(t["n_sites"])}
+    scan = [int(t["old_of"][s]) for s in t["scan"]]
+
+    def fits(c, site):
+        return [o for o in range(x.n_options) if site in opts[o] and not (opts[o] & c)]
+
+    def boundary(c):
+        return sum(1 for a in cells - c for y in nbr[a] if y == -1 or y in c)
+
+    free = [s for s in scan if s not in cov]
+    site = min(free[:sites], key=lambda s: (len(fits(cov, s)), free.index(s)))
+    out = {}
+    for o in fits(cov, site):
+        c = cov | opts[o]
+        alive = True
+        if run.t["area"]:  # a new free component next to the piece of a size no pieces fill
+            for y in {y for a in opts[o] & cells for y in nbr[a] if y >= 0 and y not in c}:
+                comp, todo = {y}, [y]
+                while todo:
+                    for v in nbr[todo.pop()]:
+                        if v >= 0 and v not in c and v not in comp:
+                            comp.add(v)
+                            todo.append(v)
+                if len(comp) <= 3 * run.t["area"] and len(comp) % run.t["area"]:
+                    alive = False
+        if touch and any(not fits(c, y) for a in opts[o] & cells for y in nbr[a] if y >= 0 and y not in c):
+            alive = False
+        nxt = [s for s in free if s not in c][:lookahead]
+        counts = [min(64, len(fits(c, s))) for s in nxt]
+        if 0 in counts:
+            alive = False
+        if alive:
+            sc = run.opt_weight[o] - w_boundary * (boundary(c) - boundary(cov))
+            out[o] = sc + (w_covers * np.log(min(counts)) if counts else 0.0)
+    return out
+
+
+@pytest.mark.parametrize("name", ["pentomino-6x10", "eternity1-boat", "queens-8"])
+@pytest.mark.parametrize("touch", [True, False])
+def test_polyform_beam_children_agree_with_a_plain_expansion(name, touch):
+    """The bitset kernels (site choice, fits, pockets, touch, lookahead, boundary score) against
+    plain Python on random partial fillings."""
+    from baseline.beam import Beam
+    from baseline.beam_xcc import XCCBeamRun, _expand, _sites
+
+    p = catalog.load(name)
+    o = {k: v.default for k, v in Beam.OPTIONS.items()}
+    run = XCCBeamRun(p, o)
+    x, t = run.xcc, run.t
+    rng = np.random.default_rng(7)
+    new = np.empty(x.n_items, np.int64)
+    new[t["old_of"]] = np.arange(x.n_items)
+    covs = []
+    for k in range(12):  # random partial fillings of 0..5 options
+        c, placed = set(), 0
+        for q in rng.permutation(x.n_options):
+            its = set(x.opt_items[x.opt_ptr[q]:x.opt_ptr[q + 1]].tolist())
+            if placed < k % 6 and not its & c:
+                c |= its
+                placed += 1
+        covs.append(c)
+    n = len(covs)
+    board = np.zeros((n, t["n_words"]), np.uint64)
+    for i, c in enumerate(covs):
+        for it in c:
+            board[i, new[it] >> 6] |= np.uint64(1) << np.uint64(new[it] & 63)
+    free = lambda i, s: not (int(board[i, s >> 6]) >> int(s & 63)) & 1  # noqa: E731
+    first = np.array([next((q for q, s in enumerate(t["scan"]) if free(i, s)), len(t["scan"])) for i in range(n)])
+    tables = (t["sg_ptr"], t["g_ptr"], t["g_tag"], t["e_opt"], t["e_lmask"], t["ow_ptr"], t["ow_idx"], t["ow_mask"])
+    size = max(64, t["max_col"])
+    site, n_fit = np.zeros(n, np.int64), np.zeros(n, np.int64)
+    m = _sites(board, first, n, t["scan"], 4, *tables, np.zeros(size, np.int64), site, n_fit)
+    par, opt, sc, hs = np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m), np.zeros(m, np.uint64)
+    near = np.zeros(int(run.opt_sites.max()) * max(1, t["nbr"].shape[1]), np.int64)
+    m = _expand(board, first, site, n, t["scan"], t["nbr"], t["area"], *tables, t["tag"], t["os_ptr"], t["os_idx"],
+                run.opt_hash, run.opt_weight, np.zeros(n), np.zeros(n, np.uint64), 2, touch, 0.1, 1.0, par, opt, sc,
+                hs, np.zeros(t["n_words"], np.uint64), np.zeros(t["n_sites"] + 1, np.int64),
+                np.zeros(t["n_sites"], np.int64), np.zeros(size, np.int64), np.zeros(size, np.int64), near)
+    got = [{} for _ in range(n)]
+    for j in range(m):
+        got[par[j]][int(opt[j])] = sc[j]
+    some = 0
+    for i, c in enumerate(covs):
+        want = _reference_children(run, c, 4, 2, touch, 0.1, 1.0)
+        assert set(got[i]) == set(want), (i, sorted(set(got[i]) ^ set(want))[:5])
+        for q in want:
+            assert got[i][q] == pytest.approx(want[q])
+        some += len(want)
+    assert some > 0
+
+
 def test_polyform_beam_same_seed_same_run():
     p = catalog.load("eternity1-boat")
     runs = [solving.get("beam", {"width": 300, "seed": 3}).solve(p, mode="first", limits=Limits()) for _ in range(2)]
