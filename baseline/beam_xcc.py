@@ -46,12 +46,13 @@ from solving import Limits, SolveResult
 from . import checkpoint
 from .backtrack import make_search
 from . import poly
-from .kernel import DONE, MANY, SOLUTION
+from .kernel import BUDGET, DEEPEST, DONE, MANY, SOLUTION
 from .poly import _bit, _count, _place, _pocket
 
 FRONTIER_EVERY_S = 60.0     # a wide frontier is written at most this often (a kill loses at most this)
 SMALL_FRONTIER = 2_000_000  # bytes of state bitsets up to which the frontier is written every level
 PICTURE_EVERY_S = 60.0      # best.svg, the best state's partial board
+ENDGAME_CHUNK = 200_000     # end-game nodes between two looks at the clock
 
 
 @njit(cache=True)
@@ -374,20 +375,26 @@ class XCCBeamRun:
         for j in range(len(score)):
             if deadline is not None and time.perf_counter() >= deadline:
                 return "limit", [], "time limit in the end-game"
-            sol = self._endgame(chosen[j], stats)
+            sol = self._endgame(chosen[j], stats, deadline)
             if sol is not None:
                 return "solved", [sol], ""
         return "limit", [], f"no survivor of the beam (width {width}) completes: widen the beam"
 
-    def _endgame(self, prefix, stats):
+    def _endgame(self, prefix, stats, deadline=None):
+        """Exhaust one survivor (up to ``endgame_nodes`` nodes, and not past the deadline)."""
         xcc = self.xcc
         sub, _ = xcc.restrict(prefix)
         # polyforms: the poly engine (Selby's site search over bitsets), far faster on Eternity's pieces
         poly_grid = self.p.grid_name if self.p.kind == "polyform" else None
         search = make_search(sub, engine="poly", grid=poly_grid) if poly_grid else make_search(sub)
-        code = search.step(self.o["endgame_nodes"], True)
         stats["endgame_states"] += 1
+        code = BUDGET
+        while code == BUDGET and search.nodes < self.o["endgame_nodes"]:
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            code = search.step(min(ENDGAME_CHUNK, self.o["endgame_nodes"] - search.nodes), True)
         stats["endgame_nodes"] += search.nodes
+        stats["endgame_deepest"] = max(stats.get("endgame_deepest", 0), len(prefix) + int(search.st[DEEPEST]))
         if code == SOLUTION:
             return [xcc.decode[q] for q in prefix] + [sub.decode[q] for q in search.current_options()]
         if code != DONE:
@@ -397,6 +404,7 @@ class XCCBeamRun:
     def _result(self, status, sols, stats, t0, message=""):
         stats["time_s"] = time.perf_counter() - t0
         stats["nodes"] = sum(lv["children"] for lv in stats["levels"]) + stats["endgame_nodes"]
-        stats["deepest"] = max((lv["level"] for lv in stats["levels"]), default=0)
+        # pieces placed: the beam's last level, or deeper in an end-game exhaust
+        stats["deepest"] = max(max((lv["level"] for lv in stats["levels"]), default=0), stats.get("endgame_deepest", 0))
         return SolveResult(status, sols, None, None, stats, message)
 
