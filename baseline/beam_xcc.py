@@ -279,9 +279,11 @@ class XCCBeamRun:
                            + json.dumps(keep, sort_keys=True, default=str).encode())
         return h.hexdigest()[:16]
 
-    def _save(self, k, width, run, board, score, hsh, first, chosen) -> None:
+    def _save(self, k, width, run, board, score, hsh, first, chosen, endgame_next=0) -> None:
+        """The frontier; in the end-game also the next survivor to exhaust (those before it failed)."""
         checkpoint.save(Path(self.o["checkpoint"]), "frontier", board=board, score=score, hsh=hsh, first=first,
-                        chosen=chosen, level=k, width=width, run=run, fingerprint=self.fingerprint())
+                        chosen=chosen, level=k, width=width, run=run, endgame_next=endgame_next,
+                        fingerprint=self.fingerprint())
 
     def _load(self) -> dict:
         return checkpoint.load(Path(self.o["resume"]), "frontier", self.fingerprint())
@@ -303,10 +305,11 @@ class XCCBeamRun:
         hsh = np.zeros(1, np.uint64)
         first = np.zeros(1, np.int64)
         chosen = np.zeros((1, 0), np.int64)
-        k = 0
+        k, start = 0, 0
         if resumed is not None:
             board, score, hsh = resumed["board"], resumed["score"], resumed["hsh"]
             first, chosen, k = resumed["first"], resumed["chosen"], int(resumed["level"])
+            start = int(resumed.get("endgame_next", 0))
         ck = bool(o.get("checkpoint"))
         last_save = last_picture = time.perf_counter()
         n_sites = t["n_sites"]
@@ -368,16 +371,20 @@ class XCCBeamRun:
                 progress({"level": k, "kept": lv["kept"], "best_score": round(lv["best"], 2),
                           "worst_score": round(lv["worst"], 2), "states_per_s": round(m / dt if dt > 0 else 0),
                           "eta_s": round(el / k * left, 1)})
-        if ck:  # the survivors, as the end-game starts
+        if ck and start == 0:  # the survivors, as the end-game starts
             self._save(k, width, run, board, score, hsh, first, chosen)
             self._picture(chosen[int(np.argmax(score))])
-        # the end-game: exhaust each survivor, best first
-        for j in range(len(score)):
+        # the end-game: exhaust each survivor, best first (a resume goes on from the next one)
+        last_save = time.perf_counter()
+        for j in range(start, len(score)):
             if deadline is not None and time.perf_counter() >= deadline:
                 return "limit", [], "time limit in the end-game"
             sol = self._endgame(chosen[j], stats, deadline)
             if sol is not None:
                 return "solved", [sol], ""
+            if ck and time.perf_counter() - last_save >= FRONTIER_EVERY_S:
+                self._save(k, width, run, board, score, hsh, first, chosen, endgame_next=j + 1)
+                last_save = time.perf_counter()
         return "limit", [], f"no survivor of the beam (width {width}) completes: widen the beam"
 
     def _endgame(self, prefix, stats, deadline=None):

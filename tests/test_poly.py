@@ -5,6 +5,9 @@ the tree is compared: solution counts, the set of solutions, the per-piece
 use counts it keeps natively, and a paused search resumed from a snapshot.
 """
 
+import numpy as np
+import pytest
+
 import solving
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -126,7 +129,42 @@ def test_the_polyform_beam_checkpoints_its_frontier_and_resumes(tmp_path):
                                              solving.Limits(time_s=120))
     assert again.status == solving.Status.SOLVED and verified is True
     assert again.stats["levels"] == []  # it went straight to the end-game from the stored survivors
-    import pytest
 
     with pytest.raises(ValueError, match="other options"):
         solving.get("beam", {"width": 300, "seed": 1, "resume": str(tmp_path)}).solve(p, mode="first")
+
+
+def test_a_polyform_beam_killed_in_its_end_game_resumes_at_the_next_survivor(tmp_path, monkeypatch):
+    """The end-game writes which survivor comes next; a resume does not redo the failed ones."""
+    from baseline import beam_xcc
+
+    p = catalog.load("eternity1-tortoise")
+    opts = {"width": 200, "seed": 1, "exhaust_at": 30}  # 47 survivors; the 8th completes
+    real = beam_xcc.XCCBeamRun._endgame
+    seen = []
+
+    class Killed(Exception):
+        pass
+
+    def failing(self, prefix, stats, deadline=None):
+        seen.append(tuple(prefix))
+        if len(seen) == 3:
+            raise Killed  # as a SIGKILL would stop it, during the third exhaust
+        return None
+
+    monkeypatch.setattr(beam_xcc, "FRONTIER_EVERY_S", 0.0)
+    monkeypatch.setattr(beam_xcc.XCCBeamRun, "_endgame", failing)
+    with pytest.raises(Killed):
+        solving.get("beam", {**opts, "checkpoint": str(tmp_path)}).solve(p, mode="first", limits=solving.Limits())
+    assert int(np.load(tmp_path / "frontier.npz")["endgame_next"]) == 2
+    resumed = []
+
+    def recording(self, prefix, stats, deadline=None):
+        resumed.append(tuple(prefix))
+        return real(self, prefix, stats, deadline)
+
+    monkeypatch.setattr(beam_xcc.XCCBeamRun, "_endgame", recording)
+    again, verified = solving.solve_verified(solving.get("beam", {**opts, "resume": str(tmp_path)}), p, "first",
+                                             solving.Limits(time_s=120))
+    assert resumed[0] == seen[2]  # the interrupted survivor first, not survivor 0 again
+    assert again.status == solving.Status.SOLVED and verified is True
