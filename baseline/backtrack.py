@@ -139,9 +139,9 @@ class PolySearch(_Search):
     STATE = ("board", "first", "base", "cnt", "pos", "chosen", "cbuf", "uses", "wit", "deep", "stamp", "st", "prof")
 
     def __init__(self, xcc: XCC, seed: int = -1, grid: str | None = None, sites: int = poly.DEFAULT_SITES,
-                 sweep: float = 90.0, pockets: bool = True):
+                 sweep: float = 90.0, pockets: bool = True, tables: dict | None = None):
         self.xcc = xcc
-        self.a = a = poly.build(xcc, grid, sweep)
+        self.a = a = tables if tables is not None else poly.build(xcc, grid, sweep)
         self.sites = sites
         per = np.diff(xcc.opt_ptr.astype(np.int64))
         depth = (a["n_sites"] // max(1, int(per.min())) if xcc.n_options else 0) + 2
@@ -165,6 +165,16 @@ class PolySearch(_Search):
         self.randomize = seed >= 0
         if self.randomize:
             poly.seed_rng(seed)
+
+    def restart(self, board: np.ndarray) -> None:
+        """A new search from a partly covered board (the engine's own item bitset, as the
+        polyform beam keeps its states): the beam's end-game exhausts each survivor this way,
+        with no sub-problem to build."""
+        self.board[:] = board
+        depth = len(self.prof)
+        self._start(depth, -1)
+        self.wit[:] = -1
+        self.uses[:] = 0
 
     def step(self, budget: int, stop_on_solution: bool, split_depth: int = -1) -> int:
         a = self.a

@@ -146,7 +146,7 @@ def test_a_polyform_beam_killed_in_its_end_game_resumes_at_the_next_survivor(tmp
     class Killed(Exception):
         pass
 
-    def failing(self, prefix, stats, deadline=None):
+    def failing(self, prefix, stats, *rest):
         seen.append(tuple(prefix))
         if len(seen) == 3:
             raise Killed  # as a SIGKILL would stop it, during the third exhaust
@@ -159,9 +159,9 @@ def test_a_polyform_beam_killed_in_its_end_game_resumes_at_the_next_survivor(tmp
     assert int(np.load(tmp_path / "frontier.npz")["endgame_next"]) == 2
     resumed = []
 
-    def recording(self, prefix, stats, deadline=None):
+    def recording(self, prefix, stats, *rest):
         resumed.append(tuple(prefix))
-        return real(self, prefix, stats, deadline)
+        return real(self, prefix, stats, *rest)
 
     monkeypatch.setattr(beam_xcc.XCCBeamRun, "_endgame", recording)
     again, verified = solving.solve_verified(solving.get("beam", {**opts, "resume": str(tmp_path)}), p, "first",
