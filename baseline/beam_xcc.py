@@ -26,7 +26,8 @@ runs at most) while time is left.
 With ``checkpoint`` the frontier (covered items, scores, hashes, chosen
 options) is written there at most every FRONTIER_EVERY_S seconds (every
 level when it is small), with ``best.svg``, the best state's partial board,
-at most every minute; ``resume`` goes on from the level it was written at.
+at most every minute (the deepest board of the solve: a wider rerun replaces it only once it
+gets deeper); ``resume`` goes on from the level it was written at.
 """
 
 from __future__ import annotations
@@ -221,6 +222,7 @@ class XCCBeamRun:
             self.sites_per_piece = float(max(1.0, self.opt_sites.mean())) if len(self.opt_sites) else 1.0
         self.opt_weight = self._weights(options.get("weights", ""))
         self._exhauster = None  # the end-game's poly search, made at its first survivor
+        self._drawn = 0  # the level of the board in best.svg
         self.build_s = time.perf_counter() - t0
 
     def _weights(self, path: str) -> np.ndarray:
@@ -358,9 +360,10 @@ class XCCBeamRun:
             if ck and (board.size * 8 <= SMALL_FRONTIER or now - last_save >= FRONTIER_EVERY_S):
                 self._save(k, width, run, board, score, hsh, first, chosen)
                 last_save = now
-            if ck and (k == 1 or now - last_picture >= PICTURE_EVERY_S):
+            # the picture is the deepest board of the whole solve: a wider rerun replaces it once it gets deeper
+            if ck and k > self._drawn and (self._drawn == 0 or now - last_picture >= PICTURE_EVERY_S):
                 self._picture(chosen[int(np.argmax(score))])
-                last_picture = now
+                self._drawn, last_picture = k, now
             dt = time.perf_counter() - tl
             lv = {"width": width, "level": k, "kept": int(len(keep)), "children": int(m), "best": float(score.max()),
                   "worst": float(score.min()), "time_s": dt,
@@ -374,7 +377,9 @@ class XCCBeamRun:
                           "eta_s": round(el / k * left, 1)})
         if ck and start == 0:  # the survivors, as the end-game starts
             self._save(k, width, run, board, score, hsh, first, chosen)
-            self._picture(chosen[int(np.argmax(score))])
+            if k >= self._drawn:
+                self._picture(chosen[int(np.argmax(score))])
+                self._drawn = k
         # the end-game: exhaust each survivor, best first (a resume goes on from the next one)
         last_save = time.perf_counter()
         for j in range(start, len(score)):
@@ -421,6 +426,7 @@ class XCCBeamRun:
         stats["time_s"] = time.perf_counter() - t0
         stats["nodes"] = sum(lv["children"] for lv in stats["levels"]) + stats["endgame_nodes"]
         # pieces placed: the beam's last level, or deeper in an end-game exhaust
-        stats["deepest"] = max(max((lv["level"] for lv in stats["levels"]), default=0), stats.get("endgame_deepest", 0))
+        stats["deepest"] = max(max((lv["level"] for lv in stats["levels"] if lv["kept"]), default=0),
+                               stats.get("endgame_deepest", 0))
         return SolveResult(status, sols, None, None, stats, message)
 

@@ -168,3 +168,17 @@ def test_a_polyform_beam_killed_in_its_end_game_resumes_at_the_next_survivor(tmp
                                              solving.Limits(time_s=120))
     assert resumed[0] == seen[2]  # the interrupted survivor first, not survivor 0 again
     assert again.status == solving.Status.SOLVED and verified is True
+
+
+def test_the_polyform_beam_picture_is_the_deepest_board_of_the_solve(tmp_path, monkeypatch):
+    """A wider rerun starts from level 1 again; best.svg must not fall back to its shallow boards."""
+    from baseline import beam_xcc
+
+    drawn = []
+    monkeypatch.setattr(beam_xcc, "PICTURE_EVERY_S", 0.0)
+    monkeypatch.setattr(beam_xcc.XCCBeamRun, "_picture", lambda self, row: drawn.append(len(row)))
+    p = catalog.load("eternity1-tortoise")
+    res = solving.get("beam", {"width": 1, "seed": 1, "checkpoint": str(tmp_path)}).solve(
+        p, mode="first", limits=solving.Limits(time_s=120))
+    assert len(res.stats["widths"]) > 1  # width 1 died, so the solve widened and started over
+    assert drawn and drawn == sorted(drawn)
