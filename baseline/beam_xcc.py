@@ -3,12 +3,14 @@
 The edge-matching beam (``beam.py``) works on cells with colour tables; this
 one works on any uncoloured XCC problem whose primary items include the
 sites to fill (for polyforms the cells of the region, in reading order).
-A state is the set of items covered.  At each level the site of a state is
+A state is the set of items covered, as a bitset over the ``poly`` engine's
+tables (``poly.build``: sites grouped by piece).  At each level the site of a state is
 the most constrained of the first ``sites`` uncovered sites in reading order
 (the fewest options that still fit); every option covering it makes a child.
 A child is dead when one of the next ``lookahead`` sites has no option left,
-or when it cuts off a pocket of free cells whose area no set of pieces can
-fill (a small free component that is not a multiple of the piece area).
+when (``touch``) a free site next to its new piece has none, or when it
+cuts off a pocket of free cells whose area no set of pieces can fill (a
+small free component that is not a multiple of the piece area).
 
 Score (Selby's "good pieces left and a nice boundary"):
 ``sum of l_i over the pieces left - boundary * (free-cell edges facing
@@ -18,12 +20,13 @@ sites)``.  The weights l_i come from ``weights`` (a JSON file written by
 covered set (the same future) are merged by a Zobrist hash.
 
 When about ``exhaust_at`` pieces are left, each survivor, best first, is
-exhausted on the sub-problem by ``backtrack``'s search: the ``poly`` engine
-for polyforms (Selby's site search over bitsets), Algorithm C otherwise.
+exhausted: for polyforms one ``poly`` search (Selby's site search over
+bitsets) restarted from the survivor's bitset, otherwise Algorithm C on the
+sub-problem.
 A run that ends without a solution is repeated four times wider (three
 runs at most) while time is left.
 
-With ``checkpoint`` the frontier (covered items, scores, hashes, chosen
+With ``checkpoint`` the frontier (item bitsets, scores, hashes, chosen
 options) is written there at most every FRONTIER_EVERY_S seconds (every
 level when it is small), with ``best.svg``, the best state's partial board,
 at most every minute (the deepest board of the solve: a wider rerun replaces it only once it
