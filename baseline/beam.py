@@ -112,191 +112,189 @@ def _child_hash(h, k, ci, cands_i, s_piece, s_col, dep_nk, dep_nbd, dep_side, de
     return h
 
 
-@njit(cache=True)
-def _expand(k, n_states, cands, used, rem, need, mis, hsh, twin, zu, zb, cell_cat, dep_cat, order_cls, dep_nk, dep_nbd, dep_side, dep_base, dep_mul,
+@njit(cache=True, nogil=True)
+def _expand(k, s0, s1, phase, m0, gain, thr, made, bases, cands, used, rem, need, mis, hsh, twin, zu, zb, cell_cat, dep_cat, order_cls, dep_nk, dep_nbd, dep_side, dep_base, dep_mul,
             dep_fixed, dep_free, tab_base, tab_ptr, s_piece, s_col, n_col, lookahead, allow, best, penalty,
-            use_score, force, lg, ldf, cut_rank, cut_margin, out_parent, out_cand, out_mis, out_score, out_hash):
-    """All children of the states at depth k: (parent, candidate, mismatches,
-    score) into the out arrays; returns the number written, or -1 when the
-    out arrays are too small.
+            use_score, force, lg, ldf, cut_margin, out_parent, out_cand, out_mis, out_score, out_hash):
+    """The children of states s0..s1-1 at depth k: (parent, candidate, mismatches, score, hash)
+    into the out arrays from index m0; returns (the index after the last written, or -1 when
+    the out arrays are too small; the best gain of an exact child).  Threads may run disjoint
+    state ranges at once (no GIL), each with its own out arrays.
 
     Best mode makes most children with one more mismatch (95% on Eternity II), and few of them
-    survive.  With ``cut_rank`` > 0 the exact children of every state come first; a state's
-    mismatch children are then made only when its base score, plus the best gain an exact child
-    showed at this level and ``cut_margin``, less one more penalty, reaches the ``cut_rank``-th best
-    exact child's score.  Below that they could not enter a beam of about that width."""
+    survive.  The caller may split the work (``BeamRun.expand``, the mismatch cut): phase 0
+    makes only the exact children of every state; phase 1 then makes a state's mismatch
+    children only when its base score, plus ``gain`` (the best gain an exact child showed at
+    this level, any range) and ``cut_margin``, less one more penalty, reaches ``thr`` (the
+    ``cut_rank``-th best exact child's score).  Below that they could not enter a beam of about
+    that width.  Phase 2 makes every child at once.  ``made[i]`` counts state i's children over
+    the phases, ``bases[i]`` keeps its base score from phase 0."""
     cap = out_parent.shape[0]
-    m = 0
+    m = m0
     n = cands.shape[1]
     demand = np.empty(4, np.int64)
     dcat = np.empty(4, np.int64)
     touched = np.empty(8, np.int64)
     tc = np.zeros(n_col)  # the state's score term of each colour
-    made = np.zeros(n_states, np.int64)  # children made per state, over both phases
-    bases = np.zeros(n_states)  # each state's base score (phase 0)
-    split = cut_rank > 0 and best and use_score
-    gain = -1e300  # the best (child score - parent base + penalty * parent mismatches) of an exact child
-    thr = -1e300
-    for ph in range(2 if split else 1):
-        if ph == 1 and m >= cut_rank:
-            thr = np.partition(out_score[:m], m - cut_rank)[m - cut_rank]
-        for i in range(n_states):
-            if ph == 1 and bases[i] + gain + cut_margin - penalty * (mis[i] + 1) < thr:
-                continue  # no mismatch child of this state could enter the beam
-            nk = dep_nk[k]
-            for j in range(nk):
-                d = dep_nbd[4 * k + j]
-                demand[j] = s_col[4 * cands[i, d] + ((dep_side[4 * k + j] + 2) & 3)]
-                dcat[j] = dep_cat[4 * d + ((dep_side[4 * k + j] + 2) & 3)]
-            base_score = 0.0
-            if use_score:
-                for c in range(1, n_col):
-                    tc[c] = _term(rem[i], need[i], c, n_col, best, penalty, lg, ldf)
-                    base_score += tc[c]
-            bases[i] = base_score
-            # passes: 0 exact matches, 1 one more mismatch, 2 anything of the class (best mode, no child yet)
-            for pas in range(3):
-                if split and (pas == 0) != (ph == 0):
-                    continue  # split: exact children in phase 0, the others in phase 1
-                if pas == 1 and not (best and mis[i] < allow[k]):
-                    continue
-                if pas == 2 and not (best and made[i] == 0):
-                    continue
-                f = dep_fixed[k]
-                n_drop = nk if pas == 1 else 1
-                for drop in range(n_drop):
-                    if f >= 0:
-                        if drop > 0:
-                            break
-                        lo, hi = f, f + 1
-                    elif pas == 0:
-                        key = 0
+    best_gain = -1e300  # the best (child score - parent base + penalty * parent mismatches) of an exact child
+    split = phase != 2
+    for i in range(s0, s1):
+        if phase == 1 and bases[i] + gain + cut_margin - penalty * (mis[i] + 1) < thr:
+            continue  # no mismatch child of this state could enter the beam
+        nk = dep_nk[k]
+        for j in range(nk):
+            d = dep_nbd[4 * k + j]
+            demand[j] = s_col[4 * cands[i, d] + ((dep_side[4 * k + j] + 2) & 3)]
+            dcat[j] = dep_cat[4 * d + ((dep_side[4 * k + j] + 2) & 3)]
+        base_score = 0.0
+        if use_score:
+            for c in range(1, n_col):
+                tc[c] = _term(rem[i], need[i], c, n_col, best, penalty, lg, ldf)
+                base_score += tc[c]
+        bases[i] = base_score
+        # passes: 0 exact matches, 1 one more mismatch, 2 anything of the class (best mode, no child yet)
+        for pas in range(3):
+            if split and (pas == 0) != (phase == 0):
+                continue  # split: exact children in phase 0, the others in phase 1
+            if pas == 1 and not (best and mis[i] < allow[k]):
+                continue
+            if pas == 2 and not (best and made[i] == 0):
+                continue
+            f = dep_fixed[k]
+            n_drop = nk if pas == 1 else 1
+            for drop in range(n_drop):
+                if f >= 0:
+                    if drop > 0:
+                        break
+                    lo, hi = f, f + 1
+                elif pas == 0:
+                    key = 0
+                    for j in range(nk):
+                        key += demand[j] * dep_mul[4 * k + j]
+                    lo, hi = tab_ptr[dep_base[k] + key], tab_ptr[dep_base[k] + key + 1]
+                else:  # pass 1: the table without the dropped side; pass 2: the whole class (K = 0)
+                    K = 0
+                    key = 0
+                    mul = 1
+                    if pas == 1:
                         for j in range(nk):
-                            key += demand[j] * dep_mul[4 * k + j]
-                        lo, hi = tab_ptr[dep_base[k] + key], tab_ptr[dep_base[k] + key + 1]
-                    else:  # pass 1: the table without the dropped side; pass 2: the whole class (K = 0)
-                        K = 0
-                        key = 0
-                        mul = 1
-                        if pas == 1:
-                            for j in range(nk):
-                                if j != drop:
-                                    K |= 1 << dep_side[4 * k + j]
-                                    key += demand[j] * mul
-                                    mul *= n_col
-                        b0 = tab_base[order_cls[k] * 16 + K]
-                        lo, hi = tab_ptr[b0 + key], tab_ptr[b0 + key + 1]
-                    for ci in range(lo, hi):
-                        q = s_piece[ci]
-                        if used[i, q]:
-                            continue
-                        if twin[q] >= 0 and not used[i, twin[q]]:
-                            continue  # identical pieces go down in number order: no duplicate boards
-                        mm = 0
+                            if j != drop:
+                                K |= 1 << dep_side[4 * k + j]
+                                key += demand[j] * mul
+                                mul *= n_col
+                    b0 = tab_base[order_cls[k] * 16 + K]
+                    lo, hi = tab_ptr[b0 + key], tab_ptr[b0 + key + 1]
+                for ci in range(lo, hi):
+                    q = s_piece[ci]
+                    if used[i, q]:
+                        continue
+                    if twin[q] >= 0 and not used[i, twin[q]]:
+                        continue  # identical pieces go down in number order: no duplicate boards
+                    mm = 0
+                    for j in range(nk):
+                        if s_col[4 * ci + dep_side[4 * k + j]] != demand[j]:
+                            mm += 1
+                    if pas == 0 and mm > 0:
+                        continue  # a fixed piece that does not fit
+                    if pas == 2 and not force and mis[i] + mm > allow[k]:
+                        continue  # the slip array forbids it (unless the whole level would die)
+                    if pas == 1 and (mm != 1 or (f < 0 and s_col[4 * ci + dep_side[4 * k + drop]] == demand[drop])):
+                        continue  # exactly the dropped side mismatches: each child once
+                    if not best and mm > 0:
+                        continue
+                    # score of the child: update the colour terms it touches
+                    sc = 0.0
+                    if use_score:
+                        # only the colours of the piece's sides and of the demands change
+                        nt = 0
+                        for s in range(4):
+                            c = s_col[4 * ci + s]
+                            if c > 0:
+                                touched[nt] = c
+                                nt += 1
                         for j in range(nk):
-                            if s_col[4 * ci + dep_side[4 * k + j]] != demand[j]:
-                                mm += 1
-                        if pas == 0 and mm > 0:
-                            continue  # a fixed piece that does not fit
-                        if pas == 2 and not force and mis[i] + mm > allow[k]:
-                            continue  # the slip array forbids it (unless the whole level would die)
-                        if pas == 1 and (mm != 1 or (f < 0 and s_col[4 * ci + dep_side[4 * k + drop]] == demand[drop])):
-                            continue  # exactly the dropped side mismatches: each child once
-                        if not best and mm > 0:
-                            continue
-                        # score of the child: update the colour terms it touches
-                        sc = 0.0
-                        if use_score:
-                            # only the colours of the piece's sides and of the demands change
-                            nt = 0
-                            for s in range(4):
-                                c = s_col[4 * ci + s]
-                                if c > 0:
-                                    touched[nt] = c
-                                    nt += 1
-                            for j in range(nk):
-                                if demand[j] > 0:
-                                    touched[nt] = demand[j]
-                                    nt += 1
-                            sc = base_score
-                            for t in range(nt):
-                                c = touched[t]
-                                dup = False
-                                for u in range(t):
-                                    if touched[u] == c:
-                                        dup = True
-                                if dup:
-                                    continue
-                                before = tc[c]
-                                for s in range(4):  # apply the child's change to colour c ...
-                                    if s_col[4 * ci + s] == c:
-                                        rem[i, cell_cat[4 * k + s] * n_col + c] -= 1
-                                        if dep_free[4 * k + s]:
-                                            need[i, dep_cat[4 * k + s] * n_col + c] += 1
-                                for j in range(nk):
-                                    if demand[j] == c:
-                                        need[i, dcat[j] * n_col + c] -= 1
-                                sc += _term(rem[i], need[i], c, n_col, best, penalty, lg, ldf) - before
-                                for s in range(4):  # ... and undo it
-                                    if s_col[4 * ci + s] == c:
-                                        rem[i, cell_cat[4 * k + s] * n_col + c] += 1
-                                        if dep_free[4 * k + s]:
-                                            need[i, dep_cat[4 * k + s] * n_col + c] -= 1
-                                for j in range(nk):
-                                    if demand[j] == c:
-                                        need[i, dcat[j] * n_col + c] += 1
-                            sc -= penalty * (mis[i] + mm)
-                            if sc < -1e200:
-                                continue  # more open edges of a colour than edges left: dead
-                        # lookahead: the next cells must keep a candidate (exact mode)
-                        if not best and lookahead > 0:
-                            used[i, q] = True
-                            cands[i, k] = ci
-                            dead = False
-                            for dd in range(1, lookahead + 1):
-                                kk = k + dd
-                                if kk >= n:
-                                    break
-                                if dep_fixed[kk] >= 0:
-                                    continue
-                                K = 0
-                                key = 0
-                                mul = 1
-                                for j in range(dep_nk[kk]):
-                                    d = dep_nbd[4 * kk + j]
-                                    if d <= k:
-                                        K |= 1 << dep_side[4 * kk + j]
-                                        key += s_col[4 * cands[i, d] + ((dep_side[4 * kk + j] + 2) & 3)] * mul
-                                        mul *= n_col
-                                b0 = tab_base[order_cls[kk] * 16 + K]
-                                lo2, hi2 = tab_ptr[b0 + key], tab_ptr[b0 + key + 1]
-                                ok = False
-                                for c2 in range(lo2, hi2):
-                                    if not used[i, s_piece[c2]]:
-                                        ok = True
-                                        break
-                                if not ok:
-                                    dead = True
-                                    break
-                            used[i, q] = False
-                            if dead:
+                            if demand[j] > 0:
+                                touched[nt] = demand[j]
+                                nt += 1
+                        sc = base_score
+                        for t in range(nt):
+                            c = touched[t]
+                            dup = False
+                            for u in range(t):
+                                if touched[u] == c:
+                                    dup = True
+                            if dup:
                                 continue
-                        if m >= cap:
-                            return -1
-                        out_parent[m] = i
-                        out_cand[m] = ci
-                        out_mis[m] = mis[i] + mm
-                        out_score[m] = sc
-                        out_hash[m] = _child_hash(hsh[i], k, ci, cands[i], s_piece, s_col, dep_nk, dep_nbd, dep_side,
-                                                  dep_free, zu, zb)
-                        m += 1
-                        made[i] += 1
-                        if pas == 0 and sc - base_score + penalty * mis[i] > gain:
-                            gain = sc - base_score + penalty * mis[i]
-    return m
+                            before = tc[c]
+                            for s in range(4):  # apply the child's change to colour c ...
+                                if s_col[4 * ci + s] == c:
+                                    rem[i, cell_cat[4 * k + s] * n_col + c] -= 1
+                                    if dep_free[4 * k + s]:
+                                        need[i, dep_cat[4 * k + s] * n_col + c] += 1
+                            for j in range(nk):
+                                if demand[j] == c:
+                                    need[i, dcat[j] * n_col + c] -= 1
+                            sc += _term(rem[i], need[i], c, n_col, best, penalty, lg, ldf) - before
+                            for s in range(4):  # ... and undo it
+                                if s_col[4 * ci + s] == c:
+                                    rem[i, cell_cat[4 * k + s] * n_col + c] += 1
+                                    if dep_free[4 * k + s]:
+                                        need[i, dep_cat[4 * k + s] * n_col + c] -= 1
+                            for j in range(nk):
+                                if demand[j] == c:
+                                    need[i, dcat[j] * n_col + c] += 1
+                        sc -= penalty * (mis[i] + mm)
+                        if sc < -1e200:
+                            continue  # more open edges of a colour than edges left: dead
+                    # lookahead: the next cells must keep a candidate (exact mode)
+                    if not best and lookahead > 0:
+                        used[i, q] = True
+                        cands[i, k] = ci
+                        dead = False
+                        for dd in range(1, lookahead + 1):
+                            kk = k + dd
+                            if kk >= n:
+                                break
+                            if dep_fixed[kk] >= 0:
+                                continue
+                            K = 0
+                            key = 0
+                            mul = 1
+                            for j in range(dep_nk[kk]):
+                                d = dep_nbd[4 * kk + j]
+                                if d <= k:
+                                    K |= 1 << dep_side[4 * kk + j]
+                                    key += s_col[4 * cands[i, d] + ((dep_side[4 * kk + j] + 2) & 3)] * mul
+                                    mul *= n_col
+                            b0 = tab_base[order_cls[kk] * 16 + K]
+                            lo2, hi2 = tab_ptr[b0 + key], tab_ptr[b0 + key + 1]
+                            ok = False
+                            for c2 in range(lo2, hi2):
+                                if not used[i, s_piece[c2]]:
+                                    ok = True
+                                    break
+                            if not ok:
+                                dead = True
+                                break
+                        used[i, q] = False
+                        if dead:
+                            continue
+                    if m >= cap:
+                        return -1, best_gain
+                    out_parent[m] = i
+                    out_cand[m] = ci
+                    out_mis[m] = mis[i] + mm
+                    out_score[m] = sc
+                    out_hash[m] = _child_hash(hsh[i], k, ci, cands[i], s_piece, s_col, dep_nk, dep_nbd, dep_side,
+                                              dep_free, zu, zb)
+                    m += 1
+                    made[i] += 1
+                    if pas == 0 and sc - base_score + penalty * mis[i] > best_gain:
+                        best_gain = sc - base_score + penalty * mis[i]
+    return m, best_gain
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _children(k, sel_parent, sel_cand, sel_mis, cands, used, rem, need, hsh, zu, zb, cell_cat, dep_cat, n_col, s_piece,
               s_col, dep_nk, dep_nbd, dep_side, dep_free, n_cands, n_used, n_rem, n_need, n_mis, n_hsh):
     """Materialise the selected children into the new state arrays."""
@@ -361,6 +359,8 @@ def _endgame(k0, n, row, used_row, dep_nk, dep_nbd, dep_side, dep_base, dep_mul,
             entering = False
 
 
+PROBE_SHARE = 0.03  # budget schedule: a pass 8x wider measures again while it costs less than this of the time left
+PARALLEL_MIN = 1024  # states a thread at least: narrower levels run on one thread
 BEST_EVERY_S = 30.0
 FRONTIER_EVERY_S = 60.0
 
@@ -447,6 +447,8 @@ class Beam(SolverBase):
         "window": Option(str, "3x3", "best mode, repair: the window re-solved exactly around a mismatch (HxW)"),
         "jobs": Option(int, 1, "best mode: independent runs (seeds seed, seed+1, ...) in parallel processes; "
                                "the best board wins", lo=1, hi=64),
+        "threads": Option(int, 1, "states expanded by this many threads of one run (numba, no GIL); the run's "
+                                  "boards are the same for any number", lo=1, hi=256),
         "per_parent": Option(int, 0, "children of one state kept at most per level (diversity; 0: any)", lo=0),
         "grow": Option(float, 0.0, "best mode, budget schedule: a pass ahead of its time model widens, up to "
                                    "GROW times its planned width (1: never; 0: 2 when repair=0, where no phase "
@@ -454,6 +456,9 @@ class Beam(SolverBase):
         "cut": Option(float, 0.0, "best mode: make a state's mismatch children only when they could reach the "
                                   "beam: its score plus the level's best exact gain plus CUT, less a penalty, against "
                                   "the width-th exact child (-1: make them all)", lo=-1.0),
+        "cut_states": Option(float, 0.0, "best mode, with the cut: on a level with fewer exact children than the "
+                                         "cut's rank, only the states with the best bounds make mismatch children, "
+                                         "this many times the places left (0: all states)", lo=0.0),
         "score": Option(str, "pairings", "child score: colour pairings (Owen-style) or none", ("pairings", "none")),
         "order": Option(str, "auto", "the static order of the sites (auto: scan along the shorter side)",
                         ("auto",) + tuple(o for o in ORDERS if o != "mrv")),
@@ -634,6 +639,11 @@ class BeamRun:
         self.zu = zr.integers(0, 2**63, p.n_pieces, dtype=np.int64).astype(np.uint64)
         self.zb = zr.integers(0, 2**63, (4 * n, self.n_col), dtype=np.int64).astype(np.uint64)
         self.lg, self.ldf = log_tables(4 * p.n_pieces + 8)
+        # the narrowest integers that hold a state's numbers: a row of Eternity II is 1.1 KB, not 3.4
+        self.cdt = np.int16 if len(tables.s_piece) < 2**15 else np.int32
+        self.s_piece16 = tables.s_piece.astype(np.int16 if p.n_pieces < 2**15 else np.int32)
+        self.s_rot8 = tables.s_rot.astype(np.int8)
+        self.rdt = np.int16 if 4 * p.n_pieces + 8 < 2**15 else np.int32
         self.stats = {"levels": [], "endgame_states": 0, "endgame_nodes": 0, "endgame_gave_up": 0}
 
     # -------------------------------------------------------------- states
@@ -641,25 +651,32 @@ class BeamRun:
     def root(self):
         p, n = self.p, self.n
         nc = self.n_col
-        rem = np.zeros((1, 3 * nc), np.int64)
+        rem = np.zeros((1, 3 * nc), self.rdt)
         for q in range(p.n_pieces):
             greys = tuple(int(c) == 0 for c in p.pieces[q]) if p.bordered else (False,) * 4
             for s, c in enumerate(p.pieces[q]):
                 if c > 0:
                     cat = 2 if not any(greys) else (0 if greys[(s + 1) % 4] or greys[(s + 3) % 4] else 1)
                     rem[0, cat * nc + int(c)] += 1
-        return Frontier(np.zeros((1, n), np.int64), np.zeros((1, p.n_pieces), np.bool_), rem,
-                        np.zeros((1, 3 * nc), np.int64), np.zeros(1, np.int64), np.zeros(1, np.uint64), np.zeros(1))
+        return Frontier(np.zeros((1, n), self.cdt), np.zeros((1, p.n_pieces), np.bool_), rem,
+                        np.zeros((1, 3 * nc), self.rdt), np.zeros(1, np.int64), np.zeros(1, np.uint64), np.zeros(1))
 
     def _materialise(self, k, states, sp, sc, sm):
         tables, Wn = self.tables, len(sp)
-        new = (np.empty((Wn, self.n), np.int64), np.empty((Wn, self.p.n_pieces), np.bool_),
-               np.empty((Wn, 3 * self.n_col), np.int64), np.empty((Wn, 3 * self.n_col), np.int64),
+        new = (np.empty((Wn, self.n), self.cdt), np.empty((Wn, self.p.n_pieces), np.bool_),
+               np.empty((Wn, 3 * self.n_col), self.rdt), np.empty((Wn, 3 * self.n_col), self.rdt),
                np.empty(Wn, np.int64),
                np.empty(Wn, np.uint64))
-        _children(k, sp, sc, sm, states.cands, states.used, states.rem, states.need, states.hash, self.zu, self.zb,
-                  self.cell_cat, self.dep_cat, self.n_col,
-                  tables.s_piece, tables.s_col, tables.dep_nk, self.dep_nbd, tables.dep_side, self.dep_free, *new)
+        T = self._threads_for(Wn)
+        bounds = np.linspace(0, Wn, T + 1).astype(np.int64)
+
+        def run(j):
+            a, b = bounds[j], bounds[j + 1]
+            _children(k, sp[a:b], sc[a:b], sm[a:b], states.cands, states.used, states.rem, states.need, states.hash,
+                      self.zu, self.zb, self.cell_cat, self.dep_cat, self.n_col, tables.s_piece, tables.s_col,
+                      tables.dep_nk, self.dep_nbd, tables.dep_side, self.dep_free, *(x[a:b] for x in new))
+
+        self._map(run, T)
         return new
 
     def rebuild(self, k: int, cands: np.ndarray, mis: np.ndarray, score: np.ndarray):
@@ -675,26 +692,80 @@ class BeamRun:
         more than the width, as duplicates leave the beam."""
         return 0 if self.o["cut"] < 0 else width + width // 4 + 64
 
-    def expand(self, k, states, width, rng, force=False):
+    def _threads_for(self, n_states: int) -> int:
+        """Threads for a level of n_states: ``threads``, but one for narrow levels, where
+        starting threads costs more than it saves."""
+        return max(1, min(self.o["threads"], n_states // PARALLEL_MIN))
+
+    def _map(self, fn, n: int) -> list:
+        """fn(0..n-1), on the run's threads when n > 1 (the kernels release the GIL)."""
+        if n == 1:
+            return [fn(0)]
+        if getattr(self, "_pool", None) is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._pool = ThreadPoolExecutor(max_workers=self.o["threads"], thread_name_prefix="beam")
+        return list(self._pool.map(fn, range(n)))
+
+    def _children_of(self, k, states, width, force):
+        """Every child of the level, as (parent, candidate, mismatches, score, hash) arrays of
+        the same length.  The states are cut into one range a thread; with the mismatch cut,
+        all ranges make their exact children first (phase 0), then the threshold is taken
+        over all of them and each range makes its mismatch children (phase 1)."""
         cands, used, rem, need, mis, hsh, _ = states
         tables = self.tables
         W = cands.shape[0]
-        cap = max(1024, W * 16)
+        T = self._threads_for(W)
+        if T > 1:
+            self.stats["threaded_levels"] = self.stats.get("threaded_levels", 0) + 1
+        bounds = np.linspace(0, W, T + 1).astype(np.int64)
+        cut_rank = self._cut_rank(width)
+        split = cut_rank > 0 and self.best and self.o["score"] == "pairings"
+        cap = max(1024, (W // T + 1) * 16)
         while True:
-            out_parent = np.empty(cap, np.int64)
-            out_cand = np.empty(cap, np.int64)
-            out_mis = np.empty(cap, np.int64)
-            out_score = np.empty(cap, np.float64)
-            out_hash = np.empty(cap, np.uint64)
-            m = _expand(k, W, cands, used, rem, need, mis, hsh, self.twin, self.zu, self.zb, self.cell_cat,
-                        self.dep_cat, self.order_cls,
-                        tables.dep_nk, self.dep_nbd, tables.dep_side, tables.dep_base, tables.dep_mul, tables.dep_fixed, self.dep_free,
-                        tables.tab_base, tables.tab_ptr, tables.s_piece, tables.s_col, self.n_col, self.o["lookahead"], self.allow,
-                        self.best, self.penalty, self.o["score"] == "pairings", force, self.lg, self.ldf,
-                        self._cut_rank(width), self.o["cut"], out_parent, out_cand, out_mis, out_score, out_hash)
-            if m >= 0:
+            made, bases = np.zeros(W, np.int64), np.zeros(W)
+            outs = [(np.empty(cap, np.int64), np.empty(cap, np.int64), np.empty(cap, np.int64),
+                     np.empty(cap, np.float64), np.empty(cap, np.uint64)) for _ in range(T)]
+
+            def run(j, phase, m0, gain, thr):
+                return _expand(k, bounds[j], bounds[j + 1], phase, m0, gain, thr, made, bases,
+                               cands, used, rem, need, mis, hsh, self.twin, self.zu, self.zb, self.cell_cat,
+                               self.dep_cat, self.order_cls, tables.dep_nk, self.dep_nbd, tables.dep_side,
+                               tables.dep_base, tables.dep_mul, tables.dep_fixed, self.dep_free, tables.tab_base,
+                               tables.tab_ptr, tables.s_piece, tables.s_col, self.n_col, self.o["lookahead"],
+                               self.allow, self.best, self.penalty, self.o["score"] == "pairings", force, self.lg,
+                               self.ldf, self.o["cut"], *outs[j])
+
+            res = self._map(lambda j: run(j, 0 if split else 2, 0, 0.0, -1e300), T)
+            if split and all(r[0] >= 0 for r in res):
+                ms = [r[0] for r in res]
+                total, thr = sum(ms), -1e300
+                gain = max(r[1] for r in res)
+                if total >= cut_rank:
+                    exact = np.concatenate([outs[j][3][:ms[j]] for j in range(T)]) if T > 1 else outs[0][3][:ms[0]]
+                    thr = float(np.partition(exact, total - cut_rank)[total - cut_rank])
+                elif self.o["cut_states"] > 0 and gain > -1e299:
+                    # too few exact children to bound by: only the states with the best bounds (the
+                    # kernel's test) make mismatch children, cut_states times as many as places are left
+                    take = int(self.o["cut_states"] * (cut_rank - total)) + 1
+                    if take < W:
+                        bound = bases + gain + self.o["cut"] - self.penalty * (mis + 1)
+                        thr = float(np.partition(bound, W - take)[W - take])
+                res = self._map(lambda j: run(j, 1, ms[j], gain, thr), T)
+            if all(r[0] >= 0 for r in res):
                 break
             cap *= 4
+        if T == 1:
+            return tuple(a[:res[0][0]] for a in outs[0])
+        # the order of one thread: every range's phase-0 children, then every range's phase-1 ones
+        # (so the seeded tie-breaks, and the run, do not depend on the number of threads)
+        mid = ms if split else [r[0] for r in res]
+        parts = [(j, 0, mid[j]) for j in range(T)] + [(j, mid[j], res[j][0]) for j in range(T)]
+        return tuple(np.concatenate([outs[j][x][a:b] for j, a, b in parts]) for x in range(5))
+
+    def expand(self, k, states, width, rng, force=False):
+        out_parent, out_cand, out_mis, out_score, out_hash = self._children_of(k, states, width, force)
+        m = len(out_parent)
         if m == 0:
             if self.best and not force:  # best mode always ends in a full board: break the slips this once
                 self.stats["forced_levels"] = self.stats.get("forced_levels", 0) + 1
@@ -719,7 +790,7 @@ class BeamRun:
             pool *= 4  # too many duplicates among the best: rank more of them
         keep = ranked[np.sort(first)]
         if self.o["per_parent"] > 0:  # diversity: no parent fills the beam with its own children
-            keep = _per_parent(keep, out_parent[:m], self.o["per_parent"], width, W)
+            keep = _per_parent(keep, out_parent[:m], self.o["per_parent"], width, len(states.cands))
         keep = keep[:width]
         sp, sc, sm = out_parent[:m][keep], out_cand[:m][keep], out_mis[:m][keep]
         return Frontier(*self._materialise(k, states, sp, sc, sm), score[keep]), m
@@ -732,15 +803,16 @@ class BeamRun:
     # -------------------------------------------------------------- checkpoints
     def fingerprint(self) -> str:
         keep = {k: v for k, v in self.o.items()
-                if k not in ("checkpoint", "resume", "endgame_nodes", "repair", "window", "jobs", "_job", "_share", "tail")}
+                if k not in ("checkpoint", "resume", "endgame_nodes", "repair", "window", "jobs", "_job", "_share", "tail",
+                             "threads")}
         h = hashlib.sha256(self.p.pieces.tobytes() + json.dumps([self.p.rows, self.p.cols, keep, self.best],
                                                                 sort_keys=True).encode())
         return h.hexdigest()[:16]
 
     def save(self, d: Path, k: int, width: int, states) -> None:
         cands, mis, score = states.cands, states.mis, states.score
-        pieces = self.tables.s_piece[cands[:, :k]]
-        rots = self.tables.s_rot[cands[:, :k]]
+        pieces = self.s_piece16[cands[:, :k]]  # narrow: a million states' copies stay small
+        rots = self.s_rot8[cands[:, :k]]
         packed = codec.pack(pieces, rots, self.p.n_pieces)
         checkpoint.save(d, f"frontier{self.o.get('_job', '')}", packed=packed, mis=mis, score=score, level=k, width=width,
                         fingerprint=self.fingerprint(), bits_per_tile=codec.bits_per_tile(self.p.n_pieces))
@@ -749,7 +821,7 @@ class BeamRun:
         z = checkpoint.load(d, f"frontier{self.o.get('_job', '')}", self.fingerprint())
         k = int(z["level"])
         pieces, rots = codec.unpack(z["packed"], k, self.p.n_pieces)
-        cands = np.zeros((pieces.shape[0], self.n), np.int64)
+        cands = np.zeros((pieces.shape[0], self.n), self.cdt)
         cands[:, :k] = self.lut[pieces, rots]
         return k, int(z["width"]), self.rebuild(k, cands, z["mis"].astype(np.int64), z["score"].astype(np.float64))
 
@@ -933,12 +1005,14 @@ class BeamRun:
     def memory_width(self) -> int:
         """The widest pass the memory left holds, shared among ``jobs`` runs.  A state costs about
         5.5 times its frontier row (two frontiers, the children, the sort, the checkpoint's copies):
-        measured 13.4 GB at width 700,000 on Eternity II, where two such jobs on 24 GB met the
-        out-of-memory killer."""
+        measured 13.4 GB at width 700,000 on Eternity II with int64 rows, where two such jobs on
+        24 GB met the out-of-memory killer, and 2.1 GB at width 300,000 with the int16 rows (1.1 KB,
+        6.9 KB a state by this rule)."""
         avail = available_memory()
         if avail is None:
             return 1 << 40
-        row = 8 * self.n + self.p.n_pieces + 48 * self.n_col + 64
+        row = (np.dtype(self.cdt).itemsize * self.n + self.p.n_pieces + 6 * np.dtype(self.rdt).itemsize * self.n_col
+               + 24)
         per_state = 5.5 * row + 1024
         return max(256, int(0.8 * avail / (per_state * self.o.get("_share", 1))))
 
@@ -946,7 +1020,9 @@ class BeamRun:
         """Best mode with a time limit: two narrow passes (32 and 256 states) measure what a
         level costs, a fixed part plus a part per state; each further pass is as wide as the
         time left allows (and shrinks its width on the way when it falls behind), so the passes
-        started finish and the budget is used."""
+        started finish and the budget is used.  With a long budget, passes 8x wider measure
+        again first, while one costs under ``PROBE_SHARE`` of the time left (an hour: 2,048 and
+        16,384 states; a minute: none)."""
         o = self.o
         cap = min(o["max_width"] or 1 << 40, self.memory_width())
         width, model, status, runs = min(32, cap), None, "dead", []
@@ -964,6 +1040,11 @@ class BeamRun:
                 model = self._model = _level_model(runs[-2], runs[-1])
                 fixed, per = model[0].sum(), model[1].sum()
                 nxt = min(cap, int((0.92 * left - fixed) / max(per, 1e-9)))
+                probe = 8 * width
+                if probe < nxt and fixed + per * probe < PROBE_SHARE * left:
+                    # a long budget: measure again, wider, so that the model is fitted where the
+                    # cut prunes as in the wide pass and where the threads run (not below PARALLEL_MIN)
+                    nxt = probe
             if nxt < 2 * width:  # a pass not twice as wide would not find a better board often enough
                 return status
             width = nxt

@@ -83,6 +83,19 @@ def test_codec_round_trip(n_pieces, depth, rows, data):
     assert (p2 == pieces).all() and (r2 == rots).all()
 
 
+def test_codec_packs_many_rows_in_blocks_from_narrow_integers(monkeypatch):
+    """A million-state frontier is packed a block at a time, from int16 pieces and int8 rotations."""
+    monkeypatch.setattr(codec, "BLOCK", 7)
+    rng = np.random.default_rng(3)
+    pieces = rng.integers(0, 256, (50, 33)).astype(np.int16)
+    rots = rng.integers(0, 4, (50, 33)).astype(np.int8)
+    packed = codec.pack(pieces, rots, 256)
+    whole = codec.pack(pieces.astype(np.int64)[None, 0], rots.astype(np.int64)[None, 0], 256)
+    assert (packed[0] == whole[0]).all()
+    p2, r2 = codec.unpack(packed, 33, 256)
+    assert (p2 == pieces).all() and (r2 == rots).all()
+
+
 def test_codec_is_ten_bits_a_tile_on_eternity2():
     assert codec.bits_per_tile(catalog.load("eternity2").n_pieces) == 10
     assert codec.pack(np.zeros((1, 256), int), np.zeros((1, 256), int), 256).nbytes == 320

@@ -242,6 +242,21 @@ def test_the_mismatch_cut_only_leaves_out_children():
     assert nodes[0.0] < 0.8 * nodes[-1.0], nodes  # 0.71 at this width; about 0.35 at width 4096
 
 
+def test_cut_states_bounds_the_levels_with_few_exact_children():
+    """``cut_states``: where the exact children are too few to give the cut its threshold, only the
+    states with the best bounds make mismatch children; fewer nodes, a verified board of about the
+    same score."""
+    p = catalog.load("eternity2-corners-2")
+    got = {}
+    for cs in (0.0, 1.0):
+        s = solving.get("beam", {"width": 256, "schedule": "widen", "repair": 0, "cut_states": cs})
+        r = s.solve(p, mode="best", limits=Limits())
+        assert verify(p, r.solutions[0], allow_mismatch=True).score == r.best_score
+        got[cs] = (r.stats["nodes"], r.best_score)
+    assert got[1.0][0] < 0.9 * got[0.0][0], got
+    assert got[1.0][1] >= got[0.0][1] - 6, got
+
+
 def test_the_budget_schedule_keeps_within_the_memory_left(monkeypatch):
     """Two jobs of width 700,000 on Eternity II met the out-of-memory killer (24 GB): the widest pass
     is capped by the memory left, shared among the jobs."""
@@ -251,6 +266,53 @@ def test_the_budget_schedule_keeps_within_the_memory_left(monkeypatch):
     monkeypatch.setattr(bm, "available_memory", lambda: 24 << 30)
     one = bm.BeamRun(p, {**solving.get("beam").options, "_share": 1}, best=True).memory_width()
     two = bm.BeamRun(p, {**solving.get("beam").options, "_share": 2}, best=True).memory_width()
-    assert 700_000 < one < 1_200_000 and abs(two - one // 2) <= 1
+    assert 2_000_000 < one < 4_000_000 and abs(two - one // 2) <= 1  # 1.1 KB rows (3.4 KB before: 0.95 M)
     monkeypatch.setattr(bm, "available_memory", lambda: None)
     assert bm.BeamRun(p, dict(solving.get("beam").options), best=True).memory_width() == 1 << 40
+
+
+@pytest.mark.parametrize("name,mode,width", [("eternity2-corners-2", "best", 3000), ("eternity2-clue1", "first", 3000)])
+def test_threads_give_the_boards_of_one_thread(name, mode, width):
+    """``threads``: a level's states are expanded in ranges, one a thread, and the children are put
+    back in one thread's order, so the run (boards, nodes, scores) does not depend on the count."""
+    p = catalog.load(name)
+    runs = []
+    for threads in (1, 2):
+        s = solving.get("beam", {"width": width, "schedule": "widen", "repair": 0, "threads": threads})
+        r = s.solve(p, mode=mode, limits=Limits())
+        if mode == "best":
+            assert verify(p, r.solutions[0], allow_mismatch=True).score == r.best_score
+        elif r.solutions:
+            assert verify(p, r.solutions[0]).valid
+        runs.append(r)
+    one, two = runs
+    assert "threaded_levels" not in one.stats and two.stats["threaded_levels"] > 0
+    assert one.solutions == two.solutions and one.best_score == two.best_score
+    assert one.stats["nodes"] == two.stats["nodes"]
+
+
+@pytest.mark.parametrize("budget,probes", [(60.0, []), (3600.0, [2048, 16384])])
+def test_a_long_budget_measures_again_wider_before_its_wide_pass(monkeypatch, budget, probes):
+    """The budget schedule's model is fitted on the two passes before the wide one; with an hour
+    these are 2,048 and 16,384 states wide (threaded, cut as the wide pass is), not 32 and 256.
+    A fake clock: a level costs 1 ms plus 10 us a state."""
+    import types
+
+    import baseline.beam as bm
+
+    clock = [0.0]
+    monkeypatch.setattr(bm, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
+    monkeypatch.setattr(bm, "available_memory", lambda: None)
+    run = bm.BeamRun(catalog.load("eternity2-corners-0"), dict(solving.get("beam").options), best=True)
+    widths = []
+
+    def fake_pass(width, deadline, progress, t0, resume, profile=None):
+        widths.append(width)
+        clock[0] += run.n * (1e-3 + 1e-5 * width)
+        run._profile = (np.full(run.n, 1e-3 + 1e-5 * width), np.full(run.n, float(width)))
+        return "board"
+
+    monkeypatch.setattr(run, "_pass", fake_pass)
+    run._budget_passes(0.0, budget, None)
+    assert widths[:2] == [32, 256] and widths[2:-1] == probes
+    assert clock[0] <= budget and widths[-1] > 8 * max(probes or [256])
