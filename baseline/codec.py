@@ -63,6 +63,7 @@ def unpack(packed: np.ndarray, depth: int, n_pieces: int) -> tuple[np.ndarray, n
     code = np.empty((packed.shape[0], depth), np.int64)
     shifts = np.arange(b - 1, -1, -1, dtype=np.int64)
     for a in range(0, packed.shape[0], BLOCK):
-        bits = np.unpackbits(packed[a:a + BLOCK], axis=1)[:, : depth * b].reshape(-1, depth, b).astype(np.int64)
+        block = packed[a:a + BLOCK]
+        bits = np.unpackbits(block, axis=1)[:, : depth * b].reshape(block.shape[0], depth, b).astype(np.int64)
         code[a:a + BLOCK] = (bits << shifts).sum(axis=2)
     return code >> 2, code & 3
