@@ -117,9 +117,9 @@ def _expand(k, s0, s1, phase, m0, gain, thr, made, bases, cands, used, rem, need
             dep_fixed, dep_free, tab_base, tab_ptr, s_piece, s_col, n_col, lookahead, allow, best, penalty,
             use_score, force, lg, ldf, cut_margin, out_parent, out_cand, out_mis, out_score, out_hash):
     """The children of states s0..s1-1 at depth k: (parent, candidate, mismatches, score, hash)
-    into the out arrays from index m0; returns (the index after the last written, or -1 when
-    the out arrays are too small; the best gain of an exact child).  Threads may run disjoint
-    state ranges at once (no GIL), each with its own out arrays.
+    into the out arrays from index m0; returns (the index after the last written, or minus the
+    room that was needed when the out arrays were too small; the best gain of an exact child).
+    Threads may run disjoint state ranges at once (no GIL), each with its own out arrays.
 
     Best mode makes most children with one more mismatch (95% on Eternity II), and few of them
     survive.  The caller may split the work (``BeamRun.expand``, the mismatch cut): phase 0
@@ -279,19 +279,18 @@ def _expand(k, s0, s1, phase, m0, gain, thr, made, bases, cands, used, rem, need
                         used[i, q] = False
                         if dead:
                             continue
-                    if m >= cap:
-                        return -1, best_gain
-                    out_parent[m] = i
-                    out_cand[m] = ci
-                    out_mis[m] = mis[i] + mm
-                    out_score[m] = sc
-                    out_hash[m] = _child_hash(hsh[i], k, ci, cands[i], s_piece, s_col, dep_nk, dep_nbd, dep_side,
-                                              dep_free, zu, zb)
+                    if m < cap:  # past the end: only counted, so the caller knows the room to give
+                        out_parent[m] = i
+                        out_cand[m] = ci
+                        out_mis[m] = mis[i] + mm
+                        out_score[m] = sc
+                        out_hash[m] = _child_hash(hsh[i], k, ci, cands[i], s_piece, s_col, dep_nk, dep_nbd,
+                                                  dep_side, dep_free, zu, zb)
                     m += 1
                     made[i] += 1
                     if pas == 0 and sc - base_score + penalty * mis[i] > best_gain:
                         best_gain = sc - base_score + penalty * mis[i]
-    return m, best_gain
+    return (m if m <= cap else -m), best_gain
 
 
 @njit(cache=True, nogil=True)
@@ -390,6 +389,19 @@ def _per_parent(ranked, parent, cap, width, n_parents):
             if m == out.shape[0]:
                 break
     return out[:m]
+
+
+def _take(parts, x, idx):
+    """Array x of the children at indices idx of the parts laid end to end (``BeamRun._children_of``)."""
+    if len(parts) == 1:
+        return parts[0][x][idx]
+    starts = np.cumsum([0] + [len(p[x]) for p in parts])
+    which = np.searchsorted(starts, idx, side="right") - 1
+    out = np.empty(len(idx), parts[0][x].dtype)
+    for j, p in enumerate(parts):
+        sel = which == j
+        out[sel] = p[x][idx[sel] - starts[j]]
+    return out
 
 
 def _mismatches(p: EdgePuzzle, placements) -> int:
@@ -708,10 +720,12 @@ class BeamRun:
         return list(self._pool.map(fn, range(n)))
 
     def _children_of(self, k, states, width, force):
-        """Every child of the level, as (parent, candidate, mismatches, score, hash) arrays of
-        the same length.  The states are cut into one range a thread; with the mismatch cut,
-        all ranges make their exact children first (phase 0), then the threshold is taken
-        over all of them and each range makes its mismatch children (phase 1)."""
+        """Every child of the level, as parts (consecutive runs of the children, in order), each
+        (parent, candidate, mismatches, score, hash) arrays of the same length: parts, not one
+        array, as a copy of a wide level's children took gigabytes.  The states are cut into one
+        range a thread; with the mismatch cut, all ranges make their exact children first
+        (phase 0), then the threshold is taken over all of them and each range makes its
+        mismatch children (phase 1)."""
         cands, used, rem, need, mis, hsh, _ = states
         tables = self.tables
         W = cands.shape[0]
@@ -754,46 +768,55 @@ class BeamRun:
                 res = self._map(lambda j: run(j, 1, ms[j], gain, thr), T)
             if all(r[0] >= 0 for r in res):
                 break
-            cap *= 4
+            # the kernel counted the children it had no room for: the next try has room for them
+            cap = max(2 * cap, int(1.25 * max(-r[0] for r in res if r[0] < 0)) + 1024)
         if T == 1:
-            return tuple(a[:res[0][0]] for a in outs[0])
+            return [tuple(a[:res[0][0]] for a in outs[0])]
         # the order of one thread: every range's phase-0 children, then every range's phase-1 ones
         # (so the seeded tie-breaks, and the run, do not depend on the number of threads)
         mid = ms if split else [r[0] for r in res]
-        parts = [(j, 0, mid[j]) for j in range(T)] + [(j, mid[j], res[j][0]) for j in range(T)]
-        return tuple(np.concatenate([outs[j][x][a:b] for j, a, b in parts]) for x in range(5))
+        return [tuple(a[0:mid[j]] for a in outs[j]) for j in range(T)] + \
+               [tuple(a[mid[j]:res[j][0]] for a in outs[j]) for j in range(T)]
 
     def expand(self, k, states, width, rng, force=False):
-        out_parent, out_cand, out_mis, out_score, out_hash = self._children_of(k, states, width, force)
-        m = len(out_parent)
+        parts = self._children_of(k, states, width, force)
+        m = sum(len(p[0]) for p in parts)
         if m == 0:
             if self.best and not force:  # best mode always ends in a full board: break the slips this once
                 self.stats["forced_levels"] = self.stats.get("forced_levels", 0) + 1
                 return self.expand(k, states, width, rng, force=True)
             return None, 0
-        score = out_score[:m]
         pool = 2 * width + 64  # children worth sorting: the beam keeps `width`, some are duplicates
+        if self.o["score"] == "pairings":
+            # seeded tie-break, then negated for the ascending partition; in place, as a wide level
+            # has tens of millions of children
+            neg = rng.random(m)
+            neg *= -1e-9
+            at = 0
+            for p in parts:
+                neg[at:at + len(p[3])] -= p[3]
+                at += len(p[3])
         while True:
             if self.o["score"] == "pairings":
-                score = out_score[:m] + rng.random(m) * 1e-9  # seeded tie-break
                 if m > pool:  # a partial sort: only the best `pool` children are ranked
-                    top = np.argpartition(-score, pool)[:pool]
-                    ranked = top[np.argsort(-score[top], kind="stable")]
+                    top = np.argpartition(neg, pool)[:pool]
+                    ranked = top[np.argsort(neg[top], kind="stable")]
                 else:
-                    ranked = np.argsort(-score, kind="stable")
+                    ranked = np.argsort(neg, kind="stable")
             else:
                 ranked = np.arange(min(m, pool))
             # one child per hash (the best scored): equal hashes have the same future
-            _, first = np.unique(out_hash[:m][ranked], return_index=True)
+            _, first = np.unique(_take(parts, 4, ranked), return_index=True)
             if len(first) >= width or len(ranked) >= m:
                 break
             pool *= 4  # too many duplicates among the best: rank more of them
         keep = ranked[np.sort(first)]
         if self.o["per_parent"] > 0:  # diversity: no parent fills the beam with its own children
-            keep = _per_parent(keep, out_parent[:m], self.o["per_parent"], width, len(states.cands))
+            keep = _per_parent(keep, _take(parts, 0, np.arange(m)), self.o["per_parent"], width, len(states.cands))
         keep = keep[:width]
-        sp, sc, sm = out_parent[:m][keep], out_cand[:m][keep], out_mis[:m][keep]
-        return Frontier(*self._materialise(k, states, sp, sc, sm), score[keep]), m
+        sp, sc, sm = _take(parts, 0, keep), _take(parts, 1, keep), _take(parts, 2, keep)
+        score = -neg[keep] if self.o["score"] == "pairings" else _take(parts, 3, keep)
+        return Frontier(*self._materialise(k, states, sp, sc, sm), score), m
 
     def placements(self, row) -> list[EdgePlacement]:
         tables = self.tables
@@ -840,11 +863,24 @@ class BeamRun:
             beam_deadline = t0 + (1.0 - o["repair"]) * (deadline - t0)
         self.best_pl, self.best_score = None, None  # the best board as placements (repair works on these)
         resumed = self._load_best() if self.best and o["resume"] else None
-        if resumed is not None:  # a best board was checkpointed: go on repairing it
+        if resumed is not None:  # a best board was checkpointed: go on from it
             status = "board"
             self._better(resumed[0], resumed[1], t0, progress, save=False)
             self.stats["resumed_score"] = resumed[1]
-            if repairing and o["tail"] > 0:
+            cut_width = self._frontier_width() if budget else None
+            if cut_width is not None:
+                # killed during a pass: that pass goes on from its frontier (a time model from two
+                # narrow passes lets it shrink to meet the deadline), then the repair phase; a
+                # narrow pass cut short (a probe) gives way to the schedule again
+                self._calibrate(t0, beam_deadline)
+                fixed, per = (float(x.sum()) for x in self._model)
+                planned = (0.92 * (beam_deadline - time.perf_counter()) - fixed) / max(per, 1e-9)
+                if cut_width >= planned / 2:
+                    self.stats["resumed_pass"] = cut_width
+                    status = self._pass(cut_width, beam_deadline, progress, t0, resume=True, profile=self._model)
+                else:
+                    status = self._budget_passes(t0, beam_deadline, progress)
+            elif repairing and o["tail"] > 0:
                 self._calibrate(t0, deadline)
         elif budget:
             status = self._budget_passes(t0, beam_deadline, progress)
@@ -869,6 +905,18 @@ class BeamRun:
                             "the beam died out: no survivor completed (beam search is incomplete; try a wider beam)"
                             if status == "dead" else "")
 
+    def _frontier_width(self) -> int | None:
+        """The width of the pass whose frontier the resume directory holds, when that pass was cut
+        short (its level is below the board's end) and was written under these options; else None."""
+        f = Path(self.o["resume"]) / f"frontier{self.o.get('_job', '')}.npz"
+        try:
+            with np.load(f) as z:
+                if str(z["fingerprint"]) != self.fingerprint() or int(z["level"]) >= self.n:
+                    return None
+                return int(z["width"])
+        except (OSError, KeyError, ValueError):
+            return None
+
     def _calibrate(self, t0, deadline) -> None:
         """The time model for tail passes after a resume: two narrow passes from the root, which
         neither read nor write checkpoints."""
@@ -892,6 +940,9 @@ class BeamRun:
             self.solution = row
         if kind == "board":
             self._better(self.placements(row), self.p.n_joins - mis, t0, progress, width=width)
+            if self.o["checkpoint"]:  # the pass is over: its board is kept, its frontier is not needed
+                self._save_best(force=True)
+                (Path(self.o["checkpoint"]) / f"frontier{self.o.get('_job', '')}.npz").unlink(missing_ok=True)
             if mis == 0:
                 return "perfect"  # nothing left to improve
         if kind == "board" and deadline is not None and time.perf_counter() >= deadline:
@@ -1024,7 +1075,7 @@ class BeamRun:
         again first, while one costs under ``PROBE_SHARE`` of the time left (an hour: 2,048 and
         16,384 states; a minute: none)."""
         o = self.o
-        cap = min(o["max_width"] or 1 << 40, self.memory_width())
+        cap = self._cap = min(o["max_width"] or 1 << 40, self.memory_width())  # grow stays within it too
         width, model, status, runs = min(32, cap), None, "dead", []
         while True:
             tp = time.perf_counter()
@@ -1100,7 +1151,7 @@ class BeamRun:
                     elif grow > 1.0 and spent_pred > 1.0 and fit > 1.1 * planned:
                         # ahead of the model (the narrow passes that fitted it cost more per state,
                         # e.g. with ``cut``): widen, at most ``grow`` times the planned width
-                        width = int(min(fit * 0.95, grow * planned))
+                        width = int(min(fit * 0.95, grow * planned, getattr(self, "_cap", 1 << 40)))
                         self.stats["grown"] = self.stats.get("grown", 0) + 1
                 spent_pred += float(fixed[k] + per[k] * len(states.cands))
             tl = time.perf_counter()

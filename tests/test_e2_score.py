@@ -168,6 +168,39 @@ def test_a_killed_run_resumes_with_its_best_score(tmp_path):
     assert r.stats["resumed_score"] == saved <= r.best_score
 
 
+class _Kill(BaseException):
+    """Stands for a SIGKILL right after a frontier checkpoint."""
+
+
+def test_a_run_killed_in_its_wide_pass_goes_on_with_that_pass(tmp_path, monkeypatch):
+    """Killed during the wide pass, a resumed run does not just repair the narrow passes' board:
+    the wide pass goes on from its frontier, then the frontier is removed (the pass is over)."""
+    import baseline.beam as bm
+
+    p = catalog.load("eternity2-corners-2")
+    ck = tmp_path / "ck"
+    opts = {"checkpoint": str(ck), "repair": 0}
+    real_save = bm.BeamRun.save
+    cut = {}
+
+    def save(self, d, k, width, states):
+        real_save(self, d, k, width, states)
+        if width > 1024 and k == 120:
+            cut["width"] = width
+            raise _Kill
+
+    monkeypatch.setattr(bm.BeamRun, "save", save)
+    with pytest.raises(_Kill):
+        solving.get("beam", opts).solve(p, mode="best", limits=Limits(time_s=10))
+    monkeypatch.setattr(bm.BeamRun, "save", real_save)
+    assert (ck / "best.npz").exists() and (ck / "frontier.npz").exists()
+    r = solving.get("beam", {**opts, "resume": str(ck)}).solve(p, mode="best", limits=Limits(time_s=10))
+    assert r.stats["resumed_pass"] == cut["width"]
+    assert any(lv["level"] == 121 and lv["kept"] > 1024 for lv in r.stats["levels"])  # on from level 120
+    assert verify(p, r.solutions[0], allow_mismatch=True).score == r.best_score >= r.stats["resumed_score"]
+    assert not (ck / "frontier.npz").exists()
+
+
 def test_bad_options_are_one_line_errors():
     p = catalog.load("eternity2-clue1")
     with pytest.raises(UsageError, match="window"):
