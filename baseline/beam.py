@@ -463,7 +463,7 @@ class Beam(SolverBase):
                                   "boards are the same for any number", lo=1, hi=256),
         "per_parent": Option(int, 0, "children of one state kept at most per level (diversity; 0: any)", lo=0),
         "grow": Option(float, 0.0, "best mode, budget schedule: a pass ahead of its time model widens, up to "
-                                   "GROW times its planned width (1: never; 0: 2 when repair=0, where no phase "
+                                   "GROW times its planned width (1: never; 0: 4 when repair=0, where no phase "
                                    "after the beam would use the time, else 1)", lo=0.0, hi=16.0),
         "cut": Option(float, 0.0, "best mode: make a state's mismatch children only when they could reach the "
                                   "beam: its score plus the level's best exact gain plus CUT, less a penalty, against "
@@ -1124,7 +1124,7 @@ class BeamRun:
         start = time.perf_counter()
         spent_pred = 0.0
         planned = width
-        grow = o["grow"] or (2.0 if o["repair"] == 0 else 1.0)
+        grow = o["grow"] or (4.0 if o["repair"] == 0 else 1.0)
         last_ck = time.perf_counter()
         k_first = k
         while k < n:
