@@ -425,6 +425,12 @@ def _level_model(a, b):
     return fixed, per
 
 
+def _planned_width(model, left: float) -> int:
+    """The widest pass the time model fits into 92% of ``left`` seconds."""
+    fixed, per = float(model[0].sum()), float(model[1].sum())
+    return int((0.92 * left - fixed) / max(per, 1e-9))
+
+
 class Frontier(NamedTuple):
     """The beam's states, one row each (module docstring: State arrays)."""
 
@@ -679,8 +685,7 @@ class BeamRun:
                np.empty((Wn, 3 * self.n_col), self.rdt), np.empty((Wn, 3 * self.n_col), self.rdt),
                np.empty(Wn, np.int64),
                np.empty(Wn, np.uint64))
-        T = self._threads_for(Wn)
-        bounds = np.linspace(0, Wn, T + 1).astype(np.int64)
+        T, bounds = self._ranges(Wn)
 
         def run(j):
             a, b = bounds[j], bounds[j + 1]
@@ -704,10 +709,11 @@ class BeamRun:
         more than the width, as duplicates leave the beam."""
         return 0 if self.o["cut"] < 0 else width + width // 4 + 64
 
-    def _threads_for(self, n_states: int) -> int:
-        """Threads for a level of n_states: ``threads``, but one for narrow levels, where
-        starting threads costs more than it saves."""
-        return max(1, min(self.o["threads"], n_states // PARALLEL_MIN))
+    def _ranges(self, n_states: int) -> tuple[int, np.ndarray]:
+        """(T, bounds): a level of n_states cut into T ranges, one a thread: ``threads``, but one
+        for narrow levels, where starting threads costs more than it saves."""
+        T = max(1, min(self.o["threads"], n_states // PARALLEL_MIN))
+        return T, np.linspace(0, n_states, T + 1).astype(np.int64)
 
     def _map(self, fn, n: int) -> list:
         """fn(0..n-1), on the run's threads when n > 1 (the kernels release the GIL)."""
@@ -729,10 +735,9 @@ class BeamRun:
         cands, used, rem, need, mis, hsh, _ = states
         tables = self.tables
         W = cands.shape[0]
-        T = self._threads_for(W)
+        T, bounds = self._ranges(W)
         if T > 1:
             self.stats["threaded_levels"] = self.stats.get("threaded_levels", 0) + 1
-        bounds = np.linspace(0, W, T + 1).astype(np.int64)
         cut_rank = self._cut_rank(width)
         split = cut_rank > 0 and self.best and self.o["score"] == "pairings"
         cap = max(1024, (W // T + 1) * 16)
@@ -741,7 +746,7 @@ class BeamRun:
             outs = [(np.empty(cap, np.int64), np.empty(cap, np.int64), np.empty(cap, np.int64),
                      np.empty(cap, np.float64), np.empty(cap, np.uint64)) for _ in range(T)]
 
-            def run(j, phase, m0, gain, thr):
+            def run(j, phase, m0, gain, thr, made=made, bases=bases, outs=outs):
                 return _expand(k, bounds[j], bounds[j + 1], phase, m0, gain, thr, made, bases,
                                cands, used, rem, need, mis, hsh, self.twin, self.zu, self.zb, self.cell_cat,
                                self.dep_cat, self.order_cls, tables.dep_nk, self.dep_nbd, tables.dep_side,
@@ -765,7 +770,7 @@ class BeamRun:
                     if take < W:
                         bound = bases + gain + self.o["cut"] - self.penalty * (mis + 1)
                         thr = float(np.partition(bound, W - take)[W - take])
-                res = self._map(lambda j: run(j, 1, ms[j], gain, thr), T)
+                res = self._map(lambda j, ms=ms, gain=gain, thr=thr: run(j, 1, ms[j], gain, thr), T)
             if all(r[0] >= 0 for r in res):
                 break
             # the kernel counted the children it had no room for: the next try has room for them
@@ -832,16 +837,20 @@ class BeamRun:
                                                                 sort_keys=True).encode())
         return h.hexdigest()[:16]
 
+    def _frontier_name(self) -> str:
+        """The frontier checkpoint's name: one a job."""
+        return f"frontier{self.o.get('_job', '')}"
+
     def save(self, d: Path, k: int, width: int, states) -> None:
         cands, mis, score = states.cands, states.mis, states.score
         pieces = self.s_piece16[cands[:, :k]]  # narrow: a million states' copies stay small
         rots = self.s_rot8[cands[:, :k]]
         packed = codec.pack(pieces, rots, self.p.n_pieces)
-        checkpoint.save(d, f"frontier{self.o.get('_job', '')}", packed=packed, mis=mis, score=score, level=k, width=width,
+        checkpoint.save(d, self._frontier_name(), packed=packed, mis=mis, score=score, level=k, width=width,
                         fingerprint=self.fingerprint(), bits_per_tile=codec.bits_per_tile(self.p.n_pieces))
 
     def load(self, d: Path):
-        z = checkpoint.load(d, f"frontier{self.o.get('_job', '')}", self.fingerprint())
+        z = checkpoint.load(d, self._frontier_name(), self.fingerprint())
         k = int(z["level"])
         pieces, rots = codec.unpack(z["packed"], k, self.p.n_pieces)
         cands = np.zeros((pieces.shape[0], self.n), self.cdt)
@@ -873,9 +882,7 @@ class BeamRun:
                 # narrow passes lets it shrink to meet the deadline), then the repair phase; a
                 # narrow pass cut short (a probe) gives way to the schedule again
                 self._calibrate(t0, beam_deadline)
-                fixed, per = (float(x.sum()) for x in self._model)
-                planned = (0.92 * (beam_deadline - time.perf_counter()) - fixed) / max(per, 1e-9)
-                if cut_width >= planned / 2:
+                if cut_width >= _planned_width(self._model, beam_deadline - time.perf_counter()) / 2:
                     self.stats["resumed_pass"] = cut_width
                     status = self._pass(cut_width, beam_deadline, progress, t0, resume=True, profile=self._model)
                 else:
@@ -908,7 +915,7 @@ class BeamRun:
     def _frontier_width(self) -> int | None:
         """The width of the pass whose frontier the resume directory holds, when that pass was cut
         short (its level is below the board's end) and was written under these options; else None."""
-        f = Path(self.o["resume"]) / f"frontier{self.o.get('_job', '')}.npz"
+        f = Path(self.o["resume"]) / f"{self._frontier_name()}.npz"
         try:
             with np.load(f) as z:
                 if str(z["fingerprint"]) != self.fingerprint() or int(z["level"]) >= self.n:
@@ -942,7 +949,7 @@ class BeamRun:
             self._better(self.placements(row), self.p.n_joins - mis, t0, progress, width=width)
             if self.o["checkpoint"]:  # the pass is over: its board is kept, its frontier is not needed
                 self._save_best(force=True)
-                (Path(self.o["checkpoint"]) / f"frontier{self.o.get('_job', '')}.npz").unlink(missing_ok=True)
+                (Path(self.o["checkpoint"]) / f"{self._frontier_name()}.npz").unlink(missing_ok=True)
             if mis == 0:
                 return "perfect"  # nothing left to improve
         if kind == "board" and deadline is not None and time.perf_counter() >= deadline:
@@ -1090,7 +1097,7 @@ class BeamRun:
             else:
                 model = self._model = _level_model(runs[-2], runs[-1])
                 fixed, per = model[0].sum(), model[1].sum()
-                nxt = min(cap, int((0.92 * left - fixed) / max(per, 1e-9)))
+                nxt = min(cap, _planned_width(model, left))
                 probe = 8 * width
                 if probe < nxt and fixed + per * probe < PROBE_SHARE * left:
                     # a long budget: measure again, wider, so that the model is fitted where the
