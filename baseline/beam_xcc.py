@@ -247,6 +247,10 @@ class XCCBeamRun:
         if missing:
             raise InputError(path, "weights", f"no weight for piece {missing[0]!r} ({len(missing)} missing)")
         per_piece = np.array([table[n] for n in names])
+        piece = getattr(self.xcc.decode, "piece", None)  # a placement table: its piece column
+        if piece is not None:
+            w[:] = -per_piece[piece]
+            return w
         for k, pl in enumerate(self.xcc.decode):
             w[k] = -per_piece[pl.piece]
         return w

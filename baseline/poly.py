@@ -116,40 +116,37 @@ def build(xcc: XCC, grid: str | None = None, sweep: float = 90.0):
     bits = np.left_shift(np.uint64(1), (i_k & 63).astype(np.uint64))
     order = np.argsort(key, kind="stable")
     key, bits = key[order], bits[order]
-    ukey, start = np.unique(key, return_index=True)
+    new_key = np.ones(len(key), bool)
+    new_key[1:] = key[1:] != key[:-1]
+    start = np.nonzero(new_key)[0]
+    ukey = key[start]
     ow_mask = np.bitwise_or.reduceat(bits, start) if len(start) else np.zeros(0, np.uint64)
+    # each kept entry's (option, word) group: its mask in its own word, without a search
+    group_of = np.empty(len(key), np.int64)
+    group_of[order] = np.cumsum(new_key) - 1
+    del key, bits, new_key
     ow_idx = (ukey % n_words).astype(np.int64)
-    ow_ptr = np.zeros(n_opt + 1, np.int64)
-    np.add.at(ow_ptr, ukey // n_words + 1, 1)
-    ow_ptr = np.cumsum(ow_ptr)
+    ow_ptr = np.concatenate([[0], np.cumsum(np.bincount(ukey // n_words, minlength=n_opt))]).astype(np.int64)
     # each site's options grouped by tag: groups (site, tag) in site order
     e_site, e_opt = it[is_site], owner[is_site]
+    e_group = group_of[np.cumsum(keep)[is_site] - 1]  # sites are never tags: every site entry is kept
+    del group_of
     e_tag = tag[e_opt]
-    order = np.lexsort((e_opt, e_tag, e_site))
+    # (site, tag) order; the entries are in option order already, so a stable sort keeps it within
+    order = np.argsort(e_site * (n_items + 1) + (e_tag + 1), kind="stable")
     e_site, e_opt, e_tag = e_site[order], e_opt[order], e_tag[order]
     new_group = np.ones(len(e_site), bool)
     new_group[1:] = (e_site[1:] != e_site[:-1]) | (e_tag[1:] != e_tag[:-1])
     g_start = np.nonzero(new_group)[0]
     g_ptr = np.append(g_start, len(e_site)).astype(np.int64)
     g_tag = e_tag[g_start]
-    sg_ptr = np.zeros(n_sites + 1, np.int64)
-    np.add.at(sg_ptr, e_site[g_start] + 1, 1)
-    sg_ptr = np.cumsum(sg_ptr)
+    sg_ptr = np.concatenate([[0], np.cumsum(np.bincount(e_site[g_start], minlength=n_sites))]).astype(np.int64)
     # each entry's option restricted to the word of its site: one AND rejects most options at a
     # boundary site, whose covered neighbours usually share its word
-    e_lmask = np.zeros(len(e_opt), np.uint64)
-    if len(e_opt):
-        ws = e_site >> 6
-        k2 = e_opt * n_words + ws
-        at = np.searchsorted(ukey, k2)
-        at = np.minimum(at, len(ukey) - 1)
-        hit = ukey[at] == k2
-        e_lmask[hit] = ow_mask[at[hit]]
+    e_lmask = ow_mask[e_group[order]] if len(e_opt) else np.zeros(0, np.uint64)
     # each option's sites (for the pocket check) and the piece area when every option has the same
     os_idx = it[is_site]
-    os_ptr = np.zeros(n_opt + 1, np.int64)
-    np.add.at(os_ptr, owner[is_site] + 1, 1)
-    os_ptr = np.cumsum(os_ptr)
+    os_ptr = np.concatenate([[0], np.cumsum(np.bincount(owner[is_site], minlength=n_opt))]).astype(np.int64)
     per = np.diff(os_ptr)
     area = int(per[0]) if grid is not None and len(per) and (per == per[0]).all() else 0
     prim = np.zeros(n_words, np.uint64)

@@ -10,12 +10,13 @@ some of the pieces.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
 
 from .grids import Cell, get_grid
-from .xcc import XCC, XCCBuilder
+from .xcc import XCC
 
 
 class PolyPiece(NamedTuple):
@@ -30,31 +31,35 @@ class PolyPlacement(NamedTuple):
     cells: tuple[Cell, ...]
 
 
-def _offset_finder(region: set):
-    """A function giving the set of lattice offsets that put a normalized shape inside ``region``.
+class PlacementTable(Sequence):
+    """Placements as integer arrays (piece, copy, the indices of their cells into ``cells``),
+    each decoded to a ``PolyPlacement`` when asked for: a sequence, like a list of them."""
 
-    One boolean array of the region, ANDed over the shape's cells (numpy): the placement
-    loop then only translates shapes that fit (Eternity's pram: 19 s to about 1 s)."""
-    a0 = min(c[0] for c in region)
-    b0 = min(c[1] for c in region)
-    na = max(c[0] for c in region) - a0 + 1
-    nb = max(c[1] for c in region) - b0 + 1
-    nt = max((c[2] for c in region), default=0) + 1 if len(next(iter(region))) > 2 else 1
-    grid = np.zeros((na, nb, nt), bool)
-    for c in region:
-        grid[c[0] - a0, c[1] - b0, c[2] if len(c) > 2 else 0] = True
+    def __init__(self, cells: list, piece: np.ndarray, copy: np.ndarray, ptr: np.ndarray, flat: np.ndarray):
+        self.cells, self.piece, self.copy, self.ptr, self.flat = cells, piece, copy, ptr, flat
 
-    def fits(shape) -> set:
-        sa = max(c[0] for c in shape) + 1
-        sb = max(c[1] for c in shape) + 1
-        if sa > na or sb > nb or any(len(c) > 2 and c[2] >= nt for c in shape):
-            return set()  # larger than the region's box, or a cell kind the region has none of
-        ok = np.ones((na - sa + 1, nb - sb + 1), bool)
-        for c in shape:
-            ok &= grid[c[0]: c[0] + na - sa + 1, c[1]: c[1] + nb - sb + 1, c[2] if len(c) > 2 else 0]
-        return {(int(u) + a0, int(v) + b0) for u, v in zip(*np.nonzero(ok))}
+    def __len__(self) -> int:
+        return len(self.piece)
 
-    return fits
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return self.take(np.arange(len(self))[k])
+        k = int(k)
+        if k < 0:
+            k += len(self)
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        cells = self.cells
+        return PolyPlacement(int(self.piece[k]), int(self.copy[k]),
+                             tuple(cells[j] for j in self.flat[self.ptr[k]:self.ptr[k + 1]].tolist()))
+
+    def take(self, rows) -> "PlacementTable":
+        """The placements ``rows`` (indices), in that order, as a table."""
+        rows = np.asarray(rows, np.int64)
+        lens = self.ptr[rows + 1] - self.ptr[rows]
+        ptr = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
+        src = np.repeat(self.ptr[rows] - ptr[:-1], lens) + np.arange(int(ptr[-1]))
+        return PlacementTable(self.cells, self.piece[rows], self.copy[rows], ptr, self.flat[src])
 
 
 @dataclass
@@ -92,40 +97,75 @@ class PolyformPuzzle:
     def cell_item(cell: Cell) -> str:
         return "c" + ".".join(str(x) for x in cell)
 
-    def placements(self) -> list[PolyPlacement]:
-        """Every placement of every orientation of every piece copy in the region."""
+    def placements(self) -> "PlacementTable":
+        """Every placement of every orientation of every piece copy in the region, in a fixed order
+        (piece, copy, orientation, anchor).  A table of integers, decoded to ``PolyPlacement`` on
+        access: Eternity's full board has 1.37 M placements, which as Python tuples of cells took
+        about 6 GB and most of a two-minute build."""
+        cells = sorted(map(tuple, self.region))
+        if not cells:
+            return PlacementTable(cells, np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(1, np.int64),
+                                  np.zeros(0, np.int32))
         grid = self.grid
         region = set(map(tuple, self.region))
-        fits = _offset_finder(region)
-        out = []
+        reg = list(region)  # the set's own order: the anchors' order, as ``Grid.anchors`` gives it
+        arr = np.array([(c[0], c[1], c[2] if len(c) > 2 else 0) for c in reg], np.int64)
+        a0, b0 = int(arr[:, 0].min()), int(arr[:, 1].min())
+        na, nb, nt = int(arr[:, 0].max()) - a0 + 1, int(arr[:, 1].max()) - b0 + 1, int(arr[:, 2].max()) + 1
+        where = np.full((na, nb, nt), -1, np.int64)  # cell -> its index in ``cells`` (the XCC's item order)
+        at = {c: i for i, c in enumerate(cells)}
+        where[arr[:, 0] - a0, arr[:, 1] - b0, arr[:, 2]] = [at[c] for c in reg]
+        pieces, copies, flat, lens = [], [], [], []
         for i, p in enumerate(self.pieces):
-            shapes = grid.orientations(p.cells, self.mirror)
             spots = []
-            for shape in shapes:
-                seen = set()
-                valid = fits(shape)
-                for off in grid.anchors(shape, region):
-                    if off not in valid:
-                        continue
-                    cells = grid.translate(shape, off)
-                    if cells not in seen:
-                        seen.add(cells)
-                        spots.append(cells)
+            for shape in grid.orientations(p.cells, self.mirror):
+                sh = np.array([(c[0], c[1], c[2] if len(c) > 2 else 0) for c in shape], np.int64)
+                if sh[:, 2].max() >= nt:
+                    continue  # a cell kind the region has none of: fits nowhere
+                anchor = arr[arr[:, 2] == sh[0, 2]]
+                off = anchor[:, :2] - sh[0, :2]  # distinct cells of one kind: distinct offsets
+                ca = off[:, 0:1] + sh[None, :, 0] - a0
+                cb = off[:, 1:2] + sh[None, :, 1] - b0
+                inside = ((ca >= 0) & (ca < na) & (cb >= 0) & (cb < nb)).all(axis=1)
+                ca, cb = ca[inside], cb[inside]
+                idx = where[ca, cb, np.broadcast_to(sh[None, :, 2], ca.shape)]
+                spots.append(idx[(idx >= 0).all(axis=1)])
+            block = np.concatenate(spots) if spots else np.zeros((0, len(p.cells)), np.int64)
             for k in range(p.count):
-                out.extend(PolyPlacement(i, k, cells) for cells in spots)
-        return out
+                pieces.append(np.full(len(block), i, np.int32))
+                copies.append(np.full(len(block), k, np.int32))
+                flat.append(block.reshape(-1))
+                lens.append(np.full(len(block), block.shape[1], np.int64))
+        lens_all = np.concatenate(lens) if lens else np.zeros(0, np.int64)
+        return PlacementTable(cells, np.concatenate(pieces).astype(np.int32), np.concatenate(copies).astype(np.int32),
+                              np.concatenate([[0], np.cumsum(lens_all)]).astype(np.int64),
+                              np.concatenate(flat).astype(np.int32))
 
     def to_xcc(self) -> XCC:
-        b = XCCBuilder()
-        for cell in sorted(map(tuple, self.region)):
-            b.add_primary(self.cell_item(cell))
-        names = {(i, k): n for i, k, n in self.copy_names()}
-        for n in names.values():
-            (b.add_primary if self.exact else b.add_secondary)(n)
-        item = {c: self.cell_item(c) for c in map(tuple, self.region)}  # formatted once, not per placement
-        for pl in self.placements():
-            b.add_option([names[(pl.piece, pl.copy)]] + [item[c] for c in pl.cells], pl)
-        return b.build()
+        """The XCC straight from the placement table's integers (cells first, sorted, then the piece copies)."""
+        table = self.placements()
+        n_cells = len(table.cells)
+        copy_of = {(i, k): j for j, (i, k, _) in enumerate(self.copy_names())}
+        first_copy = np.array([copy_of[(i, 0)] for i in range(len(self.pieces))], np.int64)
+        names = [n for _, _, n in self.copy_names()]
+        item = n_cells + first_copy[table.piece] + table.copy if len(table) else np.zeros(0, np.int64)
+        lens = np.diff(table.ptr) + 1
+        ptr = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
+        flat = np.empty(int(ptr[-1]), np.int64)
+        flat[ptr[:-1]] = item
+        body = np.ones(len(flat), bool)
+        body[ptr[:-1]] = False
+        flat[body] = table.flat
+        item_names = [self.cell_item(c) for c in table.cells] + names
+        if len(set(item_names)) != len(item_names):
+            raise ValueError("duplicate item names")
+        n_items = len(item_names)
+        if n_items > np.iinfo(np.int32).max or len(flat) > np.iinfo(np.int32).max:
+            raise ValueError("polyform puzzle too large for the XCC arrays")
+        return XCC(item_names=item_names,
+                   n_primary=n_cells + (len(names) if self.exact else 0),
+                   opt_ptr=ptr.astype(np.int32), opt_items=flat.astype(np.int32),
+                   opt_colors=np.zeros(len(flat), np.int32), decode=table)
 
     def canonical(self) -> dict:
         return {

@@ -172,14 +172,19 @@ def _window_xcc(p: PolyformPuzzle, cells: list, n_must: int, names: list[str]) -
     a window of Eternity's board has about 38,000 placements)."""
     sub = PolyformPuzzle(p.grid_name, cells, [PolyPiece(pc.name, pc.cells) for pc in p.pieces], p.mirror)
     index = {c: i for i, c in enumerate(cells)}
-    placements = sub.placements()
+    table = sub.placements()  # its cell indices are into sorted(cells); the items follow ``cells``
     n_cells = len(cells)
-    flat = [x for pl in placements for x in (n_cells + pl.piece, *map(index.__getitem__, pl.cells))]
-    lens = [1 + len(pl.cells) for pl in placements]
+    at = np.array([index[c] for c in table.cells], np.int64)
+    lens = np.diff(table.ptr) + 1
+    ptr = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
+    flat = np.empty(int(ptr[-1]), np.int64)
+    flat[ptr[:-1]] = n_cells + table.piece
+    body = np.ones(len(flat), bool)
+    body[ptr[:-1]] = False
+    flat[body] = at[table.flat]
     return XCC(item_names=[PolyformPuzzle.cell_item(c) for c in cells] + names, n_primary=n_must,
-               opt_ptr=np.concatenate([[0], np.cumsum(lens, dtype=np.int64)]).astype(np.int32),
-               opt_items=np.asarray(flat, dtype=np.int32), opt_colors=np.zeros(len(flat), np.int32),
-               decode=placements)
+               opt_ptr=ptr.astype(np.int32), opt_items=flat.astype(np.int32), opt_colors=np.zeros(len(flat), np.int32),
+               decode=table)
 
 
 def sample_state(p: PolyformPuzzle, k: int, excess: int, rng: random.Random,

@@ -31,7 +31,7 @@ class XCC:
     opt_ptr: np.ndarray
     opt_items: np.ndarray
     opt_colors: np.ndarray
-    decode: list[Any]
+    decode: Sequence[Any]  # a list, or a table that decodes on access (``polyform.PlacementTable``)
     color_names: list[str] = field(default_factory=lambda: [""])
 
     @property
@@ -117,7 +117,7 @@ class XCC:
             opt_ptr=np.concatenate([[0], np.cumsum(counts)]).astype(np.int32),
             opt_items=new_index[self.opt_items[entry]].astype(np.int32),
             opt_colors=self.opt_colors[entry].astype(np.int32),
-            decode=[self.decode[k] for k in kept],
+            decode=take_decode(self.decode, kept),
             color_names=self.color_names,
         )
         return sub, kept.astype(np.int64)
@@ -132,7 +132,15 @@ class XCC:
         new_ptr = np.concatenate([[0], np.cumsum(np.diff(self.opt_ptr.astype(np.int64))[order])])
         return XCC(item_names=self.item_names, n_primary=self.n_primary, opt_ptr=new_ptr.astype(np.int32),
                    opt_items=self.opt_items[idx], opt_colors=self.opt_colors[idx],
-                   decode=[self.decode[k] for k in order.tolist()], color_names=self.color_names)
+                   decode=take_decode(self.decode, order), color_names=self.color_names)
+
+
+def take_decode(decode, rows) -> Sequence[Any]:
+    """``[decode[k] for k in rows]``, or the decoding's own ``take`` when it has one (a table of
+    integers, such as the polyform placements, stays one: no objects built)."""
+    if hasattr(decode, "take"):
+        return decode.take(rows)
+    return [decode[k] for k in np.asarray(rows, dtype=np.int64).tolist()]
 
 
 def option_entries(opt_ptr: np.ndarray, options: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -208,3 +208,58 @@ def test_placements_when_the_region_lacks_a_cell_kind():
                 assert all(max(c[2] for c in pl.cells) < 11 for pl in got)
                 return
     pytest.skip("no orientation without the last cell kind")
+
+
+def _placements_by_hand(p):
+    """Every placement the plain way (each orientation translated to each anchor, cell tuples):
+    the reference the integer placement table must equal, in content and order."""
+    grid = p.grid
+    region = set(map(tuple, p.region))
+    out = []
+    for i, piece in enumerate(p.pieces):
+        spots = []
+        for shape in grid.orientations(piece.cells, p.mirror):
+            for off in grid.anchors(shape, region):
+                cells = grid.translate(shape, off)
+                if all(c in region for c in cells):
+                    spots.append(cells)
+        for k in range(piece.count):
+            out.extend((i, k, cells) for cells in spots)
+    return out
+
+
+@settings(max_examples=25, deadline=None)
+@given(grid=st.sampled_from(sorted(GRIDS)), seed=st.integers(0, 10_000), mirror=st.booleans())
+def test_the_placement_table_is_the_plain_construction(grid, seed, mirror):
+    """Random regions of every grid, pieces of mixed sizes, some in two copies: the placement
+    table (integers, decoded on access) and the XCC built from it hold exactly the plain
+    construction's placements, in its order; ``take`` keeps a table."""
+    from puzzles.polyform import PlacementTable, PolyformPuzzle, PolyPiece
+
+    rng = random.Random(seed)
+    g = get_grid(grid)
+    cells = SAMPLE[grid]
+    region = rng.sample(cells, rng.randrange(len(cells) // 2, len(cells) + 1))
+    pieces = []
+    for j in range(rng.randrange(1, 4)):
+        shape = [rng.choice(cells)]
+        for _ in range(rng.randrange(0, 4)):
+            nb = [c for c in g.neighbours(rng.choice(shape)) if c not in shape]
+            if nb:
+                shape.append(rng.choice(nb))
+        pieces.append(PolyPiece(f"P{j}", tuple(shape), rng.choice([1, 1, 2])))
+    p = PolyformPuzzle(grid, region, pieces, mirror)
+    want = _placements_by_hand(p)
+    table = p.placements()
+    assert isinstance(table, PlacementTable)
+    assert [tuple(pl) for pl in table] == want
+    x = p.to_xcc()
+    names = [n for _, _, n in p.copy_names()]
+    for k, (i, c, cl) in enumerate(want):
+        items = [x.item_names[j] for j in x.opt_items[x.opt_ptr[k]:x.opt_ptr[k + 1]]]
+        assert items == [names[sum(pc.count for pc in pieces[:i]) + c]] + [p.cell_item(q) for q in cl]
+    if len(want) > 1:
+        rows = [len(want) - 1, 0]
+        assert [tuple(pl) for pl in x.reorder(__import__("numpy").array(rows + list(range(1, len(want) - 1)))).decode][:2] \
+            == [want[-1], want[0]]
+        assert [tuple(pl) for pl in table[1:]] == want[1:]
