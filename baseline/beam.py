@@ -492,6 +492,8 @@ class Beam(SolverBase):
         "covers": Option(float, 1.0, "polyforms: score weight of log(fewest options of the next sites)", lo=0.0),
         "touch": Option(bool, True, "polyforms: a child is dead when a free site next to its new piece has no "
                                 "fitting option left (false: only the lookahead sites are checked)"),
+        "every_site": Option(bool, False, "polyforms: a kept state must have a fitting option at every free site "
+                                          "of the board (not only near its new piece)"),
         "sweep": Option(float, 90.0, "polyforms: the direction (degrees) the sites are filled from: 90 = top rows first", lo=-360.0, hi=360.0),
     }
 

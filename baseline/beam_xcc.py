@@ -183,6 +183,24 @@ def _expand(board, first, site, n_states, scan, nbr, area, sg_ptr, g_ptr, g_tag,
 
 
 @njit(cache=True)
+def _alive(board, first, n_states, scan, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch,
+           out):
+    """out[i]: every free site of state i still has a fitting option (the ``every_site`` check).
+    A site far from the last pieces can lose its last option to a piece used elsewhere; the touch
+    and lookahead checks do not see it, and the state is dead long before the beam reaches it."""
+    for i in range(n_states):
+        ok = True
+        for p in range(first[i], scan.shape[0]):
+            s = scan[p]
+            if _bit(board[i], s):
+                continue
+            if _count(s, 1, board[i], sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch) == 0:
+                ok = False
+                break
+        out[i] = ok
+
+
+@njit(cache=True)
 def _children(board, first, par, opt, scan, ow_ptr, ow_idx, ow_mask, tag, out_board, out_first):
     """The kept children's boards, and the scan position of each one's first free site."""
     n_scan = scan.shape[0]
@@ -355,11 +373,19 @@ class XCCBeamRun:
             noise = np.random.default_rng([o["seed"], k]).random(m) * 1e-9
             idx = np.lexsort((noise, -sc))
             _, firsts = np.unique(hs[idx], return_index=True)
-            keep = idx[np.sort(firsts)][:width]
-            new_board = np.zeros((len(keep), t["n_words"]), np.uint64)
-            new_first = np.zeros(len(keep), np.int64)
-            _children(board, first, par[keep], opt[keep], t["scan"], t["ow_ptr"], t["ow_idx"], t["ow_mask"], t["tag"],
-                      new_board, new_first)
+            ranked = idx[np.sort(firsts)]
+            if o.get("every_site"):  # the best `width` children whose every free site can still be covered
+                keep, new_board, new_first = self._alive_children(ranked, width, board, first, par, opt, tables,
+                                                                  scratch, stats)
+            else:
+                keep = ranked[:width]
+                new_board = np.zeros((len(keep), t["n_words"]), np.uint64)
+                new_first = np.zeros(len(keep), np.int64)
+                _children(board, first, par[keep], opt[keep], t["scan"], t["ow_ptr"], t["ow_idx"], t["ow_mask"],
+                          t["tag"], new_board, new_first)
+            if len(keep) == 0:
+                stats["levels"].append({"level": k + 1, "kept": 0, "children": int(m)})
+                return "limit", [], f"every state died at level {k + 1} (width {width}): widen the beam"
             chosen = np.concatenate([chosen[par[keep]], opt[keep][:, None]], axis=1)
             board, first, score, hsh = new_board, new_first, sc[keep], hs[keep]
             k += 1
@@ -399,6 +425,29 @@ class XCCBeamRun:
                 self._save(k, width, run, board, score, hsh, first, chosen, endgame_next=j + 1)
                 last_save = time.perf_counter()
         return "limit", [], f"no survivor of the beam (width {width}) completes: widen the beam"
+
+    def _alive_children(self, ranked, width, board, first, par, opt, tables, scratch, stats):
+        """(kept, boards, first free sites) of the best ``width`` of the ``ranked`` children with no
+        free site left uncoverable; built and checked a width at a time, best first."""
+        t = self.t
+        keep, boards, firsts, dropped = [], [], [], 0
+        at = 0
+        while at < len(ranked) and sum(len(x) for x in keep) < width:
+            part = ranked[at: at + width]
+            at += len(part)
+            nb = np.zeros((len(part), t["n_words"]), np.uint64)
+            nf = np.zeros(len(part), np.int64)
+            _children(board, first, par[part], opt[part], t["scan"], t["ow_ptr"], t["ow_idx"], t["ow_mask"], t["tag"],
+                      nb, nf)
+            ok = np.zeros(len(part), np.bool_)
+            _alive(nb, nf, len(part), t["scan"], *tables, scratch, ok)
+            dropped += int(len(part) - ok.sum())
+            keep.append(part[ok])
+            boards.append(nb[ok])
+            firsts.append(nf[ok])
+        stats["every_site_dropped"] = stats.get("every_site_dropped", 0) + dropped
+        kept = np.concatenate(keep)[:width]
+        return kept, np.concatenate(boards)[:width], np.concatenate(firsts)[:width]
 
     def _endgame(self, prefix, stats, deadline=None, board=None):
         """Exhaust one survivor (up to ``endgame_nodes`` nodes, and not past the deadline).

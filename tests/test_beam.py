@@ -288,3 +288,42 @@ def test_polyform_beam_fills_from_any_direction():
         assert res.status == "solved" and verify(p, res.solutions[0]).valid
         first[sweep] = max(p.grid.centroid(c)[1] for c in res.solutions[0][0].cells)  # the first piece placed
     assert first[90.0] > first[270.0]  # top first, then bottom first
+
+
+@pytest.mark.parametrize("name", ["pentomino-6x10", "eternity1-boat"])
+def test_every_site_check_agrees_with_a_plain_one(name):
+    """``every_site``: a state is alive when each free site (cell) of the board has an option
+    disjoint from what is covered; the bitset kernel against plain sets on random partial
+    fillings, some alive and some dead; and the beam with it still solves."""
+    from baseline.beam import Beam
+    from baseline.beam_xcc import XCCBeamRun, _alive
+
+    p = catalog.load(name)
+    run = XCCBeamRun(p, {k: v.default for k, v in Beam.OPTIONS.items()})
+    x, t = run.xcc, run.t
+    rng = np.random.default_rng(11)
+    new = np.empty(x.n_items, np.int64)
+    new[t["old_of"]] = np.arange(x.n_items)
+    opts = [set(x.opt_items[x.opt_ptr[q]:x.opt_ptr[q + 1]].tolist()) for q in range(x.n_options)]
+    covs = []
+    for k in range(24):  # random partial fillings of 0..7 options
+        c, placed = set(), 0
+        for q in rng.permutation(x.n_options):
+            if placed < k % 8 and not opts[q] & c:
+                c |= opts[q]
+                placed += 1
+        covs.append(c)
+    n = len(covs)
+    board = np.zeros((n, t["n_words"]), np.uint64)
+    for i, c in enumerate(covs):
+        for it in c:
+            board[i, new[it] >> 6] |= np.uint64(1) << np.uint64(new[it] & 63)
+    sites = [i for i in range(x.n_primary) if x.item_names[i].startswith("c")]
+    want = [all(s in c or any(s in o and not o & c for o in opts) for s in sites) for c in covs]
+    got = np.zeros(n, np.bool_)
+    tables = (t["sg_ptr"], t["g_ptr"], t["g_tag"], t["e_opt"], t["e_lmask"], t["ow_ptr"], t["ow_idx"], t["ow_mask"])
+    _alive(board, np.zeros(n, np.int64), n, t["scan"], *tables, np.zeros(max(64, t["max_col"]), np.int64), got)
+    assert got.tolist() == want
+    assert True in want and False in want
+    res = solving.get("beam", {"width": 300, "every_site": True}).solve(p, mode="first", limits=Limits())
+    assert res.status == "solved" and "every_site_dropped" in res.stats
