@@ -113,6 +113,9 @@ class Solver(Protocol):
               progress: Progress | None = None) -> SolveResult: ...
 
 
+_KIND_NAMES = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}
+
+
 class Option:
     """A solver option: type, default, allowed values (``choices``, or the range ``lo``..``hi``), help."""
 
@@ -131,11 +134,12 @@ class Option:
             try:
                 value = {"true": True, "false": False}[value.lower()] if self.kind is bool else self.kind(value)
             except (ValueError, KeyError):
-                raise UsageError(f"option {name}: {value!r} is not a {self.kind.__name__}") from None
+                hint = " (one --opt per option: --opt a=1 --opt b=2)" if "," in value and "=" in value else ""
+                raise UsageError(f"option {name}: {value!r} is not {_KIND_NAMES[self.kind]}{hint}") from None
         if self.kind is float and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
         if not isinstance(value, self.kind) or (self.kind is int and isinstance(value, bool)):
-            raise UsageError(f"option {name}: {value!r} is not a {self.kind.__name__}")
+            raise UsageError(f"option {name}: {value!r} is not {_KIND_NAMES[self.kind]}")
         if self.choices and value not in self.choices:
             raise UsageError(f"option {name}: {value!r} is not one of {', '.join(map(str, self.choices))}")
         if self.kind in (int, float):

@@ -112,3 +112,12 @@ def test_solvers_lists_every_registered_solver_with_its_options(capsys):
     assert set(rows) == set(solving.names())
     assert rows["edge-backtrack"]["options"]["order"]["default"] == "rowscan"
     assert "cadical195" in rows["sat"]["options"]["backend"]["choices"]
+
+
+def test_options_packed_in_one_opt_get_a_hint(capsys):
+    """``--opt threads=2,repair=0.1`` reads as threads = "2,repair=0.1": the error says so and
+    how to write it."""
+    assert main(["solve", "eternity1-boat", "--solver", "beam", "--opt", "width=2,seed=3"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "'2,seed=3' is not an integer" in err and "one --opt per option" in err
+    assert len(err.splitlines()) == 1 and "Traceback" not in err
