@@ -400,7 +400,7 @@ def solve_xcc(search: _Search, mode: str, limits: Limits, progress, build_s: flo
         "time_s": elapsed, "build_s": build_s, "nodes": search.nodes,
         "nodes_per_s": search.nodes / elapsed if elapsed > 0 else 0.0,
         "options": xcc.n_options, "items": xcc.n_items,
-        "nodes_per_level": search.prof[:depth].tolist(),
+        "nodes_per_level": search.prof[:depth].tolist(), "deepest": int(search.st[DEEPEST]),
     }
     if isinstance(search, PolySearch):
         stats["tag_uses"] = search.tag_uses()

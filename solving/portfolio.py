@@ -22,6 +22,8 @@ from .contract import MODES, Limits, Option, SolverBase, SolveResult, Status
 from .race import race
 from .registry import get
 
+MEMBER_SLACK_S = 10.0  # with 10% of the limit, how long past it a member may run before it is killed (its build)
+
 # For edge puzzles: the backtracker, then the CDCL side, then more orders; for the rest: XCC and CP-SAT.
 AUTO = {
     "edge": ["edge-backtrack:order=rowscan", "cube:order=rowscan", "edge-backtrack:order=frame-first",
@@ -96,15 +98,19 @@ class Portfolio(SolverBase):
         members = self._solvers(puzzle, mode)
         limits = limits or Limits()
         t0 = time.perf_counter()
-        deadline = None if limits.time_s is None else time.monotonic() + limits.time_s
+        # the members' own limits end their searches; their builds (and reports) come on top, so
+        # the race only kills past this slack (killed members lose their boards and their depth)
+        deadline = None if limits.time_s is None else time.monotonic() + limits.time_s * 1.1 + MEMBER_SLACK_S
 
-        def job_of(solver):
+        def job_of(label, solver):
             def job(stop):
-                res, _ = solve_verified(solver, puzzle, mode, limits)
+                # each member's progress lines, marked with its label (written from its own process)
+                tell = None if progress is None else (lambda info: progress({"member": label, **info}))
+                res, _ = solve_verified(solver, puzzle, mode, limits, tell)
                 return res
             return job
 
-        outcomes = race([job_of(s) for _, s in members], deadline=deadline,
+        outcomes = race([job_of(label, s) for label, s in members], deadline=deadline,
                         settles=lambda r: mode != "best" and r.status.answered)
         took = time.perf_counter() - t0
         report = {members[o.index][0]: (o.error or o.result.status.value) for o in outcomes}
@@ -114,6 +120,10 @@ class Portfolio(SolverBase):
         stats = {"time_s": took, "members": report,
                  "member_nodes": {members[o.index][0]: o.result.stats.get("nodes") for o in outcomes
                                   if not o.error and o.result.stats.get("nodes") is not None}}
+        deepest = {members[o.index][0]: o.result.stats["deepest"] for o in outcomes
+                   if not o.error and o.result.stats.get("deepest") is not None}
+        if deepest:  # how far the members got (polyform searches and beams report it)
+            stats.update(member_deepest=deepest, deepest=max(deepest.values()))
         if not answers:
             errors = [o for o in outcomes if (o.error and not o.killed) or (o.result and o.result.status == Status.ERROR)]
             limited = [o for o in outcomes if o.killed or (not o.error and o.result.status == Status.LIMIT)]

@@ -16,7 +16,7 @@ from baseline.driver import luby
 from baseline.edge_tables import EdgeTables
 from encoders.cnf import direct_cnf
 from encoders.cube import make_cubes
-from puzzles import generate
+from puzzles import catalog, generate
 from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
 from solving import Limits, Status, solve_verified
@@ -285,3 +285,21 @@ def test_a_wide_cell_is_not_passed_over():
     for t in [a, wide, *rest]:
         t.join()
     assert started[:2] == ["narrow-0", "wide"]
+
+
+def test_portfolio_reports_its_members_depth_and_progress(tmp_path):
+    """A polyform portfolio that ends at its limit: how deep each member got (and the deepest),
+    and each member's progress lines, marked with its label."""
+    from solving.progress import LogLines
+
+    log = tmp_path / "progress.txt"
+    with open(log, "a") as stream:
+        res, _ = solve_verified(
+            solving.get("portfolio", {"members": "backtrack:engine=poly;backtrack:engine=poly,sweep=270"}),
+            catalog.load("eternity1-pram"), "first", Limits(time_s=3), LogLines("pf", every=0.5, stream=stream))
+    assert res.status == Status.LIMIT
+    deep = res.stats["member_deepest"]
+    assert set(deep) == {"backtrack:engine=poly", "backtrack:engine=poly,sweep=270"}
+    assert all(d > 20 for d in deep.values()) and res.stats["deepest"] == max(deep.values())
+    text = log.read_text()
+    assert "member backtrack:engine=poly " in text and "member backtrack:engine=poly,sweep=270" in text
