@@ -29,6 +29,12 @@ class _M(BaseModel):
 Scalar = Union[bool, int, float, str]
 
 
+def config_label(solver: str, options: dict, mode: str) -> str:
+    """A solver configuration's name in the tables: ``solver[k=v,...]/mode``."""
+    opts = ",".join(f"{k}={v}" for k, v in sorted(options.items()))
+    return f"{solver}[{opts}]/{mode}" if opts else f"{solver}/{mode}"
+
+
 class SolverSpec(_M):
     name: str
     mode: Literal["first", "count", "all", "best"] = "first"
@@ -74,6 +80,17 @@ class Config(_M):
         names = [f.name for f in self.families]
         if len(set(names)) != len(names):
             raise ValueError("families: two families share a name")
+        seen: set[str] = set()
+        for spec in self.solvers:  # a table row per label: two configurations under one would be mixed
+            combos = spec.expand()
+            if spec.label is not None and len(combos) > 1:
+                raise ValueError(f"solvers: label {spec.label!r} names {len(combos)} configurations (its options "
+                                 "are a grid); leave the label out or give each configuration its own entry")
+            for combo in combos:
+                label = spec.label or config_label(spec.name, combo, spec.mode)
+                if label in seen:
+                    raise ValueError(f"solvers: two entries share the configuration {label!r}")
+                seen.add(label)
         return self
 
 

@@ -29,7 +29,7 @@ import solving
 from puzzles.errors import InputError, UsageError
 from puzzles.formats import puzzle_to_dict
 
-from .config import Config, load_config
+from .config import Config, config_label, load_config
 from .store import Store
 from .worker import close_all, run_cell
 
@@ -73,11 +73,6 @@ def versions() -> str:
 
     return json.dumps({"python": platform.python_version(), "numpy": numpy.__version__, "numba": numba.__version__,
                        "eternity": importlib.metadata.version("eternity")})
-
-
-def config_label(solver: str, options: dict, mode: str) -> str:
-    opts = ",".join(f"{k}={v}" for k, v in sorted(options.items()))
-    return f"{solver}[{opts}]/{mode}" if opts else f"{solver}/{mode}"
 
 
 def cells(cfg: Config, instances: list[Instance], parsed: dict | None = None) -> list[dict]:

@@ -209,6 +209,9 @@ BAD = {
     "empty grid": '[[solvers]]\nname = "edge-backtrack"\noptions = { order = [] }\n',
     "bad mode": '[[solvers]]\nname = "backtrack"\nmode = "fastest"\n',
     "split outside count": '[[solvers]]\nname = "backtrack"\nmode = "first"\nsplit_depth = 2\n',
+    "same configuration twice": '[[solvers]]\nname = "backtrack"\n[[solvers]]\nname = "backtrack"\n',
+    "same label twice": '[[solvers]]\nname = "backtrack"\nlabel = "a"\n[[solvers]]\nname = "dlx"\nlabel = "a"\n',
+    "label on a grid": '[[solvers]]\nname = "edge-backtrack"\nlabel = "eb"\noptions = { order = ["rowscan", "spiral"] }\n',
 }
 FAMILY = '[[families]]\nkind = "builtin"\nname = "b"\nnames = ["queens-5"]\n'
 
