@@ -210,7 +210,7 @@ BAD = {
     "bad mode": '[[solvers]]\nname = "backtrack"\nmode = "fastest"\n',
     "split outside count": '[[solvers]]\nname = "backtrack"\nmode = "first"\nsplit_depth = 2\n',
     "same configuration twice": '[[solvers]]\nname = "backtrack"\n[[solvers]]\nname = "backtrack"\n',
-    "same label twice": '[[solvers]]\nname = "backtrack"\nlabel = "a"\n[[solvers]]\nname = "dlx"\nlabel = "a"\n',
+    "same label twice": '[[solvers]]\nname = "backtrack"\nlabel = "a"\n[[solvers]]\nname = "sat"\nlabel = "a"\n',
     "label on a grid": '[[solvers]]\nname = "edge-backtrack"\nlabel = "eb"\noptions = { order = ["rowscan", "spiral"] }\n',
 }
 FAMILY = '[[families]]\nkind = "builtin"\nname = "b"\nnames = ["queens-5"]\n'
@@ -225,6 +225,8 @@ def test_bad_configs(tmp_path, capsys, case):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and str(f) in err and "Traceback" not in err
     assert not db.exists()
+    if case.startswith(("same", "label")):
+        assert "share the configuration" in err or "names 2 configurations" in err
 
 
 @pytest.mark.parametrize("text", [
