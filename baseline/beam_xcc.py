@@ -47,9 +47,8 @@ from numba import njit
 from puzzles.formats import InputError
 from solving import Limits, SolveResult
 
-from . import checkpoint
+from . import checkpoint, poly
 from .backtrack import PolySearch, make_search
-from . import poly
 from .kernel import BUDGET, DEEPEST, DONE, MANY, SOLUTION
 from .poly import _bit, _count, _place, _pocket
 

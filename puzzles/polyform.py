@@ -9,8 +9,8 @@ some of the pieces.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
@@ -53,7 +53,7 @@ class PlacementTable(Sequence):
         return PolyPlacement(int(self.piece[k]), int(self.copy[k]),
                              tuple(cells[j] for j in self.flat[self.ptr[k]:self.ptr[k + 1]].tolist()))
 
-    def take(self, rows) -> "PlacementTable":
+    def take(self, rows) -> PlacementTable:
         """The placements ``rows`` (indices), in that order, as a table."""
         rows = np.asarray(rows, np.int64)
         lens = self.ptr[rows + 1] - self.ptr[rows]
@@ -97,7 +97,7 @@ class PolyformPuzzle:
     def cell_item(cell: Cell) -> str:
         return "c" + ".".join(str(x) for x in cell)
 
-    def placements(self) -> "PlacementTable":
+    def placements(self) -> PlacementTable:
         """Every placement of every orientation of every piece copy in the region, in a fixed order
         (piece, copy, orientation, anchor).  A table of integers, decoded to ``PolyPlacement`` on
         access: Eternity's full board has 1.37 M placements, which as Python tuples of cells took
