@@ -155,9 +155,8 @@ class PolySearch(_Search):
         self.scratch = np.zeros(max(1, a["max_col"]), np.int64)
         self.best_buf = np.zeros(max(1, a["max_col"]), np.int64)
         self.uses = np.zeros(xcc.n_items, np.int64)
-        # per site: three options that fitted when it was last counted, and that count (-1: none yet)
-        self.wit = np.full((max(1, a["n_sites"]), 4), -1, np.int64)
-        self.later = np.zeros(2 * max(1, a["n_sites"]), np.int64)  # deferred sites, then the ones to count
+        self.wit = np.full((max(1, a["n_sites"]), 3), -1, np.int64)  # options that fitted at each site
+        self.later = np.zeros(max(1, a["n_sites"]), np.int64)
         self.deep = np.zeros(depth + 1, np.int64)  # the deepest path so far
         self.pockets = pockets
         self.stamp = np.zeros(max(1, a["n_sites"]) + 1, np.int64)  # pocket floods (last slot: the tag counter)

@@ -206,7 +206,7 @@ def _count(s, cap, board, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, 
 def _witnessed(s, board, wit, tag, ow_ptr, ow_idx, ow_mask):
     """How many of the options that fitted at s when it was last counted still fit."""
     ok = 0
-    for j in range(wit.shape[1] - 1):
+    for j in range(wit.shape[1]):
         o = wit[s, j]
         if o >= 0 and not (tag[o] >= 0 and _bit(board, tag[o])) and _fits(o, board, ow_ptr, ow_idx, ow_mask):
             ok += 1
@@ -217,16 +217,12 @@ def _witnessed(s, board, wit, tag, ow_ptr, ow_idx, ow_mask):
 def _consider(s, best, best_n, board, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, wit, randomize,
               scratch, best_buf):
     """Count site s against the best so far (its options to best_buf when it wins, its first
-    ones kept as witnesses, its count in the last column when the count is complete); returns the
-    new (best, best_n)."""
+    ones kept as witnesses); returns the new (best, best_n)."""
     # a tie counts only when its count is complete: randomised runs count one further
     cap = best_n + 1 if randomize and best_n < MANY else best_n
     k = _count(s, cap, board, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch)
-    W = wit.shape[1] - 1
-    for j in range(W):
+    for j in range(wit.shape[1]):
         wit[s, j] = scratch[j] if j < k else -1
-    if k < cap:
-        wit[s, W] = k
     if k < best_n or (randomize and k == best_n and k < cap and np.random.random() < 0.5):
         for r in range(k):
             best_buf[r] = scratch[r]
@@ -244,14 +240,9 @@ def _choose(p, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, o
     ``wit[s]`` keeps options a count of s found (witnesses).  Sites whose witnesses all still fit
     have at least that many options; they are counted last, and not at all once the best is
     that small -- so a node counts the sites its placement touched, not the whole boundary.  It
-    is always right: witnesses are tested on the board as it is.  The other sites are counted
-    in the order of their last complete count (``wit[s, -1]``), smallest first: the best comes
-    early, so the other counts stop early (each stops at the best so far), and a dead site (most
-    nodes end at one) is found first.  ``later``'s second half holds them."""
-    W = wit.shape[1] - 1
+    is always right: witnesses are tested on the board as it is."""
+    W = wit.shape[1]
     n_scan = scan.shape[0]
-    cand = later[later.shape[0] // 2:]
-    n_cand = 0
     if p >= n_scan:
         return -1
     deg = nbr.shape[1]
@@ -276,22 +267,7 @@ def _choose(p, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, o
             later[n_later] = s
             n_later += 1
             continue
-        cand[n_cand] = s
-        n_cand += 1
-        if n_cand == n_sites_look:
-            break
-    for i in range(1, n_cand):  # by last count, stable (insertion sort: a few dozen sites)
-        x = cand[i]
-        kx = wit[x, W]
-        j = i - 1
-        while j >= 0 and wit[cand[j], W] > kx:
-            cand[j + 1] = cand[j]
-            j -= 1
-        cand[j + 1] = x
-    for i in range(n_cand):
-        if done:
-            break
-        best, best_n = _consider(cand[i], best, best_n, board, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
+        best, best_n = _consider(s, best, best_n, board, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
                                  ow_mask, wit, randomize, scratch, best_buf)
         seen += 1
         done = best_n <= 1 or seen == n_sites_look
