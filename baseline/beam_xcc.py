@@ -181,6 +181,17 @@ def _expand(board, first, site, n_states, scan, nbr, area, sg_ptr, g_ptr, g_tag,
     return m
 
 
+def _rank_within_parent(parents: np.ndarray) -> np.ndarray:
+    """For each entry, how many entries before it have the same parent (its rank among its siblings)."""
+    o = np.argsort(parents, kind="stable")
+    sp = parents[o]
+    start = np.concatenate([[0], np.nonzero(sp[1:] != sp[:-1])[0] + 1]) if len(sp) else np.zeros(0, np.int64)
+    first = np.repeat(start, np.diff(np.concatenate([start, [len(sp)]])))
+    within = np.empty(len(parents), np.int64)
+    within[o] = np.arange(len(sp)) - first
+    return within
+
+
 @njit(cache=True)
 def _alive(board, first, n_states, scan, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch,
            out):
@@ -373,6 +384,8 @@ class XCCBeamRun:
             idx = np.lexsort((noise, -sc))
             _, firsts = np.unique(hs[idx], return_index=True)
             ranked = idx[np.sort(firsts)]
+            if o.get("per_parent", 0) > 0:  # diversity: each state's best per_parent children first, then the rest
+                ranked = ranked[np.argsort(_rank_within_parent(par[ranked]) >= o["per_parent"], kind="stable")]
             if o.get("every_site"):  # the best `width` children whose every free site can still be covered
                 keep, new_board, new_first = self._alive_children(ranked, width, board, first, par, opt, tables,
                                                                   scratch, stats)

@@ -327,3 +327,19 @@ def test_every_site_check_agrees_with_a_plain_one(name):
     assert True in want and False in want
     res = solving.get("beam", {"width": 300, "every_site": True}).solve(p, mode="first", limits=Limits())
     assert res.status == "solved" and "every_site_dropped" in res.stats
+
+
+def test_polyform_beam_per_parent_puts_each_states_best_children_first():
+    """``per_parent`` on polyforms: each state's best N children go before any state's
+    (N+1)-th, the rest fill the width in score order; the beam still solves."""
+    from baseline.beam_xcc import _rank_within_parent
+
+    parents = np.array([3, 1, 3, 3, 1, 0, 3])
+    assert _rank_within_parent(parents).tolist() == [0, 0, 1, 2, 1, 0, 3]
+    ranked = np.arange(len(parents))
+    first = ranked[np.argsort(_rank_within_parent(parents) >= 1, kind="stable")]
+    assert first.tolist() == [0, 1, 5, 2, 3, 4, 6]
+    p = catalog.load("eternity1-boat")
+    res = solving.get("beam", {"width": 200, "per_parent": 1}).solve(p, mode="first", limits=Limits())
+    assert res.status == "solved"
+    assert max(lv["kept"] for lv in res.stats["levels"]) > 1  # the width is filled (a strict cap keeps 1 a level)
