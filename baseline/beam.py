@@ -467,7 +467,8 @@ class Beam(SolverBase):
                                "the best board wins", lo=1, hi=64),
         "threads": Option(int, 1, "states expanded by this many threads of one run (numba, no GIL); the run's "
                                   "boards are the same for any number", lo=1, hi=256),
-        "per_parent": Option(int, 0, "children of one state kept at most per level (diversity; 0: any)", lo=0),
+        "per_parent": Option(int, 0, "children of one state kept at most per level (diversity; 0: any); polyforms: "
+                                       "each state's best N first, then the rest", lo=0),
         "grow": Option(float, 0.0, "best mode, budget schedule: a pass ahead of its time model widens, up to "
                                    "GROW times its planned width (1: never; 0: 4 when repair=0, where no phase "
                                    "after the beam would use the time, else 1)", lo=0.0, hi=16.0),
