@@ -376,18 +376,28 @@ def _window_shape(spec: str) -> tuple[int, int]:
 
 @njit(cache=True)
 def _per_parent(ranked, parent, cap, width, n_parents):
-    """The first `width` of `ranked` taking at most `cap` children of any one parent."""
+    """The first `width` of `ranked`, each parent's first `cap` children before any parent's next
+    one; the rest fill what is left of the width in rank order (a strict cap kept one state a
+    level from a single root)."""
     cnt = np.zeros(n_parents, np.int64)
     out = np.empty(min(width, ranked.shape[0]), np.int64)
+    taken = np.zeros(ranked.shape[0], np.bool_)
     m = 0
     for t in range(ranked.shape[0]):
+        if m == out.shape[0]:
+            break
         i = ranked[t]
         if cnt[parent[i]] < cap:
             cnt[parent[i]] += 1
             out[m] = i
+            taken[t] = True
             m += 1
-            if m == out.shape[0]:
-                break
+    for t in range(ranked.shape[0]):
+        if m == out.shape[0]:
+            break
+        if not taken[t]:
+            out[m] = ranked[t]
+            m += 1
     return out[:m]
 
 
@@ -467,8 +477,8 @@ class Beam(SolverBase):
                                "the best board wins", lo=1, hi=64),
         "threads": Option(int, 1, "states expanded by this many threads of one run (numba, no GIL); the run's "
                                   "boards are the same for any number", lo=1, hi=256),
-        "per_parent": Option(int, 0, "children of one state kept at most per level (diversity; 0: any); polyforms: "
-                                       "each state's best N first, then the rest", lo=0),
+        "per_parent": Option(int, 0, "diversity: each state's best N children are kept before any state's next "
+                                       "one, the rest fill the width (0: plain ranking)", lo=0),
         "grow": Option(float, 0.0, "best mode, budget schedule: a pass ahead of its time model widens, up to "
                                    "GROW times its planned width (1: never; 0: 4 when repair=0, where no phase "
                                    "after the beam would use the time, else 1)", lo=0.0, hi=16.0),
