@@ -185,8 +185,8 @@ def test_a_run_killed_in_its_wide_pass_goes_on_with_that_pass(tmp_path, monkeypa
 
     def save(self, d, k, width, states):
         real_save(self, d, k, width, states)
-        if width > 1024 and k == 120:
-            cut["width"] = width
+        if width > 1024 and k >= 100:  # in the wide pass (its width depends on the machine's speed)
+            cut["width"], cut["level"] = width, k
             raise _Kill
 
     monkeypatch.setattr(bm.BeamRun, "save", save)
@@ -196,7 +196,7 @@ def test_a_run_killed_in_its_wide_pass_goes_on_with_that_pass(tmp_path, monkeypa
     assert (ck / "best.npz").exists() and (ck / "frontier.npz").exists()
     r = solving.get("beam", {**opts, "resume": str(ck)}).solve(p, mode="best", limits=Limits(time_s=10))
     assert r.stats["resumed_pass"] == cut["width"]
-    assert any(lv["level"] == 121 and lv["kept"] > 1024 for lv in r.stats["levels"])  # on from level 120
+    assert any(lv["level"] == cut["level"] + 1 and lv["kept"] > 1024 for lv in r.stats["levels"])  # on from there
     assert verify(p, r.solutions[0], allow_mismatch=True).score == r.best_score >= r.stats["resumed_score"]
     assert not (ck / "frontier.npz").exists()
 
