@@ -48,6 +48,7 @@ from puzzles.formats import InputError
 from solving import Limits, SolveResult
 
 from . import checkpoint, poly
+from .beam import _per_parent
 from .backtrack import PolySearch, make_search
 from .kernel import BUDGET, DEEPEST, DONE, MANY, SOLUTION
 from .poly import _bit, _count, _place, _pocket
@@ -179,17 +180,6 @@ def _expand(board, first, site, n_states, scan, nbr, area, sg_ptr, g_ptr, g_tag,
                 out_hash[m] = hsh[i] ^ opt_hash[o]
                 m += 1
     return m
-
-
-def _rank_within_parent(parents: np.ndarray) -> np.ndarray:
-    """For each entry, how many entries before it have the same parent (its rank among its siblings)."""
-    o = np.argsort(parents, kind="stable")
-    sp = parents[o]
-    start = np.concatenate([[0], np.nonzero(sp[1:] != sp[:-1])[0] + 1]) if len(sp) else np.zeros(0, np.int64)
-    first = np.repeat(start, np.diff(np.concatenate([start, [len(sp)]])))
-    within = np.empty(len(parents), np.int64)
-    within[o] = np.arange(len(sp)) - first
-    return within
 
 
 @njit(cache=True)
@@ -385,7 +375,7 @@ class XCCBeamRun:
             _, firsts = np.unique(hs[idx], return_index=True)
             ranked = idx[np.sort(firsts)]
             if o.get("per_parent", 0) > 0:  # diversity: each state's best per_parent children first, then the rest
-                ranked = ranked[np.argsort(_rank_within_parent(par[ranked]) >= o["per_parent"], kind="stable")]
+                ranked = _per_parent(ranked, par, o["per_parent"], len(ranked), n)
             if o.get("every_site"):  # the best `width` children whose every free site can still be covered
                 keep, new_board, new_first = self._alive_children(ranked, width, board, first, par, opt, tables,
                                                                   scratch, stats)
@@ -443,8 +433,8 @@ class XCCBeamRun:
         free site left uncoverable; built and checked a width at a time, best first."""
         t = self.t
         keep, boards, firsts, dropped = [], [], [], 0
-        at = 0
-        while at < len(ranked) and sum(len(x) for x in keep) < width:
+        at = kept = 0
+        while at < len(ranked) and kept < width:
             part = ranked[at: at + width]
             at += len(part)
             nb = np.zeros((len(part), t["n_words"]), np.uint64)
@@ -457,9 +447,9 @@ class XCCBeamRun:
             keep.append(part[ok])
             boards.append(nb[ok])
             firsts.append(nf[ok])
+            kept += int(ok.sum())
         stats["every_site_dropped"] = stats.get("every_site_dropped", 0) + dropped
-        kept = np.concatenate(keep)[:width]
-        return kept, np.concatenate(boards)[:width], np.concatenate(firsts)[:width]
+        return np.concatenate(keep)[:width], np.concatenate(boards)[:width], np.concatenate(firsts)[:width]
 
     def _endgame(self, prefix, stats, deadline=None, board=None):
         """Exhaust one survivor (up to ``endgame_nodes`` nodes, and not past the deadline).

@@ -53,6 +53,18 @@ class PlacementTable(Sequence):
         return PolyPlacement(int(self.piece[k]), int(self.copy[k]),
                              tuple(cells[j] for j in self.flat[self.ptr[k]:self.ptr[k + 1]].tolist()))
 
+    def xcc_rows(self, first_item: np.ndarray, cell_item: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(opt_ptr, opt_items) of an XCC with one option per placement: ``first_item[k]`` (its
+        piece's item), then its cells as ``cell_item`` numbers them."""
+        lens = np.diff(self.ptr) + 1
+        ptr = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
+        flat = np.empty(int(ptr[-1]), np.int64)
+        flat[ptr[:-1]] = first_item
+        body = np.ones(len(flat), bool)
+        body[ptr[:-1]] = False
+        flat[body] = cell_item[self.flat]
+        return ptr, flat
+
     def take(self, rows) -> PlacementTable:
         """The placements ``rows`` (indices), in that order, as a table."""
         rows = np.asarray(rows, np.int64)
@@ -149,13 +161,7 @@ class PolyformPuzzle:
         first_copy = np.array([copy_of[(i, 0)] for i in range(len(self.pieces))], np.int64)
         names = [n for _, _, n in self.copy_names()]
         item = n_cells + first_copy[table.piece] + table.copy if len(table) else np.zeros(0, np.int64)
-        lens = np.diff(table.ptr) + 1
-        ptr = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
-        flat = np.empty(int(ptr[-1]), np.int64)
-        flat[ptr[:-1]] = item
-        body = np.ones(len(flat), bool)
-        body[ptr[:-1]] = False
-        flat[body] = table.flat
+        ptr, flat = table.xcc_rows(item, np.arange(n_cells))
         item_names = [self.cell_item(c) for c in table.cells] + names
         if len(set(item_names)) != len(item_names):
             raise ValueError("duplicate item names")

@@ -174,14 +174,8 @@ def _window_xcc(p: PolyformPuzzle, cells: list, n_must: int, names: list[str]) -
     index = {c: i for i, c in enumerate(cells)}
     table = sub.placements()  # its cell indices are into sorted(cells); the items follow ``cells``
     n_cells = len(cells)
-    at = np.array([index[c] for c in table.cells], np.int64)
-    lens = np.diff(table.ptr) + 1
-    ptr = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
-    flat = np.empty(int(ptr[-1]), np.int64)
-    flat[ptr[:-1]] = n_cells + table.piece
-    body = np.ones(len(flat), bool)
-    body[ptr[:-1]] = False
-    flat[body] = at[table.flat]
+    ptr, flat = table.xcc_rows(n_cells + table.piece.astype(np.int64),
+                               np.array([index[c] for c in table.cells], np.int64))
     return XCC(item_names=[PolyformPuzzle.cell_item(c) for c in cells] + names, n_primary=n_must,
                opt_ptr=ptr.astype(np.int32), opt_items=flat.astype(np.int32), opt_colors=np.zeros(len(flat), np.int32),
                decode=table)

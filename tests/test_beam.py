@@ -193,6 +193,29 @@ def _reference_children(run, cov, sites, lookahead, touch, w_boundary, w_covers)
     return out
 
 
+def _random_fillings(run, n, most, seed):
+    """``n`` random partial fillings of the XCC beam ``run``'s puzzle (0..most-1 disjoint options,
+    k % most for the k-th): their covered items (input numbering) and their item bitsets."""
+    x, t = run.xcc, run.t
+    rng = np.random.default_rng(seed)
+    new = np.empty(x.n_items, np.int64)
+    new[t["old_of"]] = np.arange(x.n_items)
+    covs = []
+    for k in range(n):
+        c, placed = set(), 0
+        for q in rng.permutation(x.n_options):
+            its = set(x.opt_items[x.opt_ptr[q]:x.opt_ptr[q + 1]].tolist())
+            if placed < k % most and not its & c:
+                c |= its
+                placed += 1
+        covs.append(c)
+    board = np.zeros((n, t["n_words"]), np.uint64)
+    for i, c in enumerate(covs):
+        for it in c:
+            board[i, new[it] >> 6] |= np.uint64(1) << np.uint64(new[it] & 63)
+    return covs, board
+
+
 @pytest.mark.parametrize("name", ["pentomino-6x10", "eternity1-boat", "queens-8"])
 @pytest.mark.parametrize("touch", [True, False])
 def test_polyform_beam_children_agree_with_a_plain_expansion(name, touch):
@@ -204,24 +227,9 @@ def test_polyform_beam_children_agree_with_a_plain_expansion(name, touch):
     p = catalog.load(name)
     o = {k: v.default for k, v in Beam.OPTIONS.items()}
     run = XCCBeamRun(p, o)
-    x, t = run.xcc, run.t
-    rng = np.random.default_rng(7)
-    new = np.empty(x.n_items, np.int64)
-    new[t["old_of"]] = np.arange(x.n_items)
-    covs = []
-    for k in range(12):  # random partial fillings of 0..5 options
-        c, placed = set(), 0
-        for q in rng.permutation(x.n_options):
-            its = set(x.opt_items[x.opt_ptr[q]:x.opt_ptr[q + 1]].tolist())
-            if placed < k % 6 and not its & c:
-                c |= its
-                placed += 1
-        covs.append(c)
+    t = run.t
+    covs, board = _random_fillings(run, 12, 6, 7)  # 0..5 options
     n = len(covs)
-    board = np.zeros((n, t["n_words"]), np.uint64)
-    for i, c in enumerate(covs):
-        for it in c:
-            board[i, new[it] >> 6] |= np.uint64(1) << np.uint64(new[it] & 63)
     free = lambda i, s: not (int(board[i, s >> 6]) >> int(s & 63)) & 1  # noqa: E731
     first = np.array([next((q for q, s in enumerate(t["scan"]) if free(i, s)), len(t["scan"])) for i in range(n)])
     tables = (t["sg_ptr"], t["g_ptr"], t["g_tag"], t["e_opt"], t["e_lmask"], t["ow_ptr"], t["ow_idx"], t["ow_mask"])
@@ -301,23 +309,9 @@ def test_every_site_check_agrees_with_a_plain_one(name):
     p = catalog.load(name)
     run = XCCBeamRun(p, {k: v.default for k, v in Beam.OPTIONS.items()})
     x, t = run.xcc, run.t
-    rng = np.random.default_rng(11)
-    new = np.empty(x.n_items, np.int64)
-    new[t["old_of"]] = np.arange(x.n_items)
-    opts = [set(x.opt_items[x.opt_ptr[q]:x.opt_ptr[q + 1]].tolist()) for q in range(x.n_options)]
-    covs = []
-    for k in range(24):  # random partial fillings of 0..7 options
-        c, placed = set(), 0
-        for q in rng.permutation(x.n_options):
-            if placed < k % 8 and not opts[q] & c:
-                c |= opts[q]
-                placed += 1
-        covs.append(c)
+    covs, board = _random_fillings(run, 24, 8, 11)  # 0..7 options
     n = len(covs)
-    board = np.zeros((n, t["n_words"]), np.uint64)
-    for i, c in enumerate(covs):
-        for it in c:
-            board[i, new[it] >> 6] |= np.uint64(1) << np.uint64(new[it] & 63)
+    opts = [set(x.opt_items[x.opt_ptr[q]:x.opt_ptr[q + 1]].tolist()) for q in range(x.n_options)]
     sites = [i for i in range(x.n_primary) if x.item_names[i].startswith("c")]
     want = [all(s in c or any(s in o and not o & c for o in opts) for s in sites) for c in covs]
     got = np.zeros(n, np.bool_)
@@ -332,12 +326,12 @@ def test_every_site_check_agrees_with_a_plain_one(name):
 def test_polyform_beam_per_parent_puts_each_states_best_children_first():
     """``per_parent`` on polyforms: each state's best N children go before any state's
     (N+1)-th, the rest fill the width in score order; the beam still solves."""
-    from baseline.beam_xcc import _rank_within_parent
+    from baseline.beam import _per_parent
 
     parents = np.array([3, 1, 3, 3, 1, 0, 3])
-    assert _rank_within_parent(parents).tolist() == [0, 0, 1, 2, 1, 0, 3]
     ranked = np.arange(len(parents))
-    first = ranked[np.argsort(_rank_within_parent(parents) >= 1, kind="stable")]
+    assert _per_parent(ranked, parents, 2, 7, 4).tolist() == [0, 1, 2, 4, 5, 3, 6]
+    first = _per_parent(ranked, parents, 1, 7, 4)
     assert first.tolist() == [0, 1, 5, 2, 3, 4, 6]
     p = catalog.load("eternity1-boat")
     res = solving.get("beam", {"width": 200, "per_parent": 1}).solve(p, mode="first", limits=Limits())
