@@ -506,6 +506,9 @@ class Beam(SolverBase):
         "every_site": Option(bool, False, "polyforms: a kept state must have a fitting option at every free site "
                                           "of the board (not only near its new piece)"),
         "sweep": Option(float, 90.0, "polyforms: the direction (degrees) the sites are filled from: 90 = top rows first", lo=-360.0, hi=360.0),
+        "probe_at": Option(int, 0, "polyforms: from this many pieces left, each kept state is first searched for "
+                                   "probe_nodes nodes and dropped when that proves it has no tiling (0: off)", lo=0),
+        "probe_nodes": Option(int, 200, "polyforms: node budget of one probe (probe_at)", lo=1),
     }
 
     def check(self, puzzle, mode: str) -> None:

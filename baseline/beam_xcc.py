@@ -23,6 +23,10 @@ When about ``exhaust_at`` pieces are left, each survivor, best first, is
 exhausted: for polyforms one ``poly`` search (Selby's site search over
 bitsets) restarted from the survivor's bitset, otherwise Algorithm C on the
 sub-problem.
+With ``probe_at``, once that few pieces are left, each state the beam would
+keep is first searched by that engine for ``probe_nodes`` nodes: a state the
+probe exhausts without a tiling is dropped (it was dead, though no site near
+its last pieces showed it), and a tiling the probe meets is the answer.
 A run that ends without a solution is repeated four times wider (three
 runs at most) while time is left.
 
@@ -242,7 +246,8 @@ class XCCBeamRun:
         else:  # no geometry: every primary item is a site, in item order
             self.sites_per_piece = float(max(1.0, self.opt_sites.mean())) if len(self.opt_sites) else 1.0
         self.opt_weight = self._weights(options.get("weights", ""))
-        self._exhauster = None  # the end-game's poly search, made at its first survivor
+        self._exhauster = None  # the end-game's poly search, made at its first survivor (or probe)
+        self._probe_solution = None  # a tiling a probe found (``_probe``)
         self._drawn = 0  # the level of the board in best.svg
         self.build_s = time.perf_counter() - t0
 
@@ -376,9 +381,12 @@ class XCCBeamRun:
             ranked = idx[np.sort(firsts)]
             if o.get("per_parent", 0) > 0:  # diversity: each state's best per_parent children first, then the rest
                 ranked = _per_parent(ranked, par, o["per_parent"], len(ranked), n)
-            if o.get("every_site"):  # the best `width` children whose every free site can still be covered
-                keep, new_board, new_first = self._alive_children(ranked, width, board, first, par, opt, tables,
-                                                                  scratch, stats)
+            probing = 0 < o.get("probe_at", 0) and self.pieces_left(chosen[0]) - 1 <= o["probe_at"]
+            if o.get("every_site") or probing:  # the best `width` children that pass the checks asked for
+                keep, new_board, new_first = self._checked_children(ranked, width, board, first, par, opt, chosen,
+                                                                    tables, scratch, stats, probing, deadline)
+                if self._probe_solution is not None:
+                    return "solved", [self._probe_solution], ""
             else:
                 keep = ranked[:width]
                 new_board = np.zeros((len(keep), t["n_words"]), np.uint64)
@@ -428,28 +436,56 @@ class XCCBeamRun:
                 last_save = time.perf_counter()
         return "limit", [], f"no survivor of the beam (width {width}) completes: widen the beam"
 
-    def _alive_children(self, ranked, width, board, first, par, opt, tables, scratch, stats):
-        """(kept, boards, first free sites) of the best ``width`` of the ``ranked`` children with no
-        free site left uncoverable; built and checked a width at a time, best first."""
+    def _checked_children(self, ranked, width, board, first, par, opt, chosen, tables, scratch, stats, probing,
+                          deadline):
+        """(kept, boards, first free sites) of the best ``width`` of the ``ranked`` children that pass
+        the checks asked for, built and checked a width at a time, best first: ``every_site`` (no
+        free site left uncoverable) and, when ``probing``, a probe (``_probe``)."""
         t = self.t
-        keep, boards, firsts, dropped = [], [], [], 0
+        keep, boards, firsts = [], [], []
         at = kept = 0
         while at < len(ranked) and kept < width:
-            part = ranked[at: at + width]
+            part = ranked[at: at + width - kept]
             at += len(part)
             nb = np.zeros((len(part), t["n_words"]), np.uint64)
             nf = np.zeros(len(part), np.int64)
             _children(board, first, par[part], opt[part], t["scan"], t["ow_ptr"], t["ow_idx"], t["ow_mask"], t["tag"],
                       nb, nf)
-            ok = np.zeros(len(part), np.bool_)
-            _alive(nb, nf, len(part), t["scan"], *tables, scratch, ok)
-            dropped += int(len(part) - ok.sum())
+            ok = np.ones(len(part), np.bool_)
+            if self.o.get("every_site"):
+                _alive(nb, nf, len(part), t["scan"], *tables, scratch, ok)
+                stats["every_site_dropped"] = stats.get("every_site_dropped", 0) + int(len(part) - ok.sum())
+            if probing:
+                self._probe(nb, ok, [list(chosen[par[q]]) + [int(opt[q])] for q in part], stats, deadline)
             keep.append(part[ok])
             boards.append(nb[ok])
             firsts.append(nf[ok])
             kept += int(ok.sum())
-        stats["every_site_dropped"] = stats.get("every_site_dropped", 0) + dropped
+            if self._probe_solution is not None:
+                break
         return np.concatenate(keep)[:width], np.concatenate(boards)[:width], np.concatenate(firsts)[:width]
+
+    def _probe(self, boards, ok, prefixes, stats, deadline):
+        """Search each state still ``ok`` for up to ``probe_nodes`` nodes (the end-game's engine,
+        restarted from its bitset) and clear ``ok`` where the search ends without a tiling: the
+        state is dead, though no site near its last pieces shows it yet. A tiling found on the way is
+        kept in ``_probe_solution``. Past the deadline the rest are kept unprobed."""
+        if self._exhauster is None:
+            self._exhauster = PolySearch(self.xcc, tables=self.t)
+        s = self._exhauster
+        for i in np.nonzero(ok)[0]:
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+            s.restart(boards[i])
+            code = s.step(self.o["probe_nodes"], True)
+            stats["probe_states"] = stats.get("probe_states", 0) + 1
+            stats["probe_nodes"] = stats.get("probe_nodes", 0) + s.nodes
+            if code == SOLUTION:
+                self._probe_solution = [self.xcc.decode[q] for q in prefixes[i] + s.current_options()]
+                return
+            if code == DONE:
+                ok[i] = False
+                stats["probe_dropped"] = stats.get("probe_dropped", 0) + 1
 
     def _endgame(self, prefix, stats, deadline=None, board=None):
         """Exhaust one survivor (up to ``endgame_nodes`` nodes, and not past the deadline).

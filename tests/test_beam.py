@@ -337,3 +337,47 @@ def test_polyform_beam_per_parent_puts_each_states_best_children_first():
     res = solving.get("beam", {"width": 200, "per_parent": 1}).solve(p, mode="first", limits=Limits())
     assert res.status == "solved"
     assert max(lv["kept"] for lv in res.stats["levels"]) > 1  # the width is filled (a strict cap keeps 1 a level)
+
+
+def test_polyform_beam_probe_drops_exactly_the_dead_states():
+    """``probe_at``: a probe with budget to spare clears a state exactly when dancing links finds
+    no completion of it (random partial fillings of the pentominoes, some dead, some not); a
+    probe that meets a tiling hands it on, and the beam with it still solves."""
+    from baseline.backtrack import DLXSearch
+    from baseline.beam import Beam
+    from baseline.beam_xcc import XCCBeamRun
+    from baseline.kernel import SOLUTION
+
+    p = catalog.load("pentomino-6x10")
+    run = XCCBeamRun(p, {**{k: v.default for k, v in Beam.OPTIONS.items()}, "probe_nodes": 10**8})
+    x, t = run.xcc, run.t
+    new = np.empty(x.n_items, np.int64)
+    new[t["old_of"]] = np.arange(x.n_items)
+    rng = np.random.default_rng(5)
+    prefixes, want = [], []
+    while len(prefixes) < 16:
+        c, pre = set(), []
+        for q in rng.permutation(x.n_options):
+            its = set(x.opt_items[x.opt_ptr[q]:x.opt_ptr[q + 1]].tolist())
+            if len(pre) < 1 + len(prefixes) % 3 and not its & c:
+                c |= its
+                pre.append(int(q))
+        sub, _ = x.restrict(pre)
+        prefixes.append(pre)
+        want.append(DLXSearch(sub).step(10**9, True) == SOLUTION)
+    assert True in want and False in want
+    board = np.zeros((len(prefixes), t["n_words"]), np.uint64)
+    for i, pre in enumerate(prefixes):
+        for q in pre:
+            for it in x.opt_items[x.opt_ptr[q]:x.opt_ptr[q + 1]]:
+                board[i, new[it] >> 6] |= np.uint64(1) << np.uint64(new[it] & 63)
+    live = [i for i in range(len(want)) if want[i]]
+    order = np.array([i for i in range(len(want)) if not want[i]] + live)  # the dead first: a tiling stops the probe
+    ok, stats = np.ones(len(order), np.bool_), {}
+    run._probe(board[order], ok, [prefixes[i] for i in order], stats, None)
+    n_dead = len(want) - len(live)
+    assert ok.tolist() == [False] * n_dead + [True] * len(live) and stats["probe_dropped"] == n_dead
+    sol = run._probe_solution
+    assert sol is not None and verify(p, sol).valid
+    res = solving.get("beam", {"width": 200, "probe_at": 8, "probe_nodes": 50}).solve(p, mode="first", limits=Limits())
+    assert res.status == "solved" and verify(p, res.solutions[0]).valid and res.stats["probe_states"] > 0
