@@ -193,6 +193,9 @@ def test_a_run_killed_in_its_wide_pass_goes_on_with_that_pass(tmp_path, monkeypa
     with pytest.raises(_Kill):
         solving.get("beam", opts).solve(p, mode="best", limits=Limits(time_s=10))
     monkeypatch.setattr(bm.BeamRun, "save", real_save)
+    # whether the cut pass is worth going on with depends on the speed measured at resume (CI runs
+    # tests side by side): plan the cut width, so the test is about the resume, not the machine
+    monkeypatch.setattr(bm, "_planned_width", lambda model, left: cut["width"])
     assert (ck / "best.npz").exists() and (ck / "frontier.npz").exists()
     r = solving.get("beam", {**opts, "resume": str(ck)}).solve(p, mode="best", limits=Limits(time_s=10))
     assert r.stats["resumed_pass"] == cut["width"]
