@@ -456,7 +456,7 @@ class XCCBeamRun:
                 _alive(nb, nf, len(part), t["scan"], *tables, scratch, ok)
                 stats["every_site_dropped"] = stats.get("every_site_dropped", 0) + int(len(part) - ok.sum())
             if probing:
-                self._probe(nb, ok, [list(chosen[par[q]]) + [int(opt[q])] for q in part], stats, deadline)
+                self._probe(nb, ok, lambda i: [*chosen[par[part[i]]].tolist(), int(opt[part[i]])], stats, deadline)
             keep.append(part[ok])
             boards.append(nb[ok])
             firsts.append(nf[ok])
@@ -465,11 +465,12 @@ class XCCBeamRun:
                 break
         return np.concatenate(keep)[:width], np.concatenate(boards)[:width], np.concatenate(firsts)[:width]
 
-    def _probe(self, boards, ok, prefixes, stats, deadline):
+    def _probe(self, boards, ok, prefix_of, stats, deadline):
         """Search each state still ``ok`` for up to ``probe_nodes`` nodes (the end-game's engine,
         restarted from its bitset) and clear ``ok`` where the search ends without a tiling: the
-        state is dead, though no site near its last pieces shows it yet. A tiling found on the way is
-        kept in ``_probe_solution``. Past the deadline the rest are kept unprobed."""
+        state is dead, though no site near its last pieces shows it yet. A tiling found on the way
+        (state i's options ``prefix_of(i)`` and the search's) is kept in ``_probe_solution``. Past
+        the deadline the rest are kept unprobed."""
         if self._exhauster is None:
             self._exhauster = PolySearch(self.xcc, tables=self.t)
         s = self._exhauster
@@ -481,7 +482,7 @@ class XCCBeamRun:
             stats["probe_states"] = stats.get("probe_states", 0) + 1
             stats["probe_nodes"] = stats.get("probe_nodes", 0) + s.nodes
             if code == SOLUTION:
-                self._probe_solution = [self.xcc.decode[q] for q in prefixes[i] + s.current_options()]
+                self._probe_solution = [self.xcc.decode[q] for q in prefix_of(i) + s.current_options()]
                 return
             if code == DONE:
                 ok[i] = False

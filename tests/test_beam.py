@@ -193,27 +193,29 @@ def _reference_children(run, cov, sites, lookahead, touch, w_boundary, w_covers)
     return out
 
 
-def _random_fillings(run, n, most, seed):
-    """``n`` random partial fillings of the XCC beam ``run``'s puzzle (0..most-1 disjoint options,
-    k % most for the k-th): their covered items (input numbering) and their item bitsets."""
+def _random_fillings(run, n, most, seed, first=0):
+    """``n`` random partial fillings of the XCC beam ``run``'s puzzle (first..first+most-1 disjoint
+    options, first + k % most for the k-th): their covered items (input numbering), their item
+    bitsets and their options."""
     x, t = run.xcc, run.t
     rng = np.random.default_rng(seed)
     new = np.empty(x.n_items, np.int64)
     new[t["old_of"]] = np.arange(x.n_items)
-    covs = []
+    covs, chosen = [], []
     for k in range(n):
-        c, placed = set(), 0
+        c, pre = set(), []
         for q in rng.permutation(x.n_options):
             its = set(x.opt_items[x.opt_ptr[q]:x.opt_ptr[q + 1]].tolist())
-            if placed < k % most and not its & c:
+            if len(pre) < first + k % most and not its & c:
                 c |= its
-                placed += 1
+                pre.append(int(q))
         covs.append(c)
+        chosen.append(pre)
     board = np.zeros((n, t["n_words"]), np.uint64)
     for i, c in enumerate(covs):
         for it in c:
             board[i, new[it] >> 6] |= np.uint64(1) << np.uint64(new[it] & 63)
-    return covs, board
+    return covs, board, chosen
 
 
 @pytest.mark.parametrize("name", ["pentomino-6x10", "eternity1-boat", "queens-8"])
@@ -228,7 +230,7 @@ def test_polyform_beam_children_agree_with_a_plain_expansion(name, touch):
     o = {k: v.default for k, v in Beam.OPTIONS.items()}
     run = XCCBeamRun(p, o)
     t = run.t
-    covs, board = _random_fillings(run, 12, 6, 7)  # 0..5 options
+    covs, board, _ = _random_fillings(run, 12, 6, 7)  # 0..5 options
     n = len(covs)
     free = lambda i, s: not (int(board[i, s >> 6]) >> int(s & 63)) & 1  # noqa: E731
     first = np.array([next((q for q, s in enumerate(t["scan"]) if free(i, s)), len(t["scan"])) for i in range(n)])
@@ -309,7 +311,7 @@ def test_every_site_check_agrees_with_a_plain_one(name):
     p = catalog.load(name)
     run = XCCBeamRun(p, {k: v.default for k, v in Beam.OPTIONS.items()})
     x, t = run.xcc, run.t
-    covs, board = _random_fillings(run, 24, 8, 11)  # 0..7 options
+    covs, board, _ = _random_fillings(run, 24, 8, 11)  # 0..7 options
     n = len(covs)
     opts = [set(x.opt_items[x.opt_ptr[q]:x.opt_ptr[q + 1]].tolist()) for q in range(x.n_options)]
     sites = [i for i in range(x.n_primary) if x.item_names[i].startswith("c")]
@@ -350,31 +352,13 @@ def test_polyform_beam_probe_drops_exactly_the_dead_states():
 
     p = catalog.load("pentomino-6x10")
     run = XCCBeamRun(p, {**{k: v.default for k, v in Beam.OPTIONS.items()}, "probe_nodes": 10**8})
-    x, t = run.xcc, run.t
-    new = np.empty(x.n_items, np.int64)
-    new[t["old_of"]] = np.arange(x.n_items)
-    rng = np.random.default_rng(5)
-    prefixes, want = [], []
-    while len(prefixes) < 16:
-        c, pre = set(), []
-        for q in rng.permutation(x.n_options):
-            its = set(x.opt_items[x.opt_ptr[q]:x.opt_ptr[q + 1]].tolist())
-            if len(pre) < 1 + len(prefixes) % 3 and not its & c:
-                c |= its
-                pre.append(int(q))
-        sub, _ = x.restrict(pre)
-        prefixes.append(pre)
-        want.append(DLXSearch(sub).step(10**9, True) == SOLUTION)
+    _, board, prefixes = _random_fillings(run, 16, 3, 5, first=1)  # 1..3 options
+    want = [DLXSearch(run.xcc.restrict(pre)[0]).step(10**9, True) == SOLUTION for pre in prefixes]
     assert True in want and False in want
-    board = np.zeros((len(prefixes), t["n_words"]), np.uint64)
-    for i, pre in enumerate(prefixes):
-        for q in pre:
-            for it in x.opt_items[x.opt_ptr[q]:x.opt_ptr[q + 1]]:
-                board[i, new[it] >> 6] |= np.uint64(1) << np.uint64(new[it] & 63)
     live = [i for i in range(len(want)) if want[i]]
     order = np.array([i for i in range(len(want)) if not want[i]] + live)  # the dead first: a tiling stops the probe
     ok, stats = np.ones(len(order), np.bool_), {}
-    run._probe(board[order], ok, [prefixes[i] for i in order], stats, None)
+    run._probe(board[order], ok, lambda i: prefixes[order[i]], stats, None)
     n_dead = len(want) - len(live)
     assert ok.tolist() == [False] * n_dead + [True] * len(live) and stats["probe_dropped"] == n_dead
     sol = run._probe_solution
