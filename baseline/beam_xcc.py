@@ -456,7 +456,8 @@ class XCCBeamRun:
                 _alive(nb, nf, len(part), t["scan"], *tables, scratch, ok)
                 stats["every_site_dropped"] = stats.get("every_site_dropped", 0) + int(len(part) - ok.sum())
             if probing:
-                self._probe(nb, ok, lambda i: [*chosen[par[part[i]]].tolist(), int(opt[part[i]])], stats, deadline)
+                self._probe(nb, ok, lambda i, part=part: [*chosen[par[part[i]]].tolist(), int(opt[part[i]])], stats,
+                            deadline)
             keep.append(part[ok])
             boards.append(nb[ok])
             firsts.append(nf[ok])
