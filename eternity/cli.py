@@ -12,6 +12,7 @@ import contextlib
 import json
 import os
 import sys
+import time
 from pathlib import Path
 
 from experiments import cli as runner_cli
@@ -134,8 +135,13 @@ def cmd_estimate(a) -> int:
     if not a.puzzle:
         raise UsageError("estimate: name a PUZZLE (or use --critical ROWSxCOLS:FRAME)")
     p = catalog.load(a.puzzle)
+    if p.kind == "polyform":
+        return _knuth(a, p)
     if p.kind != "edge" or not p.bordered:
-        raise UsageError(f"estimate: {a.puzzle}: Owen's model covers bordered edge-matching puzzles")
+        raise UsageError(f"estimate: {a.puzzle}: Owen's model covers bordered edge-matching puzzles "
+                         "(polyform puzzles get Knuth's estimate)")
+    if a.probes is not None or a.sweep is not None:
+        raise UsageError("estimate: --probes and --sweep are for polyform puzzles (Knuth's estimate)")
     slips = None
     if a.slips:
         try:
@@ -193,6 +199,56 @@ def cmd_estimate(a) -> int:
                   + ("" if m["complete"] else ", cut short by the time limit") + f", {m['time_s']:.2f} s); "
                   f"estimate/measured {m['ratio']:.3g}")
             print(f"plot                {out['plot']}")
+    return 0
+
+
+def _duration(seconds: float) -> str:
+    """A span of time in the unit a reader thinks in."""
+    for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.3g} {unit}"
+    return f"{seconds:.3g} s"
+
+
+def _knuth(a, p) -> int:
+    """Knuth's estimate of the `poly` engine's exhaustive tree of a polyform puzzle, with the
+    engine's speed measured here: whether an exhaust fits in the time there is."""
+    from baseline.backtrack import make_search
+    from baseline.kernel import DONE
+    from baseline.poly_estimate import estimate_tree
+
+    for flag in ("slips", "measure", "critical"):
+        if getattr(a, flag):
+            raise UsageError(f"estimate: --{flag} is for edge-matching puzzles (Owen's model)")
+    sweep = 90.0 if a.sweep is None else a.sweep
+    with _refused("estimate"):
+        xcc = p.to_xcc()
+        search = make_search(xcc, engine="poly", grid=p.grid_name, sweep=sweep)
+    progress, status_ctx = _live_progress(a, f"eternity estimate {a.puzzle}")
+    with status_ctx:
+        probes = a.probes or (10**12 if a.time_limit else 2000)  # a time limit alone: probe until it
+        res = estimate_tree(search, probes=probes, seed=a.seed, time_s=a.time_limit,
+                            progress=(lambda **k: progress(k)) if progress else None)
+        t0 = time.perf_counter()  # the engine's speed, from the root, for a few seconds
+        while search.step(20_000, False) != DONE and time.perf_counter() - t0 < 3.0:
+            pass
+        el = time.perf_counter() - t0
+    rate = search.nodes / el if el > 0 else 0.0
+    hours = res["nodes"] / rate / 3600 if rate > 0 else None
+    out = {"puzzle": p.name or a.puzzle, "method": "knuth", "engine": "poly", "sweep": sweep, "seed": a.seed,
+           **res, "nodes_per_s": round(rate), "exhaust_hours_one_core": hours}
+    if a.json:
+        _out(out)
+    else:
+        rel = res["nodes_stderr"] / res["nodes"] if res["nodes"] > 0 else 0.0
+        print(f"tree nodes          {res['nodes']:.4g} (log10 {res['log10_nodes']:.2f}, standard error {rel:.0%}) "
+              f"from {res['probes']:,} probes in {res['seconds']:.1f} s (Knuth, engine poly, sweep {sweep:g})")
+        print(f"solutions           {res['solutions']:.3g} (standard error {res['solutions_stderr']:.3g}; "
+              f"{res['probes_reaching_a_solution']:,} probes met one)")
+        print(f"probe depths        mean {res['depth_mean']}, deepest {res['depth_max']}")
+        print(f"engine speed        {rate:,.0f} nodes/s on one core (measured here)")
+        if hours is not None:
+            print(f"exhaust             about {_duration(hours * 3600)} on one core")
     return 0
 
 
@@ -465,18 +521,18 @@ def cmd_solve(a) -> int:
     return EXIT_LIMIT if res.status == solving.Status.LIMIT and not res.solutions else EXIT_OK
 
 
-def _live_progress(a):
+def _live_progress(a, prefix: str | None = None):
     """A live status line on a terminal, a log line every 15 s elsewhere, nothing with --quiet."""
     from solving.progress import LogLines, describe
 
     if a.quiet:
         return None, contextlib.nullcontext()
     if a.json or not sys.stderr.isatty():
-        return LogLines(f"eternity solve {a.puzzle}"), contextlib.nullcontext()
+        return LogLines(prefix or f"eternity solve {a.puzzle}"), contextlib.nullcontext()
     from rich.console import Console
 
     console = Console(stderr=True)
-    status = console.status("solving ...")
+    status = console.status("working ..." if prefix else "solving ...")
 
     def progress(info: dict) -> None:
         status.update(describe(info))
@@ -577,7 +633,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("-o", "--output", required=True)
     s.set_defaults(func=cmd_decode, outputs={"output": "file"})
 
-    s = sub.add_parser("estimate", help="Owen's model: expected solutions and search-tree size")
+    s = sub.add_parser("estimate", help="expected solutions and search-tree size: Owen's model (edge matching), "
+                                        "Knuth's probes (polyforms)")
     s.add_argument("puzzle", nargs="?")
     s.add_argument("--order", default="rowscan", help="rowscan, rowscan-up, colscan, spiral, frame-first, or a file of cell names")
     s.add_argument("--slips", help="D1,D2,...: the k-th invalid inner join is allowed from depth D_k (slip array)")
@@ -587,8 +644,13 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--measure", action="store_true",
                    help="count with edge-backtrack in the same order and plot estimated against measured nodes")
     s.add_argument("--plot", help="--measure: where the PNG goes (default estimate-PUZZLE.png)")
-    s.add_argument("--time-limit", type=arg(float, 0.001), help="--measure: stop the count after this many seconds")
+    s.add_argument("--time-limit", type=arg(float, 0.001), help="--measure: stop the count after this many seconds; "
+                   "polyforms: stop probing after this many seconds")
+    s.add_argument("--probes", type=arg(int, 1), help="polyforms: random probes of the poly engine's tree (default 2000)")
+    s.add_argument("--sweep", type=arg(float, -360.0, 360.0), help="polyforms: the engine's sweep in degrees (default 90)")
+    s.add_argument("--seed", type=arg(int, 0), default=0, help="polyforms: the probes' random seed")
     s.add_argument("--json", action="store_true")
+    s.add_argument("--quiet", action="store_true", help="polyforms: no progress")
     s.set_defaults(func=cmd_estimate, outputs={"plot": "image"})
 
     s = sub.add_parser("export", help="write a puzzle in another format")

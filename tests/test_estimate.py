@@ -125,3 +125,59 @@ def test_estimate_cli_slips_measure_and_critical(tmp_path, capsys):
                 ["estimate", "--critical", "6x6"], ["estimate"],
                 ["estimate", "owen-a", "--measure", "--order", "mrv"]):
         assert main(bad) == 2
+
+
+# ---------------------------------------------------------------- Knuth's probes (polyforms)
+
+def _exhaust(p):
+    from baseline.backtrack import make_search
+    from baseline.kernel import DONE, NO_BOUND
+
+    s = make_search(p.to_xcc(), engine="poly", grid=p.grid_name)
+    while s.step(NO_BOUND, False) != DONE:
+        pass
+    return s
+
+
+def test_knuth_probes_estimate_the_poly_tree_of_the_pentominoes():
+    """Unbiased: with enough probes the mean lands on the exhaust's own node count (64,031 nodes)."""
+    from baseline.backtrack import make_search
+    from baseline.poly_estimate import estimate_tree
+
+    p = catalog.load("pentomino-3x20")
+    whole = _exhaust(p)
+    res = estimate_tree(make_search(p.to_xcc(), engine="poly", grid=p.grid_name), probes=20_000, seed=3)
+    assert res["probes"] == 20_000
+    assert abs(res["nodes"] - whole.nodes) < max(4 * res["nodes_stderr"], 0.02 * whole.nodes)
+    assert res["nodes"] == pytest.approx(whole.nodes, rel=0.1)
+    # per level too: the first levels are met by every probe
+    prof = [int(v) for v in whole.prof if v]
+    assert 10 ** res["log10_nodes_per_level"][0] == pytest.approx(prof[0], rel=0.01)
+
+
+@settings(max_examples=6, deadline=None)
+@given(st.sampled_from([(4, 5, 5), (3, 4, 4), (4, 4, 4)]), st.integers(0, 10**6))
+def test_knuth_probes_count_the_solutions_of_random_polyominoes(shape, seed):
+    from baseline.backtrack import make_search
+    from baseline.poly_estimate import estimate_tree
+
+    p = generate.polyomino_puzzle(*shape, seed)[0]
+    whole = _exhaust(p)
+    res = estimate_tree(make_search(p.to_xcc(), engine="poly", grid=p.grid_name), probes=4_000, seed=seed)
+    assert abs(res["nodes"] - whole.nodes) <= 5 * res["nodes_stderr"] + 1e-6 * whole.nodes
+    assert abs(res["solutions"] - whole.count) <= 5 * res["solutions_stderr"] + 1e-6 * max(1, whole.count)
+    assert (res["solutions"] > 0) == (whole.count > 0)
+
+
+def test_estimate_cli_probes_a_polyform_tree(capsys):
+    import json
+
+    from eternity.cli import main
+
+    assert main(["estimate", "pentomino-3x20", "--probes", "300", "--seed", "2", "--json", "--quiet"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["method"] == "knuth" and out["probes"] == 300 and 4 < out["log10_nodes"] < 5.5
+    assert out["nodes_per_s"] > 0 and out["exhaust_hours_one_core"] > 0
+    for bad in (["estimate", "pentomino-3x20", "--slips", "3"], ["estimate", "pentomino-3x20", "--measure"],
+                ["estimate", "owen-a", "--probes", "10"], ["estimate", "pentomino-3x20", "--probes", "0"]):
+        assert main(bad) == 2

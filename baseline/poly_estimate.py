@@ -1,0 +1,161 @@
+"""Knuth's estimate of the `poly` engine's exhaustive tree, by random probes.
+
+Below the critical size only an exhaust finds the planted solution (seed 000),
+so the first question about a region is whether its exhaust fits in the time
+there is.  Knuth (1975, "Estimating the efficiency of backtrack programs")
+walks random paths from a state: where the search would branch d ways, the
+path takes one of them at random, and the product of the d's met so far
+weighs what it meets.  The mean over probes is an unbiased estimate of the
+tree's node count and of its solution count; the spread of the probes says
+how far to trust it (heavy tails: the mean creeps up as probes are added).
+
+The probes use the engine's own site choice, pocket check and node count
+(a node is a placement tried), so the estimate is of the tree that
+``backtrack --opt engine=poly`` searches -- from the empty region, or from a
+beam state's bitset (``PolySearch.restart``).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+from numba import njit
+
+from . import poly
+
+
+@njit(cache=True)
+def _probe_batch(n_probes, start, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
+                 tag, prim, n_sites_look, wit, later, os_ptr, os_idx, area, stamp, stack, scratch, best_buf, cur,
+                 viable, nodes_out, sols_out, depth_out, level_sum):
+    """``n_probes`` random paths from the bitset ``start``: each probe's weighted node total,
+    its weighted solutions, its depth, and the weighted nodes per level.
+
+    Each node's children are looked at one level ahead: a child that cuts off a dead
+    pocket or leaves a site with no option is a leaf (counted, not entered), a child
+    that covers everything is a solution, and the path goes on to one of the rest
+    at random, its weight times their number.  Still unbiased, and it keeps probes
+    alive in the thin, deep trees of sub-critical regions, where most children die
+    at once and plain probes almost never reach the depths that hold the nodes."""
+    n_scan = scan.shape[0]
+    top = level_sum.shape[0]
+    for k in range(n_probes):
+        board[:] = start
+        wit[:, :] = -1
+        w = 1.0
+        total = 0.0
+        p = 0
+        level = 0
+        sols = 0.0
+        while True:
+            while p < n_scan and poly._bit(board, scan[p]):
+                p += 1
+            d = poly._choose(p, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
+                             tag, wit, later, n_sites_look, False, scratch, best_buf)
+            if d < 0:  # only at the start: every site covered already
+                ok = True
+                for q in range(prim.shape[0]):
+                    if board[q] & prim[q] != prim[q]:
+                        ok = False
+                        break
+                if ok:
+                    sols += w
+                break
+            if d == 0:
+                break
+            total += w * d
+            level_sum[min(level, top - 1)] += w * d
+            for i in range(d):
+                cur[i] = best_buf[i]
+            v = 0
+            n_sol = 0
+            for i in range(d):
+                o = cur[i]
+                poly._place(o, board, ow_ptr, ow_idx, ow_mask, tag, True)
+                if not (area > 0 and poly._pocket(o, board, os_ptr, os_idx, nbr, area, stamp, stack)):
+                    p2 = p
+                    while p2 < n_scan and poly._bit(board, scan[p2]):
+                        p2 += 1
+                    d2 = poly._choose(p2, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
+                                      ow_mask, tag, wit, later, n_sites_look, False, scratch, best_buf)
+                    if d2 > 0:
+                        viable[v] = o
+                        v += 1
+                    elif d2 < 0:
+                        ok = True
+                        for q in range(prim.shape[0]):
+                            if board[q] & prim[q] != prim[q]:
+                                ok = False
+                                break
+                        if ok:
+                            n_sol += 1
+                poly._place(o, board, ow_ptr, ow_idx, ow_mask, tag, False)
+            sols += w * n_sol
+            if v == 0:
+                break
+            poly._place(viable[np.random.randint(0, v)], board, ow_ptr, ow_idx, ow_mask, tag, True)
+            w *= v
+            level += 1
+        nodes_out[k] = total
+        sols_out[k] = sols
+        depth_out[k] = level
+
+
+def estimate_tree(search, probes: int = 2000, seed: int = 0, board: np.ndarray | None = None,
+                  time_s: float | None = None, progress=None) -> dict:
+    """Knuth's estimate of ``search``'s exhaustive tree (a ``PolySearch``), from the empty
+    region or from ``board`` (the engine's item bitset, as the polyform beam keeps its states).
+
+    Stops after ``probes`` probes or ``time_s`` seconds, whichever is first (at least one
+    batch).  Returns the mean nodes and solutions, their standard errors, log10 of the
+    nodes, the probes' depths and the estimated nodes per level."""
+    a = search.a
+    start = (board if board is not None else np.zeros(a["n_words"], np.uint64)).astype(np.uint64)
+    depth = len(search.prof) + 1
+    level_sum = np.zeros(depth, np.float64)
+    cur = np.zeros(max(1, a["max_col"]), np.int64)  # a node's options, while its children are looked at
+    viable = np.zeros(max(1, a["max_col"]), np.int64)
+    nodes, sols, depths = [], [], []
+    poly.seed_rng(seed)
+    t0 = time.perf_counter()
+    done = 0
+    batch = 4
+    while done < probes:
+        n = min(batch, probes - done)
+        nodes_out, sols_out = np.zeros(n), np.zeros(n)
+        depth_out = np.zeros(n, np.int64)
+        _probe_batch(n, start, search.board, a["scan"], a["nbr"], a["sg_ptr"], a["g_ptr"], a["g_tag"], a["e_opt"],
+                     a["e_lmask"], a["ow_ptr"], a["ow_idx"], a["ow_mask"], a["tag"], a["prim"], search.sites,
+                     search.wit, search.later, a["os_ptr"], a["os_idx"], a["area"] if search.pockets else 0,
+                     search.stamp, search.stack, search.scratch, search.best_buf, cur, viable, nodes_out, sols_out, depth_out,
+                     level_sum)
+        nodes.append(nodes_out)
+        sols.append(sols_out)
+        depths.append(depth_out)
+        done += n
+        el = time.perf_counter() - t0
+        batch = int(max(1, min(4096, 2 * batch, done / max(el, 1e-3))))  # about a second a batch
+        if progress is not None:
+            m = float(np.concatenate(nodes).mean())
+            progress(probes=done, log10_nodes=round(math.log10(m), 2) if m > 0 else None, seconds=round(el, 1))
+        if time_s is not None and el >= time_s:
+            break
+    search.board[:] = start  # the engine's own board: leave it as it was asked for
+    nodes_a, sols_a, depth_a = np.concatenate(nodes), np.concatenate(sols), np.concatenate(depths)
+    n = len(nodes_a)
+    mean = float(nodes_a.mean())  # placements tried, as the engine counts its nodes (the root is none)
+    se = float(nodes_a.std(ddof=1) / math.sqrt(n)) if n > 1 else float("inf")
+    smean = float(sols_a.mean())
+    sse = float(sols_a.std(ddof=1) / math.sqrt(n)) if n > 1 else float("inf")
+    per_level = level_sum / n
+    last = int(np.nonzero(per_level)[0].max()) + 1 if per_level.any() else 0
+    return {
+        "probes": n, "seconds": round(time.perf_counter() - t0, 3),
+        "nodes": mean, "nodes_stderr": se, "log10_nodes": math.log10(mean) if mean > 0 else None,
+        "solutions": smean, "solutions_stderr": sse,
+        "probes_reaching_a_solution": int((sols_a > 0).sum()),
+        "depth_max": int(depth_a.max()), "depth_mean": round(float(depth_a.mean()), 2),
+        "log10_nodes_per_level": [round(math.log10(v), 3) if v > 0 else None for v in per_level[:last]],
+    }
