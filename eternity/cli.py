@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import sys
 import time
@@ -212,14 +213,18 @@ def _duration(seconds: float) -> str:
 
 def _knuth(a, p) -> int:
     """Knuth's estimate of the `poly` engine's exhaustive tree of a polyform puzzle, with the
-    engine's speed measured here: whether an exhaust fits in the time there is."""
+    engine's speed measured here: whether an exhaust fits in the time there is.  With
+    ``--measure`` the engine then exhausts (up to ``--time-limit``) and the plot holds the
+    estimate against the nodes it met per level."""
     from baseline.backtrack import make_search
     from baseline.kernel import DONE
     from baseline.poly_estimate import estimate_tree
 
-    for flag in ("slips", "measure", "critical"):
+    for flag in ("slips", "critical"):
         if getattr(a, flag):
             raise UsageError(f"estimate: --{flag} is for edge-matching puzzles (Owen's model)")
+    if a.plot and not a.measure:
+        raise UsageError("estimate: --plot goes with --measure")
     sweep = 90.0 if a.sweep is None else a.sweep
     with _refused("estimate"):
         xcc = p.to_xcc()
@@ -229,19 +234,40 @@ def _knuth(a, p) -> int:
         probes = a.probes or (10**12 if a.time_limit else 2000)  # a time limit alone: probe until it
         res = estimate_tree(search, probes=probes, seed=a.seed, time_s=a.time_limit,
                             progress=(lambda **k: progress(k)) if progress else None)
-        t0 = time.perf_counter()  # the engine's speed, from the root, for a few seconds
-        while search.step(20_000, False) != DONE and time.perf_counter() - t0 < 3.0:
-            pass
+        t0 = time.perf_counter()  # the engine's speed, from the root: a few seconds, or the measured exhaust
+        cap = (a.time_limit or math.inf) if a.measure else 3.0
+        code = None
+        while code != DONE and time.perf_counter() - t0 < cap:
+            code = search.step(20_000, False)
+            if progress and a.measure:
+                progress({"exhaust_nodes": search.nodes, "seconds": round(time.perf_counter() - t0, 1)})
         el = time.perf_counter() - t0
     rate = search.nodes / el if el > 0 else 0.0
     hours = res["nodes"] / rate / 3600 if rate > 0 else None
     out = {"puzzle": p.name or a.puzzle, "method": "knuth", "engine": "poly", "sweep": sweep, "seed": a.seed,
            **res, "nodes_per_s": round(rate), "exhaust_hours_one_core": hours}
+    if a.measure:
+        from eternity.measure import plot
+
+        measured = [int(v) for v in search.prof]
+        while measured and measured[-1] == 0:
+            measured.pop()
+        est = [10 ** v if v is not None else math.nan for v in res["log10_nodes_per_level"]]  # nan: no line
+        n = max(len(measured), len(est))
+        m_total = sum(measured)
+        out["measured"] = {"complete": code == DONE, "solutions": search.count, "measured_total": m_total,
+                           "ratio": res["nodes"] / m_total if m_total else None, "time_s": round(el, 3),
+                           "measured_per_level": measured}
+        plot_path = Path(a.plot or f"estimate-{p.name or 'puzzle'}.png")
+        plot([{"puzzle": p.name or a.puzzle, "measured_per_depth": measured + [0] * (n - len(measured)),
+               "estimated_per_depth": est + [math.nan] * (n - len(est))}], plot_path, model="Knuth",
+             title="Knuth's probes (dashed) against the poly engine's exhaust (solid)")
+        out["plot"] = str(plot_path)
     if a.json:
         _out(out)
     else:
         rel = res["nodes_stderr"] / res["nodes"] if res["nodes"] > 0 else 0.0
-        print(f"tree nodes          {res['nodes']:.4g} (log10 {res['log10_nodes']:.2f}, standard error {rel:.0%}) "
+        print(f"tree nodes          {res['nodes']:.4g} (log10 {res['log10_nodes'] or 0:.2f}, standard error {rel:.0%}) "
               f"from {res['probes']:,} probes in {res['seconds']:.1f} s (Knuth, engine poly, sweep {sweep:g})")
         print(f"solutions           {res['solutions']:.3g} (standard error {res['solutions_stderr']:.3g}; "
               f"{res['probes_reaching_a_solution']:,} probes met one)")
@@ -249,6 +275,12 @@ def _knuth(a, p) -> int:
         print(f"engine speed        {rate:,.0f} nodes/s on one core (measured here)")
         if hours is not None:
             print(f"exhaust             about {_duration(hours * 3600)} on one core")
+        if a.measure:
+            m = out["measured"]
+            print(f"measured nodes      {m['measured_total']:,} ({m['solutions']} solutions"
+                  + ("" if m["complete"] else ", cut short by the time limit") + f", {m['time_s']:.2f} s)"
+                  + (f"; estimate/measured {m['ratio']:.3g}" if m["ratio"] is not None else ""))
+            print(f"plot                {out['plot']}")
     return 0
 
 

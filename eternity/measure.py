@@ -37,7 +37,7 @@ def measure(p, order: str = "rowscan", time_s: float | None = None) -> dict:
             "time_s": r.stats.get("time_s")}
 
 
-def plot(results: list[dict], path, title: str | None = None) -> None:
+def plot(results: list[dict], path, title: str | None = None, model: str = "Owen") -> None:
     """Nodes per depth, estimated (dashed) against measured (solid), log scale."""
     import matplotlib
 
@@ -51,7 +51,7 @@ def plot(results: list[dict], path, title: str | None = None) -> None:
         ax.plot(depths, [max(x, 0.5) for x in res["measured_per_depth"]], color=colour, lw=1.2,
                 label=f"{res['puzzle']} measured" if len(results) <= 6 else None)
         ax.plot(depths, res["estimated_per_depth"], color=colour, lw=1.0, ls="--",
-                label=f"{res['puzzle']} Owen" if len(results) <= 6 else None)
+                label=f"{res['puzzle']} {model}" if len(results) <= 6 else None)
     ax.set_yscale("log")
     ax.set_xlabel("depth (pieces placed)")
     ax.set_ylabel("nodes")

@@ -169,7 +169,7 @@ def test_knuth_probes_count_the_solutions_of_random_polyominoes(shape, seed):
     assert (res["solutions"] > 0) == (whole.count > 0)
 
 
-def test_estimate_cli_probes_a_polyform_tree(capsys):
+def test_estimate_cli_probes_a_polyform_tree(tmp_path, capsys):
     import json
 
     from eternity.cli import main
@@ -178,6 +178,12 @@ def test_estimate_cli_probes_a_polyform_tree(capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["method"] == "knuth" and out["probes"] == 300 and 4 < out["log10_nodes"] < 5.5
     assert out["nodes_per_s"] > 0 and out["exhaust_hours_one_core"] > 0
-    for bad in (["estimate", "pentomino-3x20", "--slips", "3"], ["estimate", "pentomino-3x20", "--measure"],
+    assert main(["estimate", "pentomino-3x20", "--probes", "200", "--measure", "--plot", str(tmp_path / "k.png"),
+                 "--json", "--quiet"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    m = out["measured"]
+    assert m["complete"] and m["solutions"] == 8 and m["measured_total"] == sum(m["measured_per_level"])
+    assert 0.33 < m["ratio"] < 3 and (tmp_path / "k.png").stat().st_size > 1000
+    for bad in (["estimate", "pentomino-3x20", "--slips", "3"], ["estimate", "pentomino-3x20", "--plot", "x.png"],
                 ["estimate", "owen-a", "--probes", "10"], ["estimate", "pentomino-3x20", "--probes", "0"]):
         assert main(bad) == 2
