@@ -27,96 +27,149 @@ from . import poly
 
 
 @njit(cache=True)
+def _children(p, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, tag, prim,
+              n_sites_look, wit, later, os_ptr, os_idx, area, stamp, stack, scratch, best_buf, cur, viable):
+    """The node at ``board``: (d, v, s) -- the options of its site (the engine's d, the nodes
+    below it), how many of them have a subtree (written to ``viable``), and how many complete
+    the board.  d is -1 when every site is covered already (a solution when the primary items are).
+
+    Each option is looked at one level ahead: one that cuts off a dead pocket or leaves a
+    site with no option is a leaf (counted, not entered), one that covers everything is
+    a solution.  Still unbiased, and it keeps probes alive in the thin, deep trees of
+    sub-critical regions, where most children die at once and plain probes almost never
+    reach the depths that hold the nodes."""
+    n_scan = scan.shape[0]
+    d = poly._choose(p, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
+                     tag, wit, later, n_sites_look, False, scratch, best_buf)
+    if d <= 0:
+        return d, 0, 0
+    for i in range(d):
+        cur[i] = best_buf[i]
+    v = 0
+    n_sol = 0
+    for i in range(d):
+        o = cur[i]
+        poly._place(o, board, ow_ptr, ow_idx, ow_mask, tag, True)
+        if not (area > 0 and poly._pocket(o, board, os_ptr, os_idx, nbr, area, stamp, stack)):
+            p2 = p
+            while p2 < n_scan and poly._bit(board, scan[p2]):
+                p2 += 1
+            d2 = poly._choose(p2, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
+                              ow_mask, tag, wit, later, n_sites_look, False, scratch, best_buf)
+            if d2 > 0:
+                viable[v] = o
+                v += 1
+            elif d2 < 0 and _covered(board, prim):
+                n_sol += 1
+        poly._place(o, board, ow_ptr, ow_idx, ow_mask, tag, False)
+    return d, v, n_sol
+
+
+@njit(cache=True, inline="always")
+def _covered(board, prim):
+    for q in range(prim.shape[0]):
+        if board[q] & prim[q] != prim[q]:
+            return False
+    return True
+
+
+@njit(cache=True)
 def _probe_batch(n_probes, start, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
                  tag, prim, n_sites_look, wit, later, os_ptr, os_idx, area, stamp, stack, scratch, best_buf, cur,
-                 viable, nodes_out, sols_out, depth_out, level_sum):
-    """``n_probes`` random paths from the bitset ``start``: each probe's weighted node total,
-    its weighted solutions, its depth, and the weighted nodes per level.
+                 viable, branches, visit_cap, kids, nk, ik, wl, pl, nodes_out, sols_out, depth_out, level_sum):
+    """``n_probes`` probes from the bitset ``start``: each one's weighted node total, its weighted
+    solutions, its depth, and the weighted nodes per level.
 
-    Each node's children are looked at one level ahead: a child that cuts off a dead
-    pocket or leaves a site with no option is a leaf (counted, not entered), a child
-    that covers everything is a solution, and the path goes on to one of the rest
-    at random, its weight times their number.  Still unbiased, and it keeps probes
-    alive in the thin, deep trees of sub-critical regions, where most children die
-    at once and plain probes almost never reach the depths that hold the nodes."""
+    A probe follows ``branches`` children of a node, drawn at random without replacement
+    from those with a subtree, each weighted by their number over the drawn ones (Purdom's
+    partial backtracking; 1 is Knuth's single path), while it has visited fewer than
+    ``visit_cap`` nodes, then one: a count fixed before each draw keeps the mean unbiased."""
     n_scan = scan.shape[0]
     top = level_sum.shape[0]
     for k in range(n_probes):
         board[:] = start
         wit[:, :] = -1
-        w = 1.0
         total = 0.0
-        p = 0
-        level = 0
         sols = 0.0
+        deepest = 0
+        visited = 0
+        lv = 0
+        wl[0] = 1.0
+        pl[0] = 0
+        phase = 0  # 0 enter the node at lv, 1 enter its next drawn child, 2 back up to its parent
         while True:
-            while p < n_scan and poly._bit(board, scan[p]):
-                p += 1
-            d = poly._choose(p, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
-                             tag, wit, later, n_sites_look, False, scratch, best_buf)
-            if d < 0:  # only at the start: every site covered already
-                ok = True
-                for q in range(prim.shape[0]):
-                    if board[q] & prim[q] != prim[q]:
-                        ok = False
-                        break
-                if ok:
-                    sols += w
-                break
-            if d == 0:
-                break
-            total += w * d
-            level_sum[min(level, top - 1)] += w * d
-            for i in range(d):
-                cur[i] = best_buf[i]
-            v = 0
-            n_sol = 0
-            for i in range(d):
-                o = cur[i]
-                poly._place(o, board, ow_ptr, ow_idx, ow_mask, tag, True)
-                if not (area > 0 and poly._pocket(o, board, os_ptr, os_idx, nbr, area, stamp, stack)):
-                    p2 = p
-                    while p2 < n_scan and poly._bit(board, scan[p2]):
-                        p2 += 1
-                    d2 = poly._choose(p2, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
-                                      ow_mask, tag, wit, later, n_sites_look, False, scratch, best_buf)
-                    if d2 > 0:
-                        viable[v] = o
-                        v += 1
-                    elif d2 < 0:
-                        ok = True
-                        for q in range(prim.shape[0]):
-                            if board[q] & prim[q] != prim[q]:
-                                ok = False
-                                break
-                        if ok:
-                            n_sol += 1
-                poly._place(o, board, ow_ptr, ow_idx, ow_mask, tag, False)
-            sols += w * n_sol
-            if v == 0:
-                break
-            poly._place(viable[np.random.randint(0, v)], board, ow_ptr, ow_idx, ow_mask, tag, True)
-            w *= v
-            level += 1
+            if phase == 0:
+                p = pl[lv]
+                while p < n_scan and poly._bit(board, scan[p]):
+                    p += 1
+                d, v, n_sol = _children(p, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
+                                        ow_mask, tag, prim, n_sites_look, wit, later, os_ptr, os_idx, area, stamp,
+                                        stack, scratch, best_buf, cur, viable)
+                visited += 1
+                if lv > deepest:
+                    deepest = lv
+                w = wl[lv]
+                if d < 0:  # only at the start: every site covered already
+                    if _covered(board, prim):
+                        sols += w
+                    phase = 2
+                    continue
+                total += w * d
+                level_sum[min(lv, top - 1)] += w * d
+                sols += w * n_sol
+                if v == 0 or lv + 1 >= kids.shape[0]:
+                    phase = 2
+                    continue
+                m = min(branches if visited < visit_cap else 1, v)
+                for i in range(m):  # m of the v drawn without replacement
+                    j = np.random.randint(i, v)
+                    viable[i], viable[j] = viable[j], viable[i]
+                    kids[lv, i] = viable[i]
+                nk[lv] = m
+                ik[lv] = 0
+                wl[lv + 1] = w * v / m
+                pl[lv + 1] = p
+                phase = 1
+            if phase == 1:
+                if ik[lv] < nk[lv]:
+                    poly._place(kids[lv, ik[lv]], board, ow_ptr, ow_idx, ow_mask, tag, True)
+                    ik[lv] += 1
+                    lv += 1
+                    phase = 0
+                else:
+                    phase = 2
+            if phase == 2:
+                if lv == 0:
+                    break
+                lv -= 1
+                poly._place(kids[lv, ik[lv] - 1], board, ow_ptr, ow_idx, ow_mask, tag, False)
+                phase = 1
         nodes_out[k] = total
         sols_out[k] = sols
-        depth_out[k] = level
+        depth_out[k] = deepest
 
 
 def estimate_tree(search, probes: int = 2000, seed: int = 0, board: np.ndarray | None = None,
-                  time_s: float | None = None, progress=None) -> dict:
+                  time_s: float | None = None, progress=None, branches: int = 1, visit_cap: int = 10_000) -> dict:
     """Knuth's estimate of ``search``'s exhaustive tree (a ``PolySearch``), from the empty
     region or from ``board`` (the engine's item bitset, as the polyform beam keeps its states).
 
     Stops after ``probes`` probes or ``time_s`` seconds, whichever is first (at least one
     batch).  Returns the mean nodes and solutions, their standard errors, log10 of the
-    nodes, the probes' depths and the estimated nodes per level."""
+    nodes, the probes' depths and the estimated nodes per level.  ``branches`` > 1 follows that
+    many children of each node (up to ``visit_cap`` nodes a probe): dearer probes, which
+    see more of the rare deep branches that hold the nodes of heavy-tailed trees."""
+    if branches < 1 or visit_cap < 1:
+        raise ValueError("estimate: branches and the visit cap must be at least 1")
     a = search.a
     start = (board if board is not None else np.zeros(a["n_words"], np.uint64)).astype(np.uint64)
     depth = len(search.prof) + 1
     level_sum = np.zeros(depth, np.float64)
     cur = np.zeros(max(1, a["max_col"]), np.int64)  # a node's options, while its children are looked at
     viable = np.zeros(max(1, a["max_col"]), np.int64)
+    kids = np.zeros((depth, branches), np.int64)  # per level: the drawn children, how many, the next one
+    nk, ik = np.zeros(depth, np.int64), np.zeros(depth, np.int64)
+    wl, pl = np.zeros(depth + 1), np.zeros(depth + 1, np.int64)  # per level: the weight, the first free site
     nodes, sols, depths = [], [], []
     poly.seed_rng(seed)
     t0 = time.perf_counter()
@@ -129,8 +182,8 @@ def estimate_tree(search, probes: int = 2000, seed: int = 0, board: np.ndarray |
         _probe_batch(n, start, search.board, a["scan"], a["nbr"], a["sg_ptr"], a["g_ptr"], a["g_tag"], a["e_opt"],
                      a["e_lmask"], a["ow_ptr"], a["ow_idx"], a["ow_mask"], a["tag"], a["prim"], search.sites,
                      search.wit, search.later, a["os_ptr"], a["os_idx"], a["area"] if search.pockets else 0,
-                     search.stamp, search.stack, search.scratch, search.best_buf, cur, viable, nodes_out, sols_out, depth_out,
-                     level_sum)
+                     search.stamp, search.stack, search.scratch, search.best_buf, cur, viable, branches, visit_cap,
+                     kids, nk, ik, wl, pl, nodes_out, sols_out, depth_out, level_sum)
         nodes.append(nodes_out)
         sols.append(sols_out)
         depths.append(depth_out)

@@ -141,8 +141,8 @@ def cmd_estimate(a) -> int:
     if p.kind != "edge" or not p.bordered:
         raise UsageError(f"estimate: {a.puzzle}: Owen's model covers bordered edge-matching puzzles "
                          "(polyform puzzles get Knuth's estimate)")
-    if a.probes is not None or a.sweep is not None:
-        raise UsageError("estimate: --probes and --sweep are for polyform puzzles (Knuth's estimate)")
+    if a.probes is not None or a.sweep is not None or a.branches is not None:
+        raise UsageError("estimate: --probes, --branches and --sweep are for polyform puzzles (Knuth's estimate)")
     slips = None
     if a.slips:
         try:
@@ -232,7 +232,7 @@ def _knuth(a, p) -> int:
     progress, status_ctx = _live_progress(a, f"eternity estimate {a.puzzle}")
     with status_ctx:
         probes = a.probes or (10**12 if a.time_limit else 2000)  # a time limit alone: probe until it
-        res = estimate_tree(search, probes=probes, seed=a.seed, time_s=a.time_limit,
+        res = estimate_tree(search, probes=probes, seed=a.seed, time_s=a.time_limit, branches=a.branches or 1,
                             progress=(lambda **k: progress(k)) if progress else None)
         t0 = time.perf_counter()  # the engine's speed, from the root: a few seconds, or the measured exhaust
         cap = (a.time_limit or math.inf) if a.measure else 3.0
@@ -245,6 +245,7 @@ def _knuth(a, p) -> int:
     rate = search.nodes / el if el > 0 else 0.0
     hours = res["nodes"] / rate / 3600 if rate > 0 else None
     out = {"puzzle": p.name or a.puzzle, "method": "knuth", "engine": "poly", "sweep": sweep, "seed": a.seed,
+           "branches": a.branches or 1,
            **res, "nodes_per_s": round(rate), "exhaust_hours_one_core": hours}
     if a.measure:
         from eternity.measure import plot
@@ -680,6 +681,8 @@ def build_parser() -> argparse.ArgumentParser:
                    "polyforms: stop probing after this many seconds")
     s.add_argument("--probes", type=arg(int, 1), help="polyforms: random probes of the poly engine's tree (default 2000)")
     s.add_argument("--sweep", type=arg(float, -360.0, 360.0), help="polyforms: the engine's sweep in degrees (default 90)")
+    s.add_argument("--branches", type=arg(int, 1, 64), help="polyforms: children a probe follows at each node (default 1, "
+                   "Knuth's path; 2 or more: Purdom's partial backtracking, dearer probes that see rare deep branches)")
     s.add_argument("--seed", type=arg(int, 0), default=0, help="polyforms: the probes' random seed")
     s.add_argument("--json", action="store_true")
     s.add_argument("--quiet", action="store_true", help="polyforms: no progress")

@@ -163,10 +163,30 @@ def test_knuth_probes_count_the_solutions_of_random_polyominoes(shape, seed):
 
     p = generate.polyomino_puzzle(*shape, seed)[0]
     whole = _exhaust(p)
-    res = estimate_tree(make_search(p.to_xcc(), engine="poly", grid=p.grid_name), probes=4_000, seed=seed)
+    res = estimate_tree(make_search(p.to_xcc(), engine="poly", grid=p.grid_name), probes=2_000, seed=seed,
+                        branches=1 + seed % 3)
     assert abs(res["nodes"] - whole.nodes) <= 5 * res["nodes_stderr"] + 1e-6 * whole.nodes
     assert abs(res["solutions"] - whole.count) <= 5 * res["solutions_stderr"] + 1e-6 * max(1, whole.count)
     assert (res["solutions"] > 0) == (whole.count > 0)
+
+
+def test_partial_backtracking_probes_see_the_tortoise_s_deep_tilings():
+    """Single paths die in the first levels of this thin tree and never meet its 2 tilings;
+    probes that follow two children reach them and estimate both counts."""
+    from baseline.backtrack import make_search
+    from baseline.poly_estimate import estimate_tree
+
+    p = catalog.load("eternity1-tortoise")
+    whole = _exhaust(p)  # 3,925 nodes, 2 tilings
+    search = make_search(p.to_xcc(), engine="poly", grid=p.grid_name)
+    one = estimate_tree(search, probes=300, seed=4)
+    two = estimate_tree(search, probes=300, seed=4, branches=2)
+    assert one["probes_reaching_a_solution"] == 0 and two["probes_reaching_a_solution"] > 0
+    assert two["depth_max"] > one["depth_max"]
+    assert abs(two["nodes"] - whole.nodes) <= 5 * two["nodes_stderr"]
+    assert abs(two["solutions"] - whole.count) <= 5 * two["solutions_stderr"]
+    with pytest.raises(ValueError):
+        estimate_tree(search, probes=1, branches=0)
 
 
 def test_estimate_cli_probes_a_polyform_tree(tmp_path, capsys):
@@ -185,5 +205,6 @@ def test_estimate_cli_probes_a_polyform_tree(tmp_path, capsys):
     assert m["complete"] and m["solutions"] == 8 and m["measured_total"] == sum(m["measured_per_level"])
     assert 0.33 < m["ratio"] < 3 and (tmp_path / "k.png").stat().st_size > 1000
     for bad in (["estimate", "pentomino-3x20", "--slips", "3"], ["estimate", "pentomino-3x20", "--plot", "x.png"],
-                ["estimate", "owen-a", "--probes", "10"], ["estimate", "pentomino-3x20", "--probes", "0"]):
+                ["estimate", "owen-a", "--probes", "10"], ["estimate", "pentomino-3x20", "--probes", "0"],
+                ["estimate", "owen-a", "--branches", "2"], ["estimate", "pentomino-3x20", "--branches", "0"]):
         assert main(bad) == 2
