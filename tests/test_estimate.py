@@ -1,7 +1,9 @@
-"""Owen's model against [Owen]'s table and against measured search trees."""
+"""Owen's model against [Owen]'s table and against measured search trees; Knuth's probes of the
+`poly` engine's tree against its exhausts."""
 
 import math
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -208,3 +210,30 @@ def test_estimate_cli_probes_a_polyform_tree(tmp_path, capsys):
                 ["estimate", "owen-a", "--probes", "10"], ["estimate", "pentomino-3x20", "--probes", "0"],
                 ["estimate", "owen-a", "--branches", "2"], ["estimate", "pentomino-3x20", "--branches", "0"]):
         assert main(bad) == 2
+
+
+def test_knuth_probes_from_a_partial_state_estimate_its_exhaust():
+    """From a beam-like state (the engine's item bitset with a few pieces placed), the probes
+    estimate the tree that the engine's search restarted from that state exhausts."""
+    from baseline import poly
+    from baseline.backtrack import make_search
+    from baseline.kernel import DONE, NO_BOUND, SOLUTION
+    from baseline.poly_estimate import estimate_tree
+
+    p = catalog.load("pentomino-6x10")
+    x = p.to_xcc()
+    s = make_search(x, engine="poly", grid=p.grid_name)
+    assert s.step(NO_BOUND, True) == SOLUTION
+    first = s.current_options()
+    a = s.a
+    board = np.zeros(a["n_words"], np.uint64)
+    for o in first[:4]:  # four pieces of a tiling: a state with at least that tiling below it
+        poly._place(o, board, a["ow_ptr"], a["ow_idx"], a["ow_mask"], a["tag"], True)
+    s.restart(board)
+    while s.step(NO_BOUND, False) != DONE:
+        pass
+    assert s.count >= 1
+    res = estimate_tree(s, probes=3_000, seed=5, board=board, branches=2)
+    assert abs(res["nodes"] - s.nodes) <= 5 * res["nodes_stderr"] + 0.02 * s.nodes
+    assert res["probes_reaching_a_solution"] > 0
+    assert np.array_equal(s.board, board)  # the engine's board is left as it was given
