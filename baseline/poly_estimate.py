@@ -106,8 +106,7 @@ def _probe_batch(n_probes, start, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt,
                                         ow_mask, tag, prim, n_sites_look, wit, later, os_ptr, os_idx, area, stamp,
                                         stack, scratch, best_buf, cur, viable)
                 visited += 1
-                if lv > deepest:
-                    deepest = lv
+                deepest = max(deepest, lv)
                 w = wl[lv]
                 if d < 0:  # only at the start: every site covered already
                     if _covered(board, prim):
