@@ -8,6 +8,9 @@ path takes one of them at random, and the product of the d's met so far
 weighs what it meets.  The mean over probes is an unbiased estimate of the
 tree's node count and of its solution count; the spread of the probes says
 how far to trust it (heavy tails: the mean creeps up as probes are added).
+Where most nodes hide in rare deep branches a single path undercounts (the
+boomerang: a tenth of its exhaust), so a probe can follow ``branches``
+children of each node instead (Purdom 1978, partial backtracking).
 
 The probes use the engine's own site choice, pocket check and node count
 (a node is a placement tried), so the estimate is of the tree that
@@ -198,9 +201,9 @@ def estimate_tree(search, probes: int = 2000, seed: int = 0, board: np.ndarray |
     nodes_a, sols_a, depth_a = np.concatenate(nodes), np.concatenate(sols), np.concatenate(depths)
     n = len(nodes_a)
     mean = float(nodes_a.mean())  # placements tried, as the engine counts its nodes (the root is none)
-    se = float(nodes_a.std(ddof=1) / math.sqrt(n)) if n > 1 else float("inf")
+    se = float(nodes_a.std(ddof=1) / math.sqrt(n)) if n > 1 else None  # None: one probe has no spread
     smean = float(sols_a.mean())
-    sse = float(sols_a.std(ddof=1) / math.sqrt(n)) if n > 1 else float("inf")
+    sse = float(sols_a.std(ddof=1) / math.sqrt(n)) if n > 1 else None
     per_level = level_sum / n
     last = int(np.nonzero(per_level)[0].max()) + 1 if per_level.any() else 0
     return {

@@ -267,10 +267,11 @@ def _knuth(a, p) -> int:
     if a.json:
         _out(out)
     else:
-        rel = res["nodes_stderr"] / res["nodes"] if res["nodes"] > 0 else 0.0
-        print(f"tree nodes          {res['nodes']:.4g} (log10 {res['log10_nodes'] or 0:.2f}, standard error {rel:.0%}) "
+        se, sse = res["nodes_stderr"], res["solutions_stderr"]
+        rel = "n/a" if se is None else f"{se / res['nodes']:.0%}" if res["nodes"] > 0 else "0%"
+        print(f"tree nodes          {res['nodes']:.4g} (log10 {res['log10_nodes'] or 0:.2f}, standard error {rel}) "
               f"from {res['probes']:,} probes in {res['seconds']:.1f} s (Knuth, engine poly, sweep {sweep:g})")
-        print(f"solutions           {res['solutions']:.3g} (standard error {res['solutions_stderr']:.3g}; "
+        print(f"solutions           {res['solutions']:.3g} (standard error {'n/a' if sse is None else f'{sse:.3g}'}; "
               f"{res['probes_reaching_a_solution']:,} probes met one)")
         print(f"probe depths        mean {res['depth_mean']}, deepest {res['depth_max']}")
         print(f"engine speed        {rate:,.0f} nodes/s on one core (measured here)")
