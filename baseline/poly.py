@@ -181,6 +181,15 @@ def _bit(board, i):
     return (board[i >> 6] >> np.uint64(i & 63)) & np.uint64(1)
 
 
+@njit(cache=True, inline="always")
+def _covered(board, prim):
+    """Every primary item covered (``prim``: their bits)."""
+    for w in range(prim.shape[0]):
+        if board[w] & prim[w] != prim[w]:
+            return False
+    return True
+
+
 @njit(cache=True)
 def _count(s, cap, board, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, out):
     """The options that fit at site s, written to out; stops once cap are found."""
@@ -369,12 +378,7 @@ def run(scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask
             best_n = _choose(p, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
                              tag, wit, later, n_sites_look, randomize, scratch, best_buf)
             if best_n < 0:  # every site covered: a solution when every primary item is
-                ok = True
-                for w in range(prim.shape[0]):
-                    if board[w] & prim[w] != prim[w]:
-                        ok = False
-                        break
-                if ok:
+                if _covered(board, prim):
                     st[COUNT] += 1
                     for lv in range(level):
                         t = tag[chosen[lv]]

@@ -62,18 +62,10 @@ def _children(p, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr,
             if d2 > 0:
                 viable[v] = o
                 v += 1
-            elif d2 < 0 and _covered(board, prim):
+            elif d2 < 0 and poly._covered(board, prim):
                 n_sol += 1
         poly._place(o, board, ow_ptr, ow_idx, ow_mask, tag, False)
     return d, v, n_sol
-
-
-@njit(cache=True, inline="always")
-def _covered(board, prim):
-    for q in range(prim.shape[0]):
-        if board[q] & prim[q] != prim[q]:
-            return False
-    return True
 
 
 @njit(cache=True)
@@ -112,7 +104,7 @@ def _probe_batch(n_probes, start, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt,
                 deepest = max(deepest, lv)
                 w = wl[lv]
                 if d < 0:  # only at the start: every site covered already
-                    if _covered(board, prim):
+                    if poly._covered(board, prim):
                         sols += w
                     phase = 2
                     continue
@@ -176,6 +168,7 @@ def estimate_tree(search, probes: int = 2000, seed: int = 0, board: np.ndarray |
     poly.seed_rng(seed)
     t0 = time.perf_counter()
     done = 0
+    node_sum = 0.0  # for the progress line
     batch = 4
     while done < probes:
         n = min(batch, probes - done)
@@ -190,10 +183,11 @@ def estimate_tree(search, probes: int = 2000, seed: int = 0, board: np.ndarray |
         sols.append(sols_out)
         depths.append(depth_out)
         done += n
+        node_sum += float(nodes_out.sum())
         el = time.perf_counter() - t0
         batch = int(max(1, min(4096, 2 * batch, done / max(el, 1e-3))))  # about a second a batch
         if progress is not None:
-            m = float(np.concatenate(nodes).mean())
+            m = node_sum / done
             progress(probes=done, log10_nodes=round(math.log10(m), 2) if m > 0 else None, seconds=round(el, 1))
         if time_s is not None and el >= time_s:
             break
