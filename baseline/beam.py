@@ -112,10 +112,30 @@ def _child_hash(h, k, ci, cands_i, s_piece, s_col, dep_nk, dep_nbd, dep_side, de
     return h
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _site_dead(kk, k, i, cands, used, dep_nk, dep_nbd, dep_side, tab_base, tab_ptr, order_cls, s_piece, s_col, n_col):
+    """No unused piece fits the depth-kk site on the sides state i has filled up to depth k."""
+    K = 0
+    key = 0
+    mul = 1
+    for j in range(dep_nk[kk]):
+        d = dep_nbd[4 * kk + j]
+        if d <= k:
+            K |= 1 << dep_side[4 * kk + j]
+            key += s_col[4 * cands[i, d] + ((dep_side[4 * kk + j] + 2) & 3)] * mul
+            mul *= n_col
+    b0 = tab_base[order_cls[kk] * 16 + K]
+    for c2 in range(tab_ptr[b0 + key], tab_ptr[b0 + key + 1]):
+        if not used[i, s_piece[c2]]:
+            return False
+    return True
+
+
 @njit(cache=True, nogil=True)
 def _expand(k, s0, s1, phase, m0, gain, thr, made, bases, cands, used, rem, need, mis, hsh, twin, zu, zb, cell_cat, dep_cat, order_cls, dep_nk, dep_nbd, dep_side, dep_base, dep_mul,
             dep_fixed, dep_free, tab_base, tab_ptr, s_piece, s_col, n_col, lookahead, allow, best, penalty,
-            use_score, force, lg, ldf, cut_margin, out_parent, out_cand, out_mis, out_score, out_hash):
+            use_score, force, lg, ldf, cut_margin, forecast, look_ptr, look_cell, out_parent, out_cand, out_mis,
+            out_score, out_hash):
     """The children of states s0..s1-1 at depth k: (parent, candidate, mismatches, score, hash)
     into the out arrays from index m0; returns (the index after the last written, or minus the
     room that was needed when the out arrays were too small; the best gain of an exact child).
@@ -128,7 +148,12 @@ def _expand(k, s0, s1, phase, m0, gain, thr, made, bases, cands, used, rem, need
     this level, any range) and ``cut_margin``, less one more penalty, reaches ``thr`` (the
     ``cut_rank``-th best exact child's score).  Below that they could not enter a beam of about
     that width.  Phase 2 makes every child at once.  ``made[i]`` counts state i's children over
-    the phases, ``bases[i]`` keeps its base score from phase 0."""
+    the phases, ``bases[i]`` keeps its base score from phase 0.
+
+    ``forecast`` (best mode): a child is charged ``forecast x penalty`` for each later site with
+    two or more known sides (``look_cell[look_ptr[k]:look_ptr[k + 1]]``) that no unused piece fits
+    exactly once it is placed: a mismatch to come.  The sites beside a fixed piece are where the
+    row scan meets three known sides, and where best mode piles up its mismatches."""
     cap = out_parent.shape[0]
     m = m0
     n = cands.shape[1]
@@ -246,6 +271,16 @@ def _expand(k, s0, s1, phase, m0, gain, thr, made, bases, cands, used, rem, need
                         sc -= penalty * (mis[i] + mm)
                         if sc < -1e200:
                             continue  # more open edges of a colour than edges left: dead
+                    if best and forecast > 0.0 and look_ptr[k + 1] > look_ptr[k]:
+                        used[i, q] = True
+                        cands[i, k] = ci
+                        n_dead = 0
+                        for t in range(look_ptr[k], look_ptr[k + 1]):
+                            if _site_dead(look_cell[t], k, i, cands, used, dep_nk, dep_nbd, dep_side, tab_base,
+                                          tab_ptr, order_cls, s_piece, s_col, n_col):
+                                n_dead += 1
+                        used[i, q] = False
+                        sc -= forecast * penalty * n_dead
                     # lookahead: the next cells must keep a candidate (exact mode)
                     if not best and lookahead > 0:
                         used[i, q] = True
@@ -257,23 +292,8 @@ def _expand(k, s0, s1, phase, m0, gain, thr, made, bases, cands, used, rem, need
                                 break
                             if dep_fixed[kk] >= 0:
                                 continue
-                            K = 0
-                            key = 0
-                            mul = 1
-                            for j in range(dep_nk[kk]):
-                                d = dep_nbd[4 * kk + j]
-                                if d <= k:
-                                    K |= 1 << dep_side[4 * kk + j]
-                                    key += s_col[4 * cands[i, d] + ((dep_side[4 * kk + j] + 2) & 3)] * mul
-                                    mul *= n_col
-                            b0 = tab_base[order_cls[kk] * 16 + K]
-                            lo2, hi2 = tab_ptr[b0 + key], tab_ptr[b0 + key + 1]
-                            ok = False
-                            for c2 in range(lo2, hi2):
-                                if not used[i, s_piece[c2]]:
-                                    ok = True
-                                    break
-                            if not ok:
+                            if _site_dead(kk, k, i, cands, used, dep_nk, dep_nbd, dep_side, tab_base, tab_ptr,
+                                          order_cls, s_piece, s_col, n_col):
                                 dead = True
                                 break
                         used[i, q] = False
@@ -493,6 +513,8 @@ class Beam(SolverBase):
                         ("auto",) + tuple(o for o in ORDERS if o != "mrv")),
         "seed": Option(int, 0, "tie-break noise seed: the same seed gives the same run", lo=0),
         "slips": Option(str, "", "best mode: D1,D2,... the k-th mismatch allowed from depth D_k (default: anywhere)"),
+        "forecast": Option(float, 0.0, "best mode: a child is charged FORECAST x penalty for each later site with "
+                                       "two or more known sides that no unused piece fits (0: off)", lo=0.0),
         "penalty": Option(float, -1.0, "best mode: score cost of a mismatched join (-1: log of the colour count)", lo=-1.0),
         "endgame_nodes": Option(int, 50_000_000, "node budget of one end-game exhaust", lo=1),
         "checkpoint": Option(str, "", "directory: write the frontier there at every level"),
@@ -580,7 +602,9 @@ def _parallel_best(p: EdgePuzzle, options: dict, limits: Limits, progress) -> So
     def job_of(i):
         def job(stop):
             run = BeamRun(p, {**o, "seed": o["seed"] + i, "_job": i, "jobs": 1, "_share": o["jobs"]}, best=True)
-            r = run.solve(limits, None)
+            # each job's progress lines, marked with its number (written from its own process)
+            tell = None if progress is None else (lambda info: progress({"job": i, **info}))
+            r = run.solve(limits, tell)
             if r.status == "error":
                 raise RuntimeError(r.message)
             return ([tuple(x) for x in r.solutions[0]] if r.solutions else None, r.best_score, r.stats)
@@ -648,6 +672,17 @@ class BeamRun:
                 if nb >= 0 and any(out[nb]):
                     self.dep_cat[4 * k + s] = 0 if any(out[cell]) else 1
         self.order_cls = np.append(tables.cls_of[self.order], 0).astype(np.int64)
+        # the forecast's sites at depth k: later sites with two or more sides known by then
+        looks: list[list[int]] = [[] for _ in range(n)]
+        for kk in range(n if o["forecast"] > 0 else 0):
+            known = sorted(int(self.dep_nbd[4 * kk + j]) for j in range(int(tables.dep_nk[kk])))
+            if tables.dep_fixed[kk] < 0 and len(known) >= 2:
+                for k in range(known[1], kk):  # from its second known side until it is filled
+                    looks[k].append(kk)
+        self.look_ptr = np.zeros(n + 2, np.int64)
+        self.look_ptr[1:n + 1] = np.cumsum([len(x) for x in looks])
+        self.look_ptr[n + 1] = self.look_ptr[n]
+        self.look_cell = np.array([kk for x in looks for kk in x] + [0], np.int64)
         self.n_col = int(tables.n_col)
         self.allow = slip_allowance(o["slips"], n)
         colours = {int(c) for c in np.unique(p.pieces) if c > 0}
@@ -769,7 +804,7 @@ class BeamRun:
                                tables.dep_base, tables.dep_mul, tables.dep_fixed, self.dep_free, tables.tab_base,
                                tables.tab_ptr, tables.s_piece, tables.s_col, self.n_col, self.o["lookahead"],
                                self.allow, self.best, self.penalty, self.o["score"] == "pairings", force, self.lg,
-                               self.ldf, self.o["cut"], *outs[j])
+                               self.ldf, self.o["cut"], self.o["forecast"], self.look_ptr, self.look_cell, *outs[j])
 
             res = self._map(lambda j: run(j, 0 if split else 2, 0, 0.0, -1e300), T)
             if split and all(r[0] >= 0 for r in res):
@@ -849,6 +884,8 @@ class BeamRun:
         keep = {k: v for k, v in self.o.items()
                 if k not in ("checkpoint", "resume", "endgame_nodes", "repair", "window", "jobs", "_job", "_share", "tail",
                              "threads")}
+        if not keep.get("forecast"):
+            keep.pop("forecast", None)  # checkpoints written before the option existed still resume
         h = hashlib.sha256(self.p.pieces.tobytes() + json.dumps([self.p.rows, self.p.cols, keep, self.best],
                                                                 sort_keys=True).encode())
         return h.hexdigest()[:16]

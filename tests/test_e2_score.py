@@ -141,8 +141,16 @@ def test_resume_refuses_another_puzzles_board(tmp_path):
 
 
 def test_jobs_run_in_parallel_and_the_best_wins(tmp_path):
+    """Two jobs, the better board wins; each job's progress lines are written, marked with its number."""
+    from solving.progress import LogLines
+
     p, _ = generate.edge_puzzle(10, 10, 3, 9, 8)
-    r = solving.get("beam", {"jobs": 2, "checkpoint": str(tmp_path)}).solve(p, mode="best", limits=Limits(time_s=4))
+    log = tmp_path / "progress.txt"
+    with open(log, "a") as stream:
+        r = solving.get("beam", {"jobs": 2, "checkpoint": str(tmp_path)}).solve(
+            p, mode="best", limits=Limits(time_s=4), progress=LogLines("jobs", every=0.0, stream=stream))
+    text = log.read_text()
+    assert "job 0 " in text and "job 1 " in text
     scores = r.stats["job_scores"]
     assert len(scores) == 2 and all(isinstance(s, int) for s in scores) and r.best_score == max(scores)
     assert sorted(f.name for f in tmp_path.glob("best*.npz")) == ["best0.npz", "best1.npz"]
@@ -352,3 +360,55 @@ def test_a_long_budget_measures_again_wider_before_its_wide_pass(monkeypatch, bu
     run._budget_passes(0.0, budget, None)
     assert widths[:2] == [32, 256] and widths[2:-1] == probes
     assert clock[0] <= budget and widths[-1] > 8 * max(probes or [256])
+
+
+def test_the_forecast_charges_each_dead_site_with_two_known_sides():
+    """``forecast``: a child's score drops by forecast x penalty for each later site with two or more
+    known sides that no unused piece fits (checked here by brute force over pieces and turns), and
+    the site above a fixed piece is watched from its second known side on."""
+    import dataclasses
+
+    from baseline.beam import BeamRun
+    from puzzles.edge import Fixed
+
+    p, sol = generate.edge_puzzle(7, 7, 2, 4, 11)
+    hint = next(pl for pl in sol if pl.cell == 4 * 7 + 3)  # an inner cell of row 4
+    p = dataclasses.replace(p, fixed=[Fixed(hint.cell, hint.piece, hint.rotation)])
+    base = solving.get("beam", {"cut": -1.0}).options
+    plain, fore = BeamRun(p, base, True), BeamRun(p, {**base, "forecast": 1.5}, True)
+    depth = {int(c): k for k, c in enumerate(fore.order)}
+    above = hint.cell - 7
+    watched = [k for k in range(fore.n) if depth[above] in fore.look_cell[fore.look_ptr[k]:fore.look_ptr[k + 1]]]
+    assert watched == list(range(depth[above - 7], depth[above]))  # from its top neighbour until it is filled
+
+    rng = np.random.default_rng(0)
+    states = plain.root()
+    k = 1
+    while k < depth[above - 7] + 2:  # a frontier of varied states just past the watched site's start
+        states, _ = plain.expand(k, states, 40, rng)
+        k += 1
+    a, b = plain._children_of(k, states, 10**6, False), fore._children_of(k, states, 10**6, False)
+    cat = [np.concatenate([part[i] for part in a]) for i in range(4)]
+    cbt = [np.concatenate([part[i] for part in b]) for i in range(4)]
+    assert all(np.array_equal(x, y) for x, y in zip(cat[:3], cbt[:3]))
+    tables = fore.tables
+    outside = [p.outside_sides(c) for c in range(p.n_cells)]
+    charged = 0
+    for parent, cand, s_a, s_b in zip(cat[0], cat[1], cat[3], cbt[3]):
+        board = {int(fore.order[d]): int(states.cands[parent, d]) for d in range(k)}
+        board[int(fore.order[k])] = int(cand)
+        used = {int(tables.s_piece[c]) for c in board.values()}
+        dead = 0
+        for kk in range(k + 1, fore.n):
+            cell = int(fore.order[kk])
+            known = {s: int(tables.s_col[4 * board[nb] + (s + 2) % 4]) for s in range(4)
+                     if (nb := p.neighbour(cell, s)) >= 0 and nb in board}
+            if len(known) < 2 or cell in board:
+                continue
+            fits = any(all((col[s] == 0) == outside[cell][s] for s in range(4))
+                       and all(col[s] == c for s, c in known.items())
+                       for q in range(p.n_pieces) if q not in used for col in (p.placed(q, r) for r in range(4)))
+            dead += not fits
+        assert s_a - s_b == pytest.approx(1.5 * fore.penalty * dead)
+        charged += dead > 0
+    assert charged > 0  # the case is not vacuous
