@@ -383,7 +383,7 @@ def test_the_forecast_charges_each_dead_site_with_two_known_sides():
 
     rng = np.random.default_rng(0)
     states = plain.root()
-    k = 1
+    k = 0
     while k < depth[above - 7] + 2:  # a frontier of varied states just past the watched site's start
         states, _ = plain.expand(k, states, 40, rng)
         k += 1
