@@ -513,6 +513,9 @@ class Beam(SolverBase):
                         ("auto",) + tuple(o for o in ORDERS if o != "mrv")),
         "seed": Option(int, 0, "tie-break noise seed: the same seed gives the same run", lo=0),
         "slips": Option(str, "", "best mode: D1,D2,... the k-th mismatch allowed from depth D_k (default: anywhere)"),
+        "late_penalty": Option(float, -1.0, "best mode: the mismatch penalty in the last LATE_AT cells (-1: "
+                                            "the penalty throughout)", lo=-1.0),
+        "late_at": Option(int, 80, "best mode: cells left when late_penalty takes over", lo=0),
         "forecast": Option(float, 0.0, "best mode: a child is charged FORECAST x penalty for each later site with "
                                        "two or more known sides that no unused piece fits (0: off)", lo=0.0),
         "penalty": Option(float, -1.0, "best mode: score cost of a mismatched join (-1: log of the colour count)", lo=-1.0),
@@ -689,6 +692,10 @@ class BeamRun:
         self.penalty = o["penalty"] if o["penalty"] >= 0 else math.log(max(2, len(colours)))
         if not best:
             self.penalty = 0.0
+        # pen[k]: the penalty of the children made at depth k (late_penalty in the last late_at cells)
+        self.pen = np.full(n + 1, self.penalty)
+        if best and o["late_penalty"] >= 0 and o["late_at"] > 0:
+            self.pen[max(0, n - o["late_at"]):] = o["late_penalty"]
         # (piece, rotation) -> a candidate index with those colours (for the codec)
         lut = np.full((p.n_pieces, 4), -1, np.int64)
         for ci in range(len(tables.s_piece) - 1, -1, -1):
@@ -803,7 +810,7 @@ class BeamRun:
                                self.dep_cat, self.order_cls, tables.dep_nk, self.dep_nbd, tables.dep_side,
                                tables.dep_base, tables.dep_mul, tables.dep_fixed, self.dep_free, tables.tab_base,
                                tables.tab_ptr, tables.s_piece, tables.s_col, self.n_col, self.o["lookahead"],
-                               self.allow, self.best, self.penalty, self.o["score"] == "pairings", force, self.lg,
+                               self.allow, self.best, self.pen[k], self.o["score"] == "pairings", force, self.lg,
                                self.ldf, self.o["cut"], self.o["forecast"], self.look_ptr, self.look_cell, *outs[j])
 
             res = self._map(lambda j: run(j, 0 if split else 2, 0, 0.0, -1e300), T)
@@ -819,7 +826,7 @@ class BeamRun:
                     # kernel's test) make mismatch children, cut_states times as many as places are left
                     take = int(self.o["cut_states"] * (cut_rank - total)) + 1
                     if take < W:
-                        bound = bases + gain + self.o["cut"] - self.penalty * (mis + 1)
+                        bound = bases + gain + self.o["cut"] - self.pen[k] * (mis + 1)
                         thr = float(np.partition(bound, W - take)[W - take])
                 res = self._map(lambda j, ms=ms, gain=gain, thr=thr: run(j, 1, ms[j], gain, thr), T)
             if all(r[0] >= 0 for r in res):
@@ -884,8 +891,9 @@ class BeamRun:
         keep = {k: v for k, v in self.o.items()
                 if k not in ("checkpoint", "resume", "endgame_nodes", "repair", "window", "jobs", "_job", "_share", "tail",
                              "threads")}
-        if not keep.get("forecast"):
-            keep.pop("forecast", None)  # checkpoints written before the option existed still resume
+        for name, off in (("forecast", 0.0), ("late_penalty", -1.0), ("late_at", 80)):
+            if keep.get(name) == off:
+                keep.pop(name, None)  # checkpoints written before these options existed still resume
         h = hashlib.sha256(self.p.pieces.tobytes() + json.dumps([self.p.rows, self.p.cols, keep, self.best],
                                                                 sort_keys=True).encode())
         return h.hexdigest()[:16]
