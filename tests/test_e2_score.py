@@ -412,3 +412,31 @@ def test_the_forecast_charges_each_dead_site_with_two_known_sides():
         assert s_a - s_b == pytest.approx(1.5 * fore.penalty * dead)
         charged += dead > 0
     assert charged > 0  # the case is not vacuous
+
+
+def test_the_late_penalty_prices_the_mismatches_of_the_last_cells():
+    """``late_penalty``: in the last ``late_at`` cells a child's mismatches (and its colour demands
+    nothing left can meet, which best mode prices alike) cost ``late_penalty``; before them, the
+    penalty; the same children either way."""
+    from baseline.beam import BeamRun
+
+    p, _ = generate.edge_puzzle(7, 7, 2, 4, 5)
+    base = solving.get("beam", {"cut": -1.0}).options
+    plain, late = BeamRun(p, base, True), BeamRun(p, {**base, "late_penalty": 0.5, "late_at": 20}, True)
+    assert np.all(late.pen[:29] == plain.penalty) and np.all(late.pen[29:49] == 0.5)
+    rng = np.random.default_rng(1)
+    frontiers = {0: plain.root()}
+    for k in range(33):
+        frontiers[k + 1], _ = plain.expand(k, frontiers[k], 60, rng)
+    for k in (28, 33):  # a frontier expanded just before the late cells, and one inside them
+        s = frontiers[k]
+        a, b = plain._children_of(k, s, 10**6, False), late._children_of(k, s, 10**6, False)
+        ca = [np.concatenate([part[i] for part in a]) for i in range(4)]
+        cb = [np.concatenate([part[i] for part in b]) for i in range(4)]
+        assert all(np.array_equal(x, y) for x, y in zip(ca[:3], cb[:3]))
+        units = (cb[3] - ca[3]) / (plain.penalty - 0.5)  # the late children pay 0.5 a unit instead
+        if k < 29:
+            assert np.allclose(ca[3], cb[3])
+        else:
+            assert np.allclose(units, np.round(units)) and np.all(np.round(units) >= ca[2])
+            assert np.mean(np.round(units) == ca[2]) > 0.5 and ca[2].max() > 0
