@@ -682,9 +682,7 @@ class BeamRun:
             if tables.dep_fixed[kk] < 0 and len(known) >= 2:
                 for k in range(known[1], kk):  # from its second known side until it is filled
                     looks[k].append(kk)
-        self.look_ptr = np.zeros(n + 2, np.int64)
-        self.look_ptr[1:n + 1] = np.cumsum([len(x) for x in looks])
-        self.look_ptr[n + 1] = self.look_ptr[n]
+        self.look_ptr = np.concatenate([[0], np.cumsum([len(x) for x in looks])]).astype(np.int64)
         self.look_cell = np.array([kk for x in looks for kk in x] + [0], np.int64)
         self.n_col = int(tables.n_col)
         self.allow = slip_allowance(o["slips"], n)
