@@ -178,8 +178,8 @@ class PolySearch(_Search):
 
     def step(self, budget: int, stop_on_solution: bool, split_depth: int = -1) -> int:
         a = self.a
-        return poly.run(a["scan"], a["nbr"], a["sg_ptr"], a["g_ptr"], a["g_tag"], a["e_opt"], a["e_lmask"], a["ow_ptr"],
-                        a["ow_idx"], a["ow_mask"], a["tag"], a["prim"], self.sites,
+        return poly.run(a["scan"], a["nbr"], a["sg_ptr"], a["s_near"], a["c_info"], a["g_ptr"], a["g_tag"], a["e_opt"],
+                        a["e_lmask"], a["ow_ptr"], a["ow_idx"], a["ow_mask"], a["tag"], a["prim"], self.sites,
                         self.board, self.first, self.base, self.cnt, self.pos, self.chosen, self.cbuf,
                         self.scratch, self.best_buf, self.uses, self.wit, self.later, self.deep,
                         a["os_ptr"], a["os_idx"], a["area"] if self.pockets else 0, self.stamp, self.stack,

@@ -64,7 +64,7 @@ ENDGAME_CHUNK = 200_000     # end-game nodes between two looks at the clock
 
 
 @njit(cache=True)
-def _pick_site(board, scan, start, n_look, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
+def _pick_site(board, scan, start, n_look, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
                scratch):
     """(the chosen site, its number of fitting options): the most constrained of the first
     ``n_look`` free sites in scan order from position ``start``; -1 when none is free."""
@@ -73,7 +73,7 @@ def _pick_site(board, scan, start, n_look, sg_ptr, g_ptr, g_tag, e_opt, e_lmask,
         s = scan[p]
         if _bit(board, s):
             continue
-        k = _count(s, best_n, board, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch)
+        k = _count(s, best_n, board, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch)
         if k < best_n:
             best, best_n = s, k
         seen += 1
@@ -83,12 +83,12 @@ def _pick_site(board, scan, start, n_look, sg_ptr, g_ptr, g_tag, e_opt, e_lmask,
 
 
 @njit(cache=True)
-def _sites(board, first, n_states, scan, n_look, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
+def _sites(board, first, n_states, scan, n_look, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
            scratch, site, n_fit):
     """Each state's site and its number of fitting options; returns their sum (the children's upper bound)."""
     m = 0
     for i in range(n_states):
-        s, k = _pick_site(board[i], scan, first[i], n_look, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
+        s, k = _pick_site(board[i], scan, first[i], n_look, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
                           ow_mask, scratch)
         site[i] = s
         n_fit[i] = k if s >= 0 else 0
@@ -97,7 +97,7 @@ def _sites(board, first, n_states, scan, n_look, sg_ptr, g_ptr, g_tag, e_opt, e_
 
 
 @njit(cache=True)
-def _expand(board, first, site, n_states, scan, nbr, area, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
+def _expand(board, first, site, n_states, scan, nbr, area, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
             ow_mask, tag, os_ptr, os_idx, opt_hash, opt_weight, score, hsh, lookahead, touch, w_boundary, w_covers,
             out_parent, out_opt, out_score, out_hash, child, stamp, stack, scratch, opts, near):
     """The live children of every state at its site, scored; returns their number.
@@ -113,7 +113,7 @@ def _expand(board, first, site, n_states, scan, nbr, area, sg_ptr, g_ptr, g_tag,
         if s < 0:
             continue
         c = board[i]
-        k = _count(s, MANY, c, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, opts)
+        k = _count(s, MANY, c, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, opts)
         for j in range(k):
             o = opts[j]
             for w in range(c.shape[0]):
@@ -153,7 +153,7 @@ def _expand(board, first, site, n_states, scan, nbr, area, sg_ptr, g_ptr, g_tag,
             for u in range(n_near):
                 if not ok:
                     break
-                if _count(near[u], 1, child, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
+                if _count(near[u], 1, child, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
                           scratch) == 0:
                     ok = False
             # lookahead: the next free sites in scan order must still have a cover
@@ -166,7 +166,7 @@ def _expand(board, first, site, n_states, scan, nbr, area, sg_ptr, g_ptr, g_tag,
                     p += 1
                     if _bit(child, t):
                         continue
-                    kk = _count(t, 64, child, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch)
+                    kk = _count(t, 64, child, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch)
                     if kk == 0:
                         ok = False
                         break
@@ -187,7 +187,7 @@ def _expand(board, first, site, n_states, scan, nbr, area, sg_ptr, g_ptr, g_tag,
 
 
 @njit(cache=True)
-def _alive(board, first, n_states, scan, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch,
+def _alive(board, first, n_states, scan, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch,
            out):
     """out[i]: every free site of state i still has a fitting option (the ``every_site`` check).
     A site far from the last pieces can lose its last option to a piece used elsewhere; the touch
@@ -198,7 +198,7 @@ def _alive(board, first, n_states, scan, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, o
             s = scan[p]
             if _bit(board[i], s):
                 continue
-            if _count(s, 1, board[i], sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch) == 0:
+            if _count(s, 1, board[i], sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch) == 0:
                 ok = False
                 break
         out[i] = ok
@@ -353,7 +353,7 @@ class XCCBeamRun:
         deg = t["nbr"].shape[1]
         near = np.zeros(max(1, int(self.opt_sites.max(initial=1)) * max(1, deg)), np.int64)
         child = np.zeros(t["n_words"], np.uint64)
-        tables = (t["sg_ptr"], t["g_ptr"], t["g_tag"], t["e_opt"], t["e_lmask"], t["ow_ptr"], t["ow_idx"], t["ow_mask"])
+        tables = (t["sg_ptr"], t["s_near"], t["c_info"], t["g_ptr"], t["g_tag"], t["e_opt"], t["e_lmask"], t["ow_ptr"], t["ow_idx"], t["ow_mask"])
         while self.pieces_left(chosen[0]) > exhaust_at + 1e-9:
             if deadline is not None and time.perf_counter() >= deadline:
                 return "limit", [], "time limit during the beam"

@@ -33,6 +33,7 @@ from puzzles.xcc import XCC
 
 from .kernel import BUDGET, COUNT, DEEPEST, DONE, FINISHED, LEAF, LEVEL, MANY, PHASE, SOLUTION, pause
 
+NEAR = 3  # the cells around a site whose cover classes its options (3: the neighbours on drafter grids)
 DEFAULT_SITES = 0  # 0: every boundary site is counted (measured in benchmarks/bench_poly.py: robust)
 
 
@@ -62,11 +63,57 @@ def _cell_geometry(item_names: list[str], n_sites: int, grid_name: str):
     return cen, nbr
 
 
-def build(xcc: XCC, grid: str | None = None, sweep: float = 90.0):
+def _nearest(nbr: np.ndarray, k: int) -> np.ndarray:
+    """Each site's k nearest other sites by steps on the neighbour graph (ties in neighbour
+    order), -1 where fewer are reachable."""
+    n = nbr.shape[0]
+    out = np.full((n, k), -1, np.int64)
+    if nbr.shape[1] == 0 or k == 0:
+        return out[:, :0]
+    for s in range(n):
+        seen, ring, got = {s}, [s], []
+        while ring and len(got) < k:
+            nxt = []
+            for u in ring:
+                for y in nbr[u]:
+                    y = int(y)
+                    if y >= 0 and y not in seen:
+                        seen.add(y)
+                        nxt.append(y)
+            got.extend(nxt)
+            ring = nxt
+        got = got[:k]
+        out[s, :len(got)] = got
+    return out
+
+
+@njit(cache=True)
+def _classes(os_ptr, os_idx, s_near, n_sites):
+    """Each (option, site) entry's class: bit d set when the option covers ``s_near[site, d]``
+    (entries in option order, each option's sites from ``os_ptr``)."""
+    cls = np.zeros(os_idx.shape[0], np.int16)
+    stamp = np.full(n_sites, -1, np.int64)
+    for o in range(os_ptr.shape[0] - 1):
+        for r in range(os_ptr[o], os_ptr[o + 1]):
+            stamp[os_idx[r]] = o
+        for r in range(os_ptr[o], os_ptr[o + 1]):
+            c = 0
+            for d in range(s_near.shape[1]):
+                y = s_near[os_idx[r], d]
+                if y >= 0 and stamp[y] == o:
+                    c |= 1 << d
+            cls[r] = c
+    return cls
+
+
+def build(xcc: XCC, grid: str | None = None, sweep: float = 90.0, near: int = NEAR):
     """The engine's flat arrays for ``xcc`` (uncoloured).
 
     Sites are the primary items named as cells when ``grid`` is given (the
-    pieces are then tags), otherwise every primary item."""
+    pieces are then tags), otherwise every primary item; ``near``: the cells
+    around a site that class its options (0-15)."""
+    if not 0 <= near <= 15:
+        raise ValueError(f"engine poly: near must be 0-15 cells, not {near}")
     if xcc.opt_colors.any():
         raise ValueError("engine poly: coloured XCC problems are not supported")
     n_items, n_opt = xcc.n_items, xcc.n_options
@@ -127,26 +174,41 @@ def build(xcc: XCC, grid: str | None = None, sweep: float = 90.0):
     del key, bits, new_key
     ow_idx = (ukey % n_words).astype(np.int64)
     ow_ptr = np.concatenate([[0], np.cumsum(np.bincount(ukey // n_words, minlength=n_opt))]).astype(np.int64)
-    # each site's options grouped by tag: groups (site, tag) in site order
+    # each site's options grouped by which of its ``near`` nearest cells they cover (their class),
+    # then by tag: groups (site, class, tag).  At a boundary site some of those cells are
+    # covered, and every class that covers one is skipped whole: a piece placed at a site
+    # covers most of the cells around it, so few classes are left to scan.
     e_site, e_opt = it[is_site], owner[is_site]
     e_group = group_of[np.cumsum(keep)[is_site] - 1]  # sites are never tags: every site entry is kept
     del group_of
     e_tag = tag[e_opt]
-    # (site, tag) order; the entries are in option order already, so a stable sort keeps it within
-    order = np.argsort(e_site * (n_items + 1) + (e_tag + 1), kind="stable")
-    e_site, e_opt, e_tag = e_site[order], e_opt[order], e_tag[order]
+    s_near = _nearest(inbr, near)
+    os_ptr = np.concatenate([[0], np.cumsum(np.bincount(owner[is_site], minlength=n_opt))]).astype(np.int64)
+    e_cls = _classes(os_ptr, e_site, s_near, n_sites)  # the entries are in option order here
+    # (site, class, tag) order; the entries are in option order already, so a stable sort keeps it within
+    order = np.argsort((e_site * (1 << s_near.shape[1]) + e_cls.astype(np.int64)) * (n_items + 1) + (e_tag + 1),
+                       kind="stable")
+    e_site, e_opt, e_tag, e_cls = e_site[order], e_opt[order], e_tag[order], e_cls[order]
     new_group = np.ones(len(e_site), bool)
-    new_group[1:] = (e_site[1:] != e_site[:-1]) | (e_tag[1:] != e_tag[:-1])
+    new_group[1:] = (e_site[1:] != e_site[:-1]) | (e_cls[1:] != e_cls[:-1]) | (e_tag[1:] != e_tag[:-1])
     g_start = np.nonzero(new_group)[0]
     g_ptr = np.append(g_start, len(e_site)).astype(np.int64)
     g_tag = e_tag[g_start]
-    sg_ptr = np.concatenate([[0], np.cumsum(np.bincount(e_site[g_start], minlength=n_sites))]).astype(np.int64)
+    # the classes: c_info[j] = (its mask, its first group); c_info[j + 1, 1] ends its groups;
+    # sg_ptr[s] .. sg_ptr[s + 1]: the classes of site s
+    new_cls = new_group.copy()
+    new_cls[1:] = (e_site[1:] != e_site[:-1]) | (e_cls[1:] != e_cls[:-1])
+    c_start = np.nonzero(new_cls)[0]
+    c_info = np.zeros((len(c_start) + 1, 2), np.int64)
+    c_info[:-1, 0] = e_cls[c_start]
+    c_info[:-1, 1] = np.cumsum(new_group)[c_start] - 1
+    c_info[-1, 1] = len(g_start)
+    sg_ptr = np.concatenate([[0], np.cumsum(np.bincount(e_site[c_start], minlength=n_sites))]).astype(np.int64)
     # each entry's option restricted to the word of its site: one AND rejects most options at a
     # boundary site, whose covered neighbours usually share its word
     e_lmask = ow_mask[e_group[order]] if len(e_opt) else np.zeros(0, np.uint64)
     # each option's sites (for the pocket check) and the piece area when every option has the same
     os_idx = it[is_site]
-    os_ptr = np.concatenate([[0], np.cumsum(np.bincount(owner[is_site], minlength=n_opt))]).astype(np.int64)
     per = np.diff(os_ptr)
     area = int(per[0]) if grid is not None and len(per) and (per == per[0]).all() else 0
     prim = np.zeros(n_words, np.uint64)
@@ -158,7 +220,7 @@ def build(xcc: XCC, grid: str | None = None, sweep: float = 90.0):
     return {
         "n_sites": n_sites, "n_words": n_words, "scan": scan.astype(np.int64), "nbr": inbr,
         "ow_ptr": ow_ptr, "ow_idx": ow_idx, "ow_mask": ow_mask, "tag": tag,
-        "sg_ptr": sg_ptr, "g_ptr": g_ptr, "g_tag": g_tag, "e_opt": e_opt.astype(np.int64), "e_lmask": e_lmask,
+        "sg_ptr": sg_ptr, "s_near": s_near, "c_info": c_info, "g_ptr": g_ptr, "g_tag": g_tag, "e_opt": e_opt.astype(np.int64), "e_lmask": e_lmask,
         "prim": prim, "os_ptr": os_ptr, "os_idx": os_idx.astype(np.int64), "area": area, "max_col": int(col_len.max()) if n_sites else 0, "old_of": old_of,
     }
 
@@ -191,45 +253,56 @@ def _covered(board, prim):
 
 
 @njit(cache=True)
-def _count(s, cap, board, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, out):
-    """The options that fit at site s, written to out; stops once cap are found."""
+def _count(s, cap, board, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, out):
+    """The options that fit at site s, written to out; stops once cap are found.  A class of
+    options that covers a covered cell near s (``s_near``) is skipped whole."""
     n = 0
     local = board[s >> 6]
-    for g in range(sg_ptr[s], sg_ptr[s + 1]):
-        t = g_tag[g]
-        if t >= 0 and _bit(board, t):
+    blocked = 0
+    for d in range(s_near.shape[1]):
+        y = s_near[s, d]
+        if y >= 0 and _bit(board, y):
+            blocked |= 1 << d
+    for j in range(sg_ptr[s], sg_ptr[s + 1]):
+        if c_info[j, 0] & blocked:
             continue
-        for e in range(g_ptr[g], g_ptr[g + 1]):
-            if local & e_lmask[e]:
+        for g in range(c_info[j, 1], c_info[j + 1, 1]):
+            t = g_tag[g]
+            if t >= 0 and _bit(board, t):
                 continue
-            o = e_opt[e]
-            if _fits(o, board, ow_ptr, ow_idx, ow_mask):
-                out[n] = o
-                n += 1
-                if n >= cap:
-                    return n
+            for e in range(g_ptr[g], g_ptr[g + 1]):
+                if local & e_lmask[e]:
+                    continue
+                o = e_opt[e]
+                if _fits(o, board, ow_ptr, ow_idx, ow_mask):
+                    out[n] = o
+                    n += 1
+                    if n >= cap:
+                        return n
     return n
 
 
 @njit(cache=True, inline="always")
-def _witnessed(s, board, wit, tag, ow_ptr, ow_idx, ow_mask):
-    """How many of the options that fitted at s when it was last counted still fit."""
+def _witnessed(s, upto, board, wit, tag, ow_ptr, ow_idx, ow_mask):
+    """How many of the options that fitted at s when it was last counted still fit, up to the
+    first that does not and at most ``upto``: a lower bound on the options of s."""
     ok = 0
-    for j in range(wit.shape[1]):
+    for j in range(min(upto, wit.shape[1])):
         o = wit[s, j]
-        if o >= 0 and not (tag[o] >= 0 and _bit(board, tag[o])) and _fits(o, board, ow_ptr, ow_idx, ow_mask):
-            ok += 1
+        if o < 0 or (tag[o] >= 0 and _bit(board, tag[o])) or not _fits(o, board, ow_ptr, ow_idx, ow_mask):
+            return ok
+        ok += 1
     return ok
 
 
 @njit(cache=True, inline="always")
-def _consider(s, best, best_n, board, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, wit, randomize,
+def _consider(s, best, best_n, board, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, wit, randomize,
               scratch, best_buf):
     """Count site s against the best so far (its options to best_buf when it wins, its first
     ones kept as witnesses); returns the new (best, best_n)."""
     # a tie counts only when its count is complete: randomised runs count one further
     cap = best_n + 1 if randomize and best_n < MANY else best_n
-    k = _count(s, cap, board, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch)
+    k = _count(s, cap, board, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch)
     for j in range(wit.shape[1]):
         wit[s, j] = scratch[j] if j < k else -1
     if k < best_n or (randomize and k == best_n and k < cap and np.random.random() < 0.5):
@@ -240,8 +313,8 @@ def _consider(s, best, best_n, board, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_p
 
 
 @njit(cache=True)
-def _choose(p, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, tag, wit, later,
-            n_sites_look, randomize, scratch, best_buf):
+def _choose(p, board, scan, nbr, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, tag, wit,
+            later, n_sites_look, randomize, scratch, best_buf):
     """The site to branch on: the fewest fitting options among the boundary sites from scan
     position p (the first free one), at most ``n_sites_look`` of them counted (0: all).  Its
     options go to best_buf; returns their number, or -1 when every site is covered.
@@ -272,24 +345,24 @@ def _choose(p, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, o
                     break
             if not edge:
                 continue
-        if _witnessed(s, board, wit, tag, ow_ptr, ow_idx, ow_mask) >= W:
+        if _witnessed(s, W, board, wit, tag, ow_ptr, ow_idx, ow_mask) >= W:
             later[n_later] = s
             n_later += 1
             continue
-        best, best_n = _consider(s, best, best_n, board, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
-                                 ow_mask, wit, randomize, scratch, best_buf)
+        best, best_n = _consider(s, best, best_n, board, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr,
+                                 ow_idx, ow_mask, wit, randomize, scratch, best_buf)
         seen += 1
         done = best_n <= 1 or seen == n_sites_look
     for i in range(n_later):
         if done or (best_n + 1 if randomize and best_n < MANY else best_n) <= W:
             break  # each of these has W options or more: none can win
-        best, best_n = _consider(later[i], best, best_n, board, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr,
-                                 ow_idx, ow_mask, wit, randomize, scratch, best_buf)
+        best, best_n = _consider(later[i], best, best_n, board, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt,
+                                 e_lmask, ow_ptr, ow_idx, ow_mask, wit, randomize, scratch, best_buf)
         seen += 1
         done = best_n <= 1 or seen == n_sites_look
     if best < 0:  # free sites, none on the boundary: the first one
-        best_n = _count(scan[p], MANY, board, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
-                        best_buf)
+        best_n = _count(scan[p], MANY, board, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
+                        ow_mask, best_buf)
     return best_n
 
 
@@ -352,7 +425,7 @@ def _place(o, board, ow_ptr, ow_idx, ow_mask, tag, on):
 
 
 @njit(cache=True)
-def run(scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, tag, prim, n_sites_look,
+def run(scan, nbr, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, tag, prim, n_sites_look,
         board, first, base, cnt, pos, chosen, cbuf, scratch, best_buf, uses, wit, later, deep, os_ptr, os_idx, area, stamp, stack, st, prof,
         budget, stop_on_solution, split_depth, randomize):
     """Advance the search by at most ``budget`` nodes (a resumable state machine, as ``dlx.run``).
@@ -375,7 +448,7 @@ def run(scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask
             while p < n_scan and _bit(board, scan[p]):
                 p += 1
             first[level] = p
-            best_n = _choose(p, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
+            best_n = _choose(p, board, scan, nbr, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
                              tag, wit, later, n_sites_look, randomize, scratch, best_buf)
             if best_n < 0:  # every site covered: a solution when every primary item is
                 if _covered(board, prim):

@@ -30,7 +30,7 @@ from . import poly
 
 
 @njit(cache=True)
-def _children(p, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, tag, prim,
+def _children(p, board, scan, nbr, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, tag, prim,
               n_sites_look, wit, later, os_ptr, os_idx, area, stamp, stack, scratch, best_buf, cur, viable):
     """The node at ``board``: (d, v, s) -- the options of its site (the engine's d, the nodes
     below it), how many of them have a subtree (written to ``viable``), and how many complete
@@ -42,7 +42,7 @@ def _children(p, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr,
     sub-critical regions, where most children die at once and plain probes almost never
     reach the depths that hold the nodes."""
     n_scan = scan.shape[0]
-    d = poly._choose(p, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
+    d = poly._choose(p, board, scan, nbr, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
                      tag, wit, later, n_sites_look, False, scratch, best_buf)
     if d <= 0:
         return d, 0, 0
@@ -57,7 +57,7 @@ def _children(p, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr,
             p2 = p
             while p2 < n_scan and poly._bit(board, scan[p2]):
                 p2 += 1
-            d2 = poly._choose(p2, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
+            d2 = poly._choose(p2, board, scan, nbr, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
                               ow_mask, tag, wit, later, n_sites_look, False, scratch, best_buf)
             if d2 > 0:
                 viable[v] = o
@@ -69,7 +69,7 @@ def _children(p, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr,
 
 
 @njit(cache=True)
-def _probe_batch(n_probes, start, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
+def _probe_batch(n_probes, start, board, scan, nbr, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
                  tag, prim, n_sites_look, wit, later, os_ptr, os_idx, area, stamp, stack, scratch, best_buf, cur,
                  viable, branches, visit_cap, kids, nk, ik, wl, pl, nodes_out, sols_out, depth_out, level_sum):
     """``n_probes`` probes from the bitset ``start``: each one's weighted node total, its weighted
@@ -97,7 +97,7 @@ def _probe_batch(n_probes, start, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt,
                 p = pl[lv]
                 while p < n_scan and poly._bit(board, scan[p]):
                     p += 1
-                d, v, n_sol = _children(p, board, scan, nbr, sg_ptr, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
+                d, v, n_sol = _children(p, board, scan, nbr, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
                                         ow_mask, tag, prim, n_sites_look, wit, later, os_ptr, os_idx, area, stamp,
                                         stack, scratch, best_buf, cur, viable)
                 visited += 1
@@ -174,7 +174,7 @@ def estimate_tree(search, probes: int = 2000, seed: int = 0, board: np.ndarray |
         n = min(batch, probes - done)
         nodes_out, sols_out = np.zeros(n), np.zeros(n)
         depth_out = np.zeros(n, np.int64)
-        _probe_batch(n, start, search.board, a["scan"], a["nbr"], a["sg_ptr"], a["g_ptr"], a["g_tag"], a["e_opt"],
+        _probe_batch(n, start, search.board, a["scan"], a["nbr"], a["sg_ptr"], a["s_near"], a["c_info"], a["g_ptr"], a["g_tag"], a["e_opt"],
                      a["e_lmask"], a["ow_ptr"], a["ow_idx"], a["ow_mask"], a["tag"], a["prim"], search.sites,
                      search.wit, search.later, a["os_ptr"], a["os_idx"], a["area"] if search.pockets else 0,
                      search.stamp, search.stack, search.scratch, search.best_buf, cur, viable, branches, visit_cap,

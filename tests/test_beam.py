@@ -234,7 +234,7 @@ def test_polyform_beam_children_agree_with_a_plain_expansion(name, touch):
     n = len(covs)
     free = lambda i, s: not (int(board[i, s >> 6]) >> int(s & 63)) & 1  # noqa: E731
     first = np.array([next((q for q, s in enumerate(t["scan"]) if free(i, s)), len(t["scan"])) for i in range(n)])
-    tables = (t["sg_ptr"], t["g_ptr"], t["g_tag"], t["e_opt"], t["e_lmask"], t["ow_ptr"], t["ow_idx"], t["ow_mask"])
+    tables = (t["sg_ptr"], t["s_near"], t["c_info"], t["g_ptr"], t["g_tag"], t["e_opt"], t["e_lmask"], t["ow_ptr"], t["ow_idx"], t["ow_mask"])
     size = max(64, t["max_col"])
     site, n_fit = np.zeros(n, np.int64), np.zeros(n, np.int64)
     m = _sites(board, first, n, t["scan"], 4, *tables, np.zeros(size, np.int64), site, n_fit)
@@ -317,7 +317,7 @@ def test_every_site_check_agrees_with_a_plain_one(name):
     sites = [i for i in range(x.n_primary) if x.item_names[i].startswith("c")]
     want = [all(s in c or any(s in o and not o & c for o in opts) for s in sites) for c in covs]
     got = np.zeros(n, np.bool_)
-    tables = (t["sg_ptr"], t["g_ptr"], t["g_tag"], t["e_opt"], t["e_lmask"], t["ow_ptr"], t["ow_idx"], t["ow_mask"])
+    tables = (t["sg_ptr"], t["s_near"], t["c_info"], t["g_ptr"], t["g_tag"], t["e_opt"], t["e_lmask"], t["ow_ptr"], t["ow_idx"], t["ow_mask"])
     _alive(board, np.zeros(n, np.int64), n, t["scan"], *tables, np.zeros(max(64, t["max_col"]), np.int64), got)
     assert got.tolist() == want
     assert True in want and False in want

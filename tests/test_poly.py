@@ -66,6 +66,44 @@ def test_poly_counts_drafter_regions_with_excess_pieces_and_their_piece_uses(see
     assert detail["tilings"] == len(ref) and detail["piece_uses"] == expect
 
 
+@pytest.mark.parametrize("near", [0, 3, 6])
+@pytest.mark.parametrize("make", [lambda: generate.polyomino_puzzle(4, 5, 4, 3)[0],
+                                  lambda: region_puzzle("drafter", hexagon_region(2), 6, 5, 2)[0],
+                                  lambda: region_puzzle("triangle", [(a, b, t) for a in range(3) for b in range(2)
+                                                                     for t in (0, 1)], 4, 1, 1)[0],
+                                  lambda: region_puzzle("hexagon", [(a, b) for a in range(3) for b in range(4)],
+                                                        3, 2, 1)[0]],
+                         ids=["square", "drafter", "triangle", "hexagon"])
+def test_a_sites_count_skips_only_options_that_clash(make, near):
+    """The options ``_count`` finds at a site, its classes skipped whole when they cover a covered
+    cell near it, are exactly those covering the site that miss the board and whose piece is unused."""
+    from baseline import poly
+
+    p = make()
+    x = p.to_xcc()
+    t = poly.build(x, grid=p.grid_name, near=near)
+    new = np.empty(x.n_items, np.int64)
+    new[t["old_of"]] = np.arange(x.n_items)
+    opts = [set(new[x.opt_items[x.opt_ptr[q]:x.opt_ptr[q + 1]]].tolist()) for q in range(x.n_options)]
+    rng = np.random.default_rng(near)
+    out = np.zeros(x.n_options + 1, np.int64)
+    for _ in range(12):
+        covered: set = set()
+        for q in rng.permutation(x.n_options)[:rng.integers(0, 4) * 3]:
+            if not opts[q] & covered:
+                covered |= opts[q]
+        board = np.zeros(t["n_words"], np.uint64)
+        for i in covered:
+            board[i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+        for s in range(t["n_sites"]):
+            if s in covered:
+                continue
+            k = poly._count(s, 10**9, board, t["sg_ptr"], t["s_near"], t["c_info"], t["g_ptr"], t["g_tag"],
+                            t["e_opt"], t["e_lmask"], t["ow_ptr"], t["ow_idx"], t["ow_mask"], out)
+            want = {q for q in range(x.n_options) if s in opts[q] and not opts[q] & covered}
+            assert sorted(out[:k].tolist()) == sorted(want)
+
+
 def test_poly_counts_the_pentominoes_in_3x20():
     p = catalog.load("pentomino-3x20")
     res, _ = solving.solve_verified(solving.get("backtrack", {"engine": "poly"}), p, "count", solving.Limits())
