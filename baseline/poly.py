@@ -11,7 +11,9 @@ cell) is chosen among the first ``sites`` free sites on the boundary of the
 free area (a free site with a covered or outside neighbour), in a sweep
 order, by counting the options that still fit there -- each count stops as
 soon as it cannot beat the best so far, and a site with one option stops the
-choice.  A site's options are grouped by their piece (the option's first
+choice.  A site's options are grouped by their *class* (which of the
+site's neighbours they cover), so a class that covers a covered neighbour
+is skipped with one AND, and then by their piece (the option's first
 non-site item, its *tag*), so a used piece is skipped with one bit test;
 an option fits when its few (word, mask) pairs miss the board.
 
