@@ -285,11 +285,11 @@ def _count(s, cap, board, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, 
 
 
 @njit(cache=True, inline="always")
-def _witnessed(s, upto, board, wit, tag, ow_ptr, ow_idx, ow_mask):
+def _witnessed(s, board, wit, tag, ow_ptr, ow_idx, ow_mask):
     """How many of the options that fitted at s when it was last counted still fit, up to the
-    first that does not and at most ``upto``: a lower bound on the options of s."""
+    first that does not (the caller asks only whether all of them do)."""
     ok = 0
-    for j in range(min(upto, wit.shape[1])):
+    for j in range(wit.shape[1]):
         o = wit[s, j]
         if o < 0 or (tag[o] >= 0 and _bit(board, tag[o])) or not _fits(o, board, ow_ptr, ow_idx, ow_mask):
             return ok
@@ -347,7 +347,7 @@ def _choose(p, board, scan, nbr, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_
                     break
             if not edge:
                 continue
-        if _witnessed(s, W, board, wit, tag, ow_ptr, ow_idx, ow_mask) >= W:
+        if _witnessed(s, board, wit, tag, ow_ptr, ow_idx, ow_mask) >= W:
             later[n_later] = s
             n_later += 1
             continue
