@@ -9,7 +9,14 @@ kernels walk them: ``run_static`` (any static order, packed candidates),
 Invariant: the cells at depths 0..k-1 hold pieces whose joins with each
 other all match; ``cur[k]`` is the next candidate to try at depth k.
 Rotations of a symmetric piece that show the same colours appear once
-(the counting convention of docs/ARCHITECTURE.md, "Puzzles"); identical pieces are separate candidates.
+(the counting convention of docs/ARCHITECTURE.md, "Puzzles").  Identical
+pieces (``identical=merge``, the default of the static kernels in modes
+first, count and best) are one candidate whose copies left are counted in
+``avail``: without that the tree holds a copy of every subtree for each
+order of the copies (generated 8x8 boards at the peak have 4 to 384 such
+orders).  A count is multiplied back by the copies' permutations and a
+board names each copy once (``EdgePuzzle.relabel``); mode all lists every
+labelling, so it keeps the pieces apart.
 """
 
 from __future__ import annotations
@@ -64,7 +71,7 @@ def _lookup(cell, bc, nbr, cls_of, tab_base, tab_ptr, n_col):
 
 @njit(cache=True)
 def run_static(n, dep_base, dep_nk, dep_at, dep_shift, dep_mul, dep_fixed, tab_ptr, cand,
-               used, cur, end, pl_val, st, prof, budget, stop_on_solution):
+               avail, cur, end, pl_val, st, prof, budget, stop_on_solution):
     """The fast path for static orders: a tight loop over depths.
 
     ``cand[i]`` packs a candidate: its piece in the high 32 bits, the colours
@@ -76,7 +83,8 @@ def run_static(n, dep_base, dep_nk, dep_at, dep_shift, dep_mul, dep_fixed, tab_p
     always-zero ``pl_val[n]`` with multiplier 0), so the usual case is
     straight-line code.  (Reading colours through the candidate index
     instead ran 22-32 against 38-48 M placements/s on brendan-8x8.)  The
-    candidate placed at depth d is ``cur[d] - 1``.  A fixed cell
+    candidate placed at depth d is ``cur[d] - 1``; ``avail[q]`` the copies of
+    piece q not yet placed (0 or 1 unless identical pieces are merged).  A fixed cell
     (``dep_fixed[k] >= 0``) has exactly that one candidate, checked against
     its placed neighbours.  st: [0] depth, [1] phase (0 enter depth,
     1 continue at depth, 9 done), [2] placements, [3] solutions, [4] deepest.
@@ -93,7 +101,7 @@ def run_static(n, dep_base, dep_nk, dep_at, dep_shift, dep_mul, dep_fixed, tab_p
             if k == n:
                 st[COUNT] += 1
                 k -= 1
-                used[pl_val[k] >> 32] = False
+                avail[pl_val[k] >> 32] += 1
                 i = cur[k]
                 e = end[k]
                 if stop_on_solution:
@@ -120,13 +128,13 @@ def run_static(n, dep_base, dep_nk, dep_at, dep_shift, dep_mul, dep_fixed, tab_p
                             key += ((pl_val[dep_at[a + j]] >> dep_shift[a + j]) & 255) * dep_mul[a + j]
                     i = tab_ptr[key]
                     e = tab_ptr[key + 1]
-        while i < e and used[cand[i] >> 32]:
+        while i < e and avail[cand[i] >> 32] == 0:
             i += 1
         if i < e:
             v = cand[i]
             cur[k] = i + 1
             end[k] = e
-            used[v >> 32] = True
+            avail[v >> 32] -= 1
             pl_val[k] = v
             prof[k] += 1
             k += 1
@@ -144,14 +152,14 @@ def run_static(n, dep_base, dep_nk, dep_at, dep_shift, dep_mul, dep_fixed, tab_p
                 pause(st, 0, FINISHED, budget - left)
                 st[DEEPEST] = deep
                 return DONE
-            used[pl_val[k] >> 32] = False
+            avail[pl_val[k] >> 32] += 1
             i = cur[k]
             e = end[k]
 
 
 @njit(cache=True)
 def run_best(n, dep_base, dep_nk, dep_at, dep_shift, dep_mul, dep_fixed, dep_all, tab_ptr, cand,
-             used, cur, end, pas, mis, pl_val, allow, best_cand, st, prof, budget):
+             avail, cur, end, pas, mis, pl_val, allow, best_cand, st, prof, budget):
     """Mode ``best``: the exhaustive search of boards with at most ``allow[k]``
     mismatched joins among the first k + 1 pieces (Owen's slip array, [Owen]),
     branch and bound on the best complete board so far.
@@ -178,7 +186,7 @@ def run_best(n, dep_base, dep_nk, dep_at, dep_shift, dep_mul, dep_fixed, dep_all
                 for d in range(n):
                     best_cand[d] = cur[d] - 1
                 k -= 1
-                used[pl_val[k] >> 32] = False
+                avail[pl_val[k] >> 32] += 1
                 pause(st, k, FINISHED if mis[n] == 0 else 1, budget - left)
                 st[DEEPEST] = deep
                 return DONE if mis[n] == 0 else SOLUTION
@@ -205,7 +213,7 @@ def run_best(n, dep_base, dep_nk, dep_at, dep_shift, dep_mul, dep_fixed, dep_all
             while i < e:
                 v = cand[i]
                 i += 1
-                if used[v >> 32]:
+                if avail[v >> 32] == 0:
                     continue
                 m = 0
                 if p > 0 or dep_fixed[k] >= 0:
@@ -231,7 +239,7 @@ def run_best(n, dep_base, dep_nk, dep_at, dep_shift, dep_mul, dep_fixed, dep_all
         end[k] = e
         if found >= 0:
             v = cand[found]
-            used[v >> 32] = True
+            avail[v >> 32] -= 1
             pl_val[k] = v
             mis[k + 1] = mis[k] + m
             prof[k] += 1
@@ -250,7 +258,7 @@ def run_best(n, dep_base, dep_nk, dep_at, dep_shift, dep_mul, dep_fixed, dep_all
                 pause(st, 0, FINISHED, budget - left)
                 st[DEEPEST] = deep
                 return DONE
-            used[pl_val[k] >> 32] = False
+            avail[pl_val[k] >> 32] += 1
 
 
 @njit(cache=True)
@@ -391,6 +399,9 @@ class EdgeBacktrack(SolverBase):
         "restarts": Option(str, "none", "mode first: restart with a new random order after a node budget "
                                         "following the Luby sequence (none: one search)", ("none", "luby")),
         "unit": Option(int, 2_000_000, "restarts: placements of one Luby unit", lo=1),
+        "identical": Option(str, "merge", "identical pieces: one candidate per group, its copies counted "
+                                          "(merge: the tree has no copies of a subtree; static orders, "
+                                          "modes first, count, best) or each piece its own", ("merge", "distinct")),
     }
 
     def warm(self, puzzle, mode: str) -> None:
@@ -410,7 +421,8 @@ class EdgeBacktrack(SolverBase):
         if (restarts or o["seed"] >= 0) and mode == "best":
             raise UsageError("solver edge-backtrack: mode best takes neither restarts nor a seed")
         t0 = time.perf_counter()
-        variants = _Variants(puzzle, o["order"], o["seed"] if o["seed"] >= 0 or not restarts else 0)
+        merge = o["identical"] == "merge" and mode != "all"  # mode all lists every labelling
+        variants = _Variants(puzzle, o["order"], o["seed"] if o["seed"] >= 0 or not restarts else 0, merge)
         s = EdgeSearch(variants.next())
         if mode == "best":
             if s.dynamic:
@@ -445,7 +457,7 @@ class EdgeBacktrack(SolverBase):
             left = None if limits.time_s is None else limits.time_s - (time.perf_counter() - t1)
             outcome = drive(lambda b: s.step(b, collect), lambda: int(s.st[NODES]), time_s=left,
                             node_limit=budget, progress=progress,
-                            info=lambda: {"placements": spent + int(s.st[NODES]), "solutions": int(s.st[COUNT]),
+                            info=lambda: {"placements": spent + int(s.st[NODES]), "solutions": int(s.st[COUNT]) * s.t.labelled(),
                                           "deepest": int(s.st[DEEPEST]), "restarts": runs - 1},
                             on_stop=on_stop)
             spent += int(s.st[NODES])
@@ -465,7 +477,7 @@ class EdgeBacktrack(SolverBase):
         if restarts:
             stats["restarts"] = runs - 1
         complete = outcome == "done"
-        count = int(s.st[COUNT])
+        count = int(s.st[COUNT]) * s.t.labelled()
         if mode == "best":
             stats["history"] = history  # (seconds, score) each time the best board improved
             if not history:
@@ -482,8 +494,8 @@ class _Variants:
     """The tables of each run: the plain ones without a seed; with one, every run a random symmetry
     of the order (boards without fixed pieces) and a random value order."""
 
-    def __init__(self, p: EdgePuzzle, order: str, seed: int):
-        self.p, self.order = p, order
+    def __init__(self, p: EdgePuzzle, order: str, seed: int, merge: bool = False):
+        self.p, self.order, self.merge = p, order, merge
         self.rng = np.random.default_rng(seed) if seed >= 0 else None
         self.built: dict[int, EdgeTables] = {}
         base = search_order(p, order)
@@ -498,7 +510,7 @@ class _Variants:
     def next(self) -> EdgeTables:
         k = 0 if self.rng is None else int(self.rng.integers(len(self.orders)))
         if k not in self.built:
-            self.built[k] = EdgeTables(self.p, self.order, self.orders[k])
+            self.built[k] = EdgeTables(self.p, self.order, self.orders[k], self.merge)
         t = self.built[k]
         return t if self.rng is None else t.shuffled(self.rng)
 
@@ -519,7 +531,7 @@ class EdgeSearch:
         self.end = np.zeros(n + 1, np.int64)
         self.pl_piece = np.zeros(n + 1, np.int64)
         self.pl_rot = np.zeros(n + 1, np.int64)
-        self.s_used = np.zeros(p.n_pieces, np.bool_)
+        self.avail = t.avail.copy()  # copies left of each piece (of each group when merged)
         self.pl_val = np.zeros(n + 1, np.int64)
         self.st = new_state()
         self.prof = np.zeros(n + 1, np.int64)
@@ -537,12 +549,12 @@ class EdgeSearch:
         t = self.t
         if self.best:
             return run_best(self.p.n_cells, t.dep_base, t.dep_nk, t.dep_at, t.dep_shift, t.dep_mul,
-                            t.dep_fixed, t.dep_all, t.tab_ptr, t.cand, self.s_used, self.cur, self.end,
+                            t.dep_fixed, t.dep_all, t.tab_ptr, t.cand, self.avail, self.cur, self.end,
                             self.pas, self.mis, self.pl_val, self.allow, self.best_cand, self.st,
                             self.prof, budget)
         if not self.dynamic:
             return run_static(self.p.n_cells, t.dep_base, t.dep_nk, t.dep_at, t.dep_shift,
-                              t.dep_mul, t.dep_fixed, t.tab_ptr, t.cand, self.s_used, self.cur,
+                              t.dep_mul, t.dep_fixed, t.tab_ptr, t.cand, self.avail, self.cur,
                               self.end, self.pl_val, self.st, self.prof, budget, stop_on_solution)
         return run(self.order, t.fixed_n, t.fixed_piece, t.fixed_rot, t.fixed_cols, t.nbr,
                    t.cls_of, t.tab_base, t.tab_ptr, t.cand_piece, t.cand_rot, t.cand_col, t.n_col,
@@ -554,6 +566,6 @@ class EdgeSearch:
         n, t = self.p.n_cells, self.t
         if not self.dynamic:
             c = self.cur - 1 if cands is None else cands
-            return [EdgePlacement(int(self.order[k]), int(t.s_piece[c[k]]), int(t.s_rot[c[k]]))
-                    for k in range(n)]
+            board = [EdgePlacement(int(self.order[k]), int(t.s_piece[c[k]]), int(t.s_rot[c[k]])) for k in range(n)]
+            return self.p.relabel(board, t.copies) if t.copies else board
         return [EdgePlacement(int(self.cell_at[k]), int(self.pl_piece[k]), int(self.pl_rot[k])) for k in range(n)]

@@ -31,6 +31,7 @@ placements; ``cand`` packs a candidate into one int64 (``run_static``).
 from __future__ import annotations
 
 import copy
+import math
 
 import numpy as np
 from numba import njit
@@ -42,11 +43,12 @@ from puzzles.orders import search_order
 from .kernel import MANY
 
 
-def build_tables(p: EdgePuzzle):
-    """Candidate tables for every (cell class, known mask) (module docstring)."""
+def build_tables(p: EdgePuzzle, merge: bool = False):
+    """Candidate tables for every (cell class, known mask) (module docstring).  ``merge``: one
+    candidate per group of identical pieces (its lowest piece stands for the group)."""
     n_col = int(p.pieces.max()) + 2  # colours 0..max, base C
     fixed_pieces = {f.piece for f in p.fixed}
-    free = [q for q in range(p.n_pieces) if q not in fixed_pieces]
+    free = sorted(p.identical_groups()) if merge else [q for q in range(p.n_pieces) if q not in fixed_pieces]
     # all distinct placed arrangements of the free pieces
     arr = [(q, r, p.placed(q, r)) for q in free for r in p.distinct_rotations(q)]
     tab_base = np.full(16 * 16, -1, np.int64)
@@ -122,12 +124,21 @@ class EdgeTables:
     Built once; read by the ``edge-backtrack`` kernels and by the beam, which
     never touch each other's search state."""
 
-    def __init__(self, p: EdgePuzzle, order: str, cells: list[int] | None = None):
+    def __init__(self, p: EdgePuzzle, order: str, cells: list[int] | None = None, merge: bool = False):
         self.p = p
         n = p.n_cells
         self.order = np.asarray(search_order(p, order) if cells is None else cells, np.int64)
         self.dynamic = order == "mrv"
-        (self.tab_base, self.tab_ptr, self.cand_piece, self.cand_rot, self.cand_col, self.n_col) = build_tables(p)
+        # merged identical pieces: the candidates name a group's lowest piece, ``avail`` counts its
+        # copies left (the static kernels), and ``copies`` turns a board back into pieces
+        self.copies = p.identical_groups() if merge and not self.dynamic else None
+        self.avail = np.ones(p.n_pieces, np.int64)
+        if self.copies is not None:
+            for rep, group in self.copies.items():
+                self.avail[group] = 0
+                self.avail[rep] = len(group)
+        (self.tab_base, self.tab_ptr, self.cand_piece, self.cand_rot, self.cand_col,
+         self.n_col) = build_tables(p, self.copies is not None)
         self.nbr = np.array([p.neighbour(c, s) for c in range(n) for s in range(4)], np.int64)
         self.cls_of = np.array([sum(1 << s for s, o in enumerate(p.outside_sides(c)) if o) if p.bordered else 0
                                 for c in range(n)], np.int64)
@@ -138,6 +149,11 @@ class EdgeTables:
         self.dep_base, self.dep_nk, self.dep_idx, self.dep_mul = self.static_lookup()
         if not self.dynamic:
             self._init_static()
+
+    def labelled(self) -> int:
+        """Boards per board found when identical pieces are merged: their copies permute (the
+        counting convention counts identical pieces as distinct), 1 otherwise."""
+        return math.prod(math.factorial(len(g)) for g in self.copies.values()) if self.copies else 1
 
     def _init_static(self) -> None:
         p, n = self.p, self.p.n_cells

@@ -23,6 +23,7 @@ placements and a count blocks only on decision variables.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,6 +44,7 @@ class Encoding:
     assumptions: list[int] = field(default_factory=list)
     multiplier: int = 1               # symmetry breaking: multiply counts back
     kind: str = "xcc"
+    groups: dict | None = None        # merged identical pieces: a board names a group's first piece
 
     @property
     def n_literals(self) -> int:
@@ -90,9 +92,16 @@ def xcc_cnf(xcc, amo: str = "seqcounter", colors: str = "pairs") -> Encoding:
 
 
 def direct_cnf(p: EdgePuzzle, amo: str = "seqcounter", redundant: bool = False, symmetry: bool = False,
-               support: bool = True) -> Encoding:
+               support: bool = True, merge: bool = False) -> Encoding:
+    """The direct encoding: a variable per (cell, piece, rotation), one per join colour.  ``merge``
+    (no fixed, no spare pieces, no corner symmetry): identical pieces share their variables, the
+    group on exactly as many cells as it has copies; counts are multiplied back (``Encoding.groups``)."""
     free = EdgePuzzle(p.rows, p.cols, p.pieces, name=p.name)  # fixed pieces become assumptions
-    cands = free.candidates()
+    spare = p.n_pieces > p.n_cells
+    groups = p.identical_groups() if merge and not (p.fixed or spare or symmetry) else None
+    if groups is not None and all(len(g) == 1 for g in groups.values()):
+        groups = None
+    cands = free.candidates() if groups is None else [pl for pl in free.candidates() if pl.piece in groups]
     pool = IDPool()
     x = {pl: pool.id(("x",) + tuple(pl)) for pl in cands}
     out: list[list[int]] = []
@@ -102,9 +111,13 @@ def direct_cnf(p: EdgePuzzle, amo: str = "seqcounter", redundant: bool = False, 
         by_piece[pl.piece].append(v)
     for cell in range(p.n_cells):
         exactly_one(by_cell[cell], amo, pool, out)
-    spare = p.n_pieces > p.n_cells
-    for piece in range(p.n_pieces):
-        (at_most_one if spare else exactly_one)(by_piece[piece], amo, pool, out)
+    for piece in (range(p.n_pieces) if groups is None else groups):
+        m = 1 if groups is None else len(groups[piece])
+        if m > 1:  # a merged group: on exactly m cells
+            out.extend(CardEnc.equals(lits=by_piece[piece], bound=m, vpool=pool,
+                                      encoding=PYSAT["seqcounter"]).clauses)
+        else:
+            (at_most_one if spare else exactly_one)(by_piece[piece], amo, pool, out)
     join_of = {}
     for cell, side, nb in p.joins():
         join_of[(cell, side)] = join_of[(nb, (side + 2) % 4)] = (cell, side)
@@ -139,7 +152,7 @@ def direct_cnf(p: EdgePuzzle, amo: str = "seqcounter", redundant: bool = False, 
                 cnf = CardEnc.equals(lits=lits, bound=edges[c] // 2, vpool=pool, encoding=enc
                                      if amo not in ("bitwise", "ladder") else PYSAT["seqcounter"])
                 out.extend(cnf.clauses)
-    mult = 1
+    mult = 1 if groups is None else math.prod(math.factorial(len(g)) for g in groups.values())
     if symmetry:
         corners = [q for q in range(p.n_pieces) if p.piece_class(q) == "corner"]
         if corners:
@@ -155,7 +168,7 @@ def direct_cnf(p: EdgePuzzle, amo: str = "seqcounter", redundant: bool = False, 
             out.extend([[z], [-z]])
         else:
             assumptions.append(v)
-    return Encoding(out, pool.top, {v: pl for pl, v in x.items()}, assumptions, mult, kind="direct")
+    return Encoding(out, pool.top, {v: pl for pl, v in x.items()}, assumptions, mult, kind="direct", groups=groups)
 
 
 def magic_cnf(p, amo: str = "seqcounter", colors: str = "pairs") -> Encoding:

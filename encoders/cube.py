@@ -27,7 +27,7 @@ from solving.race import race
 
 from .amo import ENCODINGS
 from .cnf import Encoding
-from .solver import BACKENDS, ONE_SHOT, UNLIMITED, encode, solve_until
+from .solver import BACKENDS, IDENTICAL, ONE_SHOT, UNLIMITED, decoded, encode, solve_until
 
 STATIC = tuple(o for o in ORDERS if o != "mrv")
 INCREMENTAL = tuple(b for b in BACKENDS if b not in ONE_SHOT + UNLIMITED)
@@ -47,8 +47,9 @@ def make_cubes(p: EdgePuzzle, enc: Encoding, order: str, depth: int = 0, target:
         by_cell[pl.cell].append((v, pl.piece, shown))
     cells = search_order(p, order)
     limit = len(cells) if depth == 0 else min(depth, len(cells))
+    copies = {q: len(g) for q, g in enc.groups.items()} if enc.groups else {}  # merged identical pieces
     # a frontier of partial fillings: (vars, pieces used, cell -> colours shown)
-    level: list[tuple[list[int], frozenset, dict]] = [([], frozenset(), {})]
+    level: list[tuple[list[int], tuple, dict]] = [([], (), {})]
     for d in range(limit):
         if depth == 0 and len(level) >= target:
             break
@@ -57,10 +58,10 @@ def make_cubes(p: EdgePuzzle, enc: Encoding, order: str, depth: int = 0, target:
         nxt = []
         for vs, used, shown_at in level:
             for v, piece, shown in by_cell[cell]:
-                if piece in used or any(nb in shown_at and shown_at[nb][(s + 2) % 4] != shown[s] for s, nb in nbs
+                if used.count(piece) >= copies.get(piece, 1) or any(nb in shown_at and shown_at[nb][(s + 2) % 4] != shown[s] for s, nb in nbs
                                         if nb >= 0):
                     continue
-                nxt.append((vs + [v], used | {piece}, {**shown_at, cell: shown}))
+                nxt.append((vs + [v], used + (piece,), {**shown_at, cell: shown}))
         level = nxt
     return [vs for vs, _, _ in level]
 
@@ -75,6 +76,7 @@ class Cube(SolverBase):
         "support": Option(bool, True, "support clauses: arc consistency on every join (see sat)"),
         "redundant": Option(bool, False, "each colour on exactly its number of joins (cardinality)"),
         "symmetry": Option(bool, False, "fix a corner piece at A1 (square bordered boards), counts times 4"),
+        "identical": Option(str, "merge", IDENTICAL, ("merge", "distinct")),
         "order": Option(str, "rowscan", "splitter: the backtracker's static order whose first cells a cube fills",
                         STATIC),
         "depth": Option(int, 0, "cells a cube fills (0: the first depth with at least `cubes` cubes)", lo=0, hi=10_000),
@@ -117,7 +119,7 @@ class Cube(SolverBase):
                      conflicts=sum(p["conflicts"] for p in parts))
         if mode == "first" and solutions:
             complete = False
-        sols = [[enc.decision[v] for v in s] for s in solutions]
+        sols = [decoded(puzzle, enc, s) for s in solutions]
         res = enumerated(mode, complete=complete, solutions=sols, count=count * enc.multiplier, stats=stats,
                          wanted=None if want is None else want * enc.multiplier)
         if res.status == Status.LIMIT and any(p.get("error") for p in parts):

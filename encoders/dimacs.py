@@ -89,4 +89,4 @@ def decode(puzzle, cnf_path: str, model_path: str) -> list:
             raise InputError(cnf_path, f"line {ln}", f"bad eternity comment ({e})") from None
     if not out:
         raise InputError(cnf_path, None, "no 'c eternity' variable map found (was it written by eternity export?)")
-    return out
+    return puzzle.relabel(out) if isinstance(puzzle, EdgePuzzle) else out  # an encoding with merged copies

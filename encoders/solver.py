@@ -86,6 +86,11 @@ class _Backend:
             self.s.delete()
 
 
+IDENTICAL = ("direct: identical pieces share their variables, each group on as many cells as it has copies "
+             "(merge: no symmetric copies of a search; without fixed, spare pieces or symmetry=true), or each "
+             "piece its own (distinct)")
+
+
 def encode(puzzle, options: dict) -> Encoding:
     model = options["model"]
     if puzzle.kind == "magic":  # sums beside the exact cover: pseudo-Boolean constraints
@@ -100,7 +105,8 @@ def encode(puzzle, options: dict) -> Encoding:
         if options["symmetry"] and not (puzzle.rows == puzzle.cols and not puzzle.fixed and puzzle.bordered
                                         and puzzle.n_pieces == puzzle.n_cells):
             raise ValueError("symmetry=true needs a square bordered board without fixed or spare pieces")
-        return direct_cnf(puzzle, options["amo"], options["redundant"], options["symmetry"], options["support"])
+        return direct_cnf(puzzle, options["amo"], options["redundant"], options["symmetry"], options["support"],
+                          options.get("identical") == "merge")
     return xcc_cnf(puzzle.to_xcc(), options["amo"], options["colors"])
 
 
@@ -118,6 +124,7 @@ class Sat(SolverBase):
                                       "(arc consistency by unit propagation)"),
         "redundant": Option(bool, False, "direct: each colour on exactly its number of joins (cardinality)"),
         "symmetry": Option(bool, False, "direct: fix a corner piece at A1, count multiplied by 4"),
+        "identical": Option(str, "merge", IDENTICAL, ("merge", "distinct")),
         "conflicts": Option(int, 0, "conflict limit per solver call (0: none)", lo=0),
     }
 
@@ -158,7 +165,7 @@ class Sat(SolverBase):
                 chosen = [v for v in enc.decision if s.model[v - 1] > 0]
                 count += 1
                 if keep and (want is None or len(solutions) < want):
-                    solutions.append([enc.decision[v] for v in chosen])
+                    solutions.append(decoded(puzzle, enc, chosen))
                 if want is not None and count >= want:
                     break
                 s.block([-v for v in chosen])
@@ -173,6 +180,12 @@ class Sat(SolverBase):
                      propagations=st.get("propagations"))
         return enumerated(mode, complete=complete, solutions=solutions, count=count * enc.multiplier, stats=stats,
                           wanted=None if want is None else want * enc.multiplier)
+
+
+def decoded(puzzle, enc: Encoding, chosen: list[int]) -> list:
+    """The placements of a model's true decision variables, every copy of a merged group named once."""
+    board = [enc.decision[v] for v in chosen]
+    return puzzle.relabel(board, enc.groups) if enc.groups else board
 
 
 def solve_until(s, assumptions, deadline: float | None, conflicts: int, stop=None, clock=time.perf_counter):

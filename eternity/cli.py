@@ -455,7 +455,7 @@ def cmd_export(a) -> int:
         from encoders.solver import Sat, encode
 
         with _refused("export --to dimacs"):
-            sat = Sat(opts)
+            sat = Sat({"identical": "distinct", **opts})  # a model of the file is a board as it stands
             text = to_dimacs(p, encode(p, sat.options), opts)
     elif a.to == "cpsat":
         from cpmodel.solver import export_model

@@ -25,8 +25,8 @@ def measure(p, order: str = "rowscan", time_s: float | None = None) -> dict:
         raise ValueError(f"--measure needs a static order edge-backtrack knows: "
                          f"{', '.join(o for o in ORDERS if o != 'mrv')}")
     total, prof = estimate.search_nodes(p, search_order(p, order))
-    r = solving.get("edge-backtrack", {"order": order}).solve(p, mode="count",
-                                                                limits=solving.Limits(time_s=time_s))
+    r = solving.get("edge-backtrack", {"order": order, "identical": "distinct"}).solve(p, mode="count",
+                                                                                    limits=solving.Limits(time_s=time_s))
     measured = list(r.stats["nodes_per_level"])
     measured += [0] * (len(prof) - len(measured))
     m_total = sum(measured)

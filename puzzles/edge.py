@@ -144,6 +144,33 @@ class EdgePuzzle:
                 out.append(r)
         return out
 
+    def identical_groups(self) -> dict[int, list[int]]:
+        """The free pieces grouped by what they look like (the same colours up to rotation): the
+        lowest piece of each group -> the group's pieces in order.  Fixed pieces stay out.  A
+        solver may search with one piece per group and name it for each of its copies
+        (``relabel``): the copies of a full board permute, so its count is multiplied back."""
+        fixed = {f.piece for f in self.fixed}
+        groups: dict[tuple, list[int]] = {}
+        for q in range(self.n_pieces):
+            if q not in fixed:
+                groups.setdefault(min(self.placed(q, r) for r in range(4)), []).append(q)
+        return {g[0]: g for g in groups.values()}
+
+    def relabel(self, placements, groups: dict[int, list[int]] | None = None) -> list[EdgePlacement]:
+        """A board that names a group's lowest piece for each of its copies, with every copy
+        named once: the group's pieces in board order, each turned to show the same colours."""
+        groups = self.identical_groups() if groups is None else groups
+        left = {r: iter(g) for r, g in groups.items() if len(g) > 1}
+        out = []
+        for pl in placements:
+            cell, q, r = pl
+            if q in left:
+                shown = self.placed(q, r)
+                q = next(left[q], q)
+                r = next(x for x in range(4) if self.placed(q, x) == shown)
+            out.append(EdgePlacement(cell, q, r))
+        return out
+
     def fits_border(self, cell: int, colours) -> bool:
         if not self.bordered:
             return True

@@ -17,7 +17,7 @@ from baseline.edge_tables import EdgeTables
 from encoders.cnf import direct_cnf
 from encoders.cube import make_cubes
 from puzzles import catalog, generate
-from puzzles.edge import EdgePuzzle
+from puzzles.edge import EdgePuzzle, Fixed
 from puzzles.errors import UsageError
 from solving import Limits, Status, solve_verified
 from solving.portfolio import parse_members
@@ -303,3 +303,52 @@ def test_portfolio_reports_its_members_depth_and_progress(tmp_path):
     assert all(d > 20 for d in deep.values()) and res.stats["deepest"] == max(deep.values())
     text = log.read_text()
     assert "member backtrack:engine=poly " in text and "member backtrack:engine=poly,sweep=270" in text
+
+
+@settings(max_examples=25, deadline=None)
+@given(small)
+def test_merged_identical_pieces_count_alike_and_answer_verified(args):
+    """One candidate per group of identical pieces: the same count (times the copies'
+    permutations), a tree no larger, and first and best answers that the verifier accepts."""
+    *shape, seed, breakit = args
+    p = generate.edge_puzzle(*shape, seed)[0]
+    if breakit:
+        p = broken(p, seed)
+    merged = solving.get("edge-backtrack", {"identical": "merge"}).solve(p, mode="count", limits=Limits(time_s=60))
+    plain = solving.get("edge-backtrack", {"identical": "distinct"}).solve(p, mode="count", limits=Limits(time_s=60))
+    assert merged.status == plain.status and merged.count == plain.count
+    assert merged.stats["nodes"] <= plain.stats["nodes"]
+    for mode in ("first", "best"):
+        res, ok = solve_verified(solving.get("edge-backtrack", {"identical": "merge"}), p, mode, Limits(time_s=60))
+        if mode == "first":
+            assert res.status == (Status.SOLVED if plain.count else Status.UNSAT)
+        assert ok is not False
+
+
+def test_merging_shrinks_the_tree_of_a_board_with_copies_and_keeps_fixed_twins_apart():
+    p = generate.edge_puzzle(4, 5, 2, 2, 0)[0]  # 144 orderings of its identical pieces
+    a = solving.get("edge-backtrack", {"identical": "merge"}).solve(p, mode="count")
+    b = solving.get("edge-backtrack", {"identical": "distinct"}).solve(p, mode="count")
+    assert a.count == b.count == 279936 and a.stats["nodes"] * 50 < b.stats["nodes"]
+    # pin a piece that has a twin: the twin stays free, the pinned copy stays put
+    t = EdgeTables(p, "rowscan", merge=True)
+    rep, group = next((r, g) for r, g in t.copies.items() if len(g) > 1)
+    sol = solving.get("edge-backtrack").solve(p, mode="first").solutions[0]
+    pin = next(pl for pl in sol if pl.piece == group[-1])
+    q = EdgePuzzle(p.rows, p.cols, p.pieces, fixed=[Fixed(*pin)], name="pinned")
+    m = count("edge-backtrack", q, identical="merge")
+    assert m == count("edge-backtrack", q, identical="distinct") and m[1] > 0
+    res, ok = solve_verified(solving.get("edge-backtrack"), q, "first", Limits(time_s=30))
+    assert ok and any(pl.cell == pin.cell and pl.piece == pin.piece for pl in res.solutions[0])
+
+
+@pytest.mark.parametrize("name", ["sat", "cube"])
+def test_merged_copies_in_the_cnf_count_alike_with_fewer_models(name):
+    p = generate.edge_puzzle(4, 4, 2, 3, 0)[0]  # 4 orderings of its identical pieces, 96 solutions
+    merged = solving.get(name, {"identical": "merge"})
+    res, ok = solve_verified(merged, p, "count", Limits(time_s=60))
+    plain = solve_verified(solving.get(name, {"identical": "distinct"}), p, "count", Limits(time_s=60))[0]
+    assert res.count == plain.count == count("edge-backtrack", p)[1] == 96
+    assert res.stats["vars"] < plain.stats["vars"]
+    res, ok = solve_verified(merged, p, "first", Limits(time_s=60))
+    assert res.status == Status.SOLVED and ok
