@@ -1,6 +1,7 @@
 """The hardness peak: which configuration solves generated boards near the critical size.
 
     .venv/bin/python benchmarks/bench_peak.py [--db results/peak.sqlite] [--family F] [--solver LABEL] [--summary]
+    .venv/bin/python benchmarks/bench_peak.py --unsat [SEED ...]     # boards with no solution: count vs cube
 
 Runs ``experiments/peak.toml`` through the runner (the same cells, store and
 resume as ``eternity run``; ``--family`` and ``--solver`` run a part of it),
@@ -58,6 +59,41 @@ def summary(db: str) -> str:
     return "\n".join(out)
 
 
+def swapped(seed: int):
+    """A planted 7x7 board, 3 frame and 8 inner colours, with one inner side of two inner pieces
+    swapped: the colour counts stay, so counting alone cannot refute it (seeds 1-5: no solution)."""
+    import numpy as np
+
+    from puzzles import generate
+    from puzzles.edge import EdgePuzzle
+
+    p, _ = generate.edge_puzzle(7, 7, 3, 8, seed)
+    rng = np.random.default_rng(seed)
+    inner = [q for q in range(p.n_pieces) if (p.pieces[q] > 3).all()]
+    while True:
+        a, b = rng.choice(inner, 2, replace=False)
+        sa, sb = rng.integers(4), rng.integers(4)
+        if p.pieces[a, sa] != p.pieces[b, sb]:
+            break
+    pc = p.pieces.copy()
+    pc[a, sa], pc[b, sb] = p.pieces[b, sb], p.pieces[a, sa]
+    return EdgePuzzle(7, 7, pc, name=f"swapped-7x7-3-8-s{seed}")
+
+
+def unsat(seeds: list[int], limit: float) -> None:
+    """Each swapped board counted by the backtracker, then by cube-and-conquer (2 jobs, depth 4)."""
+    import solving
+
+    print("| board | edge-backtrack count | cube[jobs=2,depth=4] count |\n|---|---|---|")
+    for seed in seeds:
+        p = swapped(seed)
+        cells = []
+        for name, opts in (("edge-backtrack", {}), ("cube", {"jobs": 2, "depth": 4})):
+            r, _ = solving.solve_verified(solving.get(name, opts), p, "count", solving.Limits(time_s=limit))
+            cells.append(f"{r.status.value} in {r.stats['time_s']:.1f} s")
+        print(f"| {p.name} | " + " | ".join(cells) + " |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--config", default=str(ROOT / "experiments" / "peak.toml"))
@@ -66,7 +102,14 @@ def main() -> None:
     ap.add_argument("--solver", action="append")
     ap.add_argument("--jobs", type=int, default=None)
     ap.add_argument("--summary", action="store_true", help="print the table of what is stored, run nothing")
+    ap.add_argument("--unsat", type=int, nargs="*", metavar="SEED",
+                    help="instead: prove boards with no solution (swapped sides, seeds 1-5 by default) "
+                         "by the backtracker's count and by cube-and-conquer")
+    ap.add_argument("--seconds", type=float, default=900.0, help="--unsat: time limit per count")
     a = ap.parse_args()
+    if a.unsat is not None:
+        unsat(a.unsat or [1, 2, 3, 4, 5], a.seconds)
+        return
     if not a.summary:
         from experiments.runner import run
 
