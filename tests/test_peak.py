@@ -332,7 +332,7 @@ def test_merging_shrinks_the_tree_of_a_board_with_copies_and_keeps_fixed_twins_a
     assert a.count == b.count == 279936 and a.stats["nodes"] * 50 < b.stats["nodes"]
     # pin a piece that has a twin: the twin stays free, the pinned copy stays put
     t = EdgeTables(p, "rowscan", merge=True)
-    rep, group = next((r, g) for r, g in t.copies.items() if len(g) > 1)
+    group = next(g for g in t.copies.values() if len(g) > 1)
     sol = solving.get("edge-backtrack").solve(p, mode="first").solutions[0]
     pin = next(pl for pl in sol if pl.piece == group[-1])
     q = EdgePuzzle(p.rows, p.cols, p.pieces, fixed=[Fixed(*pin)], name="pinned")
