@@ -457,7 +457,8 @@ class EdgeBacktrack(SolverBase):
             left = None if limits.time_s is None else limits.time_s - (time.perf_counter() - t1)
             outcome = drive(lambda b: s.step(b, collect), lambda: int(s.st[NODES]), time_s=left,
                             node_limit=budget, progress=progress,
-                            info=lambda: {"placements": spent + int(s.st[NODES]), "solutions": int(s.st[COUNT]) * s.t.labelled(),
+                            info=lambda: {"placements": spent + int(s.st[NODES]),
+                                          "solutions": int(s.st[COUNT]) * s.t.labelled,
                                           "deepest": int(s.st[DEEPEST]), "restarts": runs - 1},
                             on_stop=on_stop)
             spent += int(s.st[NODES])
@@ -477,7 +478,7 @@ class EdgeBacktrack(SolverBase):
         if restarts:
             stats["restarts"] = runs - 1
         complete = outcome == "done"
-        count = int(s.st[COUNT]) * s.t.labelled()
+        count = int(s.st[COUNT]) * s.t.labelled
         if mode == "best":
             stats["history"] = history  # (seconds, score) each time the best board improved
             if not history:

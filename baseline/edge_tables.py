@@ -31,7 +31,6 @@ placements; ``cand`` packs a candidate into one int64 (``run_static``).
 from __future__ import annotations
 
 import copy
-import math
 
 import numpy as np
 from numba import njit
@@ -131,7 +130,9 @@ class EdgeTables:
         self.dynamic = order == "mrv"
         # merged identical pieces: the candidates name a group's lowest piece, ``avail`` counts its
         # copies left (the static kernels), and ``copies`` turns a board back into pieces
-        self.copies = p.identical_groups() if merge and not self.dynamic else None
+        # (a board with spare pieces may leave copies out, so their orderings are no constant factor)
+        self.copies = p.identical_groups() if merge and not self.dynamic and p.n_pieces == p.n_cells else None
+        self.labelled = p.orderings(self.copies)  # boards per board found (the counting convention)
         self.avail = np.ones(p.n_pieces, np.int64)
         if self.copies is not None:
             for rep, group in self.copies.items():
@@ -149,11 +150,6 @@ class EdgeTables:
         self.dep_base, self.dep_nk, self.dep_idx, self.dep_mul = self.static_lookup()
         if not self.dynamic:
             self._init_static()
-
-    def labelled(self) -> int:
-        """Boards per board found when identical pieces are merged: their copies permute (the
-        counting convention counts identical pieces as distinct), 1 otherwise."""
-        return math.prod(math.factorial(len(g)) for g in self.copies.values()) if self.copies else 1
 
     def _init_static(self) -> None:
         p, n = self.p, self.p.n_cells

@@ -23,7 +23,6 @@ placements and a count blocks only on decision variables.
 
 from __future__ import annotations
 
-import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -152,7 +151,7 @@ def direct_cnf(p: EdgePuzzle, amo: str = "seqcounter", redundant: bool = False, 
                 cnf = CardEnc.equals(lits=lits, bound=edges[c] // 2, vpool=pool, encoding=enc
                                      if amo not in ("bitwise", "ladder") else PYSAT["seqcounter"])
                 out.extend(cnf.clauses)
-    mult = 1 if groups is None else math.prod(math.factorial(len(g)) for g in groups.values())
+    mult = p.orderings(groups)
     if symmetry:
         corners = [q for q in range(p.n_pieces) if p.piece_class(q) == "corner"]
         if corners:

@@ -58,8 +58,9 @@ def make_cubes(p: EdgePuzzle, enc: Encoding, order: str, depth: int = 0, target:
         nxt = []
         for vs, used, shown_at in level:
             for v, piece, shown in by_cell[cell]:
-                if used.count(piece) >= copies.get(piece, 1) or any(nb in shown_at and shown_at[nb][(s + 2) % 4] != shown[s] for s, nb in nbs
-                                        if nb >= 0):
+                if used.count(piece) >= copies.get(piece, 1):
+                    continue
+                if any(nb in shown_at and shown_at[nb][(s + 2) % 4] != shown[s] for s, nb in nbs if nb >= 0):
                     continue
                 nxt.append((vs + [v], used + (piece,), {**shown_at, cell: shown}))
         level = nxt

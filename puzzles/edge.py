@@ -14,6 +14,7 @@ Conventions (docs/ARCHITECTURE.md, "Puzzles"):
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -155,6 +156,11 @@ class EdgePuzzle:
             if q not in fixed:
                 groups.setdefault(min(self.placed(q, r) for r in range(4)), []).append(q)
         return {g[0]: g for g in groups.values()}
+
+    @staticmethod
+    def orderings(groups: dict[int, list[int]] | None) -> int:
+        """How many labelled boards one board with merged copies stands for: the copies permute."""
+        return math.prod(math.factorial(len(g)) for g in groups.values()) if groups else 1
 
     def relabel(self, placements, groups: dict[int, list[int]] | None = None) -> list[EdgePlacement]:
         """A board that names a group's lowest piece for each of its copies, with every copy
