@@ -85,9 +85,24 @@ def _placements(p: EdgePuzzle):
     return p.candidates()
 
 
-def placement_model(p: EdgePuzzle, join: str = "onehot", redundant: bool = False, symmetry: bool = False):
+def mergeable_groups(p: EdgePuzzle, symmetry: bool = False) -> dict[int, list[int]] | None:
+    """The identical-piece groups a model may merge (``EdgePuzzle.identical_groups``), or None when
+    merging does not apply: fixed or spare pieces or a broken symmetry make the count's factor no
+    constant, and a board without copies gains nothing."""
+    if p.fixed or p.n_pieces != p.n_cells or symmetry:
+        return None
+    groups = p.identical_groups()
+    return groups if any(len(g) > 1 for g in groups.values()) else None
+
+
+def placement_model(p: EdgePuzzle, join: str = "onehot", redundant: bool = False, symmetry: bool = False,
+                    groups: dict[int, list[int]] | None = None):
+    """With ``groups`` (``mergeable_groups``) a group's copies share one set of placement variables,
+    on exactly as many cells as there are copies; ``decode`` names every copy once."""
     m = cp_model.CpModel()
     cands = _placements(p)
+    if groups is not None:
+        cands = [pl for pl in cands if pl.piece in groups]
     x = {pl: m.new_bool_var(f"x{pl.cell}_{pl.piece}_{pl.rotation}") for pl in cands}
     by_cell, by_piece = defaultdict(list), defaultdict(list)
     for pl, v in x.items():
@@ -96,8 +111,12 @@ def placement_model(p: EdgePuzzle, join: str = "onehot", redundant: bool = False
     for cell in range(p.n_cells):
         m.add_exactly_one(by_cell[cell])
     spare = p.n_pieces > p.n_cells
-    for piece in range(p.n_pieces):
-        (m.add_at_most_one if spare else m.add_exactly_one)(by_piece[piece])
+    for piece in (range(p.n_pieces) if groups is None else groups):
+        copies = 1 if groups is None else len(groups[piece])
+        if copies > 1:  # a merged group: on exactly as many cells as it has copies
+            m.add(sum(by_piece[piece]) == copies)
+        else:
+            (m.add_at_most_one if spare else m.add_exactly_one)(by_piece[piece])
     show = defaultdict(list)  # (cell, side, colour) -> placements
     for pl, v in x.items():
         for side, c in enumerate(p.placed(pl.piece, pl.rotation)):
@@ -147,7 +166,8 @@ def placement_model(p: EdgePuzzle, join: str = "onehot", redundant: bool = False
         _break_corner(m, p, x)
 
     def decode(v):
-        return [pl for pl, var in x.items() if v.boolean_value(var)]
+        board = [pl for pl, var in x.items() if v.boolean_value(var)]
+        return p.relabel(board, groups) if groups else board
 
     return m, decode, x
 

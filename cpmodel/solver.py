@@ -15,7 +15,7 @@ import time
 from ortools.sat.python import cp_model
 
 from puzzles import formats
-from puzzles.edge import EdgePuzzle
+from puzzles.edge import EdgePlacement, EdgePuzzle
 from puzzles.latin import LatinPuzzle, pair_from_self_orthogonal
 from puzzles.orders import search_order
 from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
@@ -77,9 +77,14 @@ class CpSat(SolverBase):
         "linearization_level": Option(int, 1, "0, 1 or 2", lo=0, hi=2),
         "presolve": Option(bool, True, "CP-SAT presolve"),
         "hint": Option(str, "", "a solution file used as a hint (warm start)"),
+        "identical": Option(str, "merge", "placement model: identical pieces share their variables, each group "
+                            "on as many cells as it has copies (merge: no symmetric copies of a search; without "
+                            "fixed, spare pieces or symmetry=true), or each piece its own (distinct)",
+                            ("merge", "distinct")),
     }
 
     def _build(self, puzzle, mode):
+        self.groups = None  # merged identical pieces (placement model)
         kind = self.options["model"]
         if puzzle.kind == "magic":  # sums beside the exact cover: the only model that has them
             if kind not in ("auto", "xcc"):
@@ -99,7 +104,10 @@ class CpSat(SolverBase):
         if kind == "xcc":
             return kind, *models.xcc_model(puzzle.to_xcc()), False
         if kind == "placement":
-            return kind, *models.placement_model(puzzle, self.options["join"], self.options["redundant"], sym), sym
+            groups = models.mergeable_groups(puzzle, sym) if self.options["identical"] == "merge" else None
+            self.groups = groups
+            return kind, *models.placement_model(puzzle, self.options["join"], self.options["redundant"], sym,
+                                                 groups), sym
         return kind, *models.table_model(puzzle, sym), sym
 
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
@@ -140,7 +148,9 @@ class CpSat(SolverBase):
                  "response": solver.response_stats().strip().splitlines()[:40]}
         complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) or (
             enumerate_ and status == cp_model.OPTIMAL)
-        mult = 4 if sym else 1
+        mult = (4 if sym else 1) * EdgePuzzle.orderings(self.groups)
+        if self.groups:
+            stats["identical_orderings"] = EdgePuzzle.orderings(self.groups)
         if mode == "best":
             res = SolveResult(Status.SOLVED if status == cp_model.OPTIMAL else Status.LIMIT,
                               cb.solutions, None, int(solver.objective_value) if cb.solutions else None, stats)
@@ -211,6 +221,11 @@ class CpSat(SolverBase):
 
     def _hint(self, puzzle, model, kind, main_vars) -> None:
         sol = formats.read_solution(puzzle, self.options["hint"])
+        if kind == "placement" and self.groups:  # name a merged group's first piece, turned alike
+            first = {q: g[0] for g in self.groups.values() for q in g}
+            sol = [EdgePlacement(pl.cell, first[pl.piece], next(
+                r for r in range(4) if puzzle.placed(first[pl.piece], r) == puzzle.placed(pl.piece, pl.rotation)))
+                for pl in sol]
         chosen = set(sol)
         if kind in ("placement", "score"):
             for pl, v in main_vars.items():
@@ -222,6 +237,6 @@ class CpSat(SolverBase):
 
 def export_model(puzzle, path: str, options: dict | None = None) -> None:
     """The model as CP-SAT proto text, for people who run it elsewhere."""
-    s = CpSat(options or {})
+    s = CpSat({"identical": "distinct", **(options or {})})  # an outside solver's count means what it says
     _, model, *_ = s._build(puzzle, "first")
     formats.atomic_write(path, str(model.proto))

@@ -1,5 +1,6 @@
 """The hardness-peak machinery: support clauses, cube-and-conquer, restarts, the portfolio, races."""
 
+import json
 import os
 import time
 from pathlib import Path
@@ -16,7 +17,7 @@ from baseline.driver import luby
 from baseline.edge_tables import EdgeTables
 from encoders.cnf import direct_cnf
 from encoders.cube import make_cubes
-from puzzles import catalog, generate
+from puzzles import catalog, formats, generate
 from puzzles.edge import EdgePuzzle, Fixed
 from puzzles.errors import UsageError
 from solving import Limits, Status, solve_verified
@@ -342,7 +343,7 @@ def test_merging_shrinks_the_tree_of_a_board_with_copies_and_keeps_fixed_twins_a
     assert ok and any(pl.cell == pin.cell and pl.piece == pin.piece for pl in res.solutions[0])
 
 
-@pytest.mark.parametrize("name", ["sat", "cube"])
+@pytest.mark.parametrize("name", ["sat", "cube", "cpsat"])
 def test_merged_copies_in_the_cnf_count_alike_with_fewer_models(name):
     p = generate.edge_puzzle(4, 4, 2, 3, 0)[0]  # 4 orderings of its identical pieces, 96 solutions
     merged = solving.get(name, {"identical": "merge"})
@@ -352,3 +353,15 @@ def test_merged_copies_in_the_cnf_count_alike_with_fewer_models(name):
     assert res.stats["vars"] < plain.stats["vars"]
     res, ok = solve_verified(merged, p, "first", Limits(time_s=60))
     assert res.status == Status.SOLVED and ok
+
+
+def test_cpsat_merged_copies_take_a_hint_that_names_any_copy(tmp_path):
+    """A hint names pieces as the file has them; the merged model knows only each group's first piece."""
+    p = generate.edge_puzzle(4, 4, 2, 3, 0)[0]
+    sol = solving.get("edge-backtrack").solve(p, mode="first").solutions[0]
+    groups = p.identical_groups()
+    assert any(pl.piece != g[0] for g in groups.values() if len(g) > 1 for pl in sol if pl.piece in g)
+    hint = tmp_path / "hint.json"
+    hint.write_text(json.dumps(formats.solution_to_dict(p, sol)))
+    res, ok = solve_verified(solving.get("cpsat", {"hint": str(hint)}), p, "first", Limits(time_s=30))
+    assert res.status == Status.SOLVED and ok and res.stats["identical_orderings"] == 4
