@@ -10,8 +10,8 @@ Invariant: the cells at depths 0..k-1 hold pieces whose joins with each
 other all match; ``cur[k]`` is the next candidate to try at depth k.
 Rotations of a symmetric piece that show the same colours appear once
 (the counting convention of docs/ARCHITECTURE.md, "Puzzles").  Identical
-pieces (``identical=merge``, the default of the static kernels in modes
-first, count and best) are one candidate whose copies left are counted in
+pieces (``identical=merge``, the default in modes first, count and best,
+every order) are one candidate whose copies left are counted in
 ``avail``: without that the tree holds a copy of every subtree for each
 order of the copies (generated 8x8 boards at the peak have 4 to 384 such
 orders).  A count is multiplied back by the copies' permutations and a
@@ -263,7 +263,7 @@ def run_best(n, dep_base, dep_nk, dep_at, dep_shift, dep_mul, dep_fixed, dep_all
 
 @njit(cache=True)
 def run(order, fixed_n, fixed_piece, fixed_rot, fixed_cols, nbr, cls_of, tab_base, tab_ptr, cand_piece,
-        cand_rot, cand_col, n_col, bc, used, cell_at, cur, end, pl_piece, pl_rot, st, prof, budget,
+        cand_rot, cand_col, n_col, bc, avail, cell_at, cur, end, pl_piece, pl_rot, st, prof, budget,
         stop_on_solution):
     """Order ``mrv``: advance the search by at most ``budget`` placements, choosing at each
     depth the empty cell with the fewest candidates (static orders run ``run_static``).
@@ -310,8 +310,7 @@ def run(order, fixed_n, fixed_piece, fixed_rot, fixed_cols, nbr, cls_of, tab_bas
                 a, b = _lookup(c, bc, nbr, cls_of, tab_base, tab_ptr, n_col)
                 cnt = 0
                 for i in range(a, b):
-                    q = cand_piece[i]
-                    if not (used[q >> 6] >> np.uint64(q & 63)) & np.uint64(1):
+                    if avail[cand_piece[i]] > 0:
                         cnt += 1
                         if cnt >= best:
                             break
@@ -334,7 +333,7 @@ def run(order, fixed_n, fixed_piece, fixed_rot, fixed_cols, nbr, cls_of, tab_bas
                     r = fixed_rot[k]
                     for s in range(4):
                         bc[4 * cell + s] = fixed_cols[4 * k + s]
-                    used[q >> 6] |= np.uint64(1) << np.uint64(q & 63)
+                    avail[q] -= 1
                     pl_piece[k] = q
                     pl_rot[k] = r
                     spent += 1
@@ -348,8 +347,7 @@ def run(order, fixed_n, fixed_piece, fixed_rot, fixed_cols, nbr, cls_of, tab_bas
             i = cur[k]
             e = end[k]
             while i < e:
-                q = cand_piece[i]
-                if not (used[q >> 6] >> np.uint64(q & 63)) & np.uint64(1):
+                if avail[cand_piece[i]] > 0:
                     break
                 i += 1
             if i >= e:
@@ -359,7 +357,7 @@ def run(order, fixed_n, fixed_piece, fixed_rot, fixed_cols, nbr, cls_of, tab_bas
             q = cand_piece[i]
             for s in range(4):
                 bc[4 * cell + s] = cand_col[4 * i + s]
-            used[q >> 6] |= np.uint64(1) << np.uint64(q & 63)
+            avail[q] -= 1
             pl_piece[k] = q
             pl_rot[k] = cand_rot[i]
             spent += 1
@@ -373,7 +371,7 @@ def run(order, fixed_n, fixed_piece, fixed_rot, fixed_cols, nbr, cls_of, tab_bas
         elif phase == 2:  # remove the piece at depth k, then try the next one
             cell = cell_at[k]
             q = pl_piece[k]
-            used[q >> 6] &= ~(np.uint64(1) << np.uint64(q & 63))
+            avail[q] += 1
             for s in range(4):
                 bc[4 * cell + s] = -1
             phase = 1
@@ -400,7 +398,7 @@ class EdgeBacktrack(SolverBase):
                                         "following the Luby sequence (none: one search)", ("none", "luby")),
         "unit": Option(int, 2_000_000, "restarts: placements of one Luby unit", lo=1),
         "identical": Option(str, "merge", "identical pieces: one candidate per group, its copies counted "
-                                          "(merge: the tree has no copies of a subtree; static orders, "
+                                          "(merge: the tree has no copies of a subtree; "
                                           "modes first, count, best) or each piece its own", ("merge", "distinct")),
     }
 
@@ -526,7 +524,6 @@ class EdgeSearch:
         self.order, self.dynamic = t.order, t.dynamic
         self.best = False  # mode best (start_best)
         self.bc = np.full(4 * n, -1, np.int64)
-        self.used = np.zeros((p.n_pieces >> 6) + 1, np.uint64)
         self.cell_at = np.zeros(n + 1, np.int64)
         self.cur = np.zeros(n + 1, np.int64)
         self.end = np.zeros(n + 1, np.int64)
@@ -559,7 +556,7 @@ class EdgeSearch:
                               self.end, self.pl_val, self.st, self.prof, budget, stop_on_solution)
         return run(self.order, t.fixed_n, t.fixed_piece, t.fixed_rot, t.fixed_cols, t.nbr,
                    t.cls_of, t.tab_base, t.tab_ptr, t.cand_piece, t.cand_rot, t.cand_col, t.n_col,
-                   self.bc, self.used, self.cell_at, self.cur, self.end, self.pl_piece, self.pl_rot, self.st,
+                   self.bc, self.avail, self.cell_at, self.cur, self.end, self.pl_piece, self.pl_rot, self.st,
                    self.prof, budget, stop_on_solution)
 
     def placements(self, cands: np.ndarray | None = None) -> list[EdgePlacement]:
@@ -569,4 +566,5 @@ class EdgeSearch:
             c = self.cur - 1 if cands is None else cands
             board = [EdgePlacement(int(self.order[k]), int(t.s_piece[c[k]]), int(t.s_rot[c[k]])) for k in range(n)]
             return self.p.relabel(board, t.copies) if t.copies else board
-        return [EdgePlacement(int(self.cell_at[k]), int(self.pl_piece[k]), int(self.pl_rot[k])) for k in range(n)]
+        board = [EdgePlacement(int(self.cell_at[k]), int(self.pl_piece[k]), int(self.pl_rot[k])) for k in range(n)]
+        return self.p.relabel(board, t.copies) if t.copies else board

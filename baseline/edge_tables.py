@@ -18,7 +18,7 @@ Arrays::
     tab_ptr[base + key]    range of candidates in cand_* for the key
     cand_piece, cand_rot   the candidates;  cand_col[4*i + s] their colours
     bc[4*cell + s]         colour shown on side s of a cell, -1 when empty
-    used[p >> 6]           bitset of placed pieces
+    avail[p]               copies of piece p not yet placed (mrv and static kernels)
 
 For a static order the depth-k cell's known sides are worked out once
 (``EdgeTables.static_lookup``): ``dep_base[k]`` its table, ``dep_nk[k]`` how
@@ -131,7 +131,7 @@ class EdgeTables:
         # merged identical pieces: the candidates name a group's lowest piece, ``avail`` counts its
         # copies left (the static kernels), and ``copies`` turns a board back into pieces
         # (a board with spare pieces may leave copies out, so their orderings are no constant factor)
-        self.copies = p.identical_groups() if merge and not self.dynamic and p.n_pieces == p.n_cells else None
+        self.copies = p.identical_groups() if merge and p.n_pieces == p.n_cells else None
         self.labelled = p.orderings(self.copies)  # boards per board found (the counting convention)
         self.avail = np.ones(p.n_pieces, np.int64)
         if self.copies is not None:
