@@ -129,7 +129,7 @@ class EdgeTables:
         self.order = np.asarray(search_order(p, order) if cells is None else cells, np.int64)
         self.dynamic = order == "mrv"
         # merged identical pieces: the candidates name a group's lowest piece, ``avail`` counts its
-        # copies left (the static kernels), and ``copies`` turns a board back into pieces
+        # copies left (every kernel), and ``copies`` turns a board back into pieces
         # (a board with spare pieces may leave copies out, so their orderings are no constant factor)
         self.copies = p.identical_groups() if merge and p.n_pieces == p.n_cells else None
         self.labelled = p.orderings(self.copies)  # boards per board found (the counting convention)
