@@ -85,20 +85,11 @@ def _placements(p: EdgePuzzle):
     return p.candidates()
 
 
-def mergeable_groups(p: EdgePuzzle, symmetry: bool = False) -> dict[int, list[int]] | None:
-    """The identical-piece groups a model may merge (``EdgePuzzle.identical_groups``), or None when
-    merging does not apply: fixed or spare pieces or a broken symmetry make the count's factor no
-    constant, and a board without copies gains nothing."""
-    if p.fixed or p.n_pieces != p.n_cells or symmetry:
-        return None
-    groups = p.identical_groups()
-    return groups if any(len(g) > 1 for g in groups.values()) else None
-
-
 def placement_model(p: EdgePuzzle, join: str = "onehot", redundant: bool = False, symmetry: bool = False,
                     groups: dict[int, list[int]] | None = None):
-    """With ``groups`` (``mergeable_groups``) a group's copies share one set of placement variables,
-    on exactly as many cells as there are copies; ``decode`` names every copy once."""
+    """With ``groups`` (``EdgePuzzle.mergeable_groups``) a group's copies share one set of
+    placement variables, on exactly as many cells as there are copies; ``decode`` names every
+    copy once."""
     m = cp_model.CpModel()
     cands = _placements(p)
     if groups is not None:

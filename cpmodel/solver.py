@@ -104,10 +104,10 @@ class CpSat(SolverBase):
         if kind == "xcc":
             return kind, *models.xcc_model(puzzle.to_xcc()), False
         if kind == "placement":
-            groups = models.mergeable_groups(puzzle, sym) if self.options["identical"] == "merge" else None
-            self.groups = groups
+            if self.options["identical"] == "merge":
+                self.groups = puzzle.mergeable_groups(sym)
             return kind, *models.placement_model(puzzle, self.options["join"], self.options["redundant"], sym,
-                                                 groups), sym
+                                                 self.groups), sym
         return kind, *models.table_model(puzzle, sym), sym
 
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
@@ -148,9 +148,10 @@ class CpSat(SolverBase):
                  "response": solver.response_stats().strip().splitlines()[:40]}
         complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) or (
             enumerate_ and status == cp_model.OPTIMAL)
-        mult = (4 if sym else 1) * EdgePuzzle.orderings(self.groups)
+        orderings = EdgePuzzle.orderings(self.groups)
+        mult = (4 if sym else 1) * orderings
         if self.groups:
-            stats["identical_orderings"] = EdgePuzzle.orderings(self.groups)
+            stats["identical_orderings"] = orderings
         if mode == "best":
             res = SolveResult(Status.SOLVED if status == cp_model.OPTIMAL else Status.LIMIT,
                               cb.solutions, None, int(solver.objective_value) if cb.solutions else None, stats)

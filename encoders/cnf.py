@@ -97,9 +97,7 @@ def direct_cnf(p: EdgePuzzle, amo: str = "seqcounter", redundant: bool = False, 
     group on exactly as many cells as it has copies; counts are multiplied back (``Encoding.groups``)."""
     free = EdgePuzzle(p.rows, p.cols, p.pieces, name=p.name)  # fixed pieces become assumptions
     spare = p.n_pieces > p.n_cells
-    groups = p.identical_groups() if merge and not (p.fixed or spare or symmetry) else None
-    if groups is not None and all(len(g) == 1 for g in groups.values()):
-        groups = None
+    groups = p.mergeable_groups(symmetry) if merge else None
     cands = free.candidates() if groups is None else [pl for pl in free.candidates() if pl.piece in groups]
     pool = IDPool()
     x = {pl: pool.id(("x",) + tuple(pl)) for pl in cands}

@@ -157,6 +157,15 @@ class EdgePuzzle:
                 groups.setdefault(min(self.placed(q, r) for r in range(4)), []).append(q)
         return {g[0]: g for g in groups.values()}
 
+    def mergeable_groups(self, symmetry: bool = False) -> dict[int, list[int]] | None:
+        """The groups a model may merge (``identical_groups``), or None: fixed or spare pieces or
+        a broken board symmetry make the count's factor no constant, and a board without copies
+        gains nothing.  (The CNF and CP-SAT models; the native tables merge around fixed pieces.)"""
+        if self.fixed or self.n_pieces != self.n_cells or symmetry:
+            return None
+        groups = self.identical_groups()
+        return groups if any(len(g) > 1 for g in groups.values()) else None
+
     @staticmethod
     def orderings(groups: dict[int, list[int]] | None) -> int:
         """How many labelled boards one board with merged copies stands for: the copies permute."""
