@@ -232,13 +232,14 @@ def test_a_puzzle_whose_regions_cannot_be_sampled_is_a_clear_error(tmp_path, cap
     assert not out.exists() and not db.exists() and not db.with_suffix(".toml").exists()
 
 
-def test_shipped_eternity_weights_rank_selbys_landmark_pieces():
-    """The weights shipped in data/ (1,280 exhausts of 8 pieces' area on the full board) put
+@pytest.mark.parametrize("name", ["tilability_weights_k8_first_1280.json", "tilability_weights_k12_first_1280.json"])
+def test_shipped_eternity_weights_rank_selbys_landmark_pieces(name):
+    """The weights shipped in data/ (1,280 exhausts of 8 or 12 pieces' area on the full board) put
     Selby's "beast" (166) last and his "superpiece" (35) first, as seed 000 reports, cover every
     piece, and record a split-half agreement of at least 0.8 and a held-out gain over uniform."""
     from pathlib import Path
 
-    doc = json.loads((Path(__file__).parent.parent / "data/eternity1/tilability_weights_k8_first_1280.json").read_text())
+    doc = json.loads((Path(__file__).parent.parent / "data/eternity1" / name).read_text())
     w = doc["weights"]
     assert sorted(w, key=int) == [pc.name for pc in catalog.load("eternity1").pieces]
     ranked = sorted(w, key=lambda n: -w[n])
