@@ -4,6 +4,7 @@ import itertools
 import json
 import math
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -237,8 +238,6 @@ def test_shipped_eternity_weights_rank_selbys_landmark_pieces(name):
     """The weights shipped in data/ (1,280 exhausts of 8 or 12 pieces' area on the full board) put
     Selby's "beast" (166) last and his "superpiece" (35) first, as seed 000 reports, cover every
     piece, and record a split-half agreement of at least 0.8 and a held-out gain over uniform."""
-    from pathlib import Path
-
     doc = json.loads((Path(__file__).parent.parent / "data/eternity1" / name).read_text())
     w = doc["weights"]
     assert sorted(w, key=int) == [pc.name for pc in catalog.load("eternity1").pieces]
