@@ -16,11 +16,12 @@ from pathlib import Path
 import numpy as np
 
 from puzzles.errors import UsageError
+from puzzles import outputs
 from puzzles.outputs import atomic_write
 from puzzles.xcc import XCC
 from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
 
-from . import bitset, checkpoint, dlx, poly, warmup
+from . import bitset, checkpoint, dlx, memo, poly, warmup
 from .driver import drive, luby
 from .kernel import BUDGET, COUNT, DEEPEST, DONE, LEAF, LEVEL, MANY, NO_BOUND, NODES, PHASE, SOLUTION, new_state
 
@@ -241,7 +242,30 @@ class Backtrack(SolverBase):
         "restarts": Option(str, "none", "mode first: restart with new random tie-breaks (seed, seed+1, ...) after a "
                                         "node budget following the Luby sequence", ("none", "luby")),
         "unit": Option(int, 100_000, "restarts: nodes of one Luby unit", lo=1),
+        "memo": Option(bool, False, "memoise the search on the uncovered items and the secondary colours (DXZ) "
+                                    "and build the diagram of all solutions: counts where sub-problems repeat "
+                                    "(domino tilings, strips) at a fraction of the nodes; mode sample always does"),
+        "memo_mb": Option(float, 1024.0, "memo: megabytes for the memo (a quarter, a cache that evicts) and the "
+                                         "diagram (the rest; a diagram that outgrows it is a clear error)",
+                          lo=16.0, hi=1_048_576.0),
+        "diagram": Option(str, "", "memo: write the diagram of all solutions to this file (.npz, versioned)"),
+        "from_diagram": Option(str, "", "memo: read the diagram from this file (written by diagram=) instead of "
+                                        "searching"),
     }
+    MODES = ("first", "count", "all", "sample")
+
+    def check(self, puzzle, mode: str) -> None:
+        super().check(puzzle, mode)
+        o = self.options
+        memo = o["memo"] or mode == "sample" or o["diagram"] or o["from_diagram"]
+        if memo:
+            clash = [k for k in ("checkpoint", "resume", "part") if o[k] not in ("", -1)]
+            clash += [k for k, v in (("split_depth", 0), ("restarts", "none"), ("engine", "auto")) if o[k] != v]
+            if clash:
+                raise UsageError(f"solver backtrack: option {clash[0]} does not go with the memoised search "
+                                 "(memo=true, the diagram options or mode sample)")
+            if o["diagram"]:
+                outputs.check(o["diagram"], "option diagram")
 
     def warm(self, puzzle, mode: str) -> None:
         """Both engines' kernels (the engine is chosen from the size of the XCC, known only after the build)."""
@@ -263,6 +287,9 @@ class Backtrack(SolverBase):
             raise UsageError("solver backtrack: restarts are for mode first, without checkpoints")
         t0 = time.perf_counter()
         xcc = whole = puzzle.to_xcc()
+        if o["memo"] or mode == "sample" or o["diagram"] or o["from_diagram"]:
+            return memo.solve_memo(xcc, mode, limits, progress, time.perf_counter() - t0, memo_mb=o["memo_mb"],
+                                   seed=max(o["seed"], 0), save=o["diagram"], load=o["from_diagram"])
         prefix: list[int] = []
         if o["part"] >= 0 or o["split_depth"] > 0:
             xcc, prefix = part_of(whole, o["split_depth"], o["part"])

@@ -495,7 +495,8 @@ def cmd_solve(a) -> int:
     if (a.checkpoint or a.resume) and "checkpoint" not in solving.solver_class(name).OPTIONS:
         raise UsageError(f"solver {name} has no checkpoints (beam and backtrack have)")
     solver = solving.get(name, opts)
-    limits = solving.Limits(time_s=a.time_limit, nodes=a.node_limit, solutions=a.limit)
+    limits = solving.Limits(time_s=a.time_limit, nodes=a.node_limit,
+                            solutions=a.samples if a.mode == "sample" else a.limit)
     # --distinct needs every solution: count by enumerating them
     mode = "all" if a.distinct and a.mode in ("count", "all") else a.mode
     if a.distinct and mode == "all":
@@ -630,7 +631,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("puzzle")
     s.add_argument("--solver")
     s.add_argument("--opt", action="append", metavar="K=V")
-    s.add_argument("--mode", default="first", choices=["first", "count", "all", "best"])
+    s.add_argument("--mode", default="first", choices=["first", "count", "all", "best", "sample"],
+                   help="first solution, count, all solutions, best board (edge matching), or sample: solutions "
+                        "drawn uniformly at random (backtrack's diagram of all solutions)")
+    s.add_argument("--samples", type=arg(int, 1, 10**7), default=10, help="mode sample: how many to draw (10)")
     s.add_argument("--distinct", action="store_true", help="also count up to symmetry and identical pieces")
     s.add_argument("--time-limit", type=arg(float, 0.001), help="seconds")
     s.add_argument("--checkpoint", metavar="DIR", help="beam: write the frontier to DIR (every level, a wide one every 60 s); mode best also "

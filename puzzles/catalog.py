@@ -6,7 +6,8 @@ official placements), ``eternity2-clue1`` .. ``-clue4``, ``owen-a``,
 names), ``meta-10x10`` .. ``meta-16x16``, ``pentomino-6x10`` / ``5x12`` /
 ``4x15`` / ``3x20``, ``queens-N``, ``eternity1`` and its smaller regions
 ``eternity1-boat`` / ``-tortoise`` / ``-pram`` / ``-boomerang``, ``serenity``
-(drafter grid, ``eternity1.py``).
+(drafter grid, ``eternity1.py``); ``dominoes-RxC``, ``aztec-N`` and strips of
+trominoes, tetrominoes and pentominoes in free supply (``tilings.py``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import eternity1
+from . import eternity1, tilings
 from .errors import InputError
 
 if TYPE_CHECKING:
@@ -82,6 +83,7 @@ def names() -> list[str]:
     out += ["magic-square-3", "magic-square-4", "magic-hexagon", "dudeney-hexagon", "court-cards"]
     out += [f"brendan-{w}x{h}" for w, h in _brendan_sizes()]
     out += eternity1.names()
+    out += tilings.EXAMPLES
     return out
 
 
@@ -109,6 +111,8 @@ def describe(name: str) -> str:
         return f"Eternity II clue puzzle {name[-1]}; known solution"
     if name.startswith("meta-"):
         return f"META 2010 benchmark, {name[5:]}"
+    if re.fullmatch(r"(aztec|dominoes|trominoes|tetrominoes|pentominoes)-[0-9x]+", name):
+        return tilings.describe(name)
     if name.startswith("pentomino-"):
         return f"the 12 pentominoes in a {name[10:]} box"
     if name.startswith("queens-"):
@@ -170,6 +174,9 @@ def _e2_corners(seed: int, name: str):
 
 @lru_cache(maxsize=None)
 def _load(name: str):
+    tiling = tilings.load(name)
+    if tiling is not None:
+        return tiling
     m = re.fullmatch(r"(queens|rooks)-(\d+)", name)
     if m and 1 <= int(m.group(2)) <= 64:
         from .queens import QueensPuzzle

@@ -60,7 +60,7 @@ class EdgeModel(_Strict):
 class PolyPieceModel(_Strict):
     name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9_.+\-]+$")
     cells: list[conlist(int, min_length=2, max_length=3)] = Field(min_length=1)  # type: ignore[valid-type]
-    count: conint(ge=1) = 1  # type: ignore[valid-type]
+    count: conint(ge=0) = 1  # type: ignore[valid-type]  # 0: any number (a free supply)
 
 
 class RegionModel(_Strict):

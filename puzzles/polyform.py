@@ -2,7 +2,9 @@
 
 Pieces are cell sets on a grid (``grids.py``); each piece may come in
 several identical copies (``count``), which are counted as distinct pieces,
-like identical edge-matching pieces.  With more piece area than the region
+like identical edge-matching pieces.  A piece of count 0 comes in any number
+(a free supply, as the dominoes of a domino tiling): it has no item, and its
+copies are not told apart.  With more piece area than the region
 (Selby's excess pieces) the piece items become secondary: a solution uses
 some of the pieces.
 """
@@ -55,13 +57,16 @@ class PlacementTable(Sequence):
 
     def xcc_rows(self, first_item: np.ndarray, cell_item: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(opt_ptr, opt_items) of an XCC with one option per placement: ``first_item[k]`` (its
-        piece's item), then its cells as ``cell_item`` numbers them."""
-        lens = np.diff(self.ptr) + 1
+        piece's item; none where it is negative: a piece in free supply), then its cells as
+        ``cell_item`` numbers them."""
+        first_item = np.broadcast_to(np.asarray(first_item, np.int64), (len(self),))
+        has = first_item >= 0
+        lens = np.diff(self.ptr) + has
         ptr = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
         flat = np.empty(int(ptr[-1]), np.int64)
-        flat[ptr[:-1]] = first_item
+        flat[ptr[:-1][has]] = first_item[has]
         body = np.ones(len(flat), bool)
-        body[ptr[:-1]] = False
+        body[ptr[:-1][has]] = False
         flat[body] = cell_item[self.flat]
         return ptr, flat
 
@@ -94,9 +99,14 @@ class PolyformPuzzle:
         return sum(len(p.cells) * p.count for p in self.pieces)
 
     @property
+    def free_supply(self) -> bool:
+        """True when some piece comes in any number (count 0)."""
+        return any(p.count == 0 for p in self.pieces)
+
+    @property
     def exact(self) -> bool:
-        """True when the pieces exactly fill the region (piece items primary)."""
-        return self.piece_area == len(self.region)
+        """True when the pieces exactly fill the region (piece items primary); never with a free supply."""
+        return not self.free_supply and self.piece_area == len(self.region)
 
     def copy_names(self) -> list[tuple[int, int, str]]:
         out = []
@@ -143,7 +153,7 @@ class PolyformPuzzle:
                 idx = where[ca, cb, np.broadcast_to(sh[None, :, 2], ca.shape)]
                 spots.append(idx[(idx >= 0).all(axis=1)])
             block = np.concatenate(spots) if spots else np.zeros((0, len(p.cells)), np.int64)
-            for k in range(p.count):
+            for k in range(max(p.count, 1)):  # a free supply: its placements once
                 pieces.append(np.full(len(block), i, np.int32))
                 copies.append(np.full(len(block), k, np.int32))
                 flat.append(block.reshape(-1))
@@ -158,7 +168,7 @@ class PolyformPuzzle:
         table = self.placements()
         n_cells = len(table.cells)
         copy_of = {(i, k): j for j, (i, k, _) in enumerate(self.copy_names())}
-        first_copy = np.array([copy_of[(i, 0)] for i in range(len(self.pieces))], np.int64)
+        first_copy = np.array([copy_of.get((i, 0), -1 - n_cells) for i in range(len(self.pieces))], np.int64)
         names = [n for _, _, n in self.copy_names()]
         item = n_cells + first_copy[table.piece] + table.copy if len(table) else np.zeros(0, np.int64)
         ptr, flat = table.xcc_rows(item, np.arange(n_cells))

@@ -156,7 +156,7 @@ def verify_polyform(p: PolyformPuzzle, placements) -> Report:
         if k > 1:
             rep.add(f"cell {list(cell)} covered {k} times (overlap)")
     for piece, k in used.items():
-        if k > p.pieces[piece].count:
+        if 0 < p.pieces[piece].count < k:  # count 0: any number
             rep.add(f"piece {p.pieces[piece].name} used {k} times, {p.pieces[piece].count} available")
     if p.exact:
         for i, pc in enumerate(p.pieces):

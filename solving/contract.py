@@ -17,8 +17,8 @@ from typing import Any, Callable, ClassVar, Literal, Protocol, runtime_checkable
 from puzzles import ranges
 from puzzles.errors import UsageError
 
-Mode = Literal["first", "count", "all", "best"]
-MODES: tuple[str, ...] = ("first", "count", "all", "best")
+Mode = Literal["first", "count", "all", "best", "sample"]
+MODES: tuple[str, ...] = ("first", "count", "all", "best", "sample")
 KINDS: tuple[str, ...] = ("edge", "polyform", "queens", "latin")
 
 
@@ -40,7 +40,7 @@ class Status(enum.StrEnum):
 class Limits:
     time_s: float | None = None      # wall time
     nodes: int | None = None         # search nodes
-    solutions: int | None = None     # stop after this many (mode all)
+    solutions: int | None = None     # stop after this many (mode all); how many to draw (mode sample)
 
     def wanted(self, mode: str) -> int | None:
         """Solutions after which a search may stop: 1 in mode first, the cap in mode all."""

@@ -1,0 +1,101 @@
+"""Memoised counting (``backtrack --opt memo=true``, DXZ) against the plain Algorithm C count and
+against xcover's ZDD mode, on the same XCC problems, interleaved, in one run.
+
+    .venv/bin/pip install xcover       # optional peer
+    .venv/bin/python benchmarks/bench_memo.py [--repeats 3] [--plain-cap 120]
+
+In-process times of the count alone (the XCC built, the numba kernels warmed
+first); best of the repeats, in the order plain, memo, xcover within each
+repeat.  The plain count is skipped where it would pass ``--plain-cap``
+seconds (estimated from the count it must enumerate).  xcover's count is read
+from its ZDD nodes (index, option, lo, hi) and checked against ours.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+import warnings
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from baseline.backtrack import count_xcc  # noqa: E402
+from baseline.kernel import BUDGET, NO_BOUND  # noqa: E402
+from baseline.memo import MemoSearch  # noqa: E402
+from puzzles import catalog  # noqa: E402
+
+# (puzzle, whether the plain search finishes in minutes)
+INSTANCES = [("dominoes-6x8", True), ("dominoes-8x8", True), ("pentominoes-3x30", True), ("aztec-6", True),
+             ("pentomino-6x10", True), ("queens-12", True), ("dominoes-10x10", False), ("aztec-10", False),
+             ("tetrominoes-4x20", False)]
+
+
+def memo_count(xcc) -> tuple[int, dict]:
+    s = MemoSearch(xcc)
+    while s.step(NO_BOUND) == BUDGET:
+        pass
+    return s.diagram().count(), {"nodes": s.nodes, **s.stats()}
+
+
+def xcover_count(xcc) -> int | None:
+    try:
+        import xcover
+    except ImportError:
+        return None
+    opts = [[xcc.item_names[i] for i in xcc.opt_items[xcc.opt_ptr[k]:xcc.opt_ptr[k + 1]]]
+            for k in range(xcc.n_options)]
+    c = {0: 0, 1: 1}
+    root = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for idx, _opt, lo, hi in xcover.covers_zdd(opts, primary=xcc.item_names[:xcc.n_primary],
+                                                    secondary=xcc.item_names[xcc.n_primary:], use_memo_cache=True):
+            c[idx] = c[lo] + c[hi]
+            root = idx
+    return c[root]
+
+
+def best_of(fn, repeats: int):
+    best, out = float("inf"), None
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t0)
+    return best, out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--xcover-cap", type=int, default=200_000, help="skip xcover above this many options x items")
+    a = ap.parse_args()
+    warm = catalog.load("dominoes-2x3").to_xcc()
+    memo_count(warm), count_xcc(warm, "bitset"), xcover_count(warm)
+    print("| puzzle | count | plain s | memo s | plain / memo | memo nodes | diagram nodes | xcover ZDD s | "
+          "xcover count |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    for name, plain_ok in INSTANCES:
+        xcc = catalog.load(name).to_xcc()
+        t_plain = t_memo = t_x = float("nan")
+        n_plain = n_x = None
+        for _ in range(a.repeats):  # interleaved: one of each per round
+            if plain_ok:
+                t, n_plain = best_of(lambda: count_xcc(xcc, "bitset"), 1)
+                t_plain = min(t, t_plain) if t_plain == t_plain else t
+            t, (n_memo, st) = best_of(lambda: memo_count(xcc), 1)
+            t_memo = min(t, t_memo) if t_memo == t_memo else t
+            if xcc.n_options * xcc.n_items <= a.xcover_cap:
+                t, n_x = best_of(lambda: xcover_count(xcc), 1)
+                t_x = min(t, t_x) if t_x == t_x else t
+        if n_plain is not None:
+            assert n_plain == n_memo, (name, n_plain, n_memo)
+        ratio = f"{t_plain / t_memo:,.1f}x" if t_plain == t_plain else "(plain not run)"
+        xc = "not run" if n_x is None else (f"{n_x:,} ({'right' if n_x == n_memo else 'WRONG'})")
+        print(f"| {name} | {n_memo:,} | {t_plain:.3f} | {t_memo:.4f} | {ratio} | {st['nodes']:,} | "
+              f"{st['diagram_nodes']:,} | {t_x:.3f} | {xc} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
