@@ -17,6 +17,8 @@ import time
 from pathlib import Path
 
 from experiments import cli as runner_cli
+
+from . import proof_commands
 from puzzles.errors import InputError, UsageError
 from puzzles.grids import GRIDS
 from puzzles.ranges import MAX_SIDE, arg
@@ -395,6 +397,8 @@ def cmd_verify(a) -> int:
     from puzzles.verify import verify
 
     p = catalog.load(a.puzzle)
+    if a.commitment:  # Selby's split: SOLUTION is an opened half
+        return proof_commands.verify_half(a, p, formats.puzzle_hash(p))
     sol = formats.read_solution(p, a.solution)
     rep = verify(p, sol, allow_mismatch=a.score)
     if a.json:
@@ -654,6 +658,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("puzzle")
     s.add_argument("solution")
     s.add_argument("--score", action="store_true", help="mismatches allowed; print the score")
+    s.add_argument("--commitment", metavar="COMMITMENT", help="SOLUTION is a half opened by `eternity open`: check "
+                                                             "it against this commitment (Selby's split)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_verify)
 
@@ -701,6 +707,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.set_defaults(func=cmd_export, outputs={"output": "file"})
 
     runner_cli.add_commands(sub)
+    proof_commands.add_commands(sub, arg)
     return ap
 
 
