@@ -29,6 +29,11 @@ def world(tmp_path_factory):
                  "-o", str(d / "e3.json"), "--planted", str(d / "e3sol.json")]) == 0
     assert main(["generate", "polyform", "--rows", "2", "--cols", "5", "--size", "5", "-o", str(d / "p.json"),
                  "--planted", str(d / "psol.json")]) == 0
+    assert main(["commit", str(d / "e3.json"), str(d / "e3sol.json"), "-o", str(d / "e3commit.json")]) == 0
+    assert main(["open", str(d / "e3.json"), str(d / "e3sol.json"), str(d / "e3commit.json"), "--side", "left",
+                 "-o", str(d / "e3half.json")]) == 0
+    assert main(["prove", str(d / "e3.json"), str(d / "e3sol.json"), "--rounds", "3", "-o",
+                 str(d / "e3proof.json")]) == 0
     (d / "bytes.bin").write_bytes(bytes(range(256)) * 3)
     (d / "empty.json").write_text("")
     (d / "trunc.json").write_text('{"format": "eternity/edge", "version": 1, "rows": 3, "cols"')
@@ -79,6 +84,8 @@ PUZZLES = ["queens-4", "queens-5", "brendan-3x3", "brendan-4x4", "pentomino-3x20
 NUMBERS = ["0", "1", "2", "3", "-1", "-5", "0.5", "1e9", "100000", "nan", "inf", "abc", ""]
 OUTPUTS = ["OUT:a.json", "OUT:a.svg", "OUT:a.png", "OUT:a.xyz", "/proc/x.json", "OUT:", "OUT:sub/b.json"]
 SOLUTIONS = ["FILE:e3sol.json", "FILE:psol.json", "FILE:bytes.bin", "FILE:trunc.json", "FILE:missing.json"]
+PROOF_FILES = ["FILE:e3commit.json", "FILE:e3half.json", "FILE:e3proof.json", "FILE:bytes.bin", "FILE:trunc.json",
+               "FILE:missing.json", "FILE:e3sol.json"]
 DBS = ["FILE:ok.sqlite", "FILE:foreign.sqlite", "FILE:bytes.bin", "FILE:missing.sqlite", "FILE:dir"]
 
 
@@ -96,7 +103,12 @@ FLAGS = {
                         "order=nosuch", "engine=dlx", "backend=kissat404", "backend=minisat22", "workers=2",
                         "seed=3", "=", "nokey", "--distinct", "--time-limit", "--node-limit", "--limit", "--show",
                         "--json", "--quiet", "-o", "--svg", "--checkpoint", "--resume"] + NUMBERS + OUTPUTS,
-    "verify": PUZZLES + SOLUTIONS + ["--score", "--json"],
+    "verify": PUZZLES + SOLUTIONS + ["--score", "--json", "--commitment", "FILE:e3commit.json", "FILE:e3half.json"],
+    # no -o in the loose vocabularies: "-o FILE:e3sol.json" there would write over the world's own files
+    "commit": PUZZLES + SOLUTIONS + OUTPUTS,
+    "open": PUZZLES + SOLUTIONS + PROOF_FILES + ["--side", "left", "right", "x"] + OUTPUTS,
+    "prove": PUZZLES + SOLUTIONS + ["--score", "--bits", "--rounds"] + NUMBERS[:8] + OUTPUTS,
+    "check-proof": PUZZLES + PROOF_FILES,
     "render": PUZZLES + SOLUTIONS + ["--pieces", "-o"] + OUTPUTS,
     "generate": ["edge", "polyform", "--rows", "--cols", "--frame-colors", "--inner-colors", "--seed", "--size",
                  "--excess", "--grid", "square", "drafter", "nosuch", "--region", "hexagon:2", "hexagon:x",
@@ -118,18 +130,30 @@ FLAGS = {
 
 SOLVERS = ["backtrack", "edge-backtrack", "cpsat", "sat", "beam", "nosuch"]
 OPTS = ["width=10", "width=-5", "width=0", "order=mrv", "order=spiral", "order=nosuch", "engine=dlx", "engine=x",
-        "backend=kissat404", "backend=minisat22", "workers=2", "seed=3", "amo=ladder", "model=xcc", "=", "nokey"]
+        "backend=kissat404", "backend=minisat22", "workers=2", "seed=3", "amo=ladder", "model=xcc", "=", "nokey",
+        "memo=true", "memo_mb=1", "diagram=d.npz", "from_diagram=bytes.bin"]
 SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switch})
     "list": ([], {"--json": None}),
     "solvers": ([], {"--json": None}),
     "info": ([PUZZLES], {"--json": None}),
     "enumerate": ([["square", "triangle", "hexagon", "drafter", "nosuch"]],
                   {"--size": ["1", "3", "5", "0", "13", "x"], "--json": None, "--forms": None}),
-    "solve": ([PUZZLES], {"--solver": SOLVERS, "--mode": ["first", "count", "all", "best", "x"], "--opt": OPTS,
+    "solve": ([PUZZLES], {"--solver": SOLVERS, "--mode": ["first", "count", "all", "best", "sample", "x"],
+                          "--opt": OPTS, "--samples": NUMBERS,
                           "--distinct": None, "--node-limit": NUMBERS, "--limit": NUMBERS, "--show": NUMBERS,
                           "--json": None, "--quiet": None, "-o": OUTPUTS, "--svg": OUTPUTS,
                           "--checkpoint": ["OUT:ck", "OUT:a.json", "/proc/ck"], "--resume": ["OUT:ck", "FILE:dir"]}),
-    "verify": ([PUZZLES, SOLUTIONS], {"--score": None, "--json": None}),
+    "verify": ([["FILE:e3.json"] * 4 + PUZZLES, ["FILE:e3sol.json"] * 4 + SOLUTIONS + ["FILE:e3half.json"]],
+               {"--score": None, "--json": None,
+                                                             "--commitment": PROOF_FILES}),
+    "commit": ([["FILE:e3.json"] * 12 + PUZZLES, ["FILE:e3sol.json"] * 8 + SOLUTIONS], {"-o": OUTPUTS}),
+    "open": ([["FILE:e3.json"] * 6 + ["nosuch", "FILE:p.json"], ["FILE:e3sol.json"] * 6 + ["FILE:psol.json"],
+              ["FILE:e3commit.json"] * 6 + PROOF_FILES],
+             {"--side": ["left", "right"] * 3 + ["x"], "-o": ["OUT:a.json"] * 6 + OUTPUTS}),
+    "prove": ([["FILE:e3.json"] * 12 + PUZZLES, ["FILE:e3sol.json"] * 8 + SOLUTIONS],
+              {"--score": NUMBERS[:8], "--bits": NUMBERS[:8], "--rounds": ["1", "2", "0", "x", "2000"],
+               "-o": OUTPUTS}),
+    "check-proof": ([["FILE:e3.json"] * 6 + PUZZLES, ["FILE:e3proof.json"] * 6 + PROOF_FILES], {}),
     "render": ([PUZZLES, SOLUTIONS], {"--pieces": None, "-o": OUTPUTS}),
     "generate": ([["edge", "polyform"]], {"--rows": NUMBERS[:9], "--cols": NUMBERS[:9], "--frame-colors": NUMBERS[:6],
                                           "--inner-colors": NUMBERS[:6], "--seed": NUMBERS[:6],
@@ -157,6 +181,7 @@ SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switc
 
 
 REQUIRED = {"generate": ["-o", "--rows", "--cols", "--frame-colors", "--inner-colors"], "render": ["-o"],
+            "commit": ["-o"], "open": ["--side", "-o"], "prove": ["-o"],
             "export": ["--to", "-o"], "decode": ["--from", "--model", "-o"], "plot": ["-o"], "tilability": ["-o"]}
 
 
@@ -199,7 +224,7 @@ def _fresh_out(world: Path, tag: str) -> Path:
 
 EXAMPLES = {"list": 20, "solvers": 10, "info": 120, "enumerate": 120, "solve": 420, "verify": 150, "render": 150,
             "generate": 250, "export": 150, "estimate": 150, "decode": 80, "table": 100, "plot": 80, "run": 40,
-            "tilability": 40}
+            "tilability": 40, "commit": 40, "open": 80, "prove": 40, "check-proof": 40}
 JSON_CASES, BYTES_CASES, TOML_CASES = 300, 150, 200
 
 
