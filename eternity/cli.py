@@ -516,12 +516,21 @@ def cmd_solve(a) -> int:
     if verified is False:
         print("eternity: error: a solver returned a solution the verifier rejects", file=sys.stderr)
         return EXIT_INVALID
+    if a.output and a.mode != "first" and a.mode != "best" and (res.solutions or res.count is not None):
+        from puzzles import formats
+        from puzzles.outputs import write_or_rescue
+
+        # count, all, sample: every answer goes in the file (a solution file holds one board only)
+        doc = {"format": "eternity/solutions", "version": 1, "puzzle": formats.puzzle_hash(p), "mode": a.mode,
+               "status": res.status.value, "count": res.count,
+               "solutions": [formats.solution_to_dict(p, s)["placements"] for s in res.solutions]}
+        write_or_rescue(a.output, json.dumps(doc, indent=1) + "\n", "the solutions")
     if (a.output or a.svg or a.json) and res.solutions:  # pydantic and the renderer only when something is written
         from puzzles import formats
         from puzzles.outputs import write_or_rescue
         from puzzles.render import render
 
-        if a.output:  # a long solve's answer survives a failed write: a rescue copy, and the error says where
+        if a.output and a.mode in ("first", "best"):  # a long solve's answer survives a failed write (a rescue copy)
             write_or_rescue(a.output, json.dumps(formats.solution_to_dict(p, res.solutions[0]), indent=1) + "\n",
                             "the solution")
         if a.svg:
@@ -582,7 +591,8 @@ def _live_progress(a, prefix: str | None = None):
 # -------------------------------------------------------------------- parser
 def build_parser() -> argparse.ArgumentParser:
     ap = _Parser(prog="eternity", description="A workbench for hard tiling and edge-matching puzzles.")
-    sub = ap.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    ap.add_argument("--version", action="version", version=f"eternity {_version()}")
+    sub = ap.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
 
     s = sub.add_parser("solvers", help="registered solvers: modes, puzzle kinds and options")
     s.add_argument("--json", action="store_true")
@@ -647,12 +657,13 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--node-limit", type=arg(int, 1))
     s.add_argument("--limit", type=arg(int, 1), help="solutions to collect in mode all")
     s.add_argument("--show", type=arg(int, 0), default=1, help="solutions printed with --json")
-    s.add_argument("-o", "--output")
-    s.add_argument("--svg")
+    s.add_argument("-o", "--output", help="modes first and best: the solution file; count, all and sample: every "
+                                         "answer (format eternity/solutions: the count and all solutions)")
+    s.add_argument("--svg", help="the first solution as an SVG picture (a name ending in .svg)")
     s.add_argument("--json", action="store_true")
     s.add_argument("--quiet", action="store_true", help="no progress (a live line on a terminal, else a log line "
                                                         "every 15 s on stderr)")
-    s.set_defaults(func=cmd_solve, outputs={"output": "file", "svg": "file", "checkpoint": "dir"})
+    s.set_defaults(func=cmd_solve, outputs={"output": "file", "svg": "svg", "checkpoint": "dir"})
 
     s = sub.add_parser("verify", help="check a solution (exit 1 when invalid)")
     s.add_argument("puzzle")
@@ -712,16 +723,37 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def check_outputs(a) -> None:
-    """Every file or directory the command will write, checked before any work (``puzzles.outputs``)."""
+    """Every file or directory the command will write, checked before any work (``puzzles.outputs``):
+    writable, of the right kind, and none of them one of the command's inputs or another output."""
     from puzzles import outputs
 
+    files = {}
     for name, kind in getattr(a, "outputs", {}).items():
         value = getattr(a, name, None)
-        if value:
-            outputs.check(value, "-o" if name == "output" else "--" + name.replace("_", "-"), kind)
+        if value is not None:
+            option = "-o" if name == "output" else "--" + name.replace("_", "-")
+            outputs.check(value, option, kind)
+            if kind != "dir":
+                files[option] = value
+    skip = set(getattr(a, "outputs", {})) | {"func", "outputs", "command"}
+    inputs = [v for k, v in vars(a).items() if k not in skip and isinstance(v, str)]
+    outputs.refuse_overwriting_inputs(files, inputs)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("eternity")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if not argv:  # the command list, not "required: command"
+        build_parser().print_help()
+        return EXIT_OK
     try:
         a = build_parser().parse_args(argv)
         check_outputs(a)

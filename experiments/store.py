@@ -36,7 +36,9 @@ RESULT_COLUMNS = ["key", "experiment", "instance", "family", "solver", "config",
                   "time_limit", "status", "wall_s", "cpu_s", "peak_mb", "nodes", "conflicts", "count",
                   "best_score", "verified", "message", "versions", "host", "finished_at", "detail",
                   "load_s", "build_s", "search_s"]
-ADDED = {"detail": "TEXT", "load_s": "REAL", "build_s": "REAL", "search_s": "REAL"}  # columns later than the first
+# columns later than the first; count_exact: a count beyond 64 bits, in decimal (``count`` holds it as a REAL)
+ADDED = {"detail": "TEXT", "load_s": "REAL", "build_s": "REAL", "search_s": "REAL", "count_exact": "TEXT"}
+INT64 = (-(1 << 63), (1 << 63) - 1)
 
 
 def check_readable(path: str | Path) -> None:
@@ -62,8 +64,34 @@ def check_readable(path: str | Path) -> None:
         con.close()
 
 
+def check_ours(path: str | Path) -> None:
+    """Refuse, untouched, an existing file that is not one of our results databases: not SQLite,
+    damaged (truncated), or SQLite with tables of its own (someone else's database)."""
+    from puzzles.errors import InputError
+
+    p = Path(path)
+    if not p.is_file() or p.stat().st_size == 0:
+        return
+    with open(p, "rb") as f:
+        if f.read(16) != b"SQLite format 3\x00":
+            raise InputError(path, None, "not a results database (not an SQLite file)")
+    con = sqlite3.connect(f"file:{p.absolute()}?mode=ro", uri=True)
+    try:
+        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        cols = {r[1] for r in con.execute("PRAGMA table_info(results)")}
+        con.execute("PRAGMA quick_check").fetchall()
+    except sqlite3.DatabaseError as e:
+        raise InputError(path, None, f"a damaged database, left untouched ({e})") from None
+    finally:
+        con.close()
+    if tables and not ({"results", "instances"} <= tables and {"key", "experiment", "status"} <= cols):
+        raise InputError(path, None, "an SQLite database that is not an eternity results database; left untouched "
+                                     f"(tables: {', '.join(sorted(tables)[:5])})")
+
+
 class Store:
     def __init__(self, path: str | Path):
+        check_ours(path)
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(str(path), timeout=60)
         self.db.execute("PRAGMA journal_mode=WAL")
@@ -87,8 +115,13 @@ class Store:
         return {k for (k,) in self.db.execute("SELECT key FROM results")}
 
     def add_result(self, row: dict) -> None:
-        cols = ", ".join(RESULT_COLUMNS)
-        vals = ", ".join(":" + c for c in RESULT_COLUMNS)
+        row = dict(row)
+        row["count_exact"] = None
+        n = row.get("count")
+        if isinstance(n, int) and not INT64[0] <= n <= INT64[1]:  # SQLite's integers are 64-bit: keep it exact
+            row["count"], row["count_exact"] = float(n), str(n)
+        cols = ", ".join(RESULT_COLUMNS + ["count_exact"])
+        vals = ", ".join(":" + c for c in RESULT_COLUMNS + ["count_exact"])
         self.db.execute(f"INSERT OR IGNORE INTO results ({cols}) VALUES ({vals})", row)
         self.db.commit()
 
@@ -101,6 +134,9 @@ class Store:
         for row in cur:
             d = dict(zip(names, row))
             d["params"] = json.loads(d["params"]) if d.get("params") else {}
+            exact = d.pop("count_exact", None)
+            if exact is not None:
+                d["count"] = int(exact)
             out.append(d)
         return out
 

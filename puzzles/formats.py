@@ -178,10 +178,19 @@ def _validation(source: str, exc: ValidationError) -> InputError:
     return InputError(source, _loc(err), msg + more)
 
 
+MAX_FILE_BYTES = 64 * 2**20  # no puzzle, solution or config comes near: a larger input is refused, not read
+
+
 def read_text(path: str | os.PathLike) -> str:
+    """A text file (UTF-8, with or without a byte-order mark, or UTF-16 with one), read up to
+    MAX_FILE_BYTES: /dev/zero or a huge file is refused, not read without end."""
     p = Path(path)
     try:
-        data = p.read_bytes()
+        with open(p, "rb") as f:
+            data = f.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            raise InputError(str(path), None, f"larger than {MAX_FILE_BYTES // 2**20} MB: not a file this program "
+                                              "reads")
     except FileNotFoundError:
         raise InputError(str(path), None, "no such file") from None
     except IsADirectoryError:
@@ -189,7 +198,9 @@ def read_text(path: str | os.PathLike) -> str:
     except OSError as e:
         raise InputError(str(path), None, f"cannot read ({e.strerror})") from None
     try:
-        return data.decode("utf-8")
+        if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            return data.decode("utf-16")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise InputError(str(path), None, "not a text file (bytes that are not UTF-8)") from None
 

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 import time
 from pathlib import Path
@@ -51,9 +52,23 @@ def _nearest_existing(p: Path) -> Path:
 
 def check(path: str | os.PathLike, option: str, kind: str = "file") -> None:
     """Refuse an output that cannot be written, before any work (``UsageError`` naming the option).
-    ``kind``: file, image (a format matplotlib writes), dir (created if missing) or db (SQLite)."""
-    p = Path(path)
+    ``kind``: file, image (a format matplotlib writes), svg (an SVG picture: the name must end in .svg),
+    dir (created if missing) or db (SQLite).  An empty name, and a FIFO, a device or a symlink loop
+    where a file is wanted, are refused: a file is always written whole, as a regular file."""
     where = f"{option} {path}"
+    if not str(path).strip():
+        raise UsageError(f"{option}: an empty file name")
+    p = Path(path)
+    try:
+        st = os.stat(p)
+    except FileNotFoundError:
+        st = None
+    except OSError as e:  # a symlink loop, a name too long
+        raise UsageError(f"{where}: {e.strerror or e}") from None
+    if st is not None and kind != "dir" and not (stat.S_ISREG(st.st_mode) or stat.S_ISDIR(st.st_mode)):
+        raise UsageError(f"{where}: not a regular file (a FIFO, a device or a socket); give a file name")
+    if kind == "svg" and p.suffix.lower() != ".svg":
+        raise UsageError(f"{where}: the picture is SVG; give a name ending in .svg")
     if kind == "dir":
         if p.exists() and not p.is_dir():
             raise UsageError(f"{where}: not a directory")
@@ -76,6 +91,22 @@ def check(path: str | os.PathLike, option: str, kind: str = "file") -> None:
         raise UsageError(f"{where}: cannot write in {base} ({problem})")
     if p.is_file() and not os.access(p, os.W_OK):
         raise UsageError(f"{where}: the file is not writable")
+
+
+def refuse_overwriting_inputs(outputs: dict[str, str], inputs: list[str]) -> None:
+    """An output that is one of the command's inputs, or another of its outputs, is refused: writing it
+    would destroy what the command reads (``solve p.json -o p.json``) or what it just wrote."""
+    seen: dict[Path, str] = {}
+    ins = {Path(i).resolve(): i for i in inputs if i and Path(i).is_file()}
+    for option, path in outputs.items():
+        if not path:
+            continue
+        r = Path(path).resolve()
+        if r in ins:
+            raise UsageError(f"{option} {path}: is an input of this command ({ins[r]}); it would be overwritten")
+        if r in seen:
+            raise UsageError(f"{option} {path}: is also {seen[r]}; give each output its own file")
+        seen[r] = f"{option} {path}"
 
 
 def atomic_save(path: str | os.PathLike, save: Callable[[str], None]) -> None:

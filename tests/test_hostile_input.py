@@ -1,0 +1,117 @@
+"""Hostile input and real limits: outputs that would destroy inputs, special files, damaged and
+foreign databases, counts beyond 64 bits, every mode's output complete, help that helps."""
+
+import json
+import os
+import sqlite3
+
+import pytest
+
+from eternity.cli import main
+from experiments.store import RESULT_COLUMNS, Store
+
+
+@pytest.fixture
+def e3(tmp_path):
+    assert main(["generate", "edge", "--rows", "3", "--cols", "3", "--frame-colors", "1", "--inner-colors", "2",
+                 "-o", str(tmp_path / "p.json"), "--planted", str(tmp_path / "s.json")]) == 0
+    return tmp_path
+
+
+def one_line_exit_2(capsys, argv) -> str:
+    capsys.readouterr()
+    assert main(argv) == 2, argv
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("eternity: error:"), err
+    return err[0]
+
+
+def test_an_output_that_is_an_input_is_refused(e3, capsys):
+    p = e3 / "p.json"
+    before = p.read_bytes()
+    assert "input" in one_line_exit_2(capsys, ["solve", str(p), "-o", str(p)])
+    assert "input" in one_line_exit_2(capsys, ["render", str(p), str(e3 / "s.json"), "-o", str(e3 / "s.json")])
+    assert "input" in one_line_exit_2(capsys, ["export", str(p), "--to", "json", "-o", str(p)])
+    assert p.read_bytes() == before
+    same = e3 / "same.json"
+    assert "its own file" in one_line_exit_2(capsys, ["generate", "edge", "--rows", "3", "--cols", "3",
+                                                      "--frame-colors", "1", "--inner-colors", "2", "-o", str(same),
+                                                      "--planted", str(same)])
+    assert not same.exists()
+
+
+def test_empty_names_special_files_and_wrong_picture_suffixes(e3, capsys):
+    p = str(e3 / "p.json")
+    for argv in (["render", p, "-o", ""], ["export", p, "--to", "json", "-o", ""], ["solve", p, "-o", ""],
+                 ["solve", p, "--svg", ""]):
+        assert "empty file name" in one_line_exit_2(capsys, argv)
+    fifo = e3 / "fifo"
+    os.mkfifo(fifo)
+    assert "not a regular file" in one_line_exit_2(capsys, ["solve", p, "-o", str(fifo)])
+    loop = e3 / "loop"
+    loop.symlink_to(loop)
+    assert "loop" in one_line_exit_2(capsys, ["solve", p, "-o", str(loop)]).lower()
+    assert ".svg" in one_line_exit_2(capsys, ["solve", p, "--svg", str(e3 / "out.png")])
+    assert not (e3 / "out.png").exists()
+
+
+def test_count_all_and_sample_outputs_are_complete(tmp_path):
+    for mode, count, n in (("count", 92, 0), ("all", 92, 92), ("sample", 92, 7)):
+        out = tmp_path / f"{mode}.json"
+        assert main(["solve", "queens-8", "--mode", mode, "--samples", "7", "-o", str(out), "--quiet"]) == 0
+        d = json.loads(out.read_text())
+        assert d["format"] == "eternity/solutions" and d["count"] == count and len(d["solutions"]) == n
+
+
+def test_counts_beyond_64_bits_are_stored_and_tabled_exactly(tmp_path):
+    big = 90366647359242240000
+    s = Store(tmp_path / "r.sqlite")
+    row = {c: None for c in RESULT_COLUMNS}
+    row.update(key="k", experiment="x", status="solved", count=big, mode="count")
+    s.add_result(row)
+    row.update(key="k2", count=5)
+    s.add_result(row)
+    got = {r["key"]: r["count"] for r in s.results()}
+    assert got == {"k": big, "k2": 5}
+    s.close()
+
+
+def test_a_foreign_or_damaged_database_is_refused_untouched(tmp_path, capsys):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('name = "c"\ntime_limit = 5.0\nfamilies = [{kind = "builtin", name = "b", names = ["queens-5"]}]\n'
+                   'solvers = [{name = "backtrack", mode = "count"}]\n')
+    foreign = tmp_path / "foreign.sqlite"
+    con = sqlite3.connect(foreign)
+    con.execute("CREATE TABLE results (a)")
+    con.commit()
+    con.close()
+    before = foreign.read_bytes()
+    assert "not an eternity results database" in one_line_exit_2(capsys, ["run", str(cfg), "--db", str(foreign),
+                                                                          "--quiet"])
+    assert foreign.read_bytes() == before
+    good = tmp_path / "good.sqlite"
+    assert main(["run", str(cfg), "--db", str(good), "--quiet"]) == 0
+    trunc = tmp_path / "trunc.sqlite"
+    trunc.write_bytes(good.read_bytes()[:1500])
+    line = one_line_exit_2(capsys, ["run", str(cfg), "--db", str(trunc), "--quiet"])
+    assert "trunc.sqlite" in line
+
+
+def test_readers_cap_what_they_read_and_take_a_byte_order_mark(e3, capsys):
+    assert "larger than" in one_line_exit_2(capsys, ["info", "/dev/zero"])
+    bom = e3 / "bom.json"
+    bom.write_bytes(b"\xef\xbb\xbf" + (e3 / "p.json").read_bytes())
+    assert main(["info", str(bom), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["kind"] == "edge"
+    utf16 = e3 / "u16.json"
+    utf16.write_bytes((e3 / "p.json").read_text().encode("utf-16"))
+    assert main(["info", str(utf16)]) == 0
+
+
+def test_version_and_the_bare_command(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0 and capsys.readouterr().out.startswith("eternity ")
+    assert main([]) == 0
+    out = capsys.readouterr().out
+    assert "solve" in out and "prove" in out and "commit" in out
