@@ -402,6 +402,14 @@ class EdgeBacktrack(SolverBase):
                                           "modes first, count, best) or each piece its own", ("merge", "distinct")),
     }
 
+    def check(self, puzzle, mode: str) -> None:
+        super().check(puzzle, mode)
+        if self.options["slips"] and mode != "best":
+            raise UsageError(f"solver edge-backtrack: option slips is for mode best (mismatches allowed), not "
+                             f"mode {mode}")
+        if self.options["slips"] and puzzle.kind == "edge":
+            slip_allowance(self.options["slips"], puzzle.n_cells)  # its words and depths, before any work
+
     def warm(self, puzzle, mode: str) -> None:
         """The kernel of this order and mode: ``run`` (mrv), ``run_best`` or ``run_static``."""
         kernel = "mrv" if self.options["order"] == "mrv" else ("best" if mode == "best" else "static")

@@ -108,7 +108,10 @@ def slip_allowance(spec: str, n: int) -> np.ndarray:
     """``allow[k]``: mismatches allowed once the piece at depth k is placed, from
     ``D1,D2,...`` (the i-th mismatch allowed from depth D_i, counted in pieces;
     empty: anywhere)."""
-    slips = [int(x) for x in spec.split(",") if x.strip()] if spec else []
+    try:
+        slips = [int(x) for x in spec.split(",") if x.strip()] if spec else []
+    except ValueError:
+        raise UsageError(f"option slips: {spec!r} is not a list of depths like 192,192,200") from None
     if any(d < 1 or d > n for d in slips):
         raise ValueError(f"slips: every depth must lie in 1..{n}")
     if not slips:

@@ -20,6 +20,8 @@ from puzzles.formats import InputError, _loc, read_text
 from .families import Family
 
 MEMORY_MB = 4096  # a cell's default memory limit (RLIMIT_AS)
+MIN_MEMORY_MB = 512  # below this a cell's interpreter, numpy and numba do not load under RLIMIT_AS
+MAX_TIME_LIMIT = 7 * 86400.0
 
 
 class _M(BaseModel):
@@ -68,10 +70,10 @@ class SolverSpec(_M):
 
 class Config(_M):
     name: str
-    seed: int = 0
-    repeats: int = Field(1, ge=1)
-    time_limit: float = Field(60.0, gt=0)
-    memory_mb: int = Field(MEMORY_MB, ge=64)
+    seed: int = Field(0, ge=0, le=2**63 - 1)
+    repeats: int = Field(1, ge=1, le=1000)
+    time_limit: float = Field(60.0, gt=0, le=MAX_TIME_LIMIT, allow_inf_nan=False)  # finite: a week at most
+    memory_mb: int = Field(MEMORY_MB, ge=MIN_MEMORY_MB, le=1_048_576)  # a cell needs its interpreter and numba
     families: list[Family] = Field(min_length=1)
     solvers: list[SolverSpec] = Field(min_length=1)
 

@@ -53,16 +53,22 @@ class _Family(_M):
         return puzzle_hash(puzzle)
 
 
+MAX_VALUE = 1000       # a size, a colour count or a piece size in a family (the readers' longest side)
+MAX_POINTS = 10_000    # values a range may expand to
+MAX_INSTANCES = 10_000
+
+
 class Range(_M):
-    start: int
-    stop: int  # inclusive
+    start: int = Field(ge=1, le=MAX_VALUE)
+    stop: int = Field(ge=1, le=MAX_VALUE)  # inclusive
     step: int = Field(1, ge=1)
 
     def values(self) -> list[int]:
         return list(range(self.start, self.stop + 1, self.step))
 
 
-IntList = Union[list[Annotated[int, Field(ge=1)]], Range, Annotated[int, Field(ge=1)]]
+Bounded = Annotated[int, Field(ge=1, le=MAX_VALUE)]
+IntList = Union[list[Bounded], Range, Bounded]
 
 
 def _ints(v) -> list[int]:
@@ -80,7 +86,7 @@ class EdgeFamily(_Family):
     cols: IntList
     frame_colors: IntList
     inner_colors: IntList
-    instances: int = Field(1, ge=1)
+    instances: int = Field(1, ge=1, le=MAX_INSTANCES)
 
     @model_validator(mode="after")
     def _nonempty(self):
@@ -111,7 +117,7 @@ class PolyformFamily(_Family):
     rows: IntList
     cols: IntList
     size: IntList
-    instances: int = Field(1, ge=1)
+    instances: int = Field(1, ge=1, le=MAX_INSTANCES)
 
     def points(self):
         for r, c, k in itertools.product(_ints(self.rows), _ints(self.cols), _ints(self.size)):

@@ -115,3 +115,29 @@ def test_version_and_the_bare_command(capsys):
     assert main([]) == 0
     out = capsys.readouterr().out
     assert "solve" in out and "prove" in out and "commit" in out
+
+
+@pytest.mark.parametrize("line,field", [("time_limit = inf", "time_limit"), ("time_limit = 1e300", "time_limit"),
+                                        ("time_limit = nan", "time_limit"), ("memory_mb = 64", "memory_mb"),
+                                        ("repeats = 100000", "repeats")])
+def test_config_numbers_are_bounded(tmp_path, capsys, line, field):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'name = "c"\n{line}\nfamilies = [{{kind = "builtin", name = "b", names = ["queens-5"]}}]\n'
+                   'solvers = [{name = "backtrack", mode = "count"}]\n')
+    assert field in one_line_exit_2(capsys, ["run", str(cfg), "--db", str(tmp_path / "r.sqlite")])
+    assert not (tmp_path / "r.sqlite").exists()
+
+
+@pytest.mark.parametrize("family", ['rows = [100000], cols = [4], frame_colors = [2], inner_colors = [3]',
+                                    'rows = [4], cols = [4], frame_colors = [2], inner_colors = [3], '
+                                    'instances = 1000000000'])
+def test_family_sizes_are_bounded(tmp_path, capsys, family):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'name = "c"\nfamilies = [{{kind = "edge", name = "e", {family}}}]\n'
+                   'solvers = [{name = "backtrack", mode = "count"}]\n')
+    one_line_exit_2(capsys, ["run", str(cfg), "--db", str(tmp_path / "r.sqlite")])
+
+
+def test_slips_are_parsed_once_and_only_where_they_apply(capsys):
+    assert "option slips" in one_line_exit_2(capsys, ["solve", "owen-a", "--opt", "slips=1,x", "--mode", "best"])
+    assert "mode best" in one_line_exit_2(capsys, ["solve", "owen-a", "--opt", "slips=3"])
