@@ -2,7 +2,8 @@
 
 Exit status: 0 answered; 1 `verify` found an invalid solution (otherwise a
 bug); 2 bad input or usage, as one line on stderr; 3 a limit stopped the
-work before an answer.
+work before an answer; 4 an internal error (a bug: one line, the traceback in
+a file it names, or on stderr with ETERNITY_DEBUG=1).
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from puzzles.errors import InputError, UsageError
 from puzzles.grids import GRIDS
 from puzzles.ranges import MAX_SIDE, arg
 
-EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_LIMIT = 0, 1, 2, 3
+EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERNAL = 0, 1, 2, 3, 4
 
 
 class _Parser(argparse.ArgumentParser):
@@ -766,6 +767,29 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except Exception as e:  # a bug, not bad input: say so, and keep the traceback
+        return _internal_error(argv, e)
+
+
+def _internal_error(argv: list[str], e: Exception) -> int:
+    """One line naming the command and the error, the traceback in a file it names (or on stderr with
+    ETERNITY_DEBUG=1): exit 4, apart from bad input's 2."""
+    import tempfile
+    import traceback
+
+    text = "".join(traceback.format_exception(e))
+    where = next((w for w in argv if not w.startswith("-")), "eternity")
+    if os.environ.get("ETERNITY_DEBUG"):
+        print(text, file=sys.stderr, end="")
+        where_tb = "above"
+    else:
+        fd, path = tempfile.mkstemp(prefix="eternity-internal-error-", suffix=".txt")
+        with os.fdopen(fd, "w") as f:
+            f.write("eternity " + " ".join(argv) + "\n\n" + text)
+        where_tb = f"in {path}"
+    print(f"eternity: internal error in {where}: {type(e).__name__}: {e} (a bug, not your input; the traceback is "
+          f"{where_tb})", file=sys.stderr)
+    return EXIT_INTERNAL
 
 
 if __name__ == "__main__":  # pragma: no cover

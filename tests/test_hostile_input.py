@@ -141,3 +141,27 @@ def test_family_sizes_are_bounded(tmp_path, capsys, family):
 def test_slips_are_parsed_once_and_only_where_they_apply(capsys):
     assert "option slips" in one_line_exit_2(capsys, ["solve", "owen-a", "--opt", "slips=1,x", "--mode", "best"])
     assert "mode best" in one_line_exit_2(capsys, ["solve", "owen-a", "--opt", "slips=3"])
+
+
+def test_a_bug_is_an_internal_error_not_bad_input(monkeypatch, capsys, tmp_path):
+    import eternity.cli as cli
+
+    def broken(a):
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(cli, "cmd_info", broken)
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    real = cli.build_parser
+
+    def parser():
+        ap = real()
+        sub = next(a for a in ap._actions if a.dest == "command")
+        sub.choices["info"].set_defaults(func=broken)
+        return ap
+
+    monkeypatch.setattr(cli, "build_parser", parser)
+    assert cli.main(["info", "queens-4"]) == 4
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "internal error in info" in err[0] and "KeyError" in err[0]
+    [tb] = list(tmp_path.glob("eternity-internal-error-*.txt"))
+    assert "Traceback" in tb.read_text()
