@@ -91,6 +91,64 @@ def build(n_items, n_primary, opt_ptr, opt_items, opt_colors):
     return M, CONF, PI, lo, hi
 
 
+@njit(cache=True, inline="always")
+def is_empty(Ust, l):
+    """No primary item left uncovered at level l."""
+    for w in range(Ust.shape[1]):
+        if Ust[l, w] != np.uint64(0):
+            return False
+    return True
+
+
+@njit(cache=True, inline="always")
+def fewest_options(Lst, Ust, M, lo, hi, l, randomize):
+    """The uncovered primary item with the fewest live options at level l (Knuth's MRV): the first
+    one on ties, or one of them at random with ``randomize``.  Counting stops early at the best so far."""
+    zero = np.uint64(0)
+    best = 1 << 62
+    bi = -1
+    ties = 0
+    for wi in range(Ust.shape[1]):
+        u = Ust[l, wi]
+        while u != zero:
+            b = _ctz(u)
+            u &= u - np.uint64(1)
+            i = (wi << 6) + np.int64(b)
+            c = 0
+            for w in range(lo[i], hi[i]):
+                c += np.int64(_popcount(Lst[l, w] & M[i, w]))
+                if c > best or (c == best and not randomize):
+                    break
+            if c < best:
+                best = c
+                bi = i
+                ties = 1
+                if c == 0:
+                    return bi
+            elif c == best and randomize:
+                ties += 1
+                if np.random.random() * ties < 1.0:
+                    bi = i
+    return bi
+
+
+@njit(cache=True, inline="always")
+def next_option(Lst, M, hi, l, i, k):
+    """The first live option at or after index k that covers item i (-1: none): a word scan of
+    ``Lst[l] & M[i]``."""
+    w = k >> 6
+    if w >= hi[i]:
+        return -1
+    x = Lst[l, w] & M[i, w] & (~np.uint64(0) << np.uint64(k & 63))
+    while True:
+        if x != np.uint64(0):
+            return (w << 6) + np.int64(_ctz(x))
+        w += 1
+        if w >= hi[i]:
+            return -1
+        x = Lst[l, w] & M[i, w]
+
+
 @njit(cache=True)
 def run(M, CONF, PI, lo, hi, Lst, Ust, item, pos, st, prof,
         budget, stop_on_solution, split_depth, randomize):
@@ -106,15 +164,9 @@ def run(M, CONF, PI, lo, hi, Lst, Ust, item, pos, st, prof,
     l = st[LEVEL]
     pc = st[PHASE]
     spent = 0
-    zero = np.uint64(0)
     while True:
         if pc == 2:
-            empty = True
-            for w in range(WI):
-                if Ust[l, w] != zero:
-                    empty = False
-                    break
-            if empty:
+            if is_empty(Ust, l):
                 st[COUNT] += 1
                 pc = 8
                 if stop_on_solution:
@@ -125,53 +177,13 @@ def run(M, CONF, PI, lo, hi, Lst, Ust, item, pos, st, prof,
                 pc = 8
                 pause(st, l, pc, spent)
                 return LEAF
-            # the uncovered primary item with fewest live options (first one on ties)
-            best = 1 << 62
-            bi = -1
-            ties = 0
-            stop = False
-            for wi in range(WI):
-                u = Ust[l, wi]
-                while u != zero:
-                    b = _ctz(u)
-                    u &= u - np.uint64(1)
-                    i = (wi << 6) + np.int64(b)
-                    c = 0
-                    for w in range(lo[i], hi[i]):
-                        c += np.int64(_popcount(Lst[l, w] & M[i, w]))
-                        if c > best or (c == best and not randomize):
-                            break
-                    if c < best:
-                        best = c
-                        bi = i
-                        ties = 1
-                        if c == 0:
-                            stop = True
-                            break
-                    elif c == best and randomize:
-                        ties += 1
-                        if np.random.random() * ties < 1.0:
-                            bi = i
-                if stop:
-                    break
+            bi = fewest_options(Lst, Ust, M, lo, hi, l, randomize)
             item[l] = bi
             pos[l] = 0
             pc = 5
         elif pc == 5:
             i = item[l]
-            k = pos[l]
-            found = -1
-            w = k >> 6
-            if w < hi[i]:
-                x = Lst[l, w] & M[i, w] & (~np.uint64(0) << np.uint64(k & 63))
-                while True:
-                    if x != zero:
-                        found = (w << 6) + np.int64(_ctz(x))
-                        break
-                    w += 1
-                    if w >= hi[i]:
-                        break
-                    x = Lst[l, w] & M[i, w]
+            found = next_option(Lst, M, hi, l, i, pos[l])
             if found < 0:
                 pc = 8
                 continue

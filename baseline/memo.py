@@ -43,7 +43,7 @@ from solving import SolveResult, Status, enumerated
 from . import bitset
 from .driver import drive
 from .zdd import Diagram, fingerprint
-from .bitset import _ctz, _popcount
+from .bitset import fewest_options, is_empty, next_option
 from .kernel import BUDGET, DONE, FINISHED, LEVEL, NODES, PHASE, new_state
 
 __all__ = ["FULL", "BOT", "TOP", "secondary_masks", "MemoSearch", "run", "solve_memo"]
@@ -173,12 +173,7 @@ def run(M, CONF, PI, SM, lo, hi, Lst, Ust, Sst, item, pos, opt, chain, hsh,
     zero = np.uint64(0)
     while True:
         if pc == 2:
-            empty = True
-            for w in range(WI):
-                if Ust[l, w] != zero:
-                    empty = False
-                    break
-            if empty:
+            if is_empty(Ust, l):
                 ms[RET] = TOP
                 pc = 8
                 continue
@@ -195,30 +190,8 @@ def run(M, CONF, PI, SM, lo, hi, Lst, Ust, Sst, item, pos, opt, chain, hsh,
                 ms[RET] = np.int64(tab[s, K]) - 1
                 pc = 8
                 continue
-            # the uncovered primary item with fewest live options (first one on ties)
-            best = 1 << 62
-            bi = -1
-            stop = False
-            for wi in range(WI):
-                u = Ust[l, wi]
-                while u != zero:
-                    b = _ctz(u)
-                    u &= u - np.uint64(1)
-                    i = (wi << 6) + np.int64(b)
-                    c = 0
-                    for w in range(lo[i], hi[i]):
-                        c += np.int64(_popcount(Lst[l, w] & M[i, w]))
-                        if c >= best:
-                            break
-                    if c < best:
-                        best = c
-                        bi = i
-                        if c == 0:
-                            stop = True
-                            break
-                if stop:
-                    break
-            if best == 0:
+            bi = fewest_options(Lst, Ust, M, lo, hi, l, False)
+            if next_option(Lst, M, hi, l, bi, 0) < 0:  # an item no live option covers: a dead state
                 _remember(tab, ms, Ust, Sst, l, hsh[l], BOT)
                 ms[RET] = BOT
                 pc = 8
@@ -229,19 +202,7 @@ def run(M, CONF, PI, SM, lo, hi, Lst, Ust, Sst, item, pos, opt, chain, hsh,
             pc = 5
         elif pc == 5:
             i = item[l]
-            k = pos[l]
-            found = -1
-            w = k >> 6
-            if w < hi[i]:
-                x = Lst[l, w] & M[i, w] & (~np.uint64(0) << np.uint64(k & 63))
-                while True:
-                    if x != zero:
-                        found = (w << 6) + np.int64(_ctz(x))
-                        break
-                    w += 1
-                    if w >= hi[i]:
-                        break
-                    x = Lst[l, w] & M[i, w]
+            found = next_option(Lst, M, hi, l, i, pos[l])
             if found < 0:
                 _remember(tab, ms, Ust, Sst, l, hsh[l], chain[l])
                 ms[RET] = chain[l]

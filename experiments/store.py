@@ -41,6 +41,28 @@ ADDED = {"detail": "TEXT", "load_s": "REAL", "build_s": "REAL", "search_s": "REA
 INT64 = (-(1 << 63), (1 << 63) - 1)
 
 
+def _inspect(path: Path) -> tuple[set[str], set[str]]:
+    """The tables of an SQLite file and the columns of its results table, read only; InputError naming
+    the file when it is not SQLite or is damaged."""
+    from puzzles.errors import InputError
+
+    with open(path, "rb") as f:
+        if f.read(16) != b"SQLite format 3\x00":
+            raise InputError(path, None, "not a results database (not an SQLite file)")
+    con = sqlite3.connect(f"file:{path.absolute()}?mode=ro", uri=True)
+    try:
+        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        cols = {r[1] for r in con.execute("PRAGMA table_info(results)")}
+        con.execute("PRAGMA quick_check").fetchall()
+        if "results" in tables and con.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 0:
+            tables.add("(empty)")
+    except sqlite3.DatabaseError as e:
+        raise InputError(path, None, f"a damaged or unreadable database, left untouched ({e})") from None
+    finally:
+        con.close()
+    return tables, cols
+
+
 def check_readable(path: str | Path) -> None:
     """Refuse, with one line naming the file, a path that is not a results database with results in it."""
     from puzzles.errors import InputError
@@ -48,20 +70,11 @@ def check_readable(path: str | Path) -> None:
     p = Path(path)
     if not p.is_file():
         raise InputError(path, None, "no such results database" if not p.exists() else "not a file")
-    with open(p, "rb") as f:
-        if f.read(16) != b"SQLite format 3\x00":
-            raise InputError(path, None, "not a results database (not an SQLite file)")
-    con = sqlite3.connect(f"file:{p.absolute()}?mode=ro", uri=True)
-    try:
-        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        if not {"results", "instances"} <= tables:
-            raise InputError(path, None, "an SQLite file, but not an eternity results database (no results table)")
-        if con.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 0:
-            raise InputError(path, None, "no results yet (a run that stored no cell)")
-    except sqlite3.DatabaseError as e:
-        raise InputError(path, None, f"unreadable database ({e})") from None
-    finally:
-        con.close()
+    tables, _ = _inspect(p)
+    if not {"results", "instances"} <= tables:
+        raise InputError(path, None, "an SQLite file, but not an eternity results database (no results table)")
+    if "(empty)" in tables:
+        raise InputError(path, None, "no results yet (a run that stored no cell)")
 
 
 def check_ours(path: str | Path) -> None:
@@ -72,18 +85,8 @@ def check_ours(path: str | Path) -> None:
     p = Path(path)
     if not p.is_file() or p.stat().st_size == 0:
         return
-    with open(p, "rb") as f:
-        if f.read(16) != b"SQLite format 3\x00":
-            raise InputError(path, None, "not a results database (not an SQLite file)")
-    con = sqlite3.connect(f"file:{p.absolute()}?mode=ro", uri=True)
-    try:
-        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-        cols = {r[1] for r in con.execute("PRAGMA table_info(results)")}
-        con.execute("PRAGMA quick_check").fetchall()
-    except sqlite3.DatabaseError as e:
-        raise InputError(path, None, f"a damaged database, left untouched ({e})") from None
-    finally:
-        con.close()
+    tables, cols = _inspect(p)
+    tables.discard("(empty)")
     if tables and not ({"results", "instances"} <= tables and {"key", "experiment", "status"} <= cols):
         raise InputError(path, None, "an SQLite database that is not an eternity results database; left untouched "
                                      f"(tables: {', '.join(sorted(tables)[:5])})")

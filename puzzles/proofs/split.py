@@ -134,13 +134,18 @@ def open_half(puzzle, placements, commitment: dict, side: str) -> dict:
             "salt": salt.hex(), "placements": half}
 
 
-def read_commitment(data: Any, source: str, puzzle_hash: str) -> dict:
-    if not isinstance(data, dict) or data.get("format") != COMMIT_FORMAT:
-        raise InputError(source, "format", f"not a split commitment (expected {COMMIT_FORMAT!r})")
+def _check_header(data: Any, source: str, fmt: str, what: str, puzzle_hash: str) -> None:
+    """The format, version and puzzle of a split file, or InputError naming the file and the field."""
+    if not isinstance(data, dict) or data.get("format") != fmt:
+        raise InputError(source, "format", f"not {what} (expected {fmt!r})")
     if data.get("version") != VERSION:
         raise InputError(source, "version", f"{data.get('version')!r} (this program reads version {VERSION})")
     if data.get("puzzle") != puzzle_hash:
-        raise InputError(source, "puzzle", "this commitment is about a different puzzle (its hash differs)")
+        raise InputError(source, "puzzle", f"{what} of a different puzzle (its hash differs)")
+
+
+def read_commitment(data: Any, source: str, puzzle_hash: str) -> dict:
+    _check_header(data, source, COMMIT_FORMAT, "a split commitment", puzzle_hash)
     try:
         bytes.fromhex(data["nonce"])
         cells, pieces = list(map(str, data["left"]["cells"])), list(map(str, data["left"]["pieces"]))
@@ -155,12 +160,7 @@ def verify_half(puzzle, half: Any, half_source: str, commitment: dict, puzzle_ha
     from ..formats import solution_from_dict
     from ..verify import verify
 
-    if not isinstance(half, dict) or half.get("format") != HALF_FORMAT:
-        raise InputError(half_source, "format", f"not an opened half (expected {HALF_FORMAT!r})")
-    if half.get("version") != VERSION:
-        raise InputError(half_source, "version", f"{half.get('version')!r} (this program reads version {VERSION})")
-    if half.get("puzzle") != puzzle_hash:
-        raise InputError(half_source, "puzzle", "this half is of a different puzzle (its hash differs)")
+    _check_header(half, half_source, HALF_FORMAT, "an opened half", puzzle_hash)
     side = half.get("side")
     if side not in SIDES:
         raise InputError(half_source, "side", "must be left or right")
