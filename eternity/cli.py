@@ -77,7 +77,6 @@ def cmd_list(a) -> int:
 
 def cmd_solvers(a) -> int:
     from rich.console import Console
-    from rich.table import Table
 
     import solving
 
@@ -89,20 +88,30 @@ def cmd_solvers(a) -> int:
                                      "range": o.range if o.kind in (int, float) else None,
                                      "help": o.help} for k, o in cls.OPTIONS.items()},
                      "doc": (cls.__doc__ or sys.modules[cls.__module__].__doc__ or "").strip().splitlines()[0]})
+    if a.name:
+        rows = [r for r in rows if r["name"] == a.name]
+        if not rows:
+            raise UsageError(f"solvers: no solver named {a.name!r} (registered: {', '.join(solving.names())})")
     if a.json:
         _out(rows)
+        return 0
+    if not a.name:  # one line a solver, within 80 columns; `eternity solvers NAME` for its options
+        for r in rows:
+            doc = r["doc"].removeprefix(f"`{r['name']}`: ")
+            line = f"{r['name']:<15} {'/'.join(r['modes']):<28} {doc}"
+            print(line if len(line) <= 80 else line[:77] + "...")
+        print("\n`eternity solvers NAME`: one solver and its options; --json: everything.")
         return 0
     con = Console()
     for r in rows:
         con.print(f"[bold]{r['name']}[/bold]  modes {', '.join(r['modes'])}; puzzles {', '.join(r['kinds'])}")
         if r["doc"]:
             con.print(f"  {r['doc']}", markup=False)
-        t = Table("option", "type", "default", "values", "what", box=None, padding=(0, 1))
         for k, o in r["options"].items():
-            t.add_row(k, o["type"], repr(o["default"]), ", ".join(map(str, o["choices"])) or o["range"] or "",
-                      o["help"])
-        if r["options"]:
-            con.print(t)
+            values = ", ".join(map(str, o["choices"])) or o["range"] or ""
+            con.print(f"  [bold]{k}[/bold] ({o['type']}, default {o['default']!r}" + (f"; {values}" if values else "")
+                      + ")", highlight=False)
+            con.print(f"      {o['help']}", markup=False, highlight=False)
     return 0
 
 
@@ -596,7 +605,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = ap.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
 
     s = sub.add_parser("solvers", help="registered solvers: modes, puzzle kinds and options")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("name", nargs="?", help="one solver: its options in full")
+    s.add_argument("--json", action="store_true", help="everything, as JSON")
     s.set_defaults(func=cmd_solvers)
 
     s = sub.add_parser("list", help="built-in puzzles")

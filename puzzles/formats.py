@@ -47,24 +47,31 @@ class FixedModel(_Strict):
         return v
 
 
+MAX_COLOUR = 2000          # an edge colour (Eternity II has 22; the generators make at most 2 x 1000)
+MAX_COORD = 100_000        # a polyform coordinate, either sign
+MAX_REGION = 1_000_000     # cells of a polyform region
+MAX_COPIES = 100_000       # copies of one polyform piece
+Coord = conint(ge=-MAX_COORD, le=MAX_COORD)
+
+
 class EdgeModel(_Strict):
     format: Literal["eternity/edge"]
     version: Literal[1]
     name: str = ""
     rows: conint(ge=1, le=MAX_SIDE)  # type: ignore[valid-type]
     cols: conint(ge=1, le=MAX_SIDE)  # type: ignore[valid-type]
-    pieces: list[conlist(conint(ge=0), min_length=4, max_length=4)]  # type: ignore[valid-type]
+    pieces: list[conlist(conint(ge=0, le=MAX_COLOUR), min_length=4, max_length=4)]  # type: ignore[valid-type]
     fixed: list[FixedModel] = []
 
 
 class PolyPieceModel(_Strict):
     name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9_.+\-]+$")
-    cells: list[conlist(int, min_length=2, max_length=3)] = Field(min_length=1)  # type: ignore[valid-type]
-    count: conint(ge=0) = 1  # type: ignore[valid-type]  # 0: any number (a free supply)
+    cells: list[conlist(Coord, min_length=2, max_length=3)] = Field(min_length=1, max_length=10_000)  # type: ignore[valid-type]
+    count: conint(ge=0, le=MAX_COPIES) = 1  # type: ignore[valid-type]  # 0: any number (a free supply)
 
 
 class RegionModel(_Strict):
-    cells: list[conlist(int, min_length=2, max_length=3)] = Field(min_length=1)  # type: ignore[valid-type]
+    cells: list[conlist(Coord, min_length=2, max_length=3)] = Field(min_length=1, max_length=MAX_REGION)  # type: ignore[valid-type]
 
 
 class PolyformModel(_Strict):
@@ -348,6 +355,8 @@ def parse_piece_text(text: str, source: str = "<pieces>", name: str = "") -> Edg
             raise InputError(source, f"line {ln}", f"a piece has 4 colours (N E S W), got {len(nums)} numbers")
         if min(nums) < 0:
             raise InputError(source, f"line {ln}", "colours must be non-negative")
+        if any(v > MAX_COLOUR for v in nums):
+            raise InputError(source, f"line {ln}", f"a colour above {MAX_COLOUR} (colours are 0..{MAX_COLOUR})")
         pieces.append(nums)
     if not pieces:
         raise InputError(source, None, "no pieces found")

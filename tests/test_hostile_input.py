@@ -165,3 +165,30 @@ def test_a_bug_is_an_internal_error_not_bad_input(monkeypatch, capsys, tmp_path)
     assert len(err) == 1 and "internal error in info" in err[0] and "KeyError" in err[0]
     [tb] = list(tmp_path.glob("eternity-internal-error-*.txt"))
     assert "Traceback" in tb.read_text()
+
+
+def test_solvers_list_fits_80_columns_and_names_one_solver(capsys):
+    assert main(["solvers"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert all(len(ln) <= 80 for ln in lines) and any(ln.startswith("backtrack ") for ln in lines)
+    assert main(["solvers", "backtrack"]) == 0
+    assert "memo_mb" in capsys.readouterr().out
+    assert "no solver named" in one_line_exit_2(capsys, ["solvers", "nosuch"])
+
+
+def test_numbers_in_puzzle_files_are_bounded(tmp_path, capsys):
+    f = tmp_path / "big.json"
+    f.write_text('{"format":"eternity/edge","version":1,"rows":2,"cols":2,'
+                 '"pieces":[[0,100000000000000000000,3,0],[0,0,1,1],[1,1,0,0],[1,0,0,1]]}')
+    assert "pieces.0.1" in one_line_exit_2(capsys, ["info", str(f)])
+    t = tmp_path / "big.txt"
+    t.write_text("1 2\n0 5000 0 0\n0 0 0 5000\n")
+    assert "colour above" in one_line_exit_2(capsys, ["info", str(t)])
+    poly = tmp_path / "poly.json"
+    poly.write_text('{"format":"eternity/polyform","version":1,"grid":"square","region":{"cells":[[0,0],'
+                    '[0,1000000000000000000000000000000]]},"pieces":[{"name":"D","cells":[[0,0],[0,1]]}]}')
+    one_line_exit_2(capsys, ["solve", str(poly)])
+    many = tmp_path / "many.json"
+    many.write_text('{"format":"eternity/polyform","version":1,"grid":"square","region":{"cells":[[0,0],[0,1]]},'
+                    '"pieces":[{"name":"D","cells":[[0,0],[0,1]],"count":1000000000}]}')
+    assert "count" in one_line_exit_2(capsys, ["info", str(many)])
