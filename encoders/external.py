@@ -1,0 +1,183 @@
+"""`external`: any SAT solver binary on the CNF encodings of ``cnf.py``.
+
+The CNF goes to a file in DIMACS; the command runs on it under the cell's time
+limit (its process group killed at the deadline); its answer is read in the SAT
+competition's format (``s SATISFIABLE`` / ``s UNSATISFIABLE``, ``v`` lines,
+exit codes 10 and 20) or MiniSat's (a result file: ``SAT`` then the literals).
+Modes count and all run the solver again with a blocking clause per model.
+
+A command is first asked a trivial CNF (one variable, one clause): a command
+that is missing, or that does not answer it as a SAT solver, is refused before
+any work in one line that says what is missing and how to install it.  A
+solver that crashes or prints nonsense on the puzzle is an ``error`` with the
+tail of its stderr; a model it returns is decoded and verified like every
+answer.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import tempfile
+import time
+from functools import lru_cache
+from pathlib import Path
+
+from puzzles.errors import UsageError
+from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
+
+from .amo import ENCODINGS
+from .solver import IDENTICAL, decoded, encode
+
+# name -> (argv with {cnf} and {out}, the Debian package that brings it)
+KNOWN = {
+    "cadical": ("cadical -q {cnf}", "cadical"),
+    "kissat": ("kissat -q {cnf}", "kissat"),
+    "picosat": ("picosat {cnf}", "picosat"),
+    "minisat": ("minisat -verb=0 {cnf} {out}", "minisat"),
+    "cryptominisat": ("cryptominisat5 --verb 0 {cnf}", "cryptominisat"),
+    "glucose": ("glucose -verb=0 -model {cnf}", "glucose"),
+}
+
+
+def argv_of(cmd: str, cnf: str, out: str) -> list[str]:
+    """The command line: a known name, or a command whose words may hold {cnf} and {out} (else the CNF
+    file goes last)."""
+    template = KNOWN[cmd][0] if cmd in KNOWN else cmd
+    words = shlex.split(template)
+    if not any("{cnf}" in w for w in words):
+        words.append("{cnf}")
+    return [w.replace("{cnf}", cnf).replace("{out}", out) for w in words]
+
+
+def parse_answer(stdout: str, out_file: str, code: int) -> tuple[bool | None, set[int]]:
+    """(True: a model, False: unsatisfiable, None: no answer) and the true variables."""
+    status = None
+    lits: list[int] = []
+    text = stdout
+    if out_file and Path(out_file).is_file():  # MiniSat's result file
+        text = stdout + "\n" + Path(out_file).read_text(errors="replace")
+    for line in text.splitlines():
+        s = line.strip()
+        if s.startswith("s "):
+            word = s[2:].strip().upper()
+            status = True if word == "SATISFIABLE" else False if word == "UNSATISFIABLE" else status
+        elif s in ("SAT", "UNSAT"):
+            status = s == "SAT"
+        elif s.startswith("v ") or (status is True and s and s.lstrip("-").split(" ")[0].isdigit()):
+            try:
+                lits.extend(int(w) for w in s.lstrip("v").split())
+            except ValueError:
+                return None, set()
+    if status is None and code in (10, 20):
+        status = code == 10
+    if status and not lits:
+        return None, set()  # SATISFIABLE without a model is not an answer here
+    return status, {x for x in lits if x > 0}
+
+
+def run(cmd: str, dimacs: str, time_s: float | None) -> tuple[bool | None, set[int], str]:
+    """Run the solver on ``dimacs``; (answer, true variables, stderr tail). None: no answer in time."""
+    with tempfile.TemporaryDirectory(prefix="eternity-external-") as d:
+        cnf, out = os.path.join(d, "f.cnf"), os.path.join(d, "f.out")
+        Path(cnf).write_text(dimacs)
+        argv = argv_of(cmd, cnf, out)
+        try:
+            p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                 start_new_session=True)
+        except OSError as e:
+            raise UsageError(f"solver external: cannot run {argv[0]!r} ({e.strerror})") from None
+        try:
+            stdout, stderr = p.communicate(timeout=time_s)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            p.communicate()
+            return None, set(), ""
+        answer, true = parse_answer(stdout, out, p.returncode)
+        tail = (stderr.strip().splitlines() or [""])[-1][:200]
+        if answer is None:
+            tail = tail or f"exit status {p.returncode}, no answer in SAT competition format"
+        return answer, true, tail
+
+
+@lru_cache(maxsize=32)
+def probe(cmd: str) -> None:
+    """Refuse, before any work, a command that is missing or does not answer a trivial CNF as a SAT solver."""
+    name = argv_of(cmd, "x", "y")[0]
+    if shutil.which(name) is None:
+        pkg = KNOWN[cmd][1] if cmd in KNOWN else None
+        how = f" (Debian: apt-get install {pkg})" if pkg else ""
+        raise UsageError(f"solver external: {name!r} is not installed or not on PATH{how}")
+    answer, true, tail = run(cmd, "p cnf 1 1\n1 0\n", 20.0)
+    if answer is not True or true != {1}:
+        raise UsageError(f"solver external: {cmd!r} does not answer a one-clause CNF as a SAT solver "
+                         f"(expected 's SATISFIABLE' and 'v 1 0'){': ' + tail if tail else ''}")
+
+
+class External(SolverBase):
+    """`external`: any SAT solver binary (DIMACS in, SAT competition output back) on the CNF encodings."""
+
+    name = "external"
+    OPTIONS = {
+        "cmd": Option(str, "cadical", "a known solver (" + ", ".join(KNOWN) + ") or a command line; {cnf} "
+                                      "stands for the CNF file (else it goes last), {out} for a result file"),
+        "amo": Option(str, "seqcounter", "at-most-one encoding", ENCODINGS),
+        "colors": Option(str, "pairs", "coloured items: pairs of clashing options, or colour variables",
+                         ("pairs", "vars")),
+        "model": Option(str, "auto", "xcc (any puzzle) or direct (edge matching); auto picks direct for edges",
+                        ("auto", "xcc", "direct")),
+        "support": Option(bool, True, "direct: support clauses (arc consistency by unit propagation)"),
+        "redundant": Option(bool, False, "direct: colour-count cardinality constraints"),
+        "symmetry": Option(bool, False, "direct: fix a corner piece at A1, count multiplied by 4"),
+        "identical": Option(str, "merge", IDENTICAL, ("merge", "distinct")),
+    }
+
+    def check(self, puzzle, mode: str) -> None:
+        super().check(puzzle, mode)
+        probe(self.options["cmd"])
+
+    def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
+        self.check(puzzle, mode)
+        limits = limits or Limits()
+        t0 = time.perf_counter()
+        enc = encode(puzzle, self.options)
+        head = f"p cnf {enc.n_vars} "
+        body = "".join(" ".join(map(str, c)) + " 0\n" for c in enc.clauses + [[a] for a in enc.assumptions])
+        n_clauses = len(enc.clauses) + len(enc.assumptions)
+        build_s = time.perf_counter() - t0
+        stats = {"build_s": build_s, "vars": enc.n_vars, "clauses": n_clauses, "model": enc.kind,
+                 "cmd": self.options["cmd"], "calls": 0}
+        want = limits.wanted(mode)
+        deadline = None if limits.time_s is None else t0 + limits.time_s
+        solutions, count, complete, blocked = [], 0, False, []
+        t1 = time.perf_counter()
+        while True:
+            left = None if deadline is None else deadline - time.perf_counter()
+            if left is not None and left <= 0:
+                break
+            extra = "".join(" ".join(map(str, c)) + " 0\n" for c in blocked)
+            answer, true, tail = run(self.options["cmd"], head + f"{n_clauses + len(blocked)}\n" + body + extra, left)
+            stats["calls"] += 1
+            if answer is None:
+                if tail:  # it ended without an answer: a crash or nonsense
+                    stats["time_s"] = time.perf_counter() - t1
+                    return SolveResult(Status.ERROR, [], None, None, stats, f"external solver: {tail}")
+                break  # the time limit
+            if answer is False:
+                complete = True
+                break
+            chosen = [v for v in enc.decision if v in true]
+            count += 1
+            if mode != "count" and (want is None or len(solutions) < want):
+                solutions.append(decoded(puzzle, enc, chosen))
+            if want is not None and count >= want:
+                break
+            blocked.append([-v for v in chosen])
+            if progress:
+                progress({"solutions": count})
+        stats["time_s"] = time.perf_counter() - t1
+        return enumerated(mode, complete=complete, solutions=solutions, count=count * enc.multiplier, stats=stats,
+                          wanted=None if want is None else want * enc.multiplier)
