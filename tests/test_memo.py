@@ -214,3 +214,10 @@ def test_cli_sample_mode(capsys):
                  "--quiet"]) == 0
     out = capsys.readouterr().out
     assert '"count": 11' in out
+
+
+@pytest.mark.slow
+def test_distinct_pentomino_count_through_the_diagram(capsys):
+    assert main(["solve", "pentomino-6x10", "--mode", "count", "--distinct", "--opt", "memo=true", "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "count 9356" in out and "distinct 2339" in out
