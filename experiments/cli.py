@@ -31,9 +31,14 @@ def _db(path: str) -> str:
 
 
 def cmd_table(a) -> int:
-    from .report import table
+    from .report import experiments_in, table
 
-    sys.stdout.write(table(_db(a.db), a.format, a.clock))
+    db = _db(a.db)
+    names = experiments_in(db)
+    if a.experiment is None and len(names) > 1:
+        print(f"eternity table: {a.db} holds {len(names)} experiments ({', '.join(names)}), pooled here; "
+              "--experiment NAME shows one", file=sys.stderr)
+    sys.stdout.write(table(db, a.format, a.clock, a.experiment))
     return 0
 
 
@@ -149,7 +154,10 @@ def add_commands(sub) -> None:
 
     s = sub.add_parser("table", help="benchmark table from a results database")
     s.add_argument("db")
-    s.add_argument("--format", choices=["md", "csv", "latex", "json"], default="md")
+    s.add_argument("--format", choices=["md", "csv", "latex", "json"], default="md", help="md (the default), csv, "
+                                                                                          "latex or json")
+    s.add_argument("--experiment", metavar="NAME", help="only this experiment's cells (a config's name); a database "
+                                                        "that holds several pools them otherwise, and says so")
     s.add_argument("--clock", choices=CLOCK_NAMES, default="solve",
                    help="the time the table ranks by: solve (build + search, the default), search, or total "
                         "(the whole cell: loading, building, searching, verifying)")

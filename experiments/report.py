@@ -20,6 +20,8 @@ import json
 import statistics
 from collections import defaultdict
 
+from puzzles.errors import UsageError
+
 from .store import Store
 
 ANSWERED = ("solved", "unsatisfiable")
@@ -121,13 +123,30 @@ def _cell(r: dict, c: str) -> str:
     return _fmt(r[c])
 
 
-def table(db: str, fmt: str = "md", clock: str = "solve") -> str:
-    """The summary table on one clock; its time columns are named after it (``par2_solve_s``)."""
+def experiments_in(db: str) -> list[str]:
+    """The experiments (config names) whose cells a database holds."""
+    store = Store(db)
+    try:
+        return sorted({r["experiment"] for r in store.results() if r["experiment"] is not None})
+    finally:
+        store.close()
+
+
+def table(db: str, fmt: str = "md", clock: str = "solve", experiment: str | None = None) -> str:
+    """The summary table on one clock; its time columns are named after it (``par2_solve_s``).
+    ``experiment``: only that config's cells (a database may hold several)."""
     if clock not in CLOCKS:
         raise ValueError(f"unknown clock {clock!r} ({', '.join(CLOCKS)})")
     store = Store(db)
     named = {"par2_s": f"par2_{clock}_s", "median_s": f"median_{clock}_s"}
-    rows = [{named.get(k, k): v for k, v in r.items()} for r in summarise(_rows(store), clock)]
+    cells = _rows(store)
+    if experiment is not None:
+        have = sorted({r["experiment"] for r in cells})
+        if experiment not in have:
+            store.close()
+            raise UsageError(f"table: {db} holds no experiment {experiment!r} (it holds {', '.join(have)})")
+        cells = [r for r in cells if r["experiment"] == experiment]
+    rows = [{named.get(k, k): v for k, v in r.items()} for r in summarise(cells, clock)]
     store.close()
     cols = [named.get(c, c) for c in COLUMNS]
     if any(r["mean_score"] is not None for r in rows):  # mode best: the score is what the table is for

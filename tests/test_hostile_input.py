@@ -192,3 +192,19 @@ def test_numbers_in_puzzle_files_are_bounded(tmp_path, capsys):
     many.write_text('{"format":"eternity/polyform","version":1,"grid":"square","region":{"cells":[[0,0],[0,1]]},'
                     '"pieces":[{"name":"D","cells":[[0,0],[0,1]],"count":1000000000}]}')
     assert "count" in one_line_exit_2(capsys, ["info", str(many)])
+
+
+def test_table_picks_one_experiment_and_says_when_it_pools(tmp_path, capsys):
+    db = str(tmp_path / "r.sqlite")
+    for name, puzzle in (("one", "queens-5"), ("two", "queens-6")):
+        cfg = tmp_path / f"{name}.toml"
+        cfg.write_text(f'name = "{name}"\ntime_limit = 5.0\nfamilies = [{{kind = "builtin", name = "b", '
+                       f'names = ["{puzzle}"]}}]\nsolvers = [{{name = "backtrack", mode = "count"}}]\n')
+        assert main(["run", str(cfg), "--db", db, "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["table", db]) == 0
+    assert "2 experiments (one, two)" in capsys.readouterr().err
+    assert main(["table", db, "--experiment", "two", "--format", "json"]) == 0
+    out = capsys.readouterr()
+    assert json.loads(out.out)["rows"][0]["cells"] == 1 and not out.err
+    assert "no experiment 'three'" in one_line_exit_2(capsys, ["table", db, "--experiment", "three"])
