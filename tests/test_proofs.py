@@ -120,7 +120,7 @@ def test_transcripts_show_no_placement_and_two_solutions_look_alike():
         # a colour, a piece number or a rotation would be a small number; opened shares are uniform in F_p
         assert np.count_nonzero(vals < 1 << 20) == 0
         hists.append(np.bincount((vals >> np.uint64(57)).astype(np.int64), minlength=16))  # top 4 of 61 bits
-    assert chi2_contingency(np.array(hists)).pvalue > 1e-3
+    assert chi2_contingency(np.array(hists)).pvalue > 1e-5  # fresh randomness each run: a false alarm 1 in 10^5
 
 
 def test_bad_proof_files(tmp_path, capsys):
