@@ -27,9 +27,64 @@ from puzzles.ranges import MAX_SIDE, arg
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERNAL = 0, 1, 2, 3, 4
 
 
+class _Help(argparse.HelpFormatter):
+    """Help that names each option's default, where it has one the text does not already give."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if (action.option_strings and action.default not in (None, False, argparse.SUPPRESS)
+                and "default" not in text.lower()):
+            text += " (default: %(default)s)"
+        return text
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Help)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str):  # one line, exit 2
         raise UsageError(f"{self.prog}: {message}")
+
+
+# Help for the arguments that many commands share, or whose meaning their name says, by destination; a
+# command's own text wins.  ``tests/test_hostile_input.py`` checks that no argument is left without help.
+COMMON_HELP = {
+    "puzzle": "a puzzle file (JSON, or a community piece list) or a built-in name (`eternity list`)",
+    "solution": "a solution file (format eternity/solution, as `solve -o` writes it)",
+    "json": "print JSON instead of text",
+    "output": "the file to write (written whole; never one of the command's inputs)",
+    "seed": "random seed: the same seed gives the same result",
+    "name": "the name stored in the file",
+    "planted": "also write the planted solution to this file",
+    "rows": "board rows", "cols": "board columns",
+    "frame_colors": "colours of the frame (the joins along the border)",
+    "inner_colors": "colours of the inner joins",
+    "grid": "the polyform grid: square, triangle, hexagon or drafter",
+    "solver": "a registered solver (`eternity solvers`); default: edge-backtrack on edge matching, else backtrack",
+    "opt": "a solver option K=V, repeated for more (`eternity solvers NAME` lists them)",
+    "node_limit": "stop after this many search nodes",
+    "from": "the CNF file `eternity export --to dimacs` wrote",
+    "model": "the model an outside SAT solver printed for that CNF (v lines, or integers)",
+    "to": "the format to write",
+    "config": "an experiment config (TOML; experiments/*.toml)",
+    "executor": "local worker processes, or a Dask cluster (--scheduler, or a local one)",
+    "quiet": "no progress (a live line on a terminal, else a log line every 15 s)",
+    "db": "a results database (SQLite, as `eternity run` writes it)",
+    "kind": "cactus (cells solved against time) or hardness (time against inner colours)",
+    "commitment": "the commitment `eternity commit` wrote",
+    "proof": "the proof `eternity prove` wrote",
+}
+
+
+def _fill_help(parser: argparse.ArgumentParser) -> None:
+    """Give every argument without help the common text for its destination."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                _fill_help(sub)
+        elif action.help is None and action.dest in COMMON_HELP:
+            action.help = COMMON_HELP[action.dest]
 
 
 @contextlib.contextmanager
@@ -659,7 +714,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--mode", default="first", choices=["first", "count", "all", "best", "sample"],
                    help="first solution, count, all solutions, best board (edge matching), or sample: solutions "
                         "drawn uniformly at random (backtrack's diagram of all solutions)")
-    s.add_argument("--samples", type=arg(int, 1, 10**7), default=10, help="mode sample: how many to draw (10)")
+    s.add_argument("--samples", type=arg(int, 1, 10**7), default=10, help="mode sample: how many to draw")
     s.add_argument("--distinct", action="store_true", help="also count up to symmetry and identical pieces")
     s.add_argument("--time-limit", type=arg(float, 0.001), help="seconds")
     s.add_argument("--checkpoint", metavar="DIR", help="beam: write the frontier to DIR (every level, a wide one every 60 s); mode best also "
@@ -730,6 +785,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     runner_cli.add_commands(sub)
     proof_commands.add_commands(sub, arg)
+    _fill_help(ap)
     return ap
 
 

@@ -208,3 +208,22 @@ def test_table_picks_one_experiment_and_says_when_it_pools(tmp_path, capsys):
     out = capsys.readouterr()
     assert json.loads(out.out)["rows"][0]["cells"] == 1 and not out.err
     assert "no experiment 'three'" in one_line_exit_2(capsys, ["table", db, "--experiment", "three"])
+
+
+def test_every_argument_of_every_command_has_help():
+    import argparse
+
+    from eternity.cli import build_parser
+
+    missing = []
+
+    def walk(parser, name):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for sub_name, sub in action.choices.items():
+                    walk(sub, f"{name} {sub_name}".strip())
+            elif not action.help and not isinstance(action, argparse._HelpAction):
+                missing.append(f"{name} {action.option_strings or action.dest}")
+
+    walk(build_parser(), "")
+    assert not missing, missing
