@@ -918,7 +918,23 @@ class BeamRun:
 
     # -------------------------------------------------------------- the run
     def solve(self, limits: Limits, progress) -> SolveResult:
-        t0 = time.perf_counter()
+        """The run; in mode best, Ctrl-C ends it with the best board so far (``stats["interrupted"]``),
+        which the caller writes before it exits, instead of losing it."""
+        self._t0 = time.perf_counter()
+        self.best_pl = None
+        try:
+            return self._solve(limits, progress)
+        except KeyboardInterrupt:
+            if not self.best or self.best_pl is None:
+                raise
+            self._save_best(force=True)
+            res = self._result("solved", [self.best_pl], self.best_score, self._t0, self.history,
+                               "interrupted: the best board so far")
+            res.stats["interrupted"] = True
+            return res
+
+    def _solve(self, limits: Limits, progress) -> SolveResult:
+        t0 = self._t0
         deadline = None if limits.time_s is None else t0 + limits.time_s
         o = self.o
         self.history = []

@@ -581,6 +581,8 @@ def cmd_solve(a) -> int:
     if verified is False:
         print("eternity: error: a solver returned a solution the verifier rejects", file=sys.stderr)
         return EXIT_INVALID
+    if res.stats.get("interrupted") and res.solutions:  # Ctrl-C in mode best: the best board is kept
+        return _keep_interrupted(a, p, res)
     if a.output and a.mode != "first" and a.mode != "best" and (res.solutions or res.count is not None):
         from puzzles import formats
         from puzzles.outputs import write_or_rescue
@@ -632,6 +634,22 @@ def cmd_solve(a) -> int:
     if res.status == solving.Status.ERROR:
         return EXIT_INVALID
     return EXIT_LIMIT if res.status == solving.Status.LIMIT and not res.solutions else EXIT_OK
+
+
+def _keep_interrupted(a, p, res) -> int:
+    """Write the best board of an interrupted best-mode run (to -o, or a file named in the message),
+    then exit as an interrupted command does."""
+    from puzzles import formats
+    from puzzles.outputs import rescue, write_or_rescue
+
+    text = json.dumps(formats.solution_to_dict(p, res.solutions[0]), indent=1) + "\n"
+    if a.output:
+        write_or_rescue(a.output, text, "the best board")
+        where = a.output
+    else:
+        where = rescue(text, "best-board.json")
+    print(f"eternity: interrupted: the best board so far (score {res.best_score}) is in {where}", file=sys.stderr)
+    return 130
 
 
 def _live_progress(a, prefix: str | None = None):

@@ -227,3 +227,27 @@ def test_every_argument_of_every_command_has_help():
 
     walk(build_parser(), "")
     assert not missing, missing
+
+
+def test_ctrl_c_in_beam_best_mode_keeps_the_best_board(tmp_path, monkeypatch, capsys):
+    from baseline.beam import BeamRun
+
+    real = BeamRun._pass
+
+    def interrupted_pass(self, *args, **kwargs):  # Ctrl-C arrives as soon as a pass has kept a board
+        status = real(self, *args, **kwargs)
+        if self.best_pl is not None:
+            raise KeyboardInterrupt
+        return status
+
+    monkeypatch.setattr(BeamRun, "_pass", interrupted_pass)
+    monkeypatch.chdir(tmp_path)
+    assert main(["solve", "eternity2", "--solver", "beam", "--mode", "best", "--opt", "width=256", "--quiet"]) == 130
+    err = capsys.readouterr().err
+    [kept] = list(tmp_path.glob("best-board.rescued-*.json"))
+    assert "interrupted" in err and str(kept.name) in err
+    assert main(["verify", "eternity2", str(kept), "--score"]) == 0
+    out = tmp_path / "b.json"
+    assert main(["solve", "eternity2", "--solver", "beam", "--mode", "best", "--opt", "width=256", "-o", str(out),
+                 "--quiet"]) == 130
+    assert json.loads(out.read_text())["placements"]
