@@ -21,6 +21,7 @@ from collections import defaultdict
 from pysat.solvers import Solver as PySatSolver
 
 from puzzles.edge import EdgePuzzle
+from puzzles.errors import UsageError
 from puzzles.orders import ORDERS, search_order
 from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
 from solving.race import race
@@ -33,10 +34,15 @@ STATIC = tuple(o for o in ORDERS if o != "mrv")
 INCREMENTAL = tuple(b for b in BACKENDS if b not in ONE_SHOT + UNLIMITED)
 
 
-def make_cubes(p: EdgePuzzle, enc: Encoding, order: str, depth: int = 0, target: int = 100) -> list[list[int]]:
+MAX_CUBES = 2_000_000  # more cubes than any split needs; a depth that makes more is refused, not built
+
+
+def make_cubes(p: EdgePuzzle, enc: Encoding, order: str, depth: int = 0, target: int = 100,
+               deadline: float | None = None) -> list[list[int]] | None:
     """The cubes: every consistent filling of the order's first ``depth`` cells (distinct pieces,
     matching joins, no placement the encoding's unit clauses forbid).  ``depth`` 0: the first depth
-    giving at least ``target`` cubes (or the whole board)."""
+    giving at least ``target`` cubes (or the whole board).  None when ``deadline`` (time.monotonic)
+    passes while they are made; more than MAX_CUBES is a UsageError naming the depth."""
     banned = {-c[0] for c in enc.clauses if len(c) == 1 and c[0] < 0}
     fixed = {f.cell: (f.piece, p.placed(f.piece, f.rotation)) for f in p.fixed}
     by_cell = defaultdict(list)  # cell -> (var, piece, colours shown)
@@ -56,7 +62,12 @@ def make_cubes(p: EdgePuzzle, enc: Encoding, order: str, depth: int = 0, target:
         cell = cells[d]
         nbs = [(s, p.neighbour(cell, s)) for s in range(4)]
         nxt = []
-        for vs, used, shown_at in level:
+        for i, (vs, used, shown_at) in enumerate(level):
+            if i & 1023 == 0 and deadline is not None and time.monotonic() > deadline:
+                return None
+            if len(nxt) > MAX_CUBES:
+                raise UsageError(f"solver cube: depth {depth} makes more than {MAX_CUBES:,} cubes; choose a smaller "
+                                 "depth (0 picks one from the cubes option)")
             for v, piece, shown in by_cell[cell]:
                 if used.count(piece) >= copies.get(piece, 1):
                     continue
@@ -97,7 +108,10 @@ class Cube(SolverBase):
         t0 = time.perf_counter()
         deadline = None if limits.time_s is None else time.monotonic() + limits.time_s
         enc = self.encode(puzzle)
-        cubes = make_cubes(puzzle, enc, o["order"], o["depth"], o["cubes"])
+        cubes = make_cubes(puzzle, enc, o["order"], o["depth"], o["cubes"], deadline)
+        if cubes is None:  # the time limit passed while the cubes were made
+            return SolveResult(Status.LIMIT, [], None, None, {"build_s": time.perf_counter() - t0},
+                               "the time limit passed while the cubes were made (a smaller depth makes fewer)")
         if o["part"] >= 0:
             if o["part"] >= len(cubes):
                 raise ValueError(f"solver cube: part {o['part']} out of range (the split has {len(cubes)} cubes)")

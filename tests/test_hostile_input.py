@@ -251,3 +251,26 @@ def test_ctrl_c_in_beam_best_mode_keeps_the_best_board(tmp_path, monkeypatch, ca
     assert main(["solve", "eternity2", "--solver", "beam", "--mode", "best", "--opt", "width=256", "-o", str(out),
                  "--quiet"]) == 130
     assert json.loads(out.read_text())["placements"]
+
+
+def test_cube_generation_stops_at_the_deadline_and_refuses_too_many(monkeypatch):
+    import time
+
+    import encoders.cube as cube
+    from puzzles import catalog
+    from puzzles.errors import UsageError
+
+    p = catalog.load("brendan-8x8")
+    enc = solving_get("cube", {"depth": 12}).encode(p)
+    t0 = time.monotonic()
+    assert cube.make_cubes(p, enc, "rowscan", 12, 100, deadline=t0 + 0.3) is None
+    assert time.monotonic() - t0 < 3
+    monkeypatch.setattr(cube, "MAX_CUBES", 50)
+    with pytest.raises(UsageError, match="more than 50 cubes"):
+        cube.make_cubes(p, enc, "rowscan", 6)
+
+
+def solving_get(name, options):
+    import solving
+
+    return solving.get(name, options)
