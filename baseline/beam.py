@@ -474,6 +474,13 @@ class Frontier(NamedTuple):
 
 
 # ------------------------------------------------------------------ solver
+# options that apply to one kind of puzzle or one mode only (``Beam.check`` refuses them elsewhere)
+POLY_ONLY = ("weights", "sites", "boundary", "covers", "touch", "every_site", "sweep", "probe_at", "probe_nodes")
+EDGE_ONLY = ("threads", "score", "order")
+BEST_ONLY = ("schedule", "max_width", "repair", "tail", "window", "jobs", "grow", "cut", "cut_states", "slips",
+             "late_penalty", "late_at", "forecast", "penalty")
+
+
 class Beam(SolverBase):
     """`beam`: Selby's beam search with an exhaustive end-game (edge matching)."""
 
@@ -545,6 +552,14 @@ class Beam(SolverBase):
             if mode != "first":
                 raise UsageError(f"solver beam: mode {mode!r} is for edge matching; {puzzle.kind} puzzles have "
                                  "mode first")
+        given = getattr(self, "given", frozenset())
+        for opt in sorted(given):  # an option that does not apply is refused, never ignored
+            if opt in POLY_ONLY and puzzle.kind == "edge":
+                raise UsageError(f"solver beam: option {opt} is for polyform (XCC) puzzles, not edge matching")
+            if opt in EDGE_ONLY and puzzle.kind != "edge":
+                raise UsageError(f"solver beam: option {opt} is for edge matching, not {puzzle.kind} puzzles")
+            if opt in BEST_ONLY and mode != "best":
+                raise UsageError(f"solver beam: option {opt} is for mode best, not mode {mode}")
 
     def warm(self, puzzle, mode: str) -> None:
         """The edge beam's kernels (scores, expansion, end-game) or the XCC beam's and Algorithm C."""

@@ -166,6 +166,7 @@ class SolverBase:
             known = ", ".join(sorted(self.OPTIONS)) or "none"
             raise UsageError(f"solver {self.name}: unknown option {unknown[0]!r} (known: {known})")
         self.options = {k: o.default for k, o in self.OPTIONS.items()}
+        self.given = frozenset(options)  # the options asked for by name (``check`` may refuse some for a puzzle)
         for k, v in options.items():
             self.options[k] = self.OPTIONS[k].parse(k, v)
 

@@ -322,7 +322,8 @@ def test_threads_give_the_boards_of_one_thread(name, mode, width):
     p = catalog.load(name)
     runs = []
     for threads in (1, 2):
-        s = solving.get("beam", {"width": width, "schedule": "widen", "repair": 0, "threads": threads})
+        best = {"schedule": "widen", "repair": 0} if mode == "best" else {}  # best-mode options in mode best only
+        s = solving.get("beam", {"width": width, "threads": threads, **best})
         r = s.solve(p, mode=mode, limits=Limits())
         if mode == "best":
             assert verify(p, r.solutions[0], allow_mismatch=True).score == r.best_score

@@ -274,3 +274,17 @@ def solving_get(name, options):
     import solving
 
     return solving.get(name, options)
+
+
+def test_beam_refuses_options_that_do_not_apply():
+    from puzzles import catalog
+    from puzzles.errors import UsageError
+
+    beam = solving_get
+    with pytest.raises(UsageError, match="threads is for edge matching"):
+        beam("beam", {"threads": 8}).check(catalog.load("pentomino-6x10"), "first")
+    with pytest.raises(UsageError, match="weights is for polyform"):
+        beam("beam", {"weights": "w.json"}).check(catalog.load("eternity2-clue1"), "first")
+    with pytest.raises(UsageError, match="repair is for mode best"):
+        beam("beam", {"repair": 0.5}).check(catalog.load("eternity2-clue1"), "first")
+    beam("beam", {"repair": 0.5, "width": 10}).check(catalog.load("eternity2-clue1"), "best")
