@@ -41,12 +41,12 @@ from puzzles.errors import UsageError
 from solving import SolveResult, Status, enumerated
 
 from . import bitset
-from .driver import drive
-from .zdd import Diagram, fingerprint
 from .bitset import fewest_options, is_empty, next_option
+from .driver import drive
 from .kernel import BUDGET, DONE, FINISHED, LEVEL, NODES, PHASE, new_state
+from .zdd import Diagram, fingerprint
 
-__all__ = ["FULL", "BOT", "TOP", "secondary_masks", "MemoSearch", "run", "solve_memo"]
+__all__ = ["BOT", "FULL", "TOP", "MemoSearch", "run", "secondary_masks", "solve_memo"]
 
 FULL = 4          # return codes beside the kernel's: the diagram's node table is full (at its cap),
 GROW = 5          # or the memo or the node table wants to double (below its cap): grow, then call again
@@ -362,7 +362,8 @@ class MemoSearch:
     def step(self, budget: int) -> int:
         while True:
             code = run(self.M, self.CONF, self.PI, self.SM, self.lo, self.hi, self.Lst, self.Ust, self.Sst,
-                       self.item, self.pos, self.opt, self.chain, self.hsh, self.tab, self.lab, self.zlo, self.zhi, self.st, self.ms, budget, self.memo_cap, self.node_cap)
+                       self.item, self.pos, self.opt, self.chain, self.hsh, self.tab, self.lab, self.zlo, self.zhi,
+                       self.st, self.ms, budget, self.memo_cap, self.node_cap)
             if code != GROW:
                 return code
             self._grow()

@@ -208,7 +208,7 @@ def _depths(zlo, zhi):
     for k in range(2, n):
         a = d[zlo[k]]
         b = d[zhi[k]] + 1
-        d[k] = a if a > b else b
+        d[k] = max(b, a)
     return d
 
 

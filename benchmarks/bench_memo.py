@@ -22,10 +22,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from baseline.backtrack import count_xcc  # noqa: E402
-from baseline.kernel import BUDGET, NO_BOUND  # noqa: E402
-from baseline.memo import MemoSearch  # noqa: E402
-from puzzles import catalog  # noqa: E402
+from baseline.backtrack import count_xcc
+from baseline.kernel import BUDGET, NO_BOUND
+from baseline.memo import MemoSearch
+from puzzles import catalog
 
 # (puzzle, whether the plain search finishes in minutes)
 INSTANCES = [("dominoes-6x8", True), ("dominoes-8x8", True), ("trominoes-3x15", True), ("aztec-6", True),
@@ -58,13 +58,11 @@ def xcover_count(xcc) -> int | None:
     return c[root]
 
 
-def best_of(fn, repeats: int):
-    best, out = float("inf"), None
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, out
+def timed(fn, *args):
+    """(seconds, result) of one call."""
+    t0 = time.perf_counter()
+    out = fn(*args)
+    return time.perf_counter() - t0, out
 
 
 def main() -> None:
@@ -79,20 +77,21 @@ def main() -> None:
     print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
     for name, plain_ok in INSTANCES:
         xcc = catalog.load(name).to_xcc()
-        t_plain = t_memo = t_x = float("nan")
+        times: dict[str, list[float]] = {"plain": [], "memo": [], "xcover": []}
         n_plain = n_x = None
         for _ in range(a.repeats):  # interleaved: one of each per round
             if plain_ok:
-                t, n_plain = best_of(lambda: count_xcc(xcc, "bitset"), 1)
-                t_plain = min(t, t_plain) if t_plain == t_plain else t
-            t, (n_memo, st) = best_of(lambda: memo_count(xcc), 1)
-            t_memo = min(t, t_memo) if t_memo == t_memo else t
+                t, n_plain = timed(count_xcc, xcc, "bitset")
+                times["plain"].append(t)
+            t, (n_memo, st) = timed(memo_count, xcc)
+            times["memo"].append(t)
             if plain_ok and xcc.n_options * xcc.n_items <= a.xcover_cap:  # (it took over 20 min on 10x10)
-                t, n_x = best_of(lambda: xcover_count(xcc), 1)
-                t_x = min(t, t_x) if t_x == t_x else t
+                t, n_x = timed(xcover_count, xcc)
+                times["xcover"].append(t)
         if n_plain is not None:
             assert n_plain == n_memo, (name, n_plain, n_memo)
-        ratio = f"{t_plain / t_memo:,.1f}x" if t_plain == t_plain else "(plain not run)"
+        t_plain, t_memo, t_x = (min(v) if v else float("nan") for v in times.values())
+        ratio = f"{t_plain / t_memo:,.1f}x" if times["plain"] else "(plain not run)"
         xc = "not run" if n_x is None else (f"{n_x:,} ({'right' if n_x == n_memo else 'WRONG'})")
         print(f"| {name} | {n_memo:,} | {t_plain:.3f} | {t_memo:.4f} | {ratio} | {st['nodes']:,} | "
               f"{st['diagram_nodes']:,} | {t_x:.3f} | {xc} |", flush=True)

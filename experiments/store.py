@@ -41,9 +41,9 @@ ADDED = {"detail": "TEXT", "load_s": "REAL", "build_s": "REAL", "search_s": "REA
 INT64 = (-(1 << 63), (1 << 63) - 1)
 
 
-def _inspect(path: Path) -> tuple[set[str], set[str]]:
-    """The tables of an SQLite file and the columns of its results table, read only; InputError naming
-    the file when it is not SQLite or is damaged."""
+def _inspect(path: Path) -> tuple[set[str], set[str], int]:
+    """The tables of an SQLite file, the columns of its results table and its number of results, read
+    only; InputError naming the file when it is not SQLite or is damaged."""
     from puzzles.errors import InputError
 
     with open(path, "rb") as f:
@@ -54,13 +54,12 @@ def _inspect(path: Path) -> tuple[set[str], set[str]]:
         tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         cols = {r[1] for r in con.execute("PRAGMA table_info(results)")}
         con.execute("PRAGMA quick_check").fetchall()
-        if "results" in tables and con.execute("SELECT COUNT(*) FROM results").fetchone()[0] == 0:
-            tables.add("(empty)")
+        n = con.execute("SELECT COUNT(*) FROM results").fetchone()[0] if "results" in tables else 0
     except sqlite3.DatabaseError as e:
         raise InputError(path, None, f"a damaged or unreadable database, left untouched ({e})") from None
     finally:
         con.close()
-    return tables, cols
+    return tables, cols, n
 
 
 def check_readable(path: str | Path) -> None:
@@ -70,10 +69,10 @@ def check_readable(path: str | Path) -> None:
     p = Path(path)
     if not p.is_file():
         raise InputError(path, None, "no such results database" if not p.exists() else "not a file")
-    tables, _ = _inspect(p)
+    tables, _, n = _inspect(p)
     if not {"results", "instances"} <= tables:
         raise InputError(path, None, "an SQLite file, but not an eternity results database (no results table)")
-    if "(empty)" in tables:
+    if n == 0:
         raise InputError(path, None, "no results yet (a run that stored no cell)")
 
 
@@ -85,8 +84,7 @@ def check_ours(path: str | Path) -> None:
     p = Path(path)
     if not p.is_file() or p.stat().st_size == 0:
         return
-    tables, cols = _inspect(p)
-    tables.discard("(empty)")
+    tables, cols, _ = _inspect(p)
     if tables and not ({"results", "instances"} <= tables and {"key", "experiment", "status"} <= cols):
         raise InputError(path, None, "an SQLite database that is not an eternity results database; left untouched "
                                      f"(tables: {', '.join(sorted(tables)[:5])})")

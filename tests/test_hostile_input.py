@@ -7,6 +7,7 @@ import sqlite3
 
 import pytest
 
+import solving
 from eternity.cli import main
 from experiments.store import RESULT_COLUMNS, Store
 
@@ -129,8 +130,8 @@ def test_config_numbers_are_bounded(tmp_path, capsys, line, field):
 
 
 @pytest.mark.parametrize("family", ['rows = [100000], cols = [4], frame_colors = [2], inner_colors = [3]',
-                                    'rows = [4], cols = [4], frame_colors = [2], inner_colors = [3], '
-                                    'instances = 1000000000'])
+                                    ('rows = [4], cols = [4], frame_colors = [2], inner_colors = [3], '
+                                     'instances = 1000000000')])
 def test_family_sizes_are_bounded(tmp_path, capsys, family):
     cfg = tmp_path / "c.toml"
     cfg.write_text(f'name = "c"\nfamilies = [{{kind = "edge", name = "e", {family}}}]\n'
@@ -144,7 +145,7 @@ def test_slips_are_parsed_once_and_only_where_they_apply(capsys):
 
 
 def test_a_bug_is_an_internal_error_not_bad_input(monkeypatch, capsys, tmp_path):
-    import eternity.cli as cli
+    from eternity import cli
 
     def broken(a):
         raise KeyError("a bug")
@@ -256,12 +257,12 @@ def test_ctrl_c_in_beam_best_mode_keeps_the_best_board(tmp_path, monkeypatch, ca
 def test_cube_generation_stops_at_the_deadline_and_refuses_too_many(monkeypatch):
     import time
 
-    import encoders.cube as cube
+    from encoders import cube
     from puzzles import catalog
     from puzzles.errors import UsageError
 
     p = catalog.load("brendan-8x8")
-    enc = solving_get("cube", {"depth": 12}).encode(p)
+    enc = solving.get("cube", {"depth": 12}).encode(p)
     t0 = time.monotonic()
     assert cube.make_cubes(p, enc, "rowscan", 12, 100, deadline=t0 + 0.3) is None
     assert time.monotonic() - t0 < 3
@@ -270,17 +271,11 @@ def test_cube_generation_stops_at_the_deadline_and_refuses_too_many(monkeypatch)
         cube.make_cubes(p, enc, "rowscan", 6)
 
 
-def solving_get(name, options):
-    import solving
-
-    return solving.get(name, options)
-
-
 def test_beam_refuses_options_that_do_not_apply():
     from puzzles import catalog
     from puzzles.errors import UsageError
 
-    beam = solving_get
+    beam = solving.get
     with pytest.raises(UsageError, match="threads is for edge matching"):
         beam("beam", {"threads": 8}).check(catalog.load("pentomino-6x10"), "first")
     with pytest.raises(UsageError, match="weights is for polyform"):

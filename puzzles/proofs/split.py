@@ -80,7 +80,7 @@ def halves(puzzle, placements) -> tuple[list, list]:
 
 def _cells_of(puzzle, placements) -> list[str]:
     if isinstance(puzzle, EdgePuzzle):
-        return sorted((_cell_key(puzzle, pl[0]) for pl in placements))
+        return sorted(_cell_key(puzzle, pl[0]) for pl in placements)
     return sorted(_cell_key(puzzle, c) for pl in placements for c in pl[2])
 
 

@@ -137,10 +137,6 @@ def dumps(proof: dict) -> str:
     return json.dumps(proof, sort_keys=True, separators=(",", ":")) + "\n"
 
 
-def _field(source: str, name: str, problem: str) -> InputError:
-    return InputError(source, name, problem)
-
-
 def parse(text: str, source: str, puzzle_hash: str) -> dict:
     """A proof file read and validated (InputError naming the file and field otherwise)."""
     try:
@@ -150,24 +146,24 @@ def parse(text: str, source: str, puzzle_hash: str) -> dict:
     if not isinstance(d, dict):
         raise InputError(source, None, "expected a JSON object at the top level")
     if d.get("format") != FORMAT:
-        raise _field(source, "format", f"{d.get('format')!r} is not {FORMAT!r}")
+        raise InputError(source, "format", f"{d.get('format')!r} is not {FORMAT!r}")
     if d.get("version") != VERSION:
-        raise _field(source, "version", f"{d.get('version')!r} (this program reads version {VERSION})")
+        raise InputError(source, "version", f"{d.get('version')!r} (this program reads version {VERSION})")
     if d.get("puzzle") != puzzle_hash:
-        raise _field(source, "puzzle", "this proof is about a different puzzle (its hash differs)")
+        raise InputError(source, "puzzle", "this proof is about a different puzzle (its hash differs)")
     keys = {"format", "version", "puzzle", "statement", "score", "rounds", "challenge", "openings"}
     if set(d) != keys:
         raise InputError(source, None, f"fields {sorted(set(d) ^ keys)} missing or unknown")
     if d["statement"] not in ("edge", "xcc"):
-        raise _field(source, "statement", f"{d['statement']!r} is not edge or xcc")
+        raise InputError(source, "statement", f"{d['statement']!r} is not edge or xcc")
     if not isinstance(d["rounds"], int) or isinstance(d["rounds"], bool) or not 1 <= d["rounds"] <= MAX_ROUNDS:
-        raise _field(source, "rounds", f"must be an integer 1..{MAX_ROUNDS}")
+        raise InputError(source, "rounds", f"must be an integer 1..{MAX_ROUNDS}")
     if d["score"] is not None and (not isinstance(d["score"], int) or isinstance(d["score"], bool)):
-        raise _field(source, "score", "must be an integer or null")
+        raise InputError(source, "score", "must be an integer or null")
     if not isinstance(d["openings"], list) or len(d["openings"]) != d["rounds"]:
-        raise _field(source, "openings", f"must be a list of {d['rounds']} rounds")
+        raise InputError(source, "openings", f"must be a list of {d['rounds']} rounds")
     if not isinstance(d["challenge"], str):
-        raise _field(source, "challenge", "must be a hex string")
+        raise InputError(source, "challenge", "must be a hex string")
     return d
 
 
@@ -177,7 +173,7 @@ def _unhex(v: Any, n: int, where: str, source: str) -> bytes:
     except ValueError:
         b = None
     if b is None or len(b) != n or b.hex() != v:
-        raise _field(source, where, f"must be {2 * n} lowercase hex digits")
+        raise InputError(source, where, f"must be {2 * n} lowercase hex digits")
     return b
 
 
@@ -187,10 +183,10 @@ def _unb64(v: Any, n: int, where: str, source: str) -> np.ndarray:
     except ValueError:
         raw = b""
     if len(raw) != 8 * n or base64.b64encode(raw).decode() != v:
-        raise _field(source, where, f"must hold {n} field elements in base64")
+        raise InputError(source, where, f"must hold {n} field elements in base64")
     a = np.frombuffer(raw, dtype="<u8").astype(np.uint64)
     if np.any(a >= F.P):
-        raise _field(source, where, "holds a value outside the field")
+        raise InputError(source, where, "holds a value outside the field")
     return a
 
 
@@ -198,7 +194,7 @@ def check(puzzle, text: str, source: str, puzzle_hash: str) -> tuple[bool, dict]
     """Whether the proof in ``text`` checks; (ok, the parsed proof).  Bad files raise InputError."""
     d = parse(text, source, puzzle_hash)
     if d["statement"] != ("edge" if puzzle.kind == "edge" else "xcc"):
-        raise _field(source, "statement", f"{d['statement']!r} does not fit a {puzzle.kind} puzzle")
+        raise InputError(source, "statement", f"{d['statement']!r} does not fit a {puzzle.kind} puzzle")
     st = statement(puzzle, d["score"])
     R = d["rounds"]
     if text != dumps(d):
@@ -209,9 +205,9 @@ def check(puzzle, text: str, source: str, puzzle_hash: str) -> tuple[bool, dict]
     for t, o in enumerate(d["openings"]):
         where = f"openings.{t}"
         if not isinstance(o, dict) or set(o) != {"seeds", "x2", "z", "h", "c"}:
-            raise _field(source, where, "must have the fields seeds, x2, z, h, c")
+            raise InputError(source, where, "must have the fields seeds, x2, z, h, c")
         if not isinstance(o["seeds"], list) or len(o["seeds"]) != 2:
-            raise _field(source, where + ".seeds", "must be two seeds")
+            raise InputError(source, where + ".seeds", "must be two seeds")
         seeds.append(tuple(_unhex(s, SEED_BYTES, where + ".seeds", source) for s in o["seeds"]))
         needs_x2 = 2 in (int(e[t]), (int(e[t]) + 1) % 3)
         if needs_x2 != (o["x2"] is not None):

@@ -7,7 +7,7 @@ piece orientation whose first cell (in that order) is that empty cell.  It share
 the solvers: its own orientations, its own memo (a dict), Python integers.
 """
 
-from functools import lru_cache
+from functools import cache
 
 
 def orientations(cells) -> set[tuple[tuple[int, int], ...]]:
@@ -34,7 +34,7 @@ def count_tilings(rows: int, cols: int, shapes) -> int:
             offsets.append([(r - first[0], c - first[1]) for r, c in o])
     n = rows * cols
 
-    @lru_cache(maxsize=None)
+    @cache
     def go(pos: int, mask: int) -> int:
         while pos < n and mask & 1:
             pos += 1
