@@ -385,6 +385,8 @@ def run(order, fixed_n, fixed_piece, fixed_rot, fixed_cols, nbr, cls_of, tab_bas
 
 
 class EdgeBacktrack(SolverBase):
+    """`edge-backtrack`: the table-driven edge-matching backtracker in numba (static orders, MRV, best mode)."""
+
     name = "edge-backtrack"
     KINDS = ("edge",)
     MODES = ("first", "count", "all", "best")

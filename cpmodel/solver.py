@@ -51,6 +51,8 @@ class _Collector(cp_model.CpSolverSolutionCallback):
 
 
 class CpSat(SolverBase):
+    """`cpsat`: OR-Tools CP-SAT on placement, table, XCC and self-orthogonal models; first, count, all and best."""
+
     name = "cpsat"
     KINDS = SolverBase.KINDS + ("magic",)
     MODES = ("first", "count", "all", "best")

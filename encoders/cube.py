@@ -79,6 +79,8 @@ def make_cubes(p: EdgePuzzle, enc: Encoding, order: str, depth: int = 0, target:
 
 
 class Cube(SolverBase):
+    """`cube`: cube-and-conquer on the direct edge-matching CNF: cubes from the backtracker's order, CDCL under assumptions."""
+
     name = "cube"
     KINDS = ("edge",)
     CAN_SPLIT = True

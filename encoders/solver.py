@@ -111,6 +111,8 @@ def encode(puzzle, options: dict) -> Encoding:
 
 
 class Sat(SolverBase):
+    """`sat`: CNF encodings (XCC or direct edge matching) through any python-sat backend."""
+
     name = "sat"
     KINDS = SolverBase.KINDS + ("magic",)
     OPTIONS = {

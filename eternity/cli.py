@@ -693,7 +693,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("generate", help="instances with a planted solution")
     gsub = s.add_subparsers(dest="family", required=True, parser_class=_Parser)
-    g = gsub.add_parser("edge")
+    g = gsub.add_parser("edge", help="an edge-matching board with a planted solution")
     g.add_argument("--rows", type=arg(int, 2, MAX_SIDE), required=True)
     g.add_argument("--cols", type=arg(int, 2, MAX_SIDE), required=True)
     g.add_argument("--frame-colors", type=arg(int, 1, 1000), required=True)
@@ -703,7 +703,7 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("-o", "--output", required=True)
     g.add_argument("--planted")
     g.set_defaults(func=cmd_generate, outputs={"output": "file", "planted": "file"})
-    g = gsub.add_parser("polyform")
+    g = gsub.add_parser("polyform", help="a polyform puzzle (a rectangle cut into pieces, or a region of a grid)")
     g.add_argument("--grid", default="square", choices=sorted(GRIDS))
     g.add_argument("--rows", type=arg(int, 1, MAX_SIDE), help="square grid: a ROWS x COLS rectangle")
     g.add_argument("--cols", type=arg(int, 1, MAX_SIDE))

@@ -38,7 +38,7 @@ def cmd_table(a) -> int:
     if a.experiment is None and len(names) > 1:
         print(f"eternity table: {a.db} holds {len(names)} experiments ({', '.join(names)}), pooled here; "
               "--experiment NAME shows one", file=sys.stderr)
-    sys.stdout.write(table(db, a.format, a.clock, a.experiment))
+    sys.stdout.write(table(db, a.format, a.clock, a.experiment, "winners" if a.winners else "all"))
     return 0
 
 
@@ -161,6 +161,8 @@ def add_commands(sub) -> None:
     s.add_argument("--clock", choices=CLOCK_NAMES, default="solve",
                    help="the time the table ranks by: solve (build + search, the default), search, or total "
                         "(the whole cell: loading, building, searching, verifying)")
+    s.add_argument("--winners", action="store_true",
+                   help="one row a family and class: its best single configuration beside the virtual best")
     s.set_defaults(func=cmd_table)
 
     s = sub.add_parser("plot", help="cactus or hardness plot from a results database")

@@ -38,13 +38,17 @@ def config_label(solver: str, options: dict, mode: str) -> str:
 
 
 class SolverSpec(_M):
-    name: str
-    mode: Literal["first", "count", "all", "best"] = "first"
-    options: dict[str, Union[Scalar, list[Scalar]]] = {}
-    label: str | None = None
-    split_depth: int = Field(0, ge=0)  # count mode, a solver that splits: one cell per sub-problem at this depth
-    cores: int = Field(1, ge=1, le=1024)  # cores a cell of this solver occupies (a portfolio, jobs=N): the local
-                                          # executor runs no more cells at once than the cores allow
+    """One ``[[solvers]]`` table: a registered solver, a mode and an option grid."""
+
+    name: str = Field(description="a registered solver (`eternity solvers`)")
+    mode: Literal["first", "count", "all", "best"] = Field("first", description="what the cells ask for")
+    options: dict[str, Union[Scalar, list[Scalar]]] = Field(
+        {}, description="solver options; a list is a grid: one configuration per combination")
+    label: str | None = Field(None, description="the row's name in the tables (default: solver[k=v,...]/mode)")
+    split_depth: int = Field(0, ge=0, description="mode count, a solver that splits: one cell per sub-problem "
+                             "at this depth, summed into one row")
+    cores: int = Field(1, ge=1, le=1024, description="cores a cell of this solver occupies (a portfolio, jobs=N): "
+                       "the local executor runs no more cells at once than the cores allow")
 
     @model_validator(mode="after")
     def _check(self):
@@ -69,13 +73,17 @@ class SolverSpec(_M):
 
 
 class Config(_M):
-    name: str
-    seed: int = Field(0, ge=0, le=2**63 - 1)
-    repeats: int = Field(1, ge=1, le=1000)
-    time_limit: float = Field(60.0, gt=0, le=MAX_TIME_LIMIT, allow_inf_nan=False)  # finite: a week at most
-    memory_mb: int = Field(MEMORY_MB, ge=MIN_MEMORY_MB, le=1_048_576)  # a cell needs its interpreter and numba
-    families: list[Family] = Field(min_length=1)
-    solvers: list[SolverSpec] = Field(min_length=1)
+    """An experiment config (a TOML file): instance families, solver configurations, limits."""
+
+    name: str = Field(description="the experiment's name in the store")
+    seed: int = Field(0, ge=0, le=2**63 - 1, description="instances are generated reproducibly from it")
+    repeats: int = Field(1, ge=1, le=1000, description="cells per (instance, solver configuration)")
+    time_limit: float = Field(60.0, gt=0, le=MAX_TIME_LIMIT, allow_inf_nan=False,
+                              description="seconds a cell (finite, a week at most); the cell is killed at 1.5x + 5 s")
+    memory_mb: int = Field(MEMORY_MB, ge=MIN_MEMORY_MB, le=1_048_576,
+                           description="address-space limit a cell, in MB (a cell needs its interpreter and numba)")
+    families: list[Family] = Field(min_length=1, description="`[[families]]` tables: the instances")
+    solvers: list[SolverSpec] = Field(min_length=1, description="`[[solvers]]` tables: the solver configurations")
 
     @model_validator(mode="after")
     def _unique(self):

@@ -59,9 +59,11 @@ MAX_INSTANCES = 10_000
 
 
 class Range(_M):
-    start: int = Field(ge=1, le=MAX_VALUE)
-    stop: int = Field(ge=1, le=MAX_VALUE)  # inclusive
-    step: int = Field(1, ge=1)
+    """``{start, stop, step}``: the integers from start to stop, both included."""
+
+    start: int = Field(ge=1, le=MAX_VALUE, description="the first value")
+    stop: int = Field(ge=1, le=MAX_VALUE, description="the last value (included)")
+    step: int = Field(1, ge=1, description="the step")
 
     def values(self) -> list[int]:
         return list(range(self.start, self.stop + 1, self.step))
@@ -79,14 +81,20 @@ def _ints(v) -> list[int]:
     return list(v)
 
 
+_NAME = "the family's name in the store and the tables (unique in a config)"
+_INTS = "; a number, a list, or {start, stop, step}"
+
+
 class EdgeFamily(_Family):
-    kind: Literal["edge"]
-    name: str
-    rows: IntList
-    cols: IntList
-    frame_colors: IntList
-    inner_colors: IntList
-    instances: int = Field(1, ge=1, le=MAX_INSTANCES)
+    """Generated edge-matching boards with a planted solution, one sweep over sizes and colour counts."""
+
+    kind: Literal["edge"] = Field(description="`edge`")
+    name: str = Field(description=_NAME)
+    rows: IntList = Field(description="board rows" + _INTS)
+    cols: IntList = Field(description="board columns" + _INTS)
+    frame_colors: IntList = Field(description="colours of the frame joins" + _INTS)
+    inner_colors: IntList = Field(description="colours of the inner joins" + _INTS)
+    instances: int = Field(1, ge=1, le=MAX_INSTANCES, description="boards a point of the sweep, each from its own seed")
 
     @model_validator(mode="after")
     def _nonempty(self):
@@ -112,12 +120,14 @@ class EdgeFamily(_Family):
 
 
 class PolyformFamily(_Family):
-    kind: Literal["polyform"]
-    name: str
-    rows: IntList
-    cols: IntList
-    size: IntList
-    instances: int = Field(1, ge=1, le=MAX_INSTANCES)
+    """Generated polyomino puzzles: a rectangle cut into random pieces of one size."""
+
+    kind: Literal["polyform"] = Field(description="`polyform`")
+    name: str = Field(description=_NAME)
+    rows: IntList = Field(description="rectangle rows" + _INTS)
+    cols: IntList = Field(description="rectangle columns" + _INTS)
+    size: IntList = Field(description="cells a piece (points where it does not divide the area are skipped)" + _INTS)
+    instances: int = Field(1, ge=1, le=MAX_INSTANCES, description="puzzles a point, each from its own seed")
 
     def points(self):
         for r, c, k in itertools.product(_ints(self.rows), _ints(self.cols), _ints(self.size)):
@@ -135,9 +145,11 @@ class PolyformFamily(_Family):
 
 
 class BuiltinFamily(_Family):
-    kind: Literal["builtin"]
-    name: str
-    names: list[str] = Field(min_length=1)
+    """Built-in puzzles by name."""
+
+    kind: Literal["builtin"] = Field(description="`builtin`")
+    name: str = Field(description=_NAME)
+    names: list[str] = Field(min_length=1, description="built-in puzzle names (`eternity list`)")
 
     @field_validator("names")
     @classmethod
@@ -152,9 +164,11 @@ class BuiltinFamily(_Family):
 
 
 class FilesFamily(_Family):
-    kind: Literal["files"]
-    name: str
-    glob: str
+    """Puzzle files matching a glob pattern."""
+
+    kind: Literal["files"] = Field(description="`files`")
+    name: str = Field(description=_NAME)
+    glob: str = Field(description="a glob pattern of puzzle files (JSON or community piece lists)")
 
     def puzzles(self, seed: int, on_sample: OnSample = None, known: dict | None = None) -> Pairs:
         return [(read_puzzle(f), {"file": f}) for f in sorted(glob.glob(self.glob))]
@@ -163,15 +177,15 @@ class FilesFamily(_Family):
 class ExcessFamily(_Family):
     """Excess-piece states of a polyform puzzle, built-in or a file (the tilability data of [Selby2001])."""
 
-    kind: Literal["excess"]
-    name: str
-    puzzle: str
-    region_size: int = Field(ge=1)
-    excess: int = Field(ge=1)
-    samples: int = Field(ge=1)
-    # what a partial tiling leaves, what its first pieces cover, or that with other pieces (puzzles.tilability)
-    regions: Literal[REGIONS] = "last"
-    sample_jobs: int = Field(0, ge=0)  # processes drawing the samples (0: one per core)
+    kind: Literal["excess"] = Field(description="`excess`")
+    name: str = Field(description=_NAME)
+    puzzle: str = Field(description="a polyform puzzle, built-in or a file")
+    region_size: int = Field(ge=1, description="the region of a state, in pieces' area")
+    excess: int = Field(ge=1, description="pieces on offer beyond those the region needs")
+    samples: int = Field(ge=1, description="states to draw (raising it later adds only the new ones)")
+    regions: Literal[REGIONS] = Field("last", description="what a partial tiling leaves (`last`), what its first "
+                                      "pieces cover (`first`), or that with other pieces (`apart`)")
+    sample_jobs: int = Field(0, ge=0, description="processes drawing the samples (0: one per core)")
 
     detail: ClassVar[str | None] = "puzzles.tilability:piece_uses"
 

@@ -106,6 +106,9 @@ LEGEND = ("Times on the {clock} clock ({means}); par2: mean, an unsolved cell co
           "solved: cells answered (solved or unsatisfiable). verified: cells whose returned solutions the verifier "
           "checked and accepted (a count returns none to check). errors: error or memout cells. mean_score (mode best): "
           "the mean best score.")
+WINNERS_LEGEND = ("Times on the {clock} clock ({means}). best: the configuration that answered the most cells, "
+                  "then the lowest par2 (mean, an unsolved cell counted as twice the time limit); virtual best: "
+                  "each cell's fastest configuration.")
 COLUMNS = ["family", "class", "solver", "cells", "solved", "par2_s", "median_s", "mean_nodes", "verified", "errors"]
 
 
@@ -132,13 +135,42 @@ def experiments_in(db: str) -> list[str]:
         store.close()
 
 
-def table(db: str, fmt: str = "md", clock: str = "solve", experiment: str | None = None) -> str:
+WINNER_COLUMNS = ["family", "class", "cells", "best", "solved", "par2_s", "median_s", "virtual_best_solved",
+                  "virtual_best_median_s"]
+
+
+def winners(summary: list[dict]) -> list[dict]:
+    """Per family and class, the single configuration that did best (most cells answered, then the lowest
+    PAR-2, then the name), beside the virtual best of all: where each solver family wins."""
+    by: dict[tuple, list[dict]] = defaultdict(list)
+    vbs: dict[tuple, dict] = {}
+    for r in summary:
+        k = (r["family"], r["class"])
+        if r["solver"] == "virtual best":
+            vbs[k] = r
+        else:
+            by[k].append(r)
+    out = []
+    for k, rs in sorted(by.items()):
+        best = min(rs, key=lambda r: (-r["solved"], r["par2_s"] if r["par2_s"] is not None else float("inf"),
+                                      r["solver"]))
+        v = vbs.get(k, {})
+        out.append({"family": k[0], "class": k[1], "cells": best["cells"], "best": best["solver"],
+                    "solved": best["solved"], "par2_s": best["par2_s"], "median_s": best["median_s"],
+                    "virtual_best_solved": v.get("solved"), "virtual_best_median_s": v.get("median_s")})
+    return out
+
+
+def table(db: str, fmt: str = "md", clock: str = "solve", experiment: str | None = None,
+          view: str = "all") -> str:
     """The summary table on one clock; its time columns are named after it (``par2_solve_s``).
-    ``experiment``: only that config's cells (a database may hold several)."""
+    ``experiment``: only that config's cells (a database may hold several).  ``view="winners"``: one row a
+    family and class, its best single configuration beside the virtual best (``winners``)."""
     if clock not in CLOCKS:
         raise ValueError(f"unknown clock {clock!r} ({', '.join(CLOCKS)})")
     store = Store(db)
-    named = {"par2_s": f"par2_{clock}_s", "median_s": f"median_{clock}_s"}
+    named = {"par2_s": f"par2_{clock}_s", "median_s": f"median_{clock}_s",
+             "virtual_best_median_s": f"virtual_best_median_{clock}_s"}
     cells = _rows(store)
     if experiment is not None:
         have = sorted({r["experiment"] for r in cells})
@@ -146,13 +178,18 @@ def table(db: str, fmt: str = "md", clock: str = "solve", experiment: str | None
             store.close()
             raise UsageError(f"table: {db} holds no experiment {experiment!r} (it holds {', '.join(have)})")
         cells = [r for r in cells if r["experiment"] == experiment]
-    rows = [{named.get(k, k): v for k, v in r.items()} for r in summarise(cells, clock)]
+    summary = summarise(cells, clock)
     store.close()
-    cols = [named.get(c, c) for c in COLUMNS]
-    if any(r["mean_score"] is not None for r in rows):  # mode best: the score is what the table is for
-        cols.append("mean_score")
+    if view == "winners":
+        rows = [{named.get(k, k): v for k, v in r.items()} for r in winners(summary)]
+        cols = [named.get(c, c) for c in WINNER_COLUMNS]
     else:
-        rows = [{k: v for k, v in r.items() if k != "mean_score"} for r in rows]
+        rows = [{named.get(k, k): v for k, v in r.items()} for r in summary]
+        cols = [named.get(c, c) for c in COLUMNS]
+        if any(r["mean_score"] is not None for r in rows):  # mode best: the score is what the table is for
+            cols.append("mean_score")
+        else:
+            rows = [{k: v for k, v in r.items() if k != "mean_score"} for r in rows]
     if fmt == "json":
         return json.dumps({"clock": clock, "clock_means": CLOCKS[clock], "rows": rows}, indent=1)
     if fmt == "csv":
@@ -171,7 +208,8 @@ def table(db: str, fmt: str = "md", clock: str = "solve", experiment: str | None
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for r in rows:
         lines.append("| " + " | ".join(_cell(r, c) for c in cols) + " |")
-    return "\n".join(lines) + "\n\n" + LEGEND.format(clock=clock, means=CLOCKS[clock]) + "\n"
+    legend = LEGEND if view != "winners" else WINNERS_LEGEND
+    return "\n".join(lines) + "\n\n" + legend.format(clock=clock, means=CLOCKS[clock]) + "\n"
 
 
 def plot(db: str, kind: str, output: str, clock: str = "solve") -> None:

@@ -53,6 +53,8 @@ def parse_members(spec: str) -> list[tuple[str, dict]]:
 
 
 class Portfolio(SolverBase):
+    """`portfolio`: solver configurations racing in parallel processes; the first verified answer wins."""
+
     name = "portfolio"
     MODES = MODES
     KINDS = SolverBase.KINDS + ("magic",)

@@ -1,4 +1,4 @@
-"""The Eternity II score (issue 19): the budget schedule, the repair phase, best-board checkpoints, jobs."""
+"""The Eternity II score: the budget schedule, the repair phase, best-board checkpoints, jobs."""
 
 import itertools
 import os
