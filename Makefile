@@ -1,15 +1,15 @@
-# Two entry points: `make run` (the main job) and `make test` (the test suite).
+# Entry points: `make run` (the main job), `make test` (the test suite), `make docs` (the documentation site).
 # Each creates .venv with everything the project needs when it is missing.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test setup bytecode clean
+.PHONY: run test docs setup bytecode clean
 
 $(BIN)/eternity: pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install -q -e '.[test,docs]'
 	touch $(BIN)/eternity
 
 # Byte-compiled sources: start-up reads them even where PYTHONDONTWRITEBYTECODE keeps Python from writing them.
@@ -24,6 +24,11 @@ run: setup
 
 test: setup
 	$(BIN)/python -m pytest
+
+# The documentation site, into build/site/; strict: a broken link, a missing page or a reference page that the
+# code cannot write (an option without help) fails the build.
+docs: setup
+	NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(BIN)/mkdocs build --strict --quiet
 
 clean:
 	rm -rf $(VENV) results

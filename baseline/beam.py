@@ -1,4 +1,4 @@
-"""`beam`: Selby and Riordan's beam search for edge matching ([Selby2001]; docs/ARCHITECTURE.md, References).
+"""`beam`: Selby and Riordan's beam search for edge matching ([Selby2001]; docs/references.md).
 
 (Polyform and other XCC puzzles go to ``beam_xcc.py``, same options.)
 

@@ -1,4 +1,4 @@
-"""Compact board states ([BoardState] in docs/ARCHITECTURE.md, References): in a known search order a placed tile is
+"""Compact board states ([BoardState] in docs/references.md): in a known search order a placed tile is
 only its piece and rotation, so a state is a bit string of
 ``ceil(log2 n_pieces) + 2`` bits a tile -- 10 bits for Eternity II's 256
 pieces, against 18 for cell + piece + rotation.  The beam search keeps its

@@ -4,8 +4,8 @@ Dancing links keeps every item's option count up to date, which is what makes
 its "most constrained item" exact -- and on Eternity that bookkeeping is the
 whole cost: a placement there has 37 items (36 kisrhombille cells and the
 piece), and placing one piece removes thousands of options, each unlinked
-from 37 columns, about a million link updates a node (about 1,400 nodes a
-second on Eternity's regions).  This engine keeps no counts.  The board is a
+from 37 columns, about a million link updates a node (the nodes a second on
+Eternity's regions: docs/results/eternity1.md, "Engine speed").  This engine keeps no counts.  The board is a
 bitset over the items; a site (a primary item the search branches on: a
 cell) is chosen among the first ``sites`` free sites on the boundary of the
 free area (a free site with a covered or outside neighbour), in a sweep

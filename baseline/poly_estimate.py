@@ -1,6 +1,6 @@
 """Knuth's estimate of the `poly` engine's exhaustive tree, by random probes.
 
-Below the critical size only an exhaust finds the planted solution (seed 000),
+Below the critical size only an exhaust finds the planted solution [Selby2001],
 so the first question about a region is whether its exhaust fits in the time
 there is.  Knuth (1975, "Estimating the efficiency of backtrack programs")
 walks random paths from a state: where the search would branch d ways, the

@@ -9,7 +9,7 @@ CP-SAT enumerates such squares, idempotent (A[i][i] = i, which costs nothing: an
 square relabels to one); each is searched for a symmetric transversal (``latin.
 symmetric_transversals``, 945 pairings for n = 10), which becomes the anti-diagonal of both A and
 A^T.  For order 10, sigma = (0 1 2)(3 4 5)(6 7 8) gives one in the first square CP-SAT returns
-(3 s, README); the 9-cycle gives 120 squares without one, two 5-cycles none at all.
+(3 s, docs/results/classics.md); the 9-cycle gives 120 squares without one, two 5-cycles none at all.
 """
 
 from __future__ import annotations

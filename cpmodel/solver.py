@@ -65,7 +65,7 @@ class CpSat(SolverBase):
                                "10, none otherwise"),
         "join": Option(str, "onehot", "placement model: one integer colour per join, per-colour sums of "
                                   "placements, or one Boolean per (join, colour) tied by clauses (the fastest on "
-                                  "generated 8x8 puzzles: README)", ("sum", "int", "onehot")),
+                                  "generated 8x8 puzzles: docs/results/speed.md)", ("sum", "int", "onehot")),
         "redundant": Option(bool, False, "placement model: colour counts per join"),
         "symmetry": Option(bool, False, "fix a corner piece at A1 on square boards; the count is multiplied back by 4"),
         "search": Option(str, "auto", "default: CP-SAT's own portfolio; fixed: cell by cell in `order`, a "
@@ -197,7 +197,7 @@ class CpSat(SolverBase):
         On generated 8x8 puzzles (2 frame + 6 inner colours) the fixed search
         and the default worker each fail on different instances within 30 s;
         side by side on two workers they solved 10 of 10 (median 3.3 s with
-        the one-hot join, README)."""
+        the one-hot join, docs/results/speed.md)."""
         search = self.options["search"]
         edge = kind in ("placement", "table", "score")
         if search == "auto":

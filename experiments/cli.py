@@ -111,7 +111,7 @@ def cmd_tilability(a) -> int:
 
 
 CLOCK_NAMES = ("solve", "search", "total")  # experiments.report.CLOCKS, without importing the report here
-SAMPLES = 400  # the default data size: split-half above 0.8 on generated puzzles (README, tilability)
+SAMPLES = 400  # the default data size: split-half above 0.8 on generated puzzles (docs/results/tilability.md)
 
 
 def add_commands(sub) -> None:
@@ -138,7 +138,7 @@ def add_commands(sub) -> None:
                    help="sampled regions: what a random partial tiling of the board leaves (last, the default), "
                         "what the first pieces of one cover from a random edge of the board (first; any board "
                         "size), or that with the state's pieces drawn from the others (apart). Most `first` "
-                        "solutions are the cutting pieces themselves: README, tilability")
+                        "solutions are the cutting pieces themselves: docs/results/tilability.md")
     s.add_argument("--region-terms", action="store_true",
                    help="one constant per state (Selby's region terms): weights judge which pieces tile, not how "
                         "many tilings a region has")

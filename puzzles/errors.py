@@ -1,7 +1,7 @@
 """The two kinds of bad request, on the ground floor so that every layer can raise them.
 
 The command line turns either into one line on stderr and exit status 2
-(docs/ARCHITECTURE.md, "Errors"); nothing else needs to know how they are shown.
+(docs/ARCHITECTURE.md, "The command line"); nothing else needs to know how they are shown.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Brendan Owen's probability model for edge-matching puzzles ([Owen]; docs/ARCHITECTURE.md, References).
+"""Brendan Owen's probability model for edge-matching puzzles ([Owen]; docs/references.md).
 
 Counts piece configurations exactly and multiplies by the probability that
 all joins match, where that probability respects the finite number of
@@ -142,10 +142,10 @@ class Estimator:
         return Fraction(self._vm[m], perm(2 * self.m.tm, 2 * m))
 
     def pm_invalid(self, m_max: int, n_max: int) -> list[list[Fraction]]:
-        """q[m][i] = p_m(m, m - i): the first m - i of m inner joins valid and
+        """``q[m][i] = p_m(m, m - i)``: the first m - i of m inner joins valid and
         the last i invalid, for m <= m_max, i <= n_max (exact).
 
-        From p_m(m, v) = p_m(m-1, v) - p_m(m, v+1): q[m][i] = q[m-1][i-1] - q[m][i-1].
+        From ``p_m(m, v) = p_m(m-1, v) - p_m(m, v+1)``: ``q[m][i] = q[m-1][i-1] - q[m][i-1]``.
         """
         q = [[Fraction(0)] * (n_max + 1) for _ in range(m_max + 1)]
         for m in range(m_max + 1):
@@ -208,7 +208,7 @@ class Estimator:
         """log10 of the expected partial solutions (nodes) after each depth of
         ``order``.  With ``slips`` (depths d_1 <= d_2 <= ... counted in placed
         pieces, fixed ones included), inner joins may be invalid as the slip
-        array allows; frame joins must match ([Owen]; docs/ARCHITECTURE.md, References)."""
+        array allows; frame joins must match ([Owen]; docs/references.md)."""
         steps = self.walk(order)
         if not slips:
             return [self.log_s(*st) for st in steps]

@@ -1,4 +1,4 @@
-"""Selby's piece-tilability model ([Selby2001]; docs/ARCHITECTURE.md, References), fitted from excess-piece exhausts.
+"""Selby's piece-tilability model ([Selby2001]; docs/references.md), fitted from excess-piece exhausts.
 
 Each piece i gets a log-weight l_i; a set X of k pieces tiles a region of
 size k with probability exp(m + sum_{i in X} l_i), m a per-size constant

@@ -2,7 +2,7 @@
 
 The solvers come from the registry, not from a list here, so a solver plugged in
 through the ``eternity.solvers`` entry points is held to the same oracle
-(tests/test_architecture.py does that with the example solver of docs/ARCHITECTURE.md).
+(tests/test_architecture.py does that with the example solver of docs/howto/add-solver.md).
 """
 
 from helpers.agreement import assert_agreement

@@ -236,7 +236,7 @@ def test_a_puzzle_whose_regions_cannot_be_sampled_is_a_clear_error(tmp_path, cap
 @pytest.mark.parametrize("name", ["tilability_weights_k8_first_1280.json", "tilability_weights_k12_first_1280.json"])
 def test_shipped_eternity_weights_rank_selbys_landmark_pieces(name):
     """The weights shipped in data/ (1,280 exhausts of 8 or 12 pieces' area on the full board) put
-    Selby's "beast" (166) last and his "superpiece" (35) first, as seed 000 reports, cover every
+    Selby's "beast" (166) last and his "superpiece" (35) first, as [Selby2001] reports, cover every
     piece, and record a split-half agreement of at least 0.8 and a held-out gain over uniform."""
     doc = json.loads((Path(__file__).parent.parent / "data/eternity1" / name).read_text())
     w = doc["weights"]

@@ -1,6 +1,6 @@
 """`example`: a complete solver in one file -- Knuth's Algorithm X with colours in plain Python.
 
-It is the example of docs/ARCHITECTURE.md ("Adding a solver"), which shows this file whole;
+It is the example of the docs' "Add a solver" page (docs/howto/add-solver.md), which includes this file whole;
 tests/test_architecture.py installs it as a plug-in and runs it through `eternity solve`,
 `eternity run` and the agreement tests.  Slow on purpose: an example, not a competitor.
 """

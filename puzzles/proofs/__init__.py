@@ -1,4 +1,4 @@
-"""Proofs of holding a solution without showing it (seed 000's closing question).
+"""Proofs of holding a solution without showing it ([Selby2001]'s closing question).
 
 ``split``: Selby and Riordan's protocol: commit to the two halves of a solved
 board, open the half a challenger names.  ``zk``: a non-interactive
