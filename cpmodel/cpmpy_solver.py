@@ -1,0 +1,206 @@
+"""`cpmpy`: one model, every engine CPMpy reaches: CP, lazy clause generation, pseudo-Boolean, MIP, SMT, SAT, MaxSAT.
+
+The model is stated once in CPMpy (``tables``: edge matching as a table model with
+identical pieces merged, any other puzzle as its XCC in 0/1 variables) and handed
+to the backend named by ``backend``: OR-Tools, Exact (pseudo-Boolean), Choco
+(CP), Pumpkin (lazy clause generation), HiGHS and SCIP (MIP), Z3 (SMT), the
+pysat SAT solvers through CPMpy's encodings, and RC2 (MaxSAT, mode best).  A
+backend is used only where it imports; ``eternity solvers cpmpy`` lists which
+are present, and an absent one is refused before any work with the package to
+install.
+
+Modes: first; count and all by the backend's enumeration (native where the
+backend has one, else CPMpy's loop with blocking clauses); best maximises the
+matching joins (the border rule hard).  In mode best, ``solved`` is a proven
+optimum and ``limit`` a best board so far, as for ``cpsat``.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from functools import lru_cache
+
+from puzzles.edge import EdgePuzzle
+from puzzles.errors import UsageError
+from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
+
+from .tables import edge_table, xcc_rows
+
+# name -> the pip package that brings it (every backend CPMpy 1.1 knows that this project supports)
+BACKENDS = {
+    "ortools": "ortools", "exact": "exact", "choco": "pychoco", "pumpkin": "pumpkin-solver",
+    "highs": "highspy", "scip": "pyscipopt", "z3": "z3-solver", "pindakaas": "pindakaas",
+    "pysat": "python-sat", "rc2": "python-sat",
+}
+OPTIMISE_ONLY = ("rc2",)  # MaxSAT: mode best only
+
+
+@lru_cache(maxsize=None)
+def present() -> tuple[str, ...]:
+    """The backends that import on this machine (with pysat's sub-solvers as ``pysat:NAME``)."""
+    try:
+        import cpmpy as cp
+    except ImportError:
+        return ()
+    out = []
+    for name, cls in cp.SolverLookup.base_solvers():
+        try:
+            if cls.supported():
+                out.append(name)
+        except Exception:  # noqa: BLE001 - a backend whose probe fails is not present
+            continue
+    return tuple(out)
+
+
+def check_backend(backend: str) -> None:
+    """An unknown or absent backend: one line naming it, what is present, and what to install."""
+    base = backend.split(":", 1)[0]
+    if base not in BACKENDS:
+        raise UsageError(f"solver cpmpy: unknown backend {backend!r} (known: {', '.join(BACKENDS)}; "
+                         "sub-solvers as pysat:NAME or rc2:NAME)")
+    have = present()
+    if base not in have:
+        raise UsageError(f"solver cpmpy: backend {backend!r} is not installed (pip install {BACKENDS[base]}); "
+                         f"present: {', '.join(have) or 'none'}")
+    if ":" in backend:
+        import cpmpy as cp
+        if backend not in cp.SolverLookup.solvernames():
+            subs = [n for n in cp.SolverLookup.solvernames() if n.startswith(base + ":")]
+            raise UsageError(f"solver cpmpy: backend {backend!r} is not available (known: {', '.join(subs)})")
+
+
+def _edge_model(p: EdgePuzzle, merge: bool, best: bool):
+    import cpmpy as cp
+    import numpy as np
+
+    t = edge_table(p, merge=merge, scored=best)
+    kind = cp.intvar(0, len(t.kinds) - 1, shape=p.n_cells, name="kind")
+    colour = cp.intvar(0, t.max_colour, shape=t.n_colour_vars, name="colour")
+    m = cp.Model()
+    for cell in range(p.n_cells):
+        sv = t.side_var[cell]
+        m += cp.Table([kind[cell]] + [colour[v] for v in sv], np.array(t.tables[cell], dtype=int))
+    if t.exact and all(c == 1 for c in t.copies):
+        m += cp.AllDifferent(kind)
+    else:
+        for k, c in enumerate(t.copies):
+            used = cp.Count(kind, k)
+            m += (used == c) if t.exact else (used <= c)
+    if best:
+        m.maximize(cp.sum([colour[a] == colour[b] for a, b in t.joins]))
+
+    def decode():
+        shown = [tuple(int(colour[v].value()) for v in t.side_var[c]) for c in range(p.n_cells)]
+        return t.decode([int(v) for v in kind.value()], shown)
+
+    return m, decode, t.orderings, [kind, colour]
+
+
+def _xcc_model(xcc):
+    import cpmpy as cp
+
+    rows = xcc_rows(xcc)
+    x = cp.boolvar(shape=max(rows.n_options, 1), name="x")
+    m = cp.Model()
+    for ks in rows.exactly_one:
+        m += cp.sum([x[k] for k in ks]) == 1
+    for ks in rows.at_most_one:
+        m += cp.sum([x[k] for k in ks]) <= 1
+    for i, (plain, by_colour) in enumerate(rows.coloured):
+        ys = []
+        for j, ks in enumerate(by_colour):
+            y = cp.boolvar(name=f"y{i}_{j}")
+            for k in ks:
+                m += x[k].implies(y)
+            m += y.implies(cp.any([x[k] for k in ks]))  # never free: each solution counted once
+            ys.append(y)
+        m += cp.sum(ys + [x[k] for k in plain]) <= 1
+
+    def decode():
+        return [rows.decode[k] for k in range(rows.n_options) if x[k].value()]
+
+    return m, decode, 1, [x]
+
+
+class Cpmpy(SolverBase):
+    """`cpmpy`: one CPMpy model handed to any backend: CP, LCG, pseudo-Boolean, MIP, SMT, SAT or MaxSAT."""
+
+    name = "cpmpy"
+    MODES = ("first", "count", "all", "best")
+    OPTIONS = {
+        "backend": Option(str, "ortools", "a CPMpy backend: ortools, exact (pseudo-Boolean), choco (CP), pumpkin "
+                          "(lazy clause generation), highs and scip (MIP), z3 (SMT), pindakaas, pysat[:NAME] "
+                          "(SAT), rc2[:NAME] (MaxSAT, mode best); `eternity solvers cpmpy` lists those present"),
+        "identical": Option(str, "merge", "edge matching: identical pieces as one kind with a count of copies "
+                            "(merge), or each piece its own (distinct)", ("merge", "distinct")),
+        "model": Option(str, "auto", "table (edge matching) or xcc (any puzzle); auto: table for edge matching",
+                        ("auto", "table", "xcc")),
+    }
+
+    def check(self, puzzle, mode: str) -> None:
+        super().check(puzzle, mode)
+        backend = self.options["backend"]
+        check_backend(backend)
+        if backend.split(":")[0] in OPTIMISE_ONLY and mode != "best":
+            raise UsageError(f"solver cpmpy: backend {backend} is a MaxSAT solver: mode best only")
+        if self.options["model"] == "table" and not isinstance(puzzle, EdgePuzzle):
+            raise UsageError("solver cpmpy: model table is for edge-matching puzzles; use model=xcc")
+        if mode == "best" and self.options["model"] == "xcc":
+            raise UsageError("solver cpmpy: mode best uses the table model (the joins are scored)")
+
+    def build(self, puzzle, mode: str):
+        if isinstance(puzzle, EdgePuzzle) and self.options["model"] != "xcc":
+            return _edge_model(puzzle, self.options["identical"] == "merge", mode == "best")
+        return _xcc_model(puzzle.to_xcc())
+
+    def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
+        import cpmpy as cp
+        from cpmpy.solvers.solver_interface import ExitStatus
+
+        self.check(puzzle, mode)
+        limits = limits or Limits()
+        t0 = time.perf_counter()
+        model, decode, mult, user_vars = self.build(puzzle, mode)
+        backend = self.options["backend"]
+        if limits.time_s is not None and backend.startswith(("pysat:cadical", "rc2:cadical")):
+            raise UsageError(f"solver cpmpy: backend {backend} cannot stop at a time limit (pysat cannot interrupt "
+                             "CaDiCaL); use the sat solver, which runs it in conflict-budget slices, or pysat:glucose4")
+        solver = cp.SolverLookup.get(backend, model)
+        build_s = time.perf_counter() - t0
+        left = None if limits.time_s is None else max(0.01, limits.time_s - build_s)
+        table = isinstance(puzzle, EdgePuzzle) and self.options["model"] != "xcc"
+        stats: dict = {"build_s": build_s, "backend": backend, "model": "table" if table else "xcc"}
+        if mode == "best":
+            found = solver.solve(time_limit=left)
+            st = solver.status().exitstatus
+            stats["time_s"] = time.perf_counter() - t0 - build_s
+            if not found:
+                status = Status.UNSAT if st == ExitStatus.UNSATISFIABLE else Status.LIMIT
+                return SolveResult(status, [], None, None, stats)
+            board = decode()
+            score = int(round(solver.objective_value()))
+            return SolveResult(Status.SOLVED if st == ExitStatus.OPTIMAL else Status.LIMIT, [board], None, score, stats)
+        if mode == "first":
+            found = solver.solve(time_limit=left)
+            st = solver.status().exitstatus
+            stats["time_s"] = time.perf_counter() - t0 - build_s
+            return enumerated(mode, complete=st == ExitStatus.UNSATISFIABLE, solutions=[decode()] if found else [],
+                              count=None, stats=stats)
+        want = limits.wanted(mode)
+        keep = want if mode == "all" else 0
+        boards: list = []
+
+        def collect():
+            if keep is None or len(boards) < keep:
+                boards.append(decode())
+
+        with warnings.catch_warnings():  # CPMpy warns that blocking clauses change the solver's state: they do
+            warnings.simplefilter("ignore")
+            n = solver.solveAll(display=collect if mode == "all" else None, time_limit=left,
+                                solution_limit=None if want is None else -(-want // mult))
+        st = solver.status().exitstatus
+        stats["time_s"] = time.perf_counter() - t0 - build_s
+        complete = st in (ExitStatus.OPTIMAL, ExitStatus.UNSATISFIABLE)
+        return enumerated(mode, complete=complete, solutions=boards, count=n * mult, stats=stats,
+                          wanted=None if want is None else want)
