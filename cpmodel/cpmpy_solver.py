@@ -138,6 +138,12 @@ class Cpmpy(SolverBase):
                         ("auto", "table", "xcc")),
     }
 
+    @classmethod
+    def here(cls) -> str:
+        have = present()
+        missing = [f"{b} (pip install {pkg})" for b, pkg in BACKENDS.items() if b not in have]
+        return f"backends {', '.join(have) or 'none'}" + (f"; absent: {', '.join(missing)}" if missing else "")
+
     def check(self, puzzle, mode: str) -> None:
         super().check(puzzle, mode)
         backend = self.options["backend"]
@@ -204,3 +210,38 @@ class Cpmpy(SolverBase):
         complete = st in (ExitStatus.OPTIMAL, ExitStatus.UNSATISFIABLE)
         return enumerated(mode, complete=complete, solutions=boards, count=n * mult, stats=stats,
                           wanted=None if want is None else want)
+
+
+# Formats CPMpy's writers produce (cpmpy.tools.io.write), by the name `eternity export --to` takes.
+EXPORTS = {"wcnf": "wcnf", "opb": "opb", "lp": "lp", "mps": "mps", "fzn": "fzn"}
+
+
+def export_model(puzzle, fmt: str, path: str, options: dict | None = None) -> None:
+    """The CPMpy model written by CPMpy's own writer in ``fmt``.  Identical pieces are kept apart (an
+    outside solver's count then means what it says); ``best=true`` writes the max-score problem (the
+    default for wcnf: soft joins)."""
+    import tempfile
+
+    from cpmpy.tools.io import write
+
+    from puzzles import formats
+
+    opts = dict(options or {})
+    best = str(opts.pop("best", "true" if fmt == "wcnf" and puzzle.kind == "edge" else "false")).lower() == "true"
+    unknown = set(opts) - {"identical", "model"}
+    if unknown:
+        raise UsageError(f"export --to {fmt}: unknown option {sorted(unknown)[0]!r} (known: best, identical, model)")
+    solver = Cpmpy({"identical": str(opts.get("identical", "distinct")), "model": str(opts.get("model", "auto"))})
+    if fmt == "wcnf" and not best:
+        raise UsageError("export --to wcnf: the weighted CNF is the max-score problem (best=true); for the "
+                         "satisfaction problem use --to dimacs")
+    if best and puzzle.kind != "edge":
+        raise UsageError(f"export --to {fmt}: best=true (the max-score problem) is for edge-matching puzzles")
+    model, *_ = solver.build(puzzle, "best" if best else "first")
+    with tempfile.TemporaryDirectory(prefix="eternity-export-") as d:
+        tmp = f"{d}/model.{fmt}"
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            write(model, tmp, format=EXPORTS[fmt], header="")
+        with open(tmp, encoding="utf-8") as f:
+            formats.atomic_write(path, f.read())

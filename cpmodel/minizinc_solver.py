@@ -141,6 +141,12 @@ class MiniZinc(SolverBase):
                         ("auto", "table", "xcc")),
     }
 
+    @classmethod
+    def here(cls) -> str:
+        if shutil.which("minizinc") is None:
+            return f"no minizinc binary ({INSTALL})"
+        return f"MiniZinc solvers {', '.join(installed()) or 'none'}"
+
     def check(self, puzzle, mode: str) -> None:
         super().check(puzzle, mode)
         check_backend(self.options["backend"])

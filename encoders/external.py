@@ -135,6 +135,12 @@ class External(SolverBase):
         "identical": Option(str, "merge", IDENTICAL, ("merge", "distinct")),
     }
 
+    @classmethod
+    def here(cls) -> str:
+        found = [n for n in KNOWN if shutil.which(argv_of(n, "x", "y")[0])]
+        return f"known solvers on PATH: {', '.join(found) or 'none'} (Debian packages: " \
+               f"{', '.join(sorted({pkg for _, pkg in KNOWN.values()}))})"
+
     def check(self, puzzle, mode: str) -> None:
         super().check(puzzle, mode)
         probe(self.options["cmd"])

@@ -142,7 +142,8 @@ def cmd_solvers(a) -> int:
                      "options": {k: {"type": o.kind.__name__, "default": o.default, "choices": list(o.choices or []),
                                      "range": o.range if o.kind in (int, float) else None,
                                      "help": o.help} for k, o in cls.OPTIONS.items()},
-                     "doc": (cls.__doc__ or sys.modules[cls.__module__].__doc__ or "").strip().splitlines()[0]})
+                     "doc": (cls.__doc__ or sys.modules[cls.__module__].__doc__ or "").strip().splitlines()[0],
+                     "here": cls.here() if a.name == name or a.json else None})
     if a.name:
         rows = [r for r in rows if r["name"] == a.name]
         if not rows:
@@ -162,6 +163,8 @@ def cmd_solvers(a) -> int:
         con.print(f"[bold]{r['name']}[/bold]  modes {', '.join(r['modes'])}; puzzles {', '.join(r['kinds'])}")
         if r["doc"]:
             con.print(f"  {r['doc']}", markup=False)
+        if r["here"]:
+            con.print(f"  On this machine: {r['here']}", markup=False, highlight=False)
         for k, o in r["options"].items():
             values = ", ".join(map(str, o["choices"])) or o["range"] or ""
             con.print(f"  [bold]{k}[/bold] ({o['type']}, default {o['default']!r}" + (f"; {values}" if values else "")
@@ -532,6 +535,16 @@ def cmd_export(a) -> int:
         with _refused("export --to cpsat"):
             export_model(p, a.output, opts)
         return 0
+    elif a.to == "mzn":
+        from cpmodel.minizinc_solver import export_mzn
+
+        export_mzn(p, a.output, opts)
+        return 0
+    elif a.to in ("wcnf", "opb", "lp", "mps", "fzn"):
+        from cpmodel.cpmpy_solver import export_model as export_cpmpy
+
+        export_cpmpy(p, a.to, a.output, opts)
+        return 0
     else:  # json (argparse allows nothing else)
         text = json.dumps(formats.puzzle_to_dict(p), indent=1) + "\n"
     formats.atomic_write(a.output, text)
@@ -796,8 +809,15 @@ def build_parser() -> argparse.ArgumentParser:
 
     s = sub.add_parser("export", help="write a puzzle in another format")
     s.add_argument("puzzle")
-    s.add_argument("--to", required=True, choices=["xcc", "dimacs", "cpsat", "bucas", "solution", "json"])
-    s.add_argument("--opt", action="append", metavar="K=V")
+    s.add_argument("--to", required=True, choices=["xcc", "dimacs", "cpsat", "mzn", "wcnf", "opb", "lp", "mps", "fzn",
+                                                   "bucas", "solution", "json"],
+                   help="xcc: Knuth's format (dlx2, miniexact, xcover); dimacs: the CNF (sat's encodings); cpsat: the "
+                        "CP-SAT proto; mzn: the MiniZinc model; wcnf (MaxSAT: the max-score problem), opb "
+                        "(pseudo-Boolean), lp, mps, fzn: the CPMpy model through CPMpy's writers; bucas: the "
+                        "e2.bucas.name viewer URL; solution: a known solution; json: the puzzle file")
+    s.add_argument("--opt", action="append", metavar="K=V",
+                   help="the encoding's options (--to dimacs: sat's options; cpsat, mzn and the CPMpy formats: "
+                        "identical=merge|distinct, model=...; best=true: the max-score problem)")
     s.add_argument("-o", "--output", required=True)
     s.set_defaults(func=cmd_export, outputs={"output": "file"})
 

@@ -179,6 +179,11 @@ class SolverBase:
         if mode == "best" and puzzle.kind != "edge":
             raise UsageError("mode best (the most matching joins) is for edge-matching puzzles")
 
+    @classmethod
+    def here(cls) -> str | None:
+        """What this solver can use on this machine (backends, binaries), for `eternity solvers NAME`."""
+        return None
+
     def warm(self, puzzle, mode: str) -> None:
         """Load what a solve of ``puzzle`` in ``mode`` needs (compiled kernels, say), once per process,
         so that its clocks hold building and searching only (``load_s`` gets this time)."""
