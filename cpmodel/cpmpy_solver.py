@@ -37,6 +37,16 @@ OPTIMISE_ONLY = ("rc2",)  # MaxSAT: mode best only
 
 
 @lru_cache(maxsize=None)
+def _supported(name: str) -> bool:
+    """Whether one backend imports here (only that one is loaded: Choco starts a GraalVM isolate)."""
+    try:
+        import cpmpy as cp
+        return bool(dict(cp.SolverLookup.base_solvers())[name].supported())
+    except Exception:  # noqa: BLE001 - a backend whose probe fails is not present
+        return False
+
+
+@lru_cache(maxsize=None)
 def present() -> tuple[str, ...]:
     """The backends that import on this machine (with pysat's sub-solvers as ``pysat:NAME``)."""
     try:
@@ -59,10 +69,9 @@ def check_backend(backend: str) -> None:
     if base not in BACKENDS:
         raise UsageError(f"solver cpmpy: unknown backend {backend!r} (known: {', '.join(BACKENDS)}; "
                          "sub-solvers as pysat:NAME or rc2:NAME)")
-    have = present()
-    if base not in have:
+    if not _supported(base):
         raise UsageError(f"solver cpmpy: backend {backend!r} is not installed (pip install {BACKENDS[base]}); "
-                         f"present: {', '.join(have) or 'none'}")
+                         f"present: {', '.join(present()) or 'none'}")
     if ":" in backend:
         import cpmpy as cp
         if backend not in cp.SolverLookup.solvernames():

@@ -19,8 +19,8 @@ from puzzles.formats import InputError, _loc, read_text
 
 from .families import Family
 
-MEMORY_MB = 4096  # a cell's default memory limit (RLIMIT_AS)
-MIN_MEMORY_MB = 512  # below this a cell's interpreter, numpy and numba do not load under RLIMIT_AS
+MEMORY_MB = 4096  # a cell's default memory limit (RLIMIT_DATA)
+MIN_MEMORY_MB = 512  # below this a cell's interpreter, numpy and numba do not load
 MAX_TIME_LIMIT = 7 * 86400.0
 
 
@@ -81,7 +81,7 @@ class Config(_M):
     time_limit: float = Field(60.0, gt=0, le=MAX_TIME_LIMIT, allow_inf_nan=False,
                               description="seconds a cell (finite, a week at most); the cell is killed at 1.5x + 5 s")
     memory_mb: int = Field(MEMORY_MB, ge=MIN_MEMORY_MB, le=1_048_576,
-                           description="address-space limit a cell, in MB (a cell needs its interpreter and numba)")
+                           description="memory limit a cell (RLIMIT_DATA), in MB (a cell needs its interpreter and numba)")
     families: list[Family] = Field(min_length=1, description="`[[families]]` tables: the instances")
     solvers: list[SolverSpec] = Field(min_length=1, description="`[[solvers]]` tables: the solver configurations")
 

@@ -8,7 +8,9 @@ cell's ``load_s``) and keeps it.  Isolation stays what it was:
 
 * a wall-time limit per cell (the solver's limit x 1.5 + ``GRACE_S``): past
   it the child is killed and the cell recorded as ``limit``;
-* a memory limit (RLIMIT_AS, the cell's ``memory_mb``): a ``MemoryError`` is
+* a memory limit (RLIMIT_DATA, the cell's ``memory_mb``: the memory a process writes, heap and
+  private mappings; not RLIMIT_AS, which also counts address space reserved and never touched, and
+  which the JVM-based engines (Choco through GraalVM) cannot start under): a ``MemoryError`` is
   recorded as ``memout`` and the child replaced; so is a child that dies
   (``memout`` when its last words say so, else ``error`` with them);
 * the child runs in a process group of its own (a Ctrl-C at the terminal goes
@@ -45,7 +47,7 @@ _PR_SET_PDEATHSIG = 1
 def _child_setup(memory_mb: int):
     def apply() -> None:
         b = int(memory_mb) * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (b, b))
+        resource.setrlimit(resource.RLIMIT_DATA, (b, b))
         try:  # die with the thread that started us (Linux); elsewhere the runner's cleanup does it
             ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
         except (OSError, AttributeError):

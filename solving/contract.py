@@ -23,7 +23,11 @@ KINDS: tuple[str, ...] = ("edge", "polyform", "queens", "latin")
 
 
 class Status(enum.StrEnum):
-    """How a solve ended.  The values are what the store and the tables show."""
+    """How a solve ended.  The values are what the store and the tables show.
+
+    In mode best, ``SOLVED`` means the board's score is proven optimal (CP-SAT, MaxSAT, MIP, MiniZinc
+    that finished), ``LIMIT`` with a board and ``best_score`` a best board so far (the beam, and any
+    optimiser stopped by its limit): a table's ``solved`` column counts proofs of optimality."""
 
     SOLVED = "solved"              # answered: solutions found, a count or a best board completed
     UNSAT = "unsatisfiable"        # the search finished and proved there is no solution

@@ -261,7 +261,7 @@ def test_shipped_configs_parse_and_name_registered_solvers():
     from experiments.config import load_config
 
     root = Path(__file__).resolve().parent.parent / "experiments"
-    for name in ("quick.toml", "phase_transition.toml", "classics.toml", "peak.toml", "e2.toml"):
+    for name in ("quick.toml", "phase_transition.toml", "classics.toml", "peak.toml", "e2.toml", "engines.toml"):
         cfg = load_config(str(root / name))
         assert cfg.families and {s.name for s in cfg.solvers} <= set(solving.names())
     quick = load_config(str(root / "quick.toml"))
