@@ -578,9 +578,12 @@ class Beam(SolverBase):
 
             return XCCBeamRun(puzzle, self.options).solve(limits, progress)
         if mode == "best" and self.options["jobs"] > 1:
-            return _parallel_best(puzzle, self.options, limits, progress)
-        run = BeamRun(puzzle, self.options, best=(mode == "best"))
-        return run.solve(limits, progress)
+            res = _parallel_best(puzzle, self.options, limits, progress)
+        else:
+            res = BeamRun(puzzle, self.options, best=(mode == "best")).solve(limits, progress)
+        if mode == "best" and res.best_score is not None:  # the beam proves nothing, unless the board is perfect
+            res.optimal = res.best_score == puzzle.n_joins
+        return res
 
 
 def _warm_repair() -> None:

@@ -492,9 +492,10 @@ class EdgeBacktrack(SolverBase):
             if not history:
                 return SolveResult(Status.UNSAT if complete else Status.LIMIT, [], None, None, stats)
             score = puzzle.n_joins - int(s.st[BEST_MIS])
-            # "solved": the best board under the slips is proven (or perfect)
+            # the best board under the slips is proven when the search finished; without slips that is optimal
             stats["proven"] = complete
-            return SolveResult(Status.SOLVED, [s.placements(s.best_cand)], None, score, stats)
+            optimal = score == puzzle.n_joins or (complete and not o["slips"])
+            return SolveResult(Status.SOLVED, [s.placements(s.best_cand)], None, score, stats, optimal=optimal)
         return enumerated(mode, complete=complete, solutions=solutions, count=count if mode == "count" else None,
                           stats=stats, wanted=want)
 

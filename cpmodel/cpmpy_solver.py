@@ -11,8 +11,8 @@ install.
 
 Modes: first; count and all by the backend's enumeration (native where the
 backend has one, else CPMpy's loop with blocking clauses); best maximises the
-matching joins (the border rule hard).  In mode best, ``solved`` is a proven
-optimum and ``limit`` a best board so far, as for ``cpsat``.
+matching joins (the border rule hard); a board is ``optimal`` when the backend
+proved its score the best possible, as for ``cpsat``.
 """
 
 from __future__ import annotations
@@ -195,7 +195,7 @@ class Cpmpy(SolverBase):
                 return SolveResult(status, [], None, None, stats)
             board = decode()
             score = int(round(solver.objective_value()))
-            return SolveResult(Status.SOLVED if st == ExitStatus.OPTIMAL else Status.LIMIT, [board], None, score, stats)
+            return SolveResult(Status.SOLVED, [board], None, score, stats, optimal=st == ExitStatus.OPTIMAL)
         if mode == "first":
             found = solver.solve(time_limit=left)
             st = solver.status().exitstatus

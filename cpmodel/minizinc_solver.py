@@ -9,7 +9,7 @@ writes the same text, for people who run it elsewhere.
 
 Modes: first; count and all (MiniZinc's ``--all-solutions``; a count is exact
 only when MiniZinc reports that it has them all); best maximises the matching
-joins (``solved``: a proven optimum; ``limit``: a best board so far).
+joins (``optimal`` when MiniZinc proved the score the best possible).
 """
 
 from __future__ import annotations
@@ -185,8 +185,8 @@ class MiniZinc(SolverBase):
             if mode == "first":
                 return SolveResult(Status.SOLVED, [board], None, None, stats)
             score = int(result.objective)
-            return SolveResult(Status.SOLVED if result.status == S.OPTIMAL_SOLUTION else Status.LIMIT,
-                               [board], None, score, stats)
+            return SolveResult(Status.SOLVED, [board], None, score, stats,
+                               optimal=result.status == S.OPTIMAL_SOLUTION)
         kw = {"all_solutions": True}
         if want is not None:
             kw = {"nr_solutions": -(-want // mult)}

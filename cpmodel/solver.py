@@ -155,8 +155,10 @@ class CpSat(SolverBase):
         if self.groups:
             stats["identical_orderings"] = orderings
         if mode == "best":
-            res = SolveResult(Status.SOLVED if status == cp_model.OPTIMAL else Status.LIMIT,
-                              cb.solutions, None, int(solver.objective_value) if cb.solutions else None, stats)
+            res = SolveResult(Status.SOLVED if cb.solutions else (Status.UNSAT if status == cp_model.INFEASIBLE
+                                                                  else Status.LIMIT),
+                              cb.solutions, None, int(solver.objective_value) if cb.solutions else None, stats,
+                              optimal=status == cp_model.OPTIMAL)
             stats["bound"] = solver.best_objective_bound
             stats["improvements"] = cb.scores
             return res

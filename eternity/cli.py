@@ -631,7 +631,8 @@ def cmd_solve(a) -> int:
         if "distinct" in res.stats:
             line += f"  distinct {res.stats['distinct']}"
         if res.best_score is not None:
-            line += f"  best score {res.best_score}"
+            line += f"  best score {res.best_score}" + {True: " (proven optimal)", False: " (best so far)"}.get(
+                res.optimal, "")
         if verified is not None:
             line += f"  verified {verified}"
         shown = {"load_s": res.load_s, "build_s": res.build_s, "search_s": res.search_s,

@@ -73,6 +73,7 @@ def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
             "verified": sum(1 for r in rs if r["verified"] == 1),
             "errors": sum(r["status"] in ("error", "memout") for r in rs),
             "mean_score": _mean_score([r.get("best_score") for r in rs]),
+            "optimal": sum(1 for r in rs if r.get("optimal") == 1),
         })
     # virtual best solver per family and class
     vbs: dict[tuple, dict[tuple, list[float]]] = defaultdict(lambda: defaultdict(list))
@@ -89,7 +90,7 @@ def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
             "family": fam, "class": cls, "solver": "virtual best", "cells": len(best),
             "solved": sum(t is not None and t < 2 * limit[(fam, cls)] for t in best),
             "par2_s": _stat(statistics.fmean, best), "median_s": _stat(statistics.median, best),
-            "mean_nodes": None, "verified": None, "errors": None,
+            "mean_nodes": None, "verified": None, "errors": None, "optimal": None,
             "mean_score": _mean_score([max((v for v in vs if v is not None), default=None)
                                        for vs in top[(fam, cls)].values()]),
         })
@@ -105,7 +106,7 @@ def _mean_score(scores: list) -> float | None:
 LEGEND = ("Times on the {clock} clock ({means}); par2: mean, an unsolved cell counted as twice the time limit. "
           "solved: cells answered (solved or unsatisfiable). verified: cells whose returned solutions the verifier "
           "checked and accepted (a count returns none to check). errors: error or memout cells. mean_score (mode best): "
-          "the mean best score.")
+          "the mean best score; optimal: cells whose score is proven the best possible.")
 WINNERS_LEGEND = ("Times on the {clock} clock ({means}). best: the configuration that answered the most cells, "
                   "then the lowest par2 (mean, an unsolved cell counted as twice the time limit); virtual best: "
                   "each cell's fastest configuration.")
@@ -187,9 +188,9 @@ def table(db: str, fmt: str = "md", clock: str = "solve", experiment: str | None
         rows = [{named.get(k, k): v for k, v in r.items()} for r in summary]
         cols = [named.get(c, c) for c in COLUMNS]
         if any(r["mean_score"] is not None for r in rows):  # mode best: the score is what the table is for
-            cols.append("mean_score")
+            cols += ["mean_score", "optimal"]
         else:
-            rows = [{k: v for k, v in r.items() if k != "mean_score"} for r in rows]
+            rows = [{k: v for k, v in r.items() if k not in ("mean_score", "optimal")} for r in rows]
     if fmt == "json":
         return json.dumps({"clock": clock, "clock_means": CLOCKS[clock], "rows": rows}, indent=1)
     if fmt == "csv":

@@ -227,7 +227,8 @@ def run(config_path: str, db: str, jobs: int | None = None, executor: str = "loc
             full["mode"] = "count-part"
         full["options"] = json.dumps(cell["options"], sort_keys=True)
         full.update({k: row.get(k) for k in ("status", "wall_s", "cpu_s", "peak_mb", "nodes", "conflicts", "count",
-                                              "best_score", "message", "load_s", "build_s", "search_s")})
+                                              "best_score", "message", "load_s", "build_s", "search_s",
+                                              "optimal")})
         full["detail"] = json.dumps(row["detail"]) if row.get("detail") is not None else None
         full["verified"] = None if row.get("verified") is None else int(bool(row["verified"]))
         full.update(versions=vers, host=host, finished_at=time.strftime("%Y-%m-%dT%H:%M:%S"))

@@ -37,7 +37,8 @@ RESULT_COLUMNS = ["key", "experiment", "instance", "family", "solver", "config",
                   "best_score", "verified", "message", "versions", "host", "finished_at", "detail",
                   "load_s", "build_s", "search_s"]
 # columns later than the first; count_exact: a count beyond 64 bits, in decimal (``count`` holds it as a REAL)
-ADDED = {"detail": "TEXT", "load_s": "REAL", "build_s": "REAL", "search_s": "REAL", "count_exact": "TEXT"}
+ADDED = {"detail": "TEXT", "load_s": "REAL", "build_s": "REAL", "search_s": "REAL", "count_exact": "TEXT",
+         "optimal": "INTEGER"}  # optimal: mode best, 1 when the score is proven the best possible
 INT64 = (-(1 << 63), (1 << 63) - 1)
 
 
@@ -118,11 +119,12 @@ class Store:
     def add_result(self, row: dict) -> None:
         row = dict(row)
         row["count_exact"] = None
+        row["optimal"] = None if row.get("optimal") is None else int(row["optimal"])
         n = row.get("count")
         if isinstance(n, int) and not INT64[0] <= n <= INT64[1]:  # SQLite's integers are 64-bit: keep it exact
             row["count"], row["count_exact"] = float(n), str(n)
-        cols = ", ".join(RESULT_COLUMNS + ["count_exact"])
-        vals = ", ".join(":" + c for c in RESULT_COLUMNS + ["count_exact"])
+        cols = ", ".join(RESULT_COLUMNS + ["count_exact", "optimal"])
+        vals = ", ".join(":" + c for c in RESULT_COLUMNS + ["count_exact", "optimal"])
         self.db.execute(f"INSERT OR IGNORE INTO results ({cols}) VALUES ({vals})", row)
         self.db.commit()
 

@@ -25,9 +25,9 @@ KINDS: tuple[str, ...] = ("edge", "polyform", "queens", "latin")
 class Status(enum.StrEnum):
     """How a solve ended.  The values are what the store and the tables show.
 
-    In mode best, ``SOLVED`` means the board's score is proven optimal (CP-SAT, MaxSAT, MIP, MiniZinc
-    that finished), ``LIMIT`` with a board and ``best_score`` a best board so far (the beam, and any
-    optimiser stopped by its limit): a table's ``solved`` column counts proofs of optimality."""
+    In mode best, ``SOLVED`` means a verified board with its score; whether that score is proven the
+    best possible is ``SolveResult.optimal`` (an optimiser that finished: CP-SAT, MaxSAT, MIP, MiniZinc),
+    stored and tabled as ``optimal``: a best board so far is solved and not optimal."""
 
     SOLVED = "solved"              # answered: solutions found, a count or a best board completed
     UNSAT = "unsatisfiable"        # the search finished and proved there is no solution
@@ -66,6 +66,9 @@ class SolveResult:
     load_s: float | None = None
     build_s: float | None = None
     search_s: float | None = None
+    # mode best: True when the score is proven the best possible, False when it is a best board so far,
+    # None when the solver does not say (the beam proves nothing: False)
+    optimal: bool | None = None
 
     def __post_init__(self) -> None:
         self.status = Status(self.status)

@@ -108,6 +108,28 @@ def test_every_optimiser_finds_the_same_optimum(seed, flip):
         res, verified = solving.solve_verified(solving.get(name, opts), p, "best", LIMIT)
         assert res.status == solving.Status.SOLVED and verified, (name, opts, res.status)
         assert res.best_score == ref.best_score, (name, opts, res.best_score, ref.best_score)
+        assert res.optimal is True, (name, opts)
+    beam = solving.get("beam", {"width": 16}).solve(p, mode="best", limits=solving.Limits(time_s=5))
+    assert beam.optimal is (beam.best_score == p.n_joins)  # the beam proves nothing short of a perfect board
+
+
+def test_proofs_of_optimality_are_stored_and_tabled(tmp_path):
+    """Mode best: a proven optimum is `optimal` in the store and the table, apart from a best board so far."""
+    from experiments.report import table
+    from experiments.runner import run
+    cfg = tmp_path / "best.toml"
+    cfg.write_text('name = "best"\ntime_limit = 20.0\n[[families]]\nkind = "edge"\nname = "e3"\nrows = 3\n'
+                   'cols = 3\nframe_colors = 2\ninner_colors = 2\ninstances = 2\n'
+                   '[[solvers]]\nname = "cpsat"\nmode = "best"\n'
+                   '[[solvers]]\nname = "beam"\nmode = "best"\noptions = { width = 16 }\n')
+    db = tmp_path / "best.sqlite"
+    run(str(cfg), str(db), jobs=1, show_progress=False)
+    text = table(str(db))
+    header = text.splitlines()[0]
+    assert header.rstrip(" |").endswith("mean_score | optimal")
+    rows = {line.split(" | ")[2]: line.rstrip(" |").rsplit(" | ", 1)[1] for line in text.splitlines()[2:]
+            if line.startswith("| e3")}
+    assert rows["cpsat/best"] == "2"  # both boards proven optimal
 
 
 def test_bad_engines_are_refused_in_one_line():
