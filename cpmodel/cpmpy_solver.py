@@ -222,7 +222,7 @@ class Cpmpy(SolverBase):
 
 
 # Formats CPMpy's writers produce (cpmpy.tools.io.write), by the name `eternity export --to` takes.
-EXPORTS = {"wcnf": "wcnf", "opb": "opb", "lp": "lp", "mps": "mps", "fzn": "fzn"}
+EXPORTS = {"opb": "opb", "lp": "lp", "mps": "mps", "fzn": "fzn"}
 
 
 def export_model(puzzle, fmt: str, path: str, options: dict | None = None) -> None:

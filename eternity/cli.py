@@ -540,7 +540,12 @@ def cmd_export(a) -> int:
 
         export_mzn(p, a.output, opts)
         return 0
-    elif a.to in ("wcnf", "opb", "lp", "mps", "fzn"):
+    elif a.to == "wcnf":
+        from encoders.maxsat import export_wcnf
+
+        export_wcnf(p, a.output, opts)
+        return 0
+    elif a.to in ("opb", "lp", "mps", "fzn"):
         from cpmodel.cpmpy_solver import export_model as export_cpmpy
 
         export_cpmpy(p, a.to, a.output, opts)

@@ -57,6 +57,15 @@ def test_the_engines_are_present():
     assert {"ortools", "exact", "choco", "pumpkin", "highs", "scip", "z3", "pysat"} <= set(cpmpy_solver.present())
 
 
+def broken(size: int, seed: int) -> EdgePuzzle:
+    """A planted board with one side of its first inner piece recoloured to a colour no neighbour shows."""
+    p, _ = generate.edge_puzzle(size, size, 2, 3, seed)
+    pieces = p.pieces.copy()
+    q = next(q for q in range(len(pieces)) if (pieces[q] != 0).all())
+    pieces[q, 0] = int(pieces.max()) + 1  # a colour no other side has: that join can never match
+    return EdgePuzzle(p.rows, p.cols, pieces, name="broken")
+
+
 def _mutated(rows, cols, fc, ic, seed, flip) -> EdgePuzzle:
     """A generated board; with ``flip`` one inner side of one piece recoloured (often no solution left)."""
     p, _ = generate.edge_puzzle(rows, cols, fc, ic, seed)
@@ -102,8 +111,8 @@ def test_every_optimiser_finds_the_same_optimum(seed, flip):
     p = _mutated(3, 3, 2, 2, seed, flip)
     ref = solving.get("cpsat").solve(p, mode="best", limits=LIMIT)
     assert ref.status == solving.Status.SOLVED
-    optimisers = [("cpmpy", {"backend": b}) for b in ("rc2", "ortools", "exact", "choco", "highs")
-                  if b in cpmpy_solver.present()] + ([("minizinc", {})] if MZN else [])
+    optimisers = [("maxsat", {})] + [("cpmpy", {"backend": b}) for b in ("rc2", "ortools", "exact", "choco", "highs")
+                                     if b in cpmpy_solver.present()] + ([("minizinc", {})] if MZN else [])
     for name, opts in optimisers:
         res, verified = solving.solve_verified(solving.get(name, opts), p, "best", LIMIT)
         assert res.status == solving.Status.SOLVED and verified, (name, opts, res.status)
@@ -130,6 +139,29 @@ def test_proofs_of_optimality_are_stored_and_tabled(tmp_path):
     rows = {line.split(" | ")[2]: line.rstrip(" |").rsplit(" | ", 1)[1] for line in text.splitlines()[2:]
             if line.startswith("| e3")}
     assert rows["cpsat/best"] == "2"  # both boards proven optimal
+
+
+def test_maxsat_proves_an_optimum_below_a_perfect_board():
+    """A board whose perfect solution was broken: RC2 proves the best score, which the beam only finds."""
+    b = broken(4, 3)
+    assert solving.get("edge-backtrack").solve(b, mode="count").count == 0
+    res, verified = solving.solve_verified(solving.get("maxsat"), b, "best", LIMIT)
+    assert verified and res.optimal is True and res.best_score == b.n_joins - 1
+
+
+def test_the_wcnf_export_is_the_max_score_problem(tmp_path):
+    from pysat.examples.rc2 import RC2
+    from pysat.formula import WCNF
+
+    from eternity.cli import main
+    b = broken(4, 3)
+    path = tmp_path / "b.json"
+    from puzzles import formats
+    formats.write_puzzle(b, path)
+    assert main(["export", str(path), "--to", "wcnf", "-o", str(tmp_path / "b.wcnf")]) == 0
+    w = WCNF(from_file=str(tmp_path / "b.wcnf"))
+    with RC2(w) as rc2:
+        assert rc2.compute() is not None and len(w.soft) - rc2.cost == b.n_joins - 1
 
 
 def test_bad_engines_are_refused_in_one_line():
