@@ -286,12 +286,25 @@ def _execute(todo: list[dict], jobs: int, executor: str, scheduler: str | None):
         with cores.held(cell.get("cores", 1)):
             return run_cell(cell)
 
+    pool = ThreadPoolExecutor(max_workers=jobs)
+    futures = {pool.submit(run, c): c for c in todo}
+    given: set = set()
     try:
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            futures = {pool.submit(run, c): c for c in todo}
-            for fut in as_completed(futures):
-                yield futures[fut], fut.result()
+        for fut in as_completed(futures):
+            given.add(fut)
+            yield futures[fut], fut.result()
+    except KeyboardInterrupt:
+        # Ctrl-C: the cells that finished are stored (also those done while we were told), the running
+        # ones are stopped now rather than awaited, and the run says so; a rerun resumes from the store
+        done = [f for f in futures if f.done() and f not in given and not f.cancelled() and f.exception() is None]
+        print(f"eternity run: stopping: {len(done)} more finished cells stored, the running ones stopped; "
+              "run the same command again to resume", file=sys.stderr)
+        pool.shutdown(wait=False, cancel_futures=True)
+        for f in done:
+            yield futures[f], f.result()
+        raise
     finally:
+        pool.shutdown(wait=False, cancel_futures=True)
         close_all()
 
 

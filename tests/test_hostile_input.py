@@ -2,6 +2,8 @@
 foreign databases, counts beyond 64 bits, every mode's output complete, help that helps."""
 
 import json
+import sys
+from pathlib import Path
 import os
 import sqlite3
 
@@ -283,3 +285,62 @@ def test_beam_refuses_options_that_do_not_apply():
     with pytest.raises(UsageError, match="repair is for mode best"):
         beam("beam", {"repair": 0.5}).check(catalog.load("eternity2-clue1"), "first")
     beam("beam", {"repair": 0.5, "width": 10}).check(catalog.load("eternity2-clue1"), "best")
+
+
+CTRL_C = """
+name = "ctrlc"
+seed = 1
+time_limit = 60.0
+[[families]]
+kind = "edge"
+name = "small"
+rows = [3]
+cols = [3]
+frame_colors = [1]
+inner_colors = [1, 2]
+instances = 2
+[[families]]
+kind = "edge"
+name = "long"
+rows = [8]
+cols = [8]
+frame_colors = [2]
+inner_colors = [2]
+instances = 2
+[[solvers]]
+name = "edge-backtrack"
+mode = "count"
+"""
+
+
+def test_ctrl_c_on_run_stores_what_finished_and_stops_at_once(tmp_path):
+    """Ctrl-C: the finished cells are stored, the run says it stops, the running cells are not awaited, and
+    the same command resumes."""
+    import signal
+    import sqlite3
+    import subprocess
+    import time
+
+    cfg, db = tmp_path / "c.toml", tmp_path / "c.sqlite"
+    cfg.write_text(CTRL_C)
+    cmd = [str(Path(sys.executable).parent / "eternity"), "run", str(cfg), "--db", str(db), "--quiet", "--jobs", "3"]
+    p = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True)
+    # the two long counts (minutes each) go first and hold two workers; the third stores the small cells
+    for _ in range(600):
+        time.sleep(0.1)
+        if db.exists():
+            try:
+                if sqlite3.connect(db).execute("SELECT COUNT(*) FROM results").fetchone()[0] >= 4:
+                    break
+            except sqlite3.Error:
+                pass
+    time.sleep(1.0)
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    err = p.communicate(timeout=60)[1]
+    waited = time.monotonic() - t0
+    assert p.returncode == 130, err
+    assert "stopping" in err and "resume" in err, err
+    assert waited < 10, f"Ctrl-C took {waited:.1f} s"  # the long cells are stopped, not awaited
+    rows = sqlite3.connect(db).execute("SELECT family, status FROM results").fetchall()
+    assert sorted(rows) == [("small", "solved")] * 4, rows
