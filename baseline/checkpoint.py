@@ -8,6 +8,7 @@ the options, so a resume with anything else is refused.
 from __future__ import annotations
 
 import os
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -32,8 +33,11 @@ def load(d: Path, name: str, fingerprint: str) -> dict:
     f = d / f"{name}.npz"
     if not f.exists():
         raise ValueError(f"resume: {f}: no snapshot there")
-    with np.load(f) as z:
-        data = {k: z[k] for k in z.files}
+    try:
+        with np.load(f, allow_pickle=False) as z:
+            data = {k: z[k] for k in z.files}
+    except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile) as e:
+        raise ValueError(f"resume: {f}: a damaged snapshot ({type(e).__name__}: {e})") from None
     if str(data.get("fingerprint")) != fingerprint:
         raise ValueError(f"resume: {f}: written for another puzzle or other options")
     return data

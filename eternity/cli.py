@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import json
 import math
 import os
@@ -875,10 +876,20 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("eternity: interrupted", file=sys.stderr)
         return 130
+    except OSError as e:
+        if e.errno not in _NAME_ERRNOS:
+            return _internal_error(argv, e)
+        name = str(e.filename or "")
+        shown = name if len(name) <= 200 else name[:100] + "..." + name[-60:]
+        print(f"eternity: error: {shown}: {e.strerror.lower()}", file=sys.stderr)  # a file name the system refuses
+        return EXIT_USAGE
     except BrokenPipeError:
         return 0
     except Exception as e:  # a bug, not bad input: say so, and keep the traceback
         return _internal_error(argv, e)
+
+
+_NAME_ERRNOS = (errno.ENAMETOOLONG, errno.ELOOP, errno.ENOTDIR)
 
 
 def _internal_error(argv: list[str], e: Exception) -> int:

@@ -110,6 +110,8 @@ def load_config(path: str) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise InputError(path, None, f"invalid TOML ({e})") from None
+    except RecursionError:
+        raise InputError(path, None, "invalid TOML (nested too deeply)") from None
     try:
         return Config.model_validate(data)
     except ValidationError as e:

@@ -47,6 +47,8 @@ def _inspect(path: Path) -> tuple[set[str], set[str], int]:
     only; InputError naming the file when it is not SQLite or is damaged."""
     from puzzles.errors import InputError
 
+    from puzzles.formats import refuse_special
+    refuse_special(path)
     with open(path, "rb") as f:
         if f.read(16) != b"SQLite format 3\x00":
             raise InputError(path, None, "not a results database (not an SQLite file)")

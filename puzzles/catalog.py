@@ -257,7 +257,13 @@ def load_builtin(name: str):
 
 def load(spec: str):
     """A puzzle by built-in name or file path (InputError if neither)."""
-    if Path(spec).exists():
+    try:
+        exists = Path(spec).exists()
+    except OSError as e:  # a name too long for the file system, say
+        raise InputError(spec, None, f"cannot read ({e.strerror})") from None
+    except ValueError:  # a NUL byte in the name
+        raise InputError(spec, None, "not a file name") from None
+    if exists:
         from .formats import read_puzzle
 
         return read_puzzle(spec)

@@ -12,7 +12,8 @@ class InputError(Exception):
 
     def __init__(self, source: str, field: str | None, problem: str):
         self.source, self.field, self.problem = str(source), field, problem
-        where = f"{self.source}: {field}: " if field else f"{self.source}: "
+        shown = self.source if len(self.source) <= 200 else self.source[:100] + "..." + self.source[-60:]
+        where = f"{shown}: {field}: " if field else f"{shown}: "
         super().__init__(where + problem)
 
 

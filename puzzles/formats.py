@@ -188,10 +188,22 @@ def _validation(source: str, exc: ValidationError) -> InputError:
 MAX_FILE_BYTES = 64 * 2**20  # no puzzle, solution or config comes near: a larger input is refused, not read
 
 
+def refuse_special(path: str | os.PathLike) -> None:
+    """A named pipe or a socket is refused before it is opened (opening a FIFO waits for a writer)."""
+    import stat
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return  # the open that follows names the problem
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode):
+        raise InputError(str(path), None, "is a named pipe or a socket, not a file")
+
+
 def read_text(path: str | os.PathLike) -> str:
     """A text file (UTF-8, with or without a byte-order mark, or UTF-16 with one), read up to
     MAX_FILE_BYTES: /dev/zero or a huge file is refused, not read without end."""
     p = Path(path)
+    refuse_special(p)
     try:
         with open(p, "rb") as f:
             data = f.read(MAX_FILE_BYTES + 1)
@@ -217,6 +229,8 @@ def _json(source: str, text: str) -> Any:
         raise InputError(source, None, "empty file")
     try:
         return json.loads(text)
+    except RecursionError:
+        raise InputError(source, None, "JSON nested too deeply") from None
     except json.JSONDecodeError as e:
         what = e.msg.removesuffix(" at")  # "Unterminated string starting at", "Expecting value", ...
         raise InputError(source, f"line {e.lineno} column {e.colno}",

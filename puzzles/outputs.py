@@ -97,7 +97,14 @@ def refuse_overwriting_inputs(outputs: dict[str, str], inputs: list[str]) -> Non
     """An output that is one of the command's inputs, or another of its outputs, is refused: writing it
     would destroy what the command reads (``solve p.json -o p.json``) or what it just wrote."""
     seen: dict[Path, str] = {}
-    ins = {Path(i).resolve(): i for i in inputs if i and Path(i).is_file()}
+
+    def is_file(i: str) -> bool:
+        try:
+            return Path(i).is_file()
+        except (OSError, ValueError):  # a name too long, or with a NUL: not a file; its reader says why
+            return False
+
+    ins = {Path(i).resolve(): i for i in inputs if i and is_file(i)}
     for option, path in outputs.items():
         if not path:
             continue
