@@ -25,7 +25,7 @@ from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
 from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
 
-from .tables import edge_table, xcc_rows
+from .tables import MODEL_OPTIONS, edge_table, xcc_rows
 
 # name -> the pip package that brings it (every backend CPMpy 1.1 knows that this project supports)
 BACKENDS = {
@@ -141,10 +141,7 @@ class Cpmpy(SolverBase):
         "backend": Option(str, "ortools", "a CPMpy backend: ortools, exact (pseudo-Boolean), choco (CP), pumpkin "
                           "(lazy clause generation), highs and scip (MIP), z3 (SMT), pindakaas, pysat[:NAME] "
                           "(SAT), rc2[:NAME] (MaxSAT, mode best); `eternity solvers cpmpy` lists those present"),
-        "identical": Option(str, "merge", "edge matching: identical pieces as one kind with a count of copies "
-                            "(merge), or each piece its own (distinct)", ("merge", "distinct")),
-        "model": Option(str, "auto", "table (edge matching) or xcc (any puzzle); auto: table for edge matching",
-                        ("auto", "table", "xcc")),
+        **MODEL_OPTIONS,
     }
 
     @classmethod

@@ -24,7 +24,7 @@ from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
 from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
 
-from .tables import edge_table, xcc_rows
+from .tables import MODEL_OPTIONS, edge_table, xcc_rows
 
 INSTALL = "Debian: apt-get install minizinc (it brings Gecode)"
 
@@ -135,10 +135,7 @@ class MiniZinc(SolverBase):
     OPTIONS = {
         "backend": Option(str, "gecode", "a solver MiniZinc runs (`minizinc --solvers`): gecode (Debian's "
                           "minizinc brings it), chuffed, cp-sat, ... where installed"),
-        "identical": Option(str, "merge", "edge matching: identical pieces as one kind with a count of copies "
-                            "(merge), or each piece its own (distinct)", ("merge", "distinct")),
-        "model": Option(str, "auto", "table (edge matching) or xcc (any puzzle); auto: table for edge matching",
-                        ("auto", "table", "xcc")),
+        **MODEL_OPTIONS,
     }
 
     @classmethod

@@ -29,6 +29,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from puzzles.edge import EdgePlacement, EdgePuzzle
+from solving import Option
+
+# The options of every front end that writes these models (`cpmpy`, `minizinc`).
+MODEL_OPTIONS = {
+    "identical": Option(str, "merge", "edge matching: identical pieces as one kind with a count of copies "
+                        "(merge), or each piece its own (distinct)", ("merge", "distinct")),
+    "model": Option(str, "auto", "table (edge matching) or xcc (any puzzle); auto: table for edge matching",
+                    ("auto", "table", "xcc")),
+}
 
 
 @dataclass
