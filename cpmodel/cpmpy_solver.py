@@ -79,6 +79,13 @@ def check_backend(backend: str) -> None:
             raise UsageError(f"solver cpmpy: backend {backend!r} is not available (known: {', '.join(subs)})")
 
 
+def _within(elapsed: float, left: float | None) -> bool:
+    """Whether a call that took ``elapsed`` seconds ended well inside its limit ``left``.  A proof (no
+    solution, all solutions, an optimum) is trusted only then: CPMpy's Choco interface reports a search
+    stopped by its time limit as unsatisfiable when Choco's own clock reads a little under the limit."""
+    return left is None or elapsed < left - max(0.5, 0.02 * left)
+
+
 def _edge_model(p: EdgePuzzle, merge: bool, best: bool):
     import cpmpy as cp
     import numpy as np
@@ -184,21 +191,26 @@ class Cpmpy(SolverBase):
         table = isinstance(puzzle, EdgePuzzle) and self.options["model"] != "xcc"
         stats: dict = {"build_s": build_s, "backend": backend, "model": "table" if table else "xcc"}
         if mode == "best":
+            t1 = time.perf_counter()
             found = solver.solve(time_limit=left)
             st = solver.status().exitstatus
+            proved = _within(time.perf_counter() - t1, left)
             stats["time_s"] = time.perf_counter() - t0 - build_s
             if not found:
-                status = Status.UNSAT if st == ExitStatus.UNSATISFIABLE else Status.LIMIT
+                status = Status.UNSAT if st == ExitStatus.UNSATISFIABLE and proved else Status.LIMIT
                 return SolveResult(status, [], None, None, stats)
             board = decode()
             score = int(round(solver.objective_value()))
-            return SolveResult(Status.SOLVED, [board], None, score, stats, optimal=st == ExitStatus.OPTIMAL)
+            return SolveResult(Status.SOLVED, [board], None, score, stats,
+                               optimal=st == ExitStatus.OPTIMAL and proved)
         if mode == "first":
+            t1 = time.perf_counter()
             found = solver.solve(time_limit=left)
             st = solver.status().exitstatus
+            proved = _within(time.perf_counter() - t1, left)
             stats["time_s"] = time.perf_counter() - t0 - build_s
-            return enumerated(mode, complete=st == ExitStatus.UNSATISFIABLE, solutions=[decode()] if found else [],
-                              count=None, stats=stats)
+            return enumerated(mode, complete=st == ExitStatus.UNSATISFIABLE and proved,
+                              solutions=[decode()] if found else [], count=None, stats=stats)
         want = limits.wanted(mode)
         keep = want if mode == "all" else 0
         boards: list = []
@@ -207,13 +219,14 @@ class Cpmpy(SolverBase):
             if keep is None or len(boards) < keep:
                 boards.append(decode())
 
+        t1 = time.perf_counter()
         with warnings.catch_warnings():  # CPMpy warns that blocking clauses change the solver's state: they do
             warnings.simplefilter("ignore")
             n = solver.solveAll(display=collect if mode == "all" else None, time_limit=left,
                                 solution_limit=None if want is None else -(-want // mult))
         st = solver.status().exitstatus
         stats["time_s"] = time.perf_counter() - t0 - build_s
-        complete = st in (ExitStatus.OPTIMAL, ExitStatus.UNSATISFIABLE)
+        complete = st in (ExitStatus.OPTIMAL, ExitStatus.UNSATISFIABLE) and _within(time.perf_counter() - t1, left)
         return enumerated(mode, complete=complete, solutions=boards, count=n * mult, stats=stats,
                           wanted=None if want is None else want)
 

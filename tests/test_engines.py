@@ -188,3 +188,12 @@ def test_minizinc_merges_identical_pieces_and_counts_them_back():
     merged = _count("minizinc", {"identical": "merge"}, p)
     assert merged == _count("minizinc", {"identical": "distinct"}, p) == _count("edge-backtrack", {}, p)
     assert np.isfinite(merged)
+
+
+@pytest.mark.skipif("choco" not in cpmpy_solver.present(), reason="pychoco is not installed")
+def test_a_search_stopped_by_its_limit_is_never_a_proof_of_no_solution():
+    """CPMpy's Choco interface calls a search its time limit stopped 'unsatisfiable' when Choco's clock reads a
+    little under the limit; a planted board must come back 'limit' (or solved), never 'unsatisfiable'."""
+    p, _ = generate.edge_puzzle(7, 7, 3, 7, 3)
+    res = solving.get("cpmpy", {"backend": "choco"}).solve(p, mode="first", limits=solving.Limits(time_s=2))
+    assert res.status in (solving.Status.LIMIT, solving.Status.SOLVED), res.status

@@ -141,6 +141,7 @@ def _exhaust(p):
     return s
 
 
+@pytest.mark.slow  # the pentominoes' full tree; smaller trees are probed in the default run
 def test_knuth_probes_estimate_the_poly_tree_of_the_pentominoes():
     """Unbiased: with enough probes the mean lands on the exhaust's own node count (64,031 nodes)."""
     from baseline.backtrack import make_search

@@ -108,6 +108,7 @@ def test_first_regions_are_what_k_pieces_cover_near_the_edge():
         sample_state(p, 3, 40, random.Random(1), prefix=random_prefix, regions="apart")
 
 
+@pytest.mark.slow  # a minute of real exhausts; the planted-weights tests cover the fit in the default run
 def test_weights_from_real_exhausts_favour_compact_pieces():
     """Seed 000: convex pieces tile well, wiggly ones badly.  On a generated puzzle (27 random
     4-drafters filling a hexagon), regions a partial tiling leaves, every piece on offer: the
