@@ -142,7 +142,8 @@ WINNER_COLUMNS = ["family", "class", "cells", "best", "solved", "par2_s", "media
 
 def winners(summary: list[dict]) -> list[dict]:
     """Per family and class, the single configuration that did best (most cells answered, then the lowest
-    PAR-2, then the name), beside the virtual best of all: where each solver family wins."""
+    PAR-2, then the name; best-mode rows only where there are no others), beside the virtual best of all:
+    where each solver family wins."""
     by: dict[tuple, list[dict]] = defaultdict(list)
     vbs: dict[tuple, dict] = {}
     for r in summary:
@@ -153,6 +154,8 @@ def winners(summary: list[dict]) -> list[dict]:
             by[k].append(r)
     out = []
     for k, rs in sorted(by.items()):
+        answers = [r for r in rs if not r["solver"].endswith("/best")]  # a best board answers another question
+        rs = answers or rs
         best = min(rs, key=lambda r: (-r["solved"], r["par2_s"] if r["par2_s"] is not None else float("inf"),
                                       r["solver"]))
         v = vbs.get(k, {})
