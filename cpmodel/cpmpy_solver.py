@@ -190,27 +190,21 @@ class Cpmpy(SolverBase):
         left = None if limits.time_s is None else max(0.01, limits.time_s - build_s)
         table = isinstance(puzzle, EdgePuzzle) and self.options["model"] != "xcc"
         stats: dict = {"build_s": build_s, "backend": backend, "model": "table" if table else "xcc"}
-        if mode == "best":
+        if mode in ("first", "best"):  # one solve: a board, or a proof that there is none (or of its optimum)
             t1 = time.perf_counter()
             found = solver.solve(time_limit=left)
             st = solver.status().exitstatus
             proved = _within(time.perf_counter() - t1, left)
             stats["time_s"] = time.perf_counter() - t0 - build_s
+            if mode == "first":
+                return enumerated(mode, complete=st == ExitStatus.UNSATISFIABLE and proved,
+                                  solutions=[decode()] if found else [], count=None, stats=stats)
             if not found:
                 status = Status.UNSAT if st == ExitStatus.UNSATISFIABLE and proved else Status.LIMIT
                 return SolveResult(status, [], None, None, stats)
-            board = decode()
             score = int(round(solver.objective_value()))
-            return SolveResult(Status.SOLVED, [board], None, score, stats,
+            return SolveResult(Status.SOLVED, [decode()], None, score, stats,
                                optimal=st == ExitStatus.OPTIMAL and proved)
-        if mode == "first":
-            t1 = time.perf_counter()
-            found = solver.solve(time_limit=left)
-            st = solver.status().exitstatus
-            proved = _within(time.perf_counter() - t1, left)
-            stats["time_s"] = time.perf_counter() - t0 - build_s
-            return enumerated(mode, complete=st == ExitStatus.UNSATISFIABLE and proved,
-                              solutions=[decode()] if found else [], count=None, stats=stats)
         want = limits.wanted(mode)
         keep = want if mode == "all" else 0
         boards: list = []

@@ -876,6 +876,8 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("eternity: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (`eternity list | head -1`): nothing more to say
+        return 0
     except OSError as e:
         if e.errno not in _NAME_ERRNOS:
             return _internal_error(argv, e)
@@ -883,8 +885,6 @@ def main(argv: list[str] | None = None) -> int:
         shown = name if len(name) <= 200 else name[:100] + "..." + name[-60:]
         print(f"eternity: error: {shown}: {e.strerror.lower()}", file=sys.stderr)  # a file name the system refuses
         return EXIT_USAGE
-    except BrokenPipeError:
-        return 0
     except Exception as e:  # a bug, not bad input: say so, and keep the traceback
         return _internal_error(argv, e)
 

@@ -344,3 +344,13 @@ def test_ctrl_c_on_run_stores_what_finished_and_stops_at_once(tmp_path):
     assert waited < 10, f"Ctrl-C took {waited:.1f} s"  # the long cells are stopped, not awaited
     rows = sqlite3.connect(db).execute("SELECT family, status FROM results").fetchall()
     assert sorted(rows) == [("small", "solved")] * 4, rows
+
+
+def test_a_reader_that_goes_away_is_not_an_error():
+    """`eternity ... | true`: the pipe is closed before the first line is written; no internal error."""
+    import subprocess
+
+    eternity = str(Path(sys.executable).parent / "eternity")
+    for cmd in ("solve queens-6 --mode all", "solve queens-6 --solver cpmpy --mode count", "list"):
+        r = subprocess.run(f"{eternity} {cmd} | true", shell=True, capture_output=True, text=True, timeout=120)
+        assert "internal error" not in r.stderr and "Traceback" not in r.stderr, (cmd, r.stderr)
