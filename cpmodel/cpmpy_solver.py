@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 import warnings
-from functools import lru_cache
+from functools import cache
 
 from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
@@ -36,7 +36,7 @@ BACKENDS = {
 OPTIMISE_ONLY = ("rc2",)  # MaxSAT: mode best only
 
 
-@lru_cache(maxsize=None)
+@cache
 def _supported(name: str) -> bool:
     """Whether one backend imports here (only that one is loaded: Choco starts a GraalVM isolate)."""
     try:
@@ -46,7 +46,7 @@ def _supported(name: str) -> bool:
         return False
 
 
-@lru_cache(maxsize=None)
+@cache
 def present() -> tuple[str, ...]:
     """The backends that import on this machine (with pysat's sub-solvers as ``pysat:NAME``)."""
     try:
@@ -110,7 +110,7 @@ def _edge_model(p: EdgePuzzle, merge: bool, best: bool):
         shown = [tuple(int(colour[v].value()) for v in t.side_var[c]) for c in range(p.n_cells)]
         return t.decode([int(v) for v in kind.value()], shown)
 
-    return m, decode, t.orderings, [kind, colour]
+    return m, decode, t.orderings
 
 
 def _xcc_model(xcc):
@@ -136,7 +136,7 @@ def _xcc_model(xcc):
     def decode():
         return [rows.decode[k] for k in range(rows.n_options) if x[k].value()]
 
-    return m, decode, 1, [x]
+    return m, decode, 1
 
 
 class Cpmpy(SolverBase):
@@ -180,7 +180,7 @@ class Cpmpy(SolverBase):
         self.check(puzzle, mode)
         limits = limits or Limits()
         t0 = time.perf_counter()
-        model, decode, mult, user_vars = self.build(puzzle, mode)
+        model, decode, mult = self.build(puzzle, mode)
         backend = self.options["backend"]
         if limits.time_s is not None and backend.startswith(("pysat:cadical", "rc2:cadical")):
             raise UsageError(f"solver cpmpy: backend {backend} cannot stop at a time limit (pysat cannot interrupt "

@@ -18,7 +18,7 @@ import shutil
 import time
 import warnings
 from datetime import timedelta
-from functools import lru_cache
+from functools import cache
 
 from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
@@ -98,7 +98,7 @@ def model_text(puzzle, merge: bool = True, best: bool = False, kind: str = "auto
     return xcc_mzn(puzzle.to_xcc())
 
 
-@lru_cache(maxsize=None)
+@cache
 def installed() -> tuple[str, ...]:
     """The solver tags MiniZinc can run here (empty without the binary)."""
     if shutil.which("minizinc") is None:

@@ -26,7 +26,7 @@ chosen by at most one value an item).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from puzzles.edge import EdgePlacement, EdgePuzzle
 from solving import Option
@@ -51,13 +51,15 @@ class EdgeTable:
     side_var: list[list[int]]
     joins: list[tuple[int, int]]              # pairs of colour variables a join makes equal (best: scored)
     kinds: list[list[int]]
-    copies: list[int]
     exact: bool
     tables: list[list[tuple[int, int, int, int, int]]]
     max_colour: int
     groups: dict[int, list[int]] | None = None
     orderings: int = 1
-    fixed_colours: dict[int, int] = field(default_factory=dict)  # colour variable -> value (the grey rim)
+
+    @property
+    def copies(self) -> list[int]:
+        return [len(k) for k in self.kinds]
 
     def decode(self, kind_of_cell: list[int], colours_of_cell: list[tuple[int, int, int, int]]) -> list[EdgePlacement]:
         """A board from each cell's kind and shown colours (copies of a merged kind named once each)."""
@@ -92,7 +94,6 @@ def edge_table(p: EdgePuzzle, merge: bool = True, scored: bool = False) -> EdgeT
         else:
             side_var[cell][side] = side_var[nb][opp] = n
             n += 1
-    fixed = {}
     for cell in range(p.n_cells):
         for s in range(4):
             if side_var[cell][s] < 0:  # the rim: grey on a bordered board (the tables say so), free otherwise
@@ -102,9 +103,9 @@ def edge_table(p: EdgePuzzle, merge: bool = True, scored: bool = False) -> EdgeT
     for pl in p.candidates():
         tables[pl.cell].add((kind_of[pl.piece],) + tuple(int(c) for c in p.placed(pl.piece, pl.rotation)))
     return EdgeTable(puzzle=p, n_colour_vars=n, side_var=side_var, joins=joins, kinds=kinds,
-                     copies=[len(k) for k in kinds], exact=p.n_pieces == p.n_cells,
+                     exact=p.n_pieces == p.n_cells,
                      tables=[sorted(t) for t in tables], max_colour=int(p.pieces.max()), groups=groups,
-                     orderings=EdgePuzzle.orderings(groups), fixed_colours=fixed)
+                     orderings=EdgePuzzle.orderings(groups))
 
 
 @dataclass

@@ -90,6 +90,28 @@ def xcc_cnf(xcc, amo: str = "seqcounter", colors: str = "pairs") -> Encoding:
     return Encoding(out, max(pool.top, n), {k + 1: xcc.decode[k] for k in range(n)}, kind="xcc")
 
 
+def placement_rules(p: EdgePuzzle, cands, amo: str, pool, out: list[list[int]],
+                    groups: dict[int, list[int]] | None = None) -> dict:
+    """A variable per placement in ``cands``, exactly one a cell and each piece once (at most once with
+    spare pieces; a merged group on exactly as many cells as it has copies).  Returns placement -> var."""
+    x = {pl: pool.id(("x",) + tuple(pl)) for pl in cands}
+    by_cell, by_piece = defaultdict(list), defaultdict(list)
+    for pl, v in x.items():
+        by_cell[pl.cell].append(v)
+        by_piece[pl.piece].append(v)
+    for cell in range(p.n_cells):
+        exactly_one(by_cell[cell], amo, pool, out)
+    spare = p.n_pieces > p.n_cells
+    for piece in (range(p.n_pieces) if groups is None else groups):
+        m = 1 if groups is None else len(groups[piece])
+        if m > 1:  # a merged group: on exactly m cells
+            out.extend(CardEnc.equals(lits=by_piece[piece], bound=m, vpool=pool,
+                                      encoding=PYSAT["seqcounter"]).clauses)
+        else:
+            (at_most_one if spare else exactly_one)(by_piece[piece], amo, pool, out)
+    return x
+
+
 def direct_cnf(p: EdgePuzzle, amo: str = "seqcounter", redundant: bool = False, symmetry: bool = False,
                support: bool = True, merge: bool = False) -> Encoding:
     """The direct encoding: a variable per (cell, piece, rotation), one per join colour.  ``merge``
@@ -100,21 +122,8 @@ def direct_cnf(p: EdgePuzzle, amo: str = "seqcounter", redundant: bool = False, 
     groups = p.mergeable_groups(symmetry) if merge else None
     cands = free.candidates() if groups is None else [pl for pl in free.candidates() if pl.piece in groups]
     pool = IDPool()
-    x = {pl: pool.id(("x",) + tuple(pl)) for pl in cands}
     out: list[list[int]] = []
-    by_cell, by_piece = defaultdict(list), defaultdict(list)
-    for pl, v in x.items():
-        by_cell[pl.cell].append(v)
-        by_piece[pl.piece].append(v)
-    for cell in range(p.n_cells):
-        exactly_one(by_cell[cell], amo, pool, out)
-    for piece in (range(p.n_pieces) if groups is None else groups):
-        m = 1 if groups is None else len(groups[piece])
-        if m > 1:  # a merged group: on exactly m cells
-            out.extend(CardEnc.equals(lits=by_piece[piece], bound=m, vpool=pool,
-                                      encoding=PYSAT["seqcounter"]).clauses)
-        else:
-            (at_most_one if spare else exactly_one)(by_piece[piece], amo, pool, out)
+    x = placement_rules(p, cands, amo, pool, out, groups)
     join_of = {}
     for cell, side, nb in p.joins():
         join_of[(cell, side)] = join_of[(nb, (side + 2) % 4)] = (cell, side)

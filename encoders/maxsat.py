@@ -21,7 +21,8 @@ from collections import defaultdict
 from puzzles.edge import EdgePlacement, EdgePuzzle
 from solving import Limits, Option, SolverBase, SolveResult, Status
 
-from .amo import ENCODINGS, at_most_one, exactly_one
+from .amo import ENCODINGS
+from .cnf import placement_rules
 
 
 def score_wcnf(p: EdgePuzzle, amo: str = "seqcounter"):
@@ -29,21 +30,8 @@ def score_wcnf(p: EdgePuzzle, amo: str = "seqcounter"):
     from pysat.formula import WCNF, IDPool
 
     pool = IDPool()
-    x = {pl: pool.id(("x",) + tuple(pl)) for pl in p.candidates()}
     hard: list[list[int]] = []
-    by_cell, by_piece = defaultdict(list), defaultdict(list)
-    for pl, v in x.items():
-        by_cell[pl.cell].append(v)
-        by_piece[pl.piece].append(v)
-    for cell in range(p.n_cells):
-        exactly_one(by_cell[cell], amo, pool, hard)
-    spare = p.n_pieces > p.n_cells
-    for piece in range(p.n_pieces):
-        if by_piece[piece]:
-            (at_most_one if spare else exactly_one)(by_piece[piece], amo, pool, hard)
-        elif not spare:  # a piece with nowhere to go: no board at all
-            z = pool.id(("contradiction",))
-            hard += [[z], [-z]]
+    x = placement_rules(p, p.candidates(), amo, pool, hard)  # a piece with nowhere to go: an empty clause
     shows = defaultdict(list)  # (cell, side, colour) -> placements showing it there
     for pl, v in x.items():
         for side, c in enumerate(p.placed(pl.piece, pl.rotation)):
