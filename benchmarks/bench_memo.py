@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from baseline.backtrack import count_xcc
-from baseline.kernel import BUDGET, NO_BOUND
-from baseline.memo import MemoSearch
+from baseline.xcc.backtrack import count_xcc
+from baseline.runtime.kernel import BUDGET, NO_BOUND
+from baseline.xcc.memo import MemoSearch
 from puzzles import catalog
 
 # (puzzle, whether the plain search finishes in minutes)

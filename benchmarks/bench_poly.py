@@ -25,9 +25,9 @@ import time
 
 import numpy as np
 
-from baseline import poly
-from baseline.backtrack import make_search
-from baseline.kernel import DEEPEST, DONE, SOLUTION
+from baseline.poly import engine as poly
+from baseline.xcc.backtrack import make_search
+from baseline.runtime.kernel import DEEPEST, DONE, SOLUTION
 from puzzles import catalog
 
 # the first 20 options (XCC numbering) of the poly engine's first path on the pram, as it was at commit 85cde0f

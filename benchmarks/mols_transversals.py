@@ -18,8 +18,8 @@ import time
 import numpy as np
 
 import solving
-from baseline.backtrack import make_search, solve_xcc
-from baseline.kernel import DONE, SOLUTION
+from baseline.xcc.backtrack import make_search, solve_xcc
+from baseline.runtime.kernel import DONE, SOLUTION
 from puzzles.formats import solution_to_dict
 from puzzles.latin import LatinPlacement, LatinPuzzle
 from puzzles.verify import verify

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from ortools.sat.python import cp_model
 
+from puzzles.errors import UsageError
 from puzzles.latin import symmetric_transversals
 
 
@@ -24,9 +25,9 @@ def automorphism(n: int, cycles: str) -> list[int]:
     try:
         lengths = [int(v) for v in cycles.split(",") if v.strip()]
     except ValueError:
-        raise ValueError(f"automorphism {cycles!r}: cycle lengths separated by commas, e.g. 3,3,3,1") from None
+        raise UsageError(f"automorphism {cycles!r}: cycle lengths separated by commas, e.g. 3,3,3,1") from None
     if any(v < 1 for v in lengths) or sum(lengths) > n:
-        raise ValueError(f"automorphism {cycles!r}: positive cycle lengths summing to at most {n}")
+        raise UsageError(f"automorphism {cycles!r}: positive cycle lengths summing to at most {n}")
     sigma = list(range(n))
     start = 0
     for v in lengths:

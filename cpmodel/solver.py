@@ -16,6 +16,7 @@ from ortools.sat.python import cp_model
 
 from puzzles import formats
 from puzzles.edge import EdgePlacement, EdgePuzzle
+from puzzles.errors import UsageError
 from puzzles.latin import LatinPuzzle, pair_from_self_orthogonal
 from puzzles.orders import search_order
 from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
@@ -90,19 +91,19 @@ class CpSat(SolverBase):
         kind = self.options["model"]
         if puzzle.kind == "magic":  # sums beside the exact cover: the only model that has them
             if kind not in ("auto", "xcc"):
-                raise ValueError(f"model {kind} is for edge-matching puzzles")
+                raise UsageError(f"model {kind} is for edge-matching puzzles")
             return "magic", *models.magic_model(puzzle), False
         if kind == "auto":
             kind = "placement" if isinstance(puzzle, EdgePuzzle) else "xcc"
         if mode == "best":
             if not isinstance(puzzle, EdgePuzzle):
-                raise ValueError("mode best is for edge-matching puzzles")
+                raise UsageError("mode best is for edge-matching puzzles")
             return "score", *models.score_model(puzzle), False
         if kind != "xcc" and not isinstance(puzzle, EdgePuzzle):
-            raise ValueError(f"model {kind} is for edge-matching puzzles; use model=xcc")
+            raise UsageError(f"model {kind} is for edge-matching puzzles; use model=xcc")
         sym = self.options["symmetry"]
         if sym and not (isinstance(puzzle, EdgePuzzle) and models.symmetry_breakable(puzzle)):
-            raise ValueError("symmetry=true needs a square bordered board without fixed or spare pieces")
+            raise UsageError("symmetry=true needs a square bordered board without fixed or spare pieces")
         if kind == "xcc":
             return kind, *models.xcc_model(puzzle.to_xcc()), False
         if kind == "placement":
@@ -172,9 +173,9 @@ class CpSat(SolverBase):
         """A square orthogonal to its transpose, then the pair (A, A^T): see ``self_orthogonal``.
         Running out of such squares proves nothing about the puzzle, so it ends 'limit'."""
         if not isinstance(puzzle, LatinPuzzle) or puzzle.squares != 2:
-            raise ValueError("model self-orthogonal is for orthogonal pairs of Latin squares (officers-N)")
+            raise UsageError("model self-orthogonal is for orthogonal pairs of Latin squares (officers-N)")
         if mode != "first":
-            raise ValueError("model self-orthogonal finds one pair: mode first")
+            raise UsageError("model self-orthogonal finds one pair: mode first")
         n = puzzle.n
         cycles = self.options["automorphism"]
         if cycles == "auto":
@@ -207,9 +208,9 @@ class CpSat(SolverBase):
         if search == "default":
             return
         if not edge:
-            raise ValueError(f"search={search} is for the edge-matching models (placement, table)")
+            raise UsageError(f"search={search} is for the edge-matching models (placement, table)")
         if search == "portfolio" and prm.num_workers < 2:
-            raise ValueError("search=portfolio needs workers >= 2")
+            raise UsageError("search=portfolio needs workers >= 2")
         rank = {c: i for i, c in enumerate(search_order(puzzle, self.options["order"]))}
         if kind == "table":
             model.add_decision_strategy([main_vars[c] for c in sorted(rank, key=rank.get)],

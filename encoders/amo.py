@@ -36,6 +36,8 @@ import math
 
 from pysat.card import CardEnc, EncType
 
+from puzzles.errors import UsageError
+
 PYSAT = {
     "pairwise": EncType.pairwise, "seqcounter": EncType.seqcounter, "ladder": EncType.ladder,
     "totalizer": EncType.totalizer, "sortnetwrk": EncType.sortnetwrk, "cardnetwrk": EncType.cardnetwrk,
@@ -58,7 +60,7 @@ def at_most_one(lits: list[int], enc: str, pool, out: list[list[int]]) -> None:
     elif enc == "product":
         _product(lits, pool, out)
     else:
-        raise ValueError(f"unknown at-most-one encoding {enc!r} (known: {', '.join(ENCODINGS)})")
+        raise UsageError(f"unknown at-most-one encoding {enc!r} (known: {', '.join(ENCODINGS)})")
 
 
 def exactly_one(lits: list[int], enc: str, pool, out: list[list[int]]) -> None:

@@ -116,7 +116,7 @@ class Cube(SolverBase):
                                "the time limit passed while the cubes were made (a smaller depth makes fewer)")
         if o["part"] >= 0:
             if o["part"] >= len(cubes):
-                raise ValueError(f"solver cube: part {o['part']} out of range (the split has {len(cubes)} cubes)")
+                raise UsageError(f"solver cube: part {o['part']} out of range (the split has {len(cubes)} cubes)")
             cubes = [cubes[o["part"]]]
         build_s = time.perf_counter() - t0
         want = limits.wanted(mode)

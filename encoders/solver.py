@@ -95,16 +95,16 @@ def encode(puzzle, options: dict) -> Encoding:
     model = options["model"]
     if puzzle.kind == "magic":  # sums beside the exact cover: pseudo-Boolean constraints
         if model == "direct":
-            raise ValueError("model direct is for edge-matching puzzles")
+            raise UsageError("model direct is for edge-matching puzzles")
         return magic_cnf(puzzle, options["amo"], options["colors"])
     if model == "auto":
         model = "direct" if isinstance(puzzle, EdgePuzzle) else "xcc"
     if model == "direct":
         if not isinstance(puzzle, EdgePuzzle):
-            raise ValueError("model direct is for edge-matching puzzles; use model=xcc")
+            raise UsageError("model direct is for edge-matching puzzles; use model=xcc")
         if options["symmetry"] and not (puzzle.rows == puzzle.cols and not puzzle.fixed and puzzle.bordered
                                         and puzzle.n_pieces == puzzle.n_cells):
-            raise ValueError("symmetry=true needs a square bordered board without fixed or spare pieces")
+            raise UsageError("symmetry=true needs a square bordered board without fixed or spare pieces")
         return direct_cnf(puzzle, options["amo"], options["redundant"], options["symmetry"], options["support"],
                           options.get("identical") == "merge")
     return xcc_cnf(puzzle.to_xcc(), options["amo"], options["colors"])

@@ -265,7 +265,7 @@ _SAMPLER: dict = {}  # per process: the base puzzle and its XCC, built once for 
 def _sample(args) -> tuple[Any, Any]:
     """One excess-piece state from its seed: (state, chosen piece indices), or (None, {}) when no
     partial tiling of that size was found."""
-    from baseline.backtrack import random_prefix
+    from baseline.xcc.backtrack import random_prefix
     from puzzles.tilability import sample_state
 
     puzzle, k, excess, regions, s = args

@@ -12,13 +12,13 @@ trominoes, tetrominoes and pentominoes in free supply (``tilings.py``).
 
 from __future__ import annotations
 
-import os
 import re
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import eternity1, tilings
+from .data import data_dir
 from .errors import InputError
 
 if TYPE_CHECKING:
@@ -26,11 +26,6 @@ if TYPE_CHECKING:
 
 # Loading imports the puzzle types and the file formats (numpy, pydantic) where it happens, so that
 # naming and describing the built-ins (`eternity list`) stays fast.
-
-
-def data_dir() -> Path:
-    env = os.environ.get("ETERNITY_DATA")
-    return Path(env) if env else Path(__file__).resolve().parent.parent / "data"
 
 
 PENTOMINOES = {

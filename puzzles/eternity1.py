@@ -82,7 +82,7 @@ def word_cells(word: str) -> tuple[Cell, ...]:
 
 
 def _data() -> Path:
-    from .catalog import data_dir
+    from .data import data_dir
     return data_dir() / "eternity1"
 
 

@@ -1,14 +1,16 @@
 """The solving layer: the contract between the model (``puzzles``) and the solvers.
 
-``contract``: Status, Limits, SolveResult, the Solver protocol, Option and
-SolverBase; ``registry``: solvers by name from entry points; ``verified``:
-``solve_verified``, the one accepted path to an answer.  This package imports
+``contract``: Status, Limits, SolveResult, the Solver protocol and SolverBase;
+``options``: Option (a solver option, declared once) and the one parser of
+``KEY=VALUE`` text; ``registry``: solvers by name from entry points;
+``verified``: ``solve_verified``, the one accepted path to an answer.  This package imports
 ``puzzles`` and nothing above it; solver packages import this one.
 """
 
-from .contract import KINDS, MODES, Limits, Mode, Option, Progress, Solver, SolverBase, SolveResult, Status, enumerated
+from .contract import KINDS, MODES, Limits, Mode, Progress, Solver, SolverBase, SolveResult, Status, enumerated
+from .options import Option, assignments
 from .registry import get, names, register, solver_class
 from .verified import accepted, solve_verified
 
 __all__ = ["KINDS", "MODES", "Limits", "Mode", "Option", "Progress", "SolveResult", "Solver", "SolverBase", "Status",
-           "accepted", "enumerated", "get", "names", "register", "solve_verified", "solver_class"]
+           "accepted", "assignments", "enumerated", "get", "names", "register", "solve_verified", "solver_class"]

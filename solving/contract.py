@@ -14,8 +14,9 @@ import enum
 from dataclasses import asdict, dataclass, field
 from typing import Any, Callable, ClassVar, Literal, Protocol, runtime_checkable
 
-from puzzles import ranges
 from puzzles.errors import UsageError
+
+from .options import Option
 
 Mode = Literal["first", "count", "all", "best", "sample"]
 MODES: tuple[str, ...] = ("first", "count", "all", "best", "sample")
@@ -120,40 +121,6 @@ class Solver(Protocol):
               progress: Progress | None = None) -> SolveResult: ...
 
 
-_KIND_NAMES = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}
-
-
-class Option:
-    """A solver option: type, default, allowed values (``choices``, or the range ``lo``..``hi``), help."""
-
-    def __init__(self, kind: type, default: Any, help: str = "", choices: tuple | None = None,
-                 lo: float | None = None, hi: float | None = None):
-        self.kind, self.default, self.help, self.choices = kind, default, help, choices
-        self.lo, self.hi = lo, hi
-
-    @property
-    def range(self) -> str:
-        """The declared range, as help and errors write it ("1..", "0..2")."""
-        return ranges.describe(self.lo, self.hi)
-
-    def parse(self, name: str, value: Any) -> Any:
-        if isinstance(value, str) and self.kind is not str:
-            try:
-                value = {"true": True, "false": False}[value.lower()] if self.kind is bool else self.kind(value)
-            except (ValueError, KeyError):
-                hint = " (one --opt per option: --opt a=1 --opt b=2)" if "," in value and "=" in value else ""
-                raise UsageError(f"option {name}: {value!r} is not {_KIND_NAMES[self.kind]}{hint}") from None
-        if self.kind is float and isinstance(value, int) and not isinstance(value, bool):
-            value = float(value)
-        if not isinstance(value, self.kind) or (self.kind is int and isinstance(value, bool)):
-            raise UsageError(f"option {name}: {value!r} is not {_KIND_NAMES[self.kind]}")
-        if self.choices and value not in self.choices:
-            raise UsageError(f"option {name}: {value!r} is not one of {', '.join(map(str, self.choices))}")
-        if self.kind in (int, float):
-            ranges.in_range(f"option {name}", value, self.lo, self.hi)
-        return value
-
-
 class SolverBase:
     """Shared option handling: subclasses declare ``OPTIONS``, ``MODES`` and ``KINDS``.
 
@@ -178,13 +145,23 @@ class SolverBase:
             self.options[k] = self.OPTIONS[k].parse(k, v)
 
     def check(self, puzzle, mode: str) -> None:
-        """Refuse, before any work, a mode or puzzle kind this solver does not handle."""
+        """Refuse, before any work, a mode or puzzle kind this solver does not handle, and an option
+        asked for by name that does not apply to them (an option is refused, never silently ignored)."""
         if mode not in self.MODES:
             raise UsageError(f"solver {self.name} has no mode {mode!r} (it has {', '.join(self.MODES)})")
         if puzzle.kind not in self.KINDS:
             raise UsageError(f"solver {self.name} does not solve {puzzle.kind} puzzles")
         if mode == "best" and puzzle.kind != "edge":
             raise UsageError("mode best (the most matching joins) is for edge-matching puzzles")
+        self.check_options(mode, puzzle.kind)
+
+    def check_options(self, mode: str | None, kind: str | None = None) -> None:
+        """Refuse an option given by name that does not apply to ``mode`` or to ``kind`` puzzles
+        (either None: not known yet, as when a config is read before its puzzles are made)."""
+        for k in sorted(self.given):
+            why = self.OPTIONS[k].refusal(k, kind, mode)
+            if why:
+                raise UsageError(f"solver {self.name}: {why}")
 
     @classmethod
     def here(cls) -> str | None:

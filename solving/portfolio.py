@@ -18,7 +18,8 @@ import time
 
 from puzzles.errors import UsageError
 
-from .contract import MODES, Limits, Option, SolverBase, SolveResult, Status
+from .contract import MODES, Limits, SolverBase, SolveResult, Status
+from .options import Option, assignments
 from .race import race
 from .registry import get
 
@@ -42,13 +43,8 @@ def parse_members(spec: str) -> list[tuple[str, dict]]:
         if not part:
             continue
         name, _, opts = part.partition(":")
-        options = {}
-        for kv in (x.strip() for x in opts.split(",") if x.strip()):
-            k, eq, v = kv.partition("=")
-            if not eq:
-                raise UsageError(f"solver portfolio: member {part!r}: option {kv!r} is not key=value")
-            options[k.strip()] = v.strip()
-        out.append((name.strip(), options))
+        pairs = [x.strip() for x in opts.split(",") if x.strip()]
+        out.append((name.strip(), assignments(pairs, f"solver portfolio: member {part!r}: option")))
     return out
 
 

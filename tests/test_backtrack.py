@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solving
-from baseline.backtrack import count_xcc, split
+from baseline.xcc.backtrack import count_xcc, split
 from puzzles import catalog, generate
 from puzzles.edge import EdgePuzzle
 from puzzles.symmetry import distinct_count
@@ -142,7 +142,7 @@ def test_unknown_option_and_mode():
 
 
 def _walk(xcc, engine, seed=-1):
-    from baseline.backtrack import make_search
+    from baseline.xcc.backtrack import make_search
 
     s = make_search(xcc, seed, engine)
     firsts = []
@@ -169,7 +169,7 @@ def test_engines_visit_the_same_tree(kind, seed):
 
 
 def test_bitset_engine_split_and_bad_engine():
-    from baseline.backtrack import make_search
+    from baseline.xcc.backtrack import make_search
 
     x = catalog.load("queens-8").to_xcc()
     assert sum(count_xcc(x.restrict(pr)[0]) for pr in split(x, 3)) == 92

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solving
-from baseline import codec
+from baseline.beam import codec
 from eternity.cli import main
 from puzzles import catalog, generate
 from puzzles.verify import verify
@@ -223,8 +223,8 @@ def _random_fillings(run, n, most, seed, first=0):
 def test_polyform_beam_children_agree_with_a_plain_expansion(name, touch):
     """The bitset kernels (site choice, fits, pockets, touch, lookahead, boundary score) against
     plain Python on random partial fillings."""
-    from baseline.beam import Beam
-    from baseline.beam_xcc import XCCBeamRun, _expand, _sites
+    from baseline.beam.solver import Beam
+    from baseline.beam.xcc import XCCBeamRun, _expand, _sites
 
     p = catalog.load(name)
     o = {k: v.default for k, v in Beam.OPTIONS.items()}
@@ -305,8 +305,8 @@ def test_every_site_check_agrees_with_a_plain_one(name):
     """``every_site``: a state is alive when each free site (cell) of the board has an option
     disjoint from what is covered; the bitset kernel against plain sets on random partial
     fillings, some alive and some dead; and the beam with it still solves."""
-    from baseline.beam import Beam
-    from baseline.beam_xcc import XCCBeamRun, _alive
+    from baseline.beam.solver import Beam
+    from baseline.beam.xcc import XCCBeamRun, _alive
 
     p = catalog.load(name)
     run = XCCBeamRun(p, {k: v.default for k, v in Beam.OPTIONS.items()})
@@ -328,7 +328,7 @@ def test_every_site_check_agrees_with_a_plain_one(name):
 def test_polyform_beam_per_parent_puts_each_states_best_children_first():
     """``per_parent`` on polyforms: each state's best N children go before any state's
     (N+1)-th, the rest fill the width in score order; the beam still solves."""
-    from baseline.beam import _per_parent
+    from baseline.beam.frontier import _per_parent
 
     parents = np.array([3, 1, 3, 3, 1, 0, 3])
     ranked = np.arange(len(parents))
@@ -345,10 +345,10 @@ def test_polyform_beam_probe_drops_exactly_the_dead_states():
     """``probe_at``: a probe with budget to spare clears a state exactly when dancing links finds
     no completion of it (random partial fillings of the pentominoes, some dead, some not); a
     probe that meets a tiling hands it on, and the beam with it still solves."""
-    from baseline.backtrack import DLXSearch
-    from baseline.beam import Beam
-    from baseline.beam_xcc import XCCBeamRun
-    from baseline.kernel import SOLUTION
+    from baseline.xcc.backtrack import DLXSearch
+    from baseline.beam.solver import Beam
+    from baseline.beam.xcc import XCCBeamRun
+    from baseline.runtime.kernel import SOLUTION
 
     p = catalog.load("pentomino-6x10")
     run = XCCBeamRun(p, {**{k: v.default for k, v in Beam.OPTIONS.items()}, "probe_nodes": 10**8})

@@ -10,7 +10,7 @@ import pytest
 
 import solving
 from eternity.cli import main
-from experiments import cli as runner_cli
+from eternity.commands import table as table_command
 from experiments.report import CLOCKS, table
 from experiments.runner import run
 from puzzles import catalog
@@ -60,7 +60,7 @@ print("HEAVY", sorted(m for m in {HEAVY!r} if m in sys.modules))
 
 
 def test_the_cli_offers_the_reports_clocks():
-    assert set(runner_cli.CLOCK_NAMES) == set(CLOCKS)
+    assert set(table_command.CLOCK_NAMES) == set(CLOCKS)
 
 
 def test_table_ranks_by_the_chosen_clock_and_old_stores_show_empty_times(tmp_path):

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solving
-from baseline import checkpoint
-from baseline.repair import Repair, _touching, _window_search
+from baseline.runtime import checkpoint
+from baseline.beam.repair import Repair, _touching, _window_search
 from puzzles import catalog, generate
 from puzzles.edge import EdgePlacement
 from puzzles.errors import UsageError
@@ -127,7 +127,7 @@ def test_best_board_checkpoint_svg_url_and_resume(tmp_path):
 
 
 def _fp(p):
-    from baseline.beam import BeamRun
+    from baseline.beam.run import BeamRun
 
     return BeamRun(p, dict(solving.get("beam").options), True).puzzle_fingerprint()
 
@@ -183,7 +183,8 @@ class _Kill(BaseException):
 def test_a_run_killed_in_its_wide_pass_goes_on_with_that_pass(tmp_path, monkeypatch):
     """Killed during the wide pass, a resumed run does not just repair the narrow passes' board:
     the wide pass goes on from its frontier, then the frontier is removed (the pass is over)."""
-    import baseline.beam as bm
+    import baseline.beam.run as bm
+    from baseline.beam import schedule
 
     p = catalog.load("eternity2-corners-2")
     ck = tmp_path / "ck"
@@ -304,14 +305,15 @@ def test_cut_states_bounds_the_levels_with_few_exact_children():
 def test_the_budget_schedule_keeps_within_the_memory_left(monkeypatch):
     """Two jobs of width 700,000 on Eternity II met the out-of-memory killer (24 GB): the widest pass
     is capped by the memory left, shared among the jobs."""
-    import baseline.beam as bm
+    import baseline.beam.run as bm
+    from baseline.beam import schedule
 
     p = catalog.load("eternity2-corners-0")
-    monkeypatch.setattr(bm, "available_memory", lambda: 24 << 30)
-    one = bm.BeamRun(p, {**solving.get("beam").options, "_share": 1}, best=True).memory_width()
-    two = bm.BeamRun(p, {**solving.get("beam").options, "_share": 2}, best=True).memory_width()
+    monkeypatch.setattr(schedule, "available_memory", lambda: 24 << 30)
+    one = bm.BeamRun(p, dict(solving.get("beam").options), best=True, share=1).memory_width()
+    two = bm.BeamRun(p, dict(solving.get("beam").options), best=True, share=2).memory_width()
     assert 2_000_000 < one < 4_000_000 and abs(two - one // 2) <= 1  # 1.1 KB rows (3.4 KB before: 0.95 M)
-    monkeypatch.setattr(bm, "available_memory", lambda: None)
+    monkeypatch.setattr(schedule, "available_memory", lambda: None)
     assert bm.BeamRun(p, dict(solving.get("beam").options), best=True).memory_width() == 1 << 40
 
 
@@ -343,11 +345,12 @@ def test_a_long_budget_measures_again_wider_before_its_wide_pass(monkeypatch, bu
     A fake clock: a level costs 1 ms plus 10 us a state."""
     import types
 
-    import baseline.beam as bm
+    import baseline.beam.run as bm
+    from baseline.beam import schedule
 
     clock = [0.0]
     monkeypatch.setattr(bm, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
-    monkeypatch.setattr(bm, "available_memory", lambda: None)
+    monkeypatch.setattr(schedule, "available_memory", lambda: None)
     run = bm.BeamRun(catalog.load("eternity2-corners-0"), dict(solving.get("beam").options), best=True)
     widths = []
 
@@ -369,7 +372,7 @@ def test_the_forecast_charges_each_dead_site_with_two_known_sides():
     the site above a fixed piece is watched from its second known side on."""
     import dataclasses
 
-    from baseline.beam import BeamRun
+    from baseline.beam.run import BeamRun
     from puzzles.edge import Fixed
 
     p, sol = generate.edge_puzzle(7, 7, 2, 4, 11)
@@ -419,7 +422,7 @@ def test_the_late_penalty_prices_the_mismatches_of_the_last_cells():
     """``late_penalty``: in the last ``late_at`` cells a child's mismatches (and its colour demands
     nothing left can meet, which best mode prices alike) cost ``late_penalty``; before them, the
     penalty; the same children either way."""
-    from baseline.beam import BeamRun
+    from baseline.beam.run import BeamRun
 
     p, _ = generate.edge_puzzle(7, 7, 2, 4, 5)
     base = solving.get("beam", {"cut": -1.0}).options

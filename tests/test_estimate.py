@@ -132,8 +132,8 @@ def test_estimate_cli_slips_measure_and_critical(tmp_path, capsys):
 # ---------------------------------------------------------------- Knuth's probes (polyforms)
 
 def _exhaust(p):
-    from baseline.backtrack import make_search
-    from baseline.kernel import DONE, NO_BOUND
+    from baseline.xcc.backtrack import make_search
+    from baseline.runtime.kernel import DONE, NO_BOUND
 
     s = make_search(p.to_xcc(), engine="poly", grid=p.grid_name)
     while s.step(NO_BOUND, False) != DONE:
@@ -144,8 +144,8 @@ def _exhaust(p):
 @pytest.mark.slow  # the pentominoes' full tree; smaller trees are probed in the default run
 def test_knuth_probes_estimate_the_poly_tree_of_the_pentominoes():
     """Unbiased: with enough probes the mean lands on the exhaust's own node count (64,031 nodes)."""
-    from baseline.backtrack import make_search
-    from baseline.poly_estimate import estimate_tree
+    from baseline.xcc.backtrack import make_search
+    from baseline.poly.estimate import estimate_tree
 
     p = catalog.load("pentomino-3x20")
     whole = _exhaust(p)
@@ -161,8 +161,8 @@ def test_knuth_probes_estimate_the_poly_tree_of_the_pentominoes():
 @settings(max_examples=6, deadline=None)
 @given(st.sampled_from([(4, 5, 5), (3, 4, 4), (4, 4, 4)]), st.integers(0, 10**6))
 def test_knuth_probes_count_the_solutions_of_random_polyominoes(shape, seed):
-    from baseline.backtrack import make_search
-    from baseline.poly_estimate import estimate_tree
+    from baseline.xcc.backtrack import make_search
+    from baseline.poly.estimate import estimate_tree
 
     p = generate.polyomino_puzzle(*shape, seed)[0]
     whole = _exhaust(p)
@@ -176,8 +176,8 @@ def test_knuth_probes_count_the_solutions_of_random_polyominoes(shape, seed):
 def test_partial_backtracking_probes_see_the_tortoise_s_deep_tilings():
     """Single paths die in the first levels of this thin tree and never meet its 2 tilings;
     probes that follow two children reach them and estimate both counts."""
-    from baseline.backtrack import make_search
-    from baseline.poly_estimate import estimate_tree
+    from baseline.xcc.backtrack import make_search
+    from baseline.poly.estimate import estimate_tree
 
     p = catalog.load("eternity1-tortoise")
     whole = _exhaust(p)  # 3,925 nodes, 2 tilings
@@ -216,10 +216,10 @@ def test_estimate_cli_probes_a_polyform_tree(tmp_path, capsys):
 def test_knuth_probes_from_a_partial_state_estimate_its_exhaust():
     """From a beam-like state (the engine's item bitset with a few pieces placed), the probes
     estimate the tree that the engine's search restarted from that state exhausts."""
-    from baseline import poly
-    from baseline.backtrack import make_search
-    from baseline.kernel import DONE, NO_BOUND, SOLUTION
-    from baseline.poly_estimate import estimate_tree
+    from baseline.poly import engine as poly
+    from baseline.xcc.backtrack import make_search
+    from baseline.runtime.kernel import DONE, NO_BOUND, SOLUTION
+    from baseline.poly.estimate import estimate_tree
 
     p = catalog.load("pentomino-6x10")
     x = p.to_xcc()

@@ -233,7 +233,7 @@ def test_every_argument_of_every_command_has_help():
 
 
 def test_ctrl_c_in_beam_best_mode_keeps_the_best_board(tmp_path, monkeypatch, capsys):
-    from baseline.beam import BeamRun
+    from baseline.beam.run import BeamRun
 
     real = BeamRun._pass
 

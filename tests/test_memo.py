@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 from scipy.stats import chisquare
 
 import solving
-from baseline.backtrack import count_xcc
-from baseline.kernel import BUDGET, DONE, NO_BOUND
-from baseline.memo import MemoSearch
-from baseline.zdd import Diagram, fingerprint
+from baseline.xcc.backtrack import count_xcc
+from baseline.runtime.kernel import BUDGET, DONE, NO_BOUND
+from baseline.xcc.memo import MemoSearch
+from baseline.xcc.zdd import Diagram, fingerprint
 from eternity.cli import main
 from puzzles import catalog
 from puzzles.errors import InputError, UsageError

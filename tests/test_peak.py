@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from pysat.solvers import Solver as PySat
 
 import solving
-from baseline.driver import luby
-from baseline.edge_tables import EdgeTables
+from baseline.runtime.driver import luby
+from baseline.edge.tables import EdgeTables
 from encoders.cnf import direct_cnf
 from encoders.cube import make_cubes
 from puzzles import catalog, formats, generate

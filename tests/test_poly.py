@@ -12,8 +12,8 @@ import solving
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from baseline.backtrack import PolySearch, make_search, piece_uses_of
-from baseline.kernel import DONE, NO_BOUND, SOLUTION
+from baseline.xcc.backtrack import PolySearch, make_search, piece_uses_of
+from baseline.runtime.kernel import DONE, NO_BOUND, SOLUTION
 from puzzles import catalog, generate
 from puzzles.partition import hexagon_region, region_puzzle
 from puzzles.tilability import piece_uses
@@ -77,7 +77,7 @@ def test_poly_counts_drafter_regions_with_excess_pieces_and_their_piece_uses(see
 def test_a_sites_count_skips_only_options_that_clash(make, near):
     """The options ``_count`` finds at a site, its classes skipped whole when they cover a covered
     cell near it, are exactly those covering the site that miss the board and whose piece is unused."""
-    from baseline import poly
+    from baseline.poly import engine as poly
 
     p = make()
     x = p.to_xcc()
@@ -138,9 +138,9 @@ def test_a_paused_poly_search_resumes_from_its_snapshot(tmp_path):
 
 
 def test_a_long_poly_run_draws_its_deepest_board(tmp_path, monkeypatch):
-    import baseline.backtrack
+    import baseline.xcc.backtrack
 
-    monkeypatch.setattr(baseline.backtrack, "PICTURE_EVERY_S", 0.0)
+    monkeypatch.setattr(baseline.xcc.backtrack, "PICTURE_EVERY_S", 0.0)
     p = catalog.load("eternity1-tortoise")
     res = solving.get("backtrack", {"engine": "poly", "checkpoint": str(tmp_path)}).solve(
         p, mode="first", limits=solving.Limits(time_s=60))
@@ -174,7 +174,7 @@ def test_the_polyform_beam_checkpoints_its_frontier_and_resumes(tmp_path):
 
 def test_a_polyform_beam_killed_in_its_end_game_resumes_at_the_next_survivor(tmp_path, monkeypatch):
     """The end-game writes which survivor comes next; a resume does not redo the failed ones."""
-    from baseline import beam_xcc
+    from baseline.beam import xcc as beam_xcc
 
     p = catalog.load("eternity1-tortoise")
     opts = {"width": 200, "seed": 1, "exhaust_at": 30}  # 47 survivors; the 8th completes
@@ -210,7 +210,7 @@ def test_a_polyform_beam_killed_in_its_end_game_resumes_at_the_next_survivor(tmp
 
 def test_the_polyform_beam_picture_is_the_deepest_board_of_the_solve(tmp_path, monkeypatch):
     """A wider rerun starts from level 1 again; best.svg must not fall back to its shallow boards."""
-    from baseline import beam_xcc
+    from baseline.beam import xcc as beam_xcc
 
     drawn = []
     monkeypatch.setattr(beam_xcc, "PICTURE_EVERY_S", 0.0)

@@ -85,7 +85,7 @@ def test_region_terms_ignore_how_tilable_each_region_is():
 
 
 def test_first_regions_are_what_k_pieces_cover_near_the_edge():
-    from baseline.backtrack import random_prefix
+    from baseline.xcc.backtrack import random_prefix
 
     p = catalog.load("eternity1-tortoise")
     board = set(map(tuple, p.region))
@@ -115,7 +115,7 @@ def test_weights_from_real_exhausts_favour_compact_pieces():
     fitted weights rank the pieces by compactness (short outline), and predict new states'
     tilings better than uniform weights."""
     import solving
-    from baseline.backtrack import random_prefix
+    from baseline.xcc.backtrack import random_prefix
     from puzzles.grids import get_grid
     from puzzles.partition import hexagon_region, region_puzzle
 
@@ -146,7 +146,7 @@ def test_sampled_state_has_more_pieces_than_its_region_needs():
     assert [pc.name for pc in state.pieces] == [p.pieces[i].name for i in chosen]
     assert set(map(tuple, state.region)) <= set(map(tuple, p.region))
     # the native partial search (what the runner uses) cuts a region of the same size
-    from baseline.backtrack import random_prefix
+    from baseline.xcc.backtrack import random_prefix
 
     fast, _ = sample_state(p, 3, 4, random.Random(2), prefix=random_prefix)
     assert len(fast.region) == 3 * 36 and set(map(tuple, fast.region)) <= set(map(tuple, p.region))

@@ -52,7 +52,7 @@ def test_is_solution():
 def test_reorder_keeps_the_problem():
     import numpy as np
 
-    from baseline.backtrack import count_xcc, random_prefix
+    from baseline.xcc.backtrack import count_xcc, random_prefix
     from puzzles import catalog
 
     x = catalog.load("queens-6").to_xcc()

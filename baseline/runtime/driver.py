@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from .kernel import BUDGET
+from baseline.runtime.kernel import BUDGET
 
 
 def drive(step: Callable[[int], int], nodes: Callable[[], int], *, time_s: float | None,

@@ -37,14 +37,13 @@ import time
 import numpy as np
 from numba import njit
 
+from baseline.runtime.driver import drive
+from baseline.runtime.kernel import BUDGET, DONE, FINISHED, LEVEL, NODES, PHASE, new_state
+from baseline.xcc import bitset
+from baseline.xcc.bitset import fewest_options, is_empty, next_option
+from baseline.xcc.zdd import Diagram, fingerprint
 from puzzles.errors import UsageError
 from solving import SolveResult, Status, enumerated
-
-from . import bitset
-from .bitset import fewest_options, is_empty, next_option
-from .driver import drive
-from .kernel import BUDGET, DONE, FINISHED, LEVEL, NODES, PHASE, new_state
-from .zdd import Diagram, fingerprint
 
 __all__ = ["BOT", "FULL", "TOP", "MemoSearch", "run", "secondary_masks", "solve_memo"]
 

@@ -26,7 +26,8 @@ import time
 import numpy as np
 from numba import njit
 
-from . import poly
+from baseline.poly import engine as poly
+from puzzles.errors import UsageError
 
 
 @njit(cache=True)
@@ -154,7 +155,7 @@ def estimate_tree(search, probes: int = 2000, seed: int = 0, board: np.ndarray |
     many children of each node (up to ``visit_cap`` nodes a probe): dearer probes, which
     see more of the rare deep branches that hold the nodes of heavy-tailed trees."""
     if branches < 1 or visit_cap < 1:
-        raise ValueError("estimate: branches and the visit cap must be at least 1")
+        raise UsageError("estimate: branches and the visit cap must be at least 1")
     a = search.a
     start = (board if board is not None else np.zeros(a["n_words"], np.uint64)).astype(np.uint64)
     depth = len(search.prof) + 1

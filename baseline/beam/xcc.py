@@ -48,14 +48,16 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from baseline.beam.frontier import _per_parent
+from baseline.poly import engine as poly
+from baseline.poly.engine import _bit, _count, _place, _pocket
+from baseline.runtime import checkpoint
+from baseline.runtime.kernel import BUDGET, DEEPEST, DONE, MANY, SOLUTION
+from baseline.xcc.backtrack import PolySearch, make_search
+from puzzles.errors import UsageError
 from puzzles.formats import InputError
 from solving import Limits, SolveResult
-
-from . import checkpoint, poly
-from .beam import _per_parent
-from .backtrack import PolySearch, make_search
-from .kernel import BUDGET, DEEPEST, DONE, MANY, SOLUTION
-from .poly import _bit, _count, _place, _pocket
+from solving.options import fingerprint_options
 
 FRONTIER_EVERY_S = 60.0     # a wide frontier is written at most this often (a kill loses at most this)
 SMALL_FRONTIER = 2_000_000  # bytes of state bitsets up to which the frontier is written every level
@@ -229,7 +231,7 @@ class XCCBeamRun:
         t0 = time.perf_counter()
         xcc = puzzle.to_xcc()
         if xcc.opt_colors.any():
-            raise ValueError("beam: coloured XCC problems are not supported (polyform and queens puzzles are)")
+            raise UsageError("beam: coloured XCC problems are not supported (polyform and queens puzzles are)")
         self.xcc = xcc
         n_items = xcc.n_items
         opt_ptr = xcc.opt_ptr.astype(np.int64)
@@ -257,7 +259,7 @@ class XCCBeamRun:
         if not path:
             return w
         if self.p.kind != "polyform":
-            raise ValueError("beam: weights apply to polyform puzzles")
+            raise UsageError("beam: weights apply to polyform puzzles")
         try:
             data = json.loads(Path(path).read_text())
             table = {str(k): float(v) for k, v in data["weights"].items()}
@@ -306,7 +308,9 @@ class XCCBeamRun:
 
     # -------------------------------------------------------------- checkpoints
     def fingerprint(self) -> str:
-        keep = {k: v for k, v in self.o.items() if k not in ("checkpoint", "resume", "endgame_nodes", "jobs", "_job")}
+        from baseline.beam.solver import Beam
+
+        keep = fingerprint_options(Beam.OPTIONS, self.o)
         keep["_state"] = "bitset"  # the frontier's rows are the poly engine's item bitsets
         h = hashlib.sha256(self.xcc.opt_ptr.tobytes() + self.xcc.opt_items.tobytes()
                            + json.dumps(keep, sort_keys=True, default=str).encode())

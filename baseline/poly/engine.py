@@ -31,9 +31,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from baseline.runtime.kernel import BUDGET, COUNT, DEEPEST, DONE, FINISHED, LEAF, LEVEL, MANY, PHASE, SOLUTION, pause
+from puzzles.errors import UsageError
 from puzzles.xcc import XCC
-
-from .kernel import BUDGET, COUNT, DEEPEST, DONE, FINISHED, LEAF, LEVEL, MANY, PHASE, SOLUTION, pause
 
 NEAR = 3  # the cells around a site whose cover classes its options (3: the neighbours on drafter grids)
 DEFAULT_SITES = 0  # 0: every boundary site is counted (measured in benchmarks/bench_poly.py: robust)
@@ -115,9 +115,9 @@ def build(xcc: XCC, grid: str | None = None, sweep: float = 90.0, near: int = NE
     pieces are then tags), otherwise every primary item; ``near``: the cells
     around a site that class its options (0-15)."""
     if not 0 <= near <= 15:
-        raise ValueError(f"engine poly: near must be 0-15 cells, not {near}")
+        raise UsageError(f"engine poly: near must be 0-15 cells, not {near}")
     if xcc.opt_colors.any():
-        raise ValueError("engine poly: coloured XCC problems are not supported")
+        raise UsageError("engine poly: coloured XCC problems are not supported")
     n_items, n_opt = xcc.n_items, xcc.n_options
     ptr = xcc.opt_ptr.astype(np.int64)
     items = xcc.opt_items.astype(np.int64)

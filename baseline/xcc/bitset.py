@@ -23,7 +23,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from .kernel import BUDGET, COUNT, DEEPEST, DONE, FINISHED, LEAF, LEVEL, PHASE, SOLUTION, pause
+from baseline.runtime.kernel import BUDGET, COUNT, DEEPEST, DONE, FINISHED, LEAF, LEVEL, PHASE, SOLUTION, pause
 
 __all__ = ["build", "run", "start"]
 

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
+from puzzles.errors import UsageError
+
 
 def save(d: Path, name: str, **arrays) -> None:
     d.mkdir(parents=True, exist_ok=True)
@@ -32,12 +34,12 @@ def save(d: Path, name: str, **arrays) -> None:
 def load(d: Path, name: str, fingerprint: str) -> dict:
     f = d / f"{name}.npz"
     if not f.exists():
-        raise ValueError(f"resume: {f}: no snapshot there")
+        raise UsageError(f"resume: {f}: no snapshot there")
     try:
         with np.load(f, allow_pickle=False) as z:
             data = {k: z[k] for k in z.files}
     except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile) as e:
-        raise ValueError(f"resume: {f}: a damaged snapshot ({type(e).__name__}: {e})") from None
+        raise UsageError(f"resume: {f}: a damaged snapshot ({type(e).__name__}: {e})") from None
     if str(data.get("fingerprint")) != fingerprint:
-        raise ValueError(f"resume: {f}: written for another puzzle or other options")
+        raise UsageError(f"resume: {f}: written for another puzzle or other options")
     return data

@@ -1,4 +1,4 @@
-"""The runner's subcommands of `eternity`: run, table, plot, tilability."""
+"""`eternity tilability`: Selby's piece weights fitted from exhausts."""
 
 from __future__ import annotations
 
@@ -9,52 +9,15 @@ from puzzles.errors import UsageError
 from puzzles.ranges import arg
 from puzzles.tilability_design import REGIONS, offer_limit
 
+SAMPLES = 400  # the default data size: split-half above 0.8 on generated puzzles (docs/results/tilability.md)
 
-def cmd_run(a) -> int:
-    from .runner import run
-
-    db = a.db or str(Path("results") / (Path(a.config).stem + ".sqlite"))
-    if a.executor == "local" and a.scheduler:
-        raise UsageError("run: --scheduler needs --executor dask")
-    s = run(a.config, db, jobs=a.jobs, executor=a.executor, scheduler=a.scheduler,
-            show_progress=not a.quiet, families=a.family, solvers=a.solver)
-    print(f"{s['ran']} cells run, {s['skipped']} already stored, {s['solved']} answered; results in {db}",
-          file=sys.stderr)
-    return 0
-
-
-def _db(path: str) -> str:
-    from .store import check_readable
-
-    check_readable(path)
-    return path
-
-
-def cmd_table(a) -> int:
-    from .report import experiments_in, table
-
-    db = _db(a.db)
-    names = experiments_in(db)
-    if a.experiment is None and len(names) > 1:
-        print(f"eternity table: {a.db} holds {len(names)} experiments ({', '.join(names)}), pooled here; "
-              "--experiment NAME shows one", file=sys.stderr)
-    sys.stdout.write(table(db, a.format, a.clock, a.experiment, "winners" if a.winners else "all"))
-    return 0
-
-
-def cmd_plot(a) -> int:
-    from .report import plot
-
-    plot(_db(a.db), a.kind, a.output, a.clock)
-    return 0
 
 
 def cmd_tilability(a) -> int:
     import json
 
+    from experiments import tilability as T
     from puzzles import catalog
-
-    from . import tilability as T
 
     try:
         base = catalog.load(a.puzzle)
@@ -110,24 +73,7 @@ def cmd_tilability(a) -> int:
     return 0
 
 
-CLOCK_NAMES = ("solve", "search", "total")  # experiments.report.CLOCKS, without importing the report here
-SAMPLES = 400  # the default data size: split-half above 0.8 on generated puzzles (docs/results/tilability.md)
-
-
-def add_commands(sub) -> None:
-    s = sub.add_parser("run", help="run an experiment config (TOML)")
-    s.add_argument("config")
-    s.add_argument("--db", help="SQLite results file (default results/CONFIG.sqlite)")
-    s.add_argument("--jobs", type=arg(int, 1, 1024), help="cells at a time (default: the number of cores)")
-    s.add_argument("--executor", choices=["local", "dask"], default="local")
-    s.add_argument("--scheduler", help="Dask scheduler address (default: start a local cluster)")
-    s.add_argument("--quiet", action="store_true", help="no progress bar")
-    s.add_argument("--family", action="append", metavar="NAME",
-                   help="run only this family of the config (repeatable; stored results are shared)")
-    s.add_argument("--solver", action="append", metavar="LABEL",
-                   help="run only the solver entries with this label or name (repeatable)")
-    s.set_defaults(func=cmd_run, outputs={"db": "db"})
-
+def add(sub) -> None:
     s = sub.add_parser("tilability", help="fit Selby's piece weights from excess-piece exhausts")
     s.add_argument("puzzle", help="a polyform puzzle (built-in, e.g. eternity1-boat, or a file)")
     s.add_argument("--region-size", type=arg(int, 1, 1000), default=3, help="pieces the sampled regions hold (default 3)")
@@ -151,23 +97,3 @@ def add_commands(sub) -> None:
     s.add_argument("--quiet", action="store_true")
     s.add_argument("-o", "--output", required=True)
     s.set_defaults(func=cmd_tilability, outputs={"output": "file", "plot": "image", "db": "db"})
-
-    s = sub.add_parser("table", help="benchmark table from a results database")
-    s.add_argument("db")
-    s.add_argument("--format", choices=["md", "csv", "latex", "json"], default="md", help="md (the default), csv, "
-                                                                                          "latex or json")
-    s.add_argument("--experiment", metavar="NAME", help="only this experiment's cells (a config's name); a database "
-                                                        "that holds several pools them otherwise, and says so")
-    s.add_argument("--clock", choices=CLOCK_NAMES, default="solve",
-                   help="the time the table ranks by: solve (build + search, the default), search, or total "
-                        "(the whole cell: loading, building, searching, verifying)")
-    s.add_argument("--winners", action="store_true",
-                   help="one row a family and class: its best single configuration beside the virtual best")
-    s.set_defaults(func=cmd_table)
-
-    s = sub.add_parser("plot", help="cactus or hardness plot from a results database")
-    s.add_argument("db")
-    s.add_argument("--kind", choices=["cactus", "hardness"], default="cactus")
-    s.add_argument("-o", "--output", required=True)
-    s.add_argument("--clock", choices=CLOCK_NAMES, default="solve", help="as for table")
-    s.set_defaults(func=cmd_plot, outputs={"output": "image"})

@@ -26,16 +26,10 @@ import time
 import numpy as np
 from numba import njit
 
-from puzzles.edge import EdgePlacement, EdgePuzzle
-from puzzles.errors import UsageError
-from puzzles.grids import square_symmetries
-from puzzles.orders import ORDERS, search_order
-from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
-
-from . import warmup
-from .driver import drive, luby
-from .edge_tables import EdgeTables, slip_allowance
-from .kernel import (
+from baseline.edge.tables import EdgeTables, slip_allowance
+from baseline.runtime import warmup
+from baseline.runtime.driver import drive, luby
+from baseline.runtime.kernel import (
     BEST_MIS,
     BUDGET,
     COUNT,
@@ -50,6 +44,11 @@ from .kernel import (
     new_state,
     pause,
 )
+from puzzles.edge import EdgePlacement, EdgePuzzle
+from puzzles.errors import UsageError
+from puzzles.grids import square_symmetries
+from puzzles.orders import ORDERS, search_order
+from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
 
 
 # ------------------------------------------------------------------ kernel
@@ -434,7 +433,7 @@ class EdgeBacktrack(SolverBase):
         s = EdgeSearch(variants.next())
         if mode == "best":
             if s.dynamic:
-                raise ValueError("edge-backtrack: mode best needs a static order, not mrv")
+                raise UsageError("edge-backtrack: mode best needs a static order, not mrv")
             s.start_best(slip_allowance(o["slips"], puzzle.n_cells))
         build_s = time.perf_counter() - t0
         want = limits.wanted(mode)

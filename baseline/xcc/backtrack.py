@@ -15,15 +15,29 @@ from pathlib import Path
 
 import numpy as np
 
-from puzzles.errors import UsageError
+from baseline.poly import engine as poly
+from baseline.runtime import checkpoint, warmup
+from baseline.runtime.driver import drive, luby
+from baseline.runtime.kernel import (
+    BUDGET,
+    COUNT,
+    DEEPEST,
+    DONE,
+    LEAF,
+    LEVEL,
+    MANY,
+    NO_BOUND,
+    NODES,
+    PHASE,
+    SOLUTION,
+    new_state,
+)
+from baseline.xcc import bitset, dlx, memo
 from puzzles import outputs
+from puzzles.errors import UsageError
 from puzzles.outputs import atomic_write
 from puzzles.xcc import XCC
 from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
-
-from . import bitset, checkpoint, dlx, memo, poly, warmup
-from .driver import drive, luby
-from .kernel import BUDGET, COUNT, DEEPEST, DONE, LEAF, LEVEL, MANY, NO_BOUND, NODES, PHASE, SOLUTION, new_state
 
 # the most clash-row memory (n_options^2 / 8 bytes) the auto engine spends on bitsets
 BITSET_MAX_OPTIONS = 12_000
@@ -214,7 +228,7 @@ def make_search(xcc: XCC, seed: int = -1, engine: str = "auto", grid: str | None
     if engine == "auto":
         engine = "bitset" if 0 < xcc.n_options <= BITSET_MAX_OPTIONS else "dlx"
     if engine not in ENGINES:
-        raise ValueError(f"solver backtrack: engine must be auto, dlx, bitset or poly, not {engine!r}")
+        raise UsageError(f"solver backtrack: engine must be auto, dlx, bitset or poly, not {engine!r}")
     if engine == "poly":
         return PolySearch(xcc, seed, grid, sites, sweep)
     return ENGINES[engine](xcc, seed)
@@ -281,7 +295,7 @@ class Backtrack(SolverBase):
         self.check(puzzle, mode)
         o = self.options
         if (o["checkpoint"] or o["resume"]) and o["seed"] >= 0:
-            raise ValueError("solver backtrack: checkpoints need the deterministic order (seed -1)")
+            raise UsageError("solver backtrack: checkpoints need the deterministic order (seed -1)")
         limits = limits or Limits()
         if o["restarts"] == "luby" and (mode != "first" or o["checkpoint"] or o["resume"]):
             raise UsageError("solver backtrack: restarts are for mode first, without checkpoints")
@@ -456,10 +470,10 @@ def part_of(xcc: XCC, depth: int, part: int) -> tuple[XCC, list[int]]:
     The parts' counts add up to the count of ``xcc`` (the runner's
     ``split_depth`` fans a count out this way)."""
     if depth < 1 or part < 0:
-        raise ValueError("solver backtrack: split_depth (at least 1) and part (at least 0) go together")
+        raise UsageError("solver backtrack: split_depth (at least 1) and part (at least 0) go together")
     parts = split(xcc, depth)
     if part >= len(parts):
-        raise ValueError(f"solver backtrack: part {part} of a split into {len(parts)} parts")
+        raise UsageError(f"solver backtrack: part {part} of a split into {len(parts)} parts")
     return xcc.restrict(parts[part])[0], parts[part]
 
 

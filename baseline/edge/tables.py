@@ -35,11 +35,10 @@ import copy
 import numpy as np
 from numba import njit
 
+from baseline.runtime.kernel import MANY
 from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
 from puzzles.orders import search_order
-
-from .kernel import MANY
 
 
 def build_tables(p: EdgePuzzle, merge: bool = False):
@@ -113,7 +112,7 @@ def slip_allowance(spec: str, n: int) -> np.ndarray:
     except ValueError:
         raise UsageError(f"option slips: {spec!r} is not a list of depths like 192,192,200") from None
     if any(d < 1 or d > n for d in slips):
-        raise ValueError(f"slips: every depth must lie in 1..{n}")
+        raise UsageError(f"slips: every depth must lie in 1..{n}")
     if not slips:
         return np.full(n + 1, MANY, np.int64)
     sl = sorted(slips)

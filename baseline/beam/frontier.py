@@ -1,0 +1,65 @@
+"""The beam's frontier: one row a state, and the helpers that pick and gather rows of a level.
+
+State arrays (one row a state): ``cands[i, d]`` the candidate placed at depth d (an index into
+the candidates of ``baseline.edge.tables``), ``used[i, q]``, ``rem[i, c]`` colour-c edges left on
+unused pieces, ``need[i, c]`` open colour-c edges on the board, ``mis[i]`` mismatched joins.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def _per_parent(ranked, parent, cap, width, n_parents):
+    """The first `width` of `ranked`, each parent's first `cap` children before any parent's next
+    one; the rest fill what is left of the width in rank order (a strict cap kept one state a
+    level from a single root)."""
+    cnt = np.zeros(n_parents, np.int64)
+    out = np.empty(min(width, ranked.shape[0]), np.int64)
+    taken = np.zeros(ranked.shape[0], np.bool_)
+    m = 0
+    for t in range(ranked.shape[0]):
+        if m == out.shape[0]:
+            break
+        i = ranked[t]
+        if cnt[parent[i]] < cap:
+            cnt[parent[i]] += 1
+            out[m] = i
+            taken[t] = True
+            m += 1
+    for t in range(ranked.shape[0]):
+        if m == out.shape[0]:
+            break
+        if not taken[t]:
+            out[m] = ranked[t]
+            m += 1
+    return out[:m]
+
+
+def _take(parts, x, idx):
+    """Array x of the children at indices idx of the parts laid end to end (``BeamRun._children_of``)."""
+    if len(parts) == 1:
+        return parts[0][x][idx]
+    starts = np.cumsum([0] + [len(p[x]) for p in parts])
+    which = np.searchsorted(starts, idx, side="right") - 1
+    out = np.empty(len(idx), parts[0][x].dtype)
+    for j, p in enumerate(parts):
+        sel = which == j
+        out[sel] = p[x][idx[sel] - starts[j]]
+    return out
+
+
+class Frontier(NamedTuple):
+    """The beam's states, one row each (module docstring: State arrays)."""
+
+    cands: np.ndarray   # [i, d] the candidate placed at depth d
+    used: np.ndarray    # [i, q] piece q is placed
+    rem: np.ndarray     # [i, pool * n_col + c] colour-c edges left on unused pieces, per pool
+    need: np.ndarray    # [i, pool * n_col + c] open colour-c edges on the board, per pool
+    mis: np.ndarray     # [i] mismatched joins
+    hash: np.ndarray    # [i] Zobrist hash of the placed pieces and the open edges
+    score: np.ndarray   # [i] the state's score (higher is better)

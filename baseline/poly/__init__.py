@@ -1,0 +1,1 @@
+"""Selby's polyform engine (the most constrained site, pockets, bit boards) and its tree-size probes."""

@@ -1,0 +1,113 @@
+"""What the subcommands share: exit statuses, option pairs, JSON output, progress."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+
+from puzzles.errors import InputError, UsageError
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERNAL = 0, 1, 2, 3, 4
+
+SPLIT_CAVEAT = ("A cheat who can tile only one side is caught half the time (repeat with fresh commitments), and "
+                "the exchange convinces the challenger who chose the side, not a bystander.")
+
+
+class _Help(argparse.HelpFormatter):
+    """Help that names each option's default, where it has one the text does not already give."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if (action.option_strings and action.default not in (None, False, argparse.SUPPRESS)
+                and "default" not in text.lower()):
+            text += " (default: %(default)s)"
+        return text
+
+
+class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Help)
+        super().__init__(*args, **kwargs)
+
+    def error(self, message: str):  # one line, exit 2
+        raise UsageError(f"{self.prog}: {message}")
+
+
+@contextlib.contextmanager
+def _refused(prefix: str):
+    """A ValueError from below is a request refused: one line, ``prefix: why`` (a UsageError passes as it is)."""
+    try:
+        yield
+    except UsageError:
+        raise
+    except ValueError as e:
+        raise UsageError(f"{prefix}: {e}") from None
+
+
+def _out(obj) -> None:
+    print(json.dumps(obj, indent=1, default=str))
+
+
+def _opts(pairs: list[str] | None) -> dict:
+    from solving.options import assignments
+
+    return assignments(pairs or [])
+
+
+def _load(a):
+    from puzzles import catalog, formats
+
+    p = catalog.load(a.puzzle)
+    return p, formats.puzzle_hash(p)
+
+
+def _db(path: str) -> str:
+    from .store import check_readable
+
+    check_readable(path)
+    return path
+
+
+def _json_file(path: str):
+    from puzzles.formats import _json, read_text
+
+    return _json(path, read_text(path))
+
+
+def _write(path: str, obj_text: str) -> None:
+    """Write the output whole (the command line has refused, before any work, an output that is an input)."""
+    from puzzles.outputs import atomic_write
+
+    atomic_write(path, obj_text)
+
+
+def _solution(p, path: str):
+    from puzzles import formats
+    from puzzles.verify import verify
+
+    sol = formats.read_solution(p, path)
+    rep = verify(p, sol, allow_mismatch=p.kind == "edge")
+    if not (rep.legal and rep.complete):
+        raise InputError(path, None, "not a complete legal board of this puzzle: " + "; ".join(rep.problems[:3]))
+    return sol, rep
+
+
+def _live_progress(a, prefix: str | None = None):
+    """A live status line on a terminal, a log line every 15 s elsewhere, nothing with --quiet."""
+    from solving.progress import LogLines, describe
+
+    if a.quiet:
+        return None, contextlib.nullcontext()
+    if a.json or not sys.stderr.isatty():
+        return LogLines(prefix or f"eternity solve {a.puzzle}"), contextlib.nullcontext()
+    from rich.console import Console
+
+    console = Console(stderr=True)
+    status = console.status("working ..." if prefix else "solving ...")
+
+    def progress(info: dict) -> None:
+        status.update(describe(info))
+
+    return progress, status

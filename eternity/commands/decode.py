@@ -1,0 +1,27 @@
+"""`eternity decode`: an outside SAT solver's model turned back into a solution."""
+
+from __future__ import annotations
+
+from eternity.commands.common import EXIT_INVALID, EXIT_OK
+
+
+def cmd_decode(a) -> int:
+    from encoders.dimacs import decode
+    from puzzles import catalog, formats
+    from puzzles.verify import verify
+
+    p = catalog.load(a.puzzle)
+    sol = decode(p, getattr(a, "from"), a.model)
+    rep = verify(p, sol)
+    formats.write_solution(p, sol, a.output)
+    print(("valid" if rep.valid else "INVALID: " + "; ".join(rep.problems[:3])) + f", written to {a.output}")
+    return EXIT_OK if rep.valid else EXIT_INVALID
+
+
+def add(sub) -> None:
+    s = sub.add_parser("decode", help="turn an external SAT solver's model of an exported CNF into a solution")
+    s.add_argument("puzzle")
+    s.add_argument("--from", required=True, metavar="FILE.cnf")
+    s.add_argument("--model", required=True, metavar="MODEL")
+    s.add_argument("-o", "--output", required=True)
+    s.set_defaults(func=cmd_decode, outputs={"output": "file"})

@@ -1,0 +1,36 @@
+"""`eternity info`: sizes, pieces and colours of a puzzle."""
+
+from __future__ import annotations
+
+from eternity.commands.common import _out
+
+
+def cmd_info(a) -> int:
+    from puzzles import catalog, formats
+    p = catalog.load(a.puzzle)
+    info = p.summary()
+    info["hash"] = formats.puzzle_hash(p)
+    if catalog.is_builtin(a.puzzle):
+        info["description"] = catalog.describe(a.puzzle)
+        info["known_solution"] = catalog.known_solution(a.puzzle) is not None
+    if p.kind == "edge":
+        frame, inner = p.colour_classes()
+        info["frame_color_ids"], info["inner_color_ids"] = frame, inner
+        if p.bordered and min(p.rows, p.cols) >= 2:
+            from puzzles import estimate
+
+            info["owen_log10_expected_solutions"] = round(estimate.log_expected_solutions(p), 4)
+            info["symmetry"] = estimate.symmetry_factors(p)
+    if a.json:
+        _out(info)
+    else:
+        for k, v in info.items():
+            print(f"{k:>16}: {v}")
+    return 0
+
+
+def add(sub) -> None:
+    s = sub.add_parser("info", help="sizes, pieces, colours of a puzzle")
+    s.add_argument("puzzle")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_info)

@@ -1,0 +1,22 @@
+"""`eternity plot`: plots from a results store."""
+
+from __future__ import annotations
+
+from eternity.commands.common import _db
+from eternity.commands.table import CLOCK_NAMES
+
+
+def cmd_plot(a) -> int:
+    from experiments.report import plot
+
+    plot(_db(a.db), a.kind, a.output, a.clock)
+    return 0
+
+
+def add(sub) -> None:
+    s = sub.add_parser("plot", help="cactus or hardness plot from a results database")
+    s.add_argument("db")
+    s.add_argument("--kind", choices=["cactus", "hardness"], default="cactus")
+    s.add_argument("-o", "--output", required=True)
+    s.add_argument("--clock", choices=CLOCK_NAMES, default="solve", help="as for table")
+    s.set_defaults(func=cmd_plot, outputs={"output": "image"})

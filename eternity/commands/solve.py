@@ -1,0 +1,143 @@
+"""`eternity solve`: one puzzle, one registered solver, every answer verified."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from eternity.commands.common import EXIT_INVALID, EXIT_LIMIT, EXIT_OK, _live_progress, _opts, _out
+from puzzles.errors import InputError, UsageError
+from puzzles.ranges import arg
+
+
+def cmd_solve(a) -> int:
+    import solving
+    from puzzles import catalog
+
+    p = catalog.load(a.puzzle)
+    name = a.solver or ("edge-backtrack" if p.kind == "edge" else "backtrack")
+    opts = _opts(a.opt)
+    for key in ("checkpoint", "resume"):
+        if getattr(a, key):
+            opts[key] = getattr(a, key)
+    if (a.checkpoint or a.resume) and "checkpoint" not in solving.solver_class(name).OPTIONS:
+        raise UsageError(f"solver {name} has no checkpoints (beam and backtrack have)")
+    solver = solving.get(name, opts)
+    limits = solving.Limits(time_s=a.time_limit, nodes=a.node_limit,
+                            solutions=a.samples if a.mode == "sample" else a.limit)
+    # --distinct needs every solution: count by enumerating them
+    mode = "all" if a.distinct and a.mode in ("count", "all") else a.mode
+    if a.distinct and mode == "all":
+        limits.solutions = None
+    solver.check(p, mode)  # before the progress display: a refused request is one line
+    progress, status_ctx = _live_progress(a)
+    with status_ctx:
+        try:  # a refusal found only now (slips, a foreign checkpoint) is a UsageError; anything else is a bug
+            res, verified = solving.solve_verified(solver, p, mode, limits, progress)
+        except Exception as e:
+            if not isinstance(e, (InputError, UsageError)):
+                e.add_note(f"solver {name}")  # the internal-error line names the solver
+            raise
+    if a.distinct and mode == "all" and res.status.answered:
+        from puzzles.symmetry import distinct_count
+
+        res.stats["distinct"] = distinct_count(p, res.solutions)
+    if verified is False:
+        print("eternity: error: a solver returned a solution the verifier rejects", file=sys.stderr)
+        return EXIT_INVALID
+    if res.stats.get("interrupted") and res.solutions:  # Ctrl-C in mode best: the best board is kept
+        return _keep_interrupted(a, p, res)
+    if a.output and a.mode != "first" and a.mode != "best" and (res.solutions or res.count is not None):
+        from puzzles import formats
+        from puzzles.outputs import write_or_rescue
+
+        # count, all, sample: every answer goes in the file (a solution file holds one board only)
+        doc = {"format": "eternity/solutions", "version": 1, "puzzle": formats.puzzle_hash(p), "mode": a.mode,
+               "status": res.status.value, "count": res.count,
+               "solutions": [formats.solution_to_dict(p, s)["placements"] for s in res.solutions]}
+        write_or_rescue(a.output, json.dumps(doc, indent=1) + "\n", "the solutions")
+    if (a.output or a.svg or a.json) and res.solutions:  # pydantic and the renderer only when something is written
+        from puzzles import formats
+        from puzzles.outputs import write_or_rescue
+        from puzzles.render import render
+
+        if a.output and a.mode in ("first", "best"):  # a long solve's answer survives a failed write (a rescue copy)
+            write_or_rescue(a.output, json.dumps(formats.solution_to_dict(p, res.solutions[0]), indent=1) + "\n",
+                            "the solution")
+        if a.svg:
+            write_or_rescue(a.svg, render(p, res.solutions[0]), "the picture")
+    if a.json:
+        d = res.as_dict()
+        if verified is not None:  # "verified" means a solution was checked: absent when there was none
+            d["verified"] = verified
+        d["solutions"] = [formats.solution_to_dict(p, s)["placements"] for s in res.solutions[: a.show]] \
+            if res.solutions else []
+        if res.best_score is not None and res.solutions and p.kind == "edge":
+            d["bucas_url"] = formats.bucas_url(p, res.solutions[0])
+        _out(d)
+    else:
+        line = res.status.value
+        if res.count is not None:
+            line += f"  count {res.count}" + ("" if res.status != solving.Status.LIMIT else " (incomplete)")
+        if "distinct" in res.stats:
+            line += f"  distinct {res.stats['distinct']}"
+        if res.best_score is not None:
+            line += f"  best score {res.best_score}" + {True: " (proven optimal)", False: " (best so far)"}.get(
+                res.optimal, "")
+        if verified is not None:
+            line += f"  verified {verified}"
+        shown = {"load_s": res.load_s, "build_s": res.build_s, "search_s": res.search_s,
+                 **{k: v for k, v in res.stats.items() if k in ("nodes", "placements_per_s")}}
+        line += "  " + "  ".join(f"{k} {v:.3g}" if isinstance(v, float) else f"{k} {v}" for k, v in shown.items())
+        print(line)
+        if res.best_score is not None and res.solutions and p.kind == "edge":  # the board, for the viewer
+            from puzzles.formats import bucas_url
+
+            print(bucas_url(p, res.solutions[0]))
+        if res.message:
+            print(res.message, file=sys.stderr)
+    if res.status == solving.Status.ERROR:
+        return EXIT_INVALID
+    return EXIT_LIMIT if res.status == solving.Status.LIMIT and not res.solutions else EXIT_OK
+
+
+def _keep_interrupted(a, p, res) -> int:
+    """Write the best board of an interrupted best-mode run (to -o, or a file named in the message),
+    then exit as an interrupted command does."""
+    from puzzles import formats
+    from puzzles.outputs import rescue, write_or_rescue
+
+    text = json.dumps(formats.solution_to_dict(p, res.solutions[0]), indent=1) + "\n"
+    if a.output:
+        write_or_rescue(a.output, text, "the best board")
+        where = a.output
+    else:
+        where = rescue(text, "best-board.json")
+    print(f"eternity: interrupted: the best board so far (score {res.best_score}) is in {where}", file=sys.stderr)
+    return 130
+
+
+def add(sub) -> None:
+    s = sub.add_parser("solve", help="solve a puzzle with a registered solver")
+    s.add_argument("puzzle")
+    s.add_argument("--solver")
+    s.add_argument("--opt", action="append", metavar="K=V")
+    s.add_argument("--mode", default="first", choices=["first", "count", "all", "best", "sample"],
+                   help="first solution, count, all solutions, best board (edge matching), or sample: solutions "
+                        "drawn uniformly at random (backtrack's diagram of all solutions)")
+    s.add_argument("--samples", type=arg(int, 1, 10**7), default=10, help="mode sample: how many to draw")
+    s.add_argument("--distinct", action="store_true", help="also count up to symmetry and identical pieces")
+    s.add_argument("--time-limit", type=arg(float, 0.001), help="seconds")
+    s.add_argument("--checkpoint", metavar="DIR", help="beam: write the frontier to DIR (every level, a wide one every 60 s); mode best also "
+                   "the best board (best.npz, best.svg with mismatches in red, best.url for e2.bucas.name)")
+    s.add_argument("--resume", metavar="DIR", help="beam: continue from the frontier in DIR, or in mode best from its best board")
+    s.add_argument("--node-limit", type=arg(int, 1))
+    s.add_argument("--limit", type=arg(int, 1), help="solutions to collect in mode all")
+    s.add_argument("--show", type=arg(int, 0), default=1, help="solutions printed with --json")
+    s.add_argument("-o", "--output", help="modes first and best: the solution file; count, all and sample: every "
+                                         "answer (format eternity/solutions: the count and all solutions)")
+    s.add_argument("--svg", help="the first solution as an SVG picture (a name ending in .svg)")
+    s.add_argument("--json", action="store_true")
+    s.add_argument("--quiet", action="store_true", help="no progress (a live line on a terminal, else a log line "
+                                                        "every 15 s on stderr)")
+    s.set_defaults(func=cmd_solve, outputs={"output": "file", "svg": "svg", "checkpoint": "dir"})

@@ -1,0 +1,52 @@
+"""`eternity verify`: a solution checked by the independent verifier."""
+
+from __future__ import annotations
+
+from eternity.commands.common import EXIT_INVALID, EXIT_OK, _json_file, _out
+
+
+def cmd_verify(a) -> int:
+    from puzzles import catalog, formats
+    from puzzles.verify import verify
+
+    p = catalog.load(a.puzzle)
+    if a.commitment:  # Selby's split: SOLUTION is an opened half
+        return _verify_half(a, p, formats.puzzle_hash(p))
+    sol = formats.read_solution(p, a.solution)
+    rep = verify(p, sol, allow_mismatch=a.score)
+    if a.json:
+        _out(rep.as_dict())
+    else:
+        if rep.score is not None:
+            print(f"score {rep.score}/{rep.max_score}")
+        for msg in rep.problems:
+            print(msg)
+        if a.score and rep.mismatches:
+            print("mismatched joins: " + ", ".join(rep.mismatches))
+        print("valid" if rep.valid else ("legal partial board" if a.score and not rep.problems else "INVALID"))
+    if a.score:  # a partial board scores; only a broken rule is invalid
+        return EXIT_OK if rep.legal else EXIT_INVALID
+    return EXIT_OK if rep.valid else EXIT_INVALID
+
+
+def _verify_half(a, p, ph) -> int:
+    """`verify --commitment`: a half opened by `eternity open`, checked against the commitment."""
+    from puzzles.proofs import split
+
+    c = split.read_commitment(_json_file(a.commitment), a.commitment, ph)
+    problems = split.verify_half(p, _json_file(a.solution), a.solution, c, ph)
+    for m in problems:
+        print(m)
+    print("the half checks against the commitment" if not problems else "INVALID")
+    return EXIT_OK if not problems else EXIT_INVALID
+
+
+def add(sub) -> None:
+    s = sub.add_parser("verify", help="check a solution (exit 1 when invalid)")
+    s.add_argument("puzzle")
+    s.add_argument("solution")
+    s.add_argument("--score", action="store_true", help="mismatches allowed; print the score")
+    s.add_argument("--commitment", metavar="COMMITMENT", help="SOLUTION is a half opened by `eternity open`: check "
+                                                             "it against this commitment (Selby's split)")
+    s.add_argument("--json", action="store_true")
+    s.set_defaults(func=cmd_verify)

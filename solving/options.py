@@ -1,0 +1,89 @@
+"""Solver options: each solver declares its options once, and one parser reads them from every
+place a user writes them.
+
+An ``Option`` says its type, default, allowed values, help, where it applies (puzzle kinds,
+modes) and whether it changes the search (``fingerprint``: a checkpoint written under other
+values of it is not resumed).  Options arrive as ``KEY=VALUE`` text from the command line
+(``--opt``) and from a portfolio's members (``name:k=v,k=v``), and as typed values from a
+config; ``assignments`` reads the text forms, ``Option.parse`` every value.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from puzzles import ranges
+from puzzles.errors import UsageError
+
+_KIND_NAMES = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}
+
+
+class Option:
+    """A solver option: type, default, allowed values (``choices``, or the range ``lo``..``hi``), help;
+    ``kinds`` and ``modes``: the puzzle kinds and modes it applies to (None: all), refused elsewhere;
+    ``fingerprint``: whether it enters a checkpoint's fingerprint (False for options that change
+    how a run is carried out, not what it searches: threads, checkpoint paths, budgets)."""
+
+    def __init__(self, kind: type, default: Any, help: str = "", choices: tuple | None = None,
+                 lo: float | None = None, hi: float | None = None, *, kinds: tuple[str, ...] | None = None,
+                 modes: tuple[str, ...] | None = None, fingerprint: bool = True):
+        self.kind, self.default, self.help, self.choices = kind, default, help, choices
+        self.lo, self.hi = lo, hi
+        self.kinds, self.modes, self.fingerprint = kinds, modes, fingerprint
+
+    @property
+    def range(self) -> str:
+        """The declared range, as help and errors write it ("1..", "0..2")."""
+        return ranges.describe(self.lo, self.hi)
+
+    @property
+    def applies(self) -> str:
+        """Where the option applies, for help ("" when everywhere)."""
+        parts = []
+        if self.kinds:
+            parts.append("/".join(self.kinds) + " puzzles")
+        if self.modes:
+            parts.append("mode " + "/".join(self.modes))
+        return ", ".join(parts)
+
+    def refusal(self, name: str, kind: str | None, mode: str | None) -> str | None:
+        """Why the option, asked for by name, does not apply to a ``kind`` puzzle in ``mode``; None when it does."""
+        if self.modes and mode is not None and mode not in self.modes:
+            return f"option {name} is for mode {' or '.join(self.modes)}, not mode {mode}"
+        if self.kinds and kind is not None and kind not in self.kinds:
+            return f"option {name} is for {' or '.join(self.kinds)} puzzles, not {kind} puzzles"
+        return None
+
+    def parse(self, name: str, value: Any) -> Any:
+        if isinstance(value, str) and self.kind is not str:
+            try:
+                value = {"true": True, "false": False}[value.lower()] if self.kind is bool else self.kind(value)
+            except (ValueError, KeyError):
+                hint = " (one --opt per option: --opt a=1 --opt b=2)" if "," in value and "=" in value else ""
+                raise UsageError(f"option {name}: {value!r} is not {_KIND_NAMES[self.kind]}{hint}") from None
+        if self.kind is float and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        if not isinstance(value, self.kind) or (self.kind is int and isinstance(value, bool)):
+            raise UsageError(f"option {name}: {value!r} is not {_KIND_NAMES[self.kind]}")
+        if self.choices and value not in self.choices:
+            raise UsageError(f"option {name}: {value!r} is not one of {', '.join(map(str, self.choices))}")
+        if self.kind in (int, float):
+            ranges.in_range(f"option {name}", value, self.lo, self.hi)
+        return value
+
+
+def assignments(pairs: list[str], where: str = "--opt") -> dict[str, str]:
+    """``["k=v", ...]`` -> ``{k: v}``, the values still text (each solver's ``Option.parse`` reads them);
+    ``where`` names the source in errors ("--opt", "member 'beam:width=4'")."""
+    out: dict[str, str] = {}
+    for kv in pairs:
+        k, eq, v = kv.partition("=")
+        if not eq or not k.strip():
+            raise UsageError(f"{where} {kv!r}: expected KEY=VALUE")
+        out[k.strip()] = v.strip()
+    return out
+
+
+def fingerprint_options(declared: dict[str, Option], values: dict[str, Any]) -> dict[str, Any]:
+    """The options that enter a checkpoint's fingerprint (``Option.fingerprint``), by name."""
+    return {k: v for k, v in values.items() if k in declared and declared[k].fingerprint}
