@@ -44,12 +44,16 @@ def main() -> None:
         te, oke = timed("edge-backtrack", {"order": "rowscan"}, p, a.seconds)
         beam.append(tb)
         rows.append(te)
-        print(f"seed {seed}: log10 expected solutions {estimate.log_expected_solutions(p):6.1f}  "
-              f"beam {tb:7.2f} s {'ok' if okb else 'unsolved'}   rowscan {te:7.2f} s {'ok' if oke else 'unsolved'}",
-              flush=True)
+        print(
+            f"seed {seed}: log10 expected solutions {estimate.log_expected_solutions(p):6.1f}  "
+            f"beam {tb:7.2f} s {'ok' if okb else 'unsolved'}   rowscan {te:7.2f} s {'ok' if oke else 'unsolved'}",
+            flush=True,
+        )
     mb, me = statistics.median(beam), statistics.median(rows)
-    print(f"median beam {mb:.2f} s, median rowscan {me:.2f} s (unsolved = {2 * a.seconds:.0f} s): "
-          f"rowscan / beam = {me / mb:.1f}x")
+    print(
+        f"median beam {mb:.2f} s, median rowscan {me:.2f} s (unsolved = {2 * a.seconds:.0f} s): "
+        f"rowscan / beam = {me / mb:.1f}x"
+    )
 
 
 if __name__ == "__main__":

@@ -40,8 +40,14 @@ def main() -> None:
     from puzzles import catalog
     from puzzles.formats import puzzle_to_dict
 
-    spec = {"puzzle": puzzle_to_dict(catalog.load("queens-4")), "solver": "instant", "options": {},
-            "mode": "first", "time_limit": 10.0, "memory_mb": 4096}
+    spec = {
+        "puzzle": puzzle_to_dict(catalog.load("queens-4")),
+        "solver": "instant",
+        "options": {},
+        "mode": "first",
+        "time_limit": 10.0,
+        "memory_mb": 4096,
+    }
     w = WarmWorker()
     w.run(spec)  # start the child and load the solver: not a cell's cost
     t0 = time.perf_counter()
@@ -52,8 +58,13 @@ def main() -> None:
     w.close()
     t0 = time.perf_counter()
     for _ in range(a.cold):
-        subprocess.run([sys.executable, "-m", "experiments.worker"], input=json.dumps(spec) + "\n", text=True,
-                       capture_output=True, check=True)
+        subprocess.run(
+            [sys.executable, "-m", "experiments.worker"],
+            input=json.dumps(spec) + "\n",
+            text=True,
+            capture_output=True,
+            check=True,
+        )
     cold = (time.perf_counter() - t0) / a.cold
     print(f"warm worker : {warm * 1e3:7.2f} ms a cell ({a.cells} cells)")
     print(f"fresh process: {cold * 1e3:7.2f} ms a cell ({a.cold} cells)")

@@ -25,8 +25,12 @@ from puzzles import catalog
 from puzzles.verify import verify
 
 # 60 s on one core, Eternity II with the five hints and three corners pinned (mean of their variants)
-STUDY = {"beam search (the study's best)": 454.8, "adaptive large-neighbourhood search": 452.9,
-         "Verhaard's solver": 440.8, "Blackwood's solver": 436.4}
+STUDY = {
+    "beam search (the study's best)": 454.8,
+    "adaptive large-neighbourhood search": 452.9,
+    "Verhaard's solver": 440.8,
+    "Blackwood's solver": 436.4,
+}
 
 
 def opts_of(pairs: list[str]) -> dict:

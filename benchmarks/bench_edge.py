@@ -25,9 +25,12 @@ def main() -> None:
     print(f"warm-up (numba cache load or compile): {time.perf_counter() - t0:.2f} s")
     for order in a.orders.split(","):
         r = solving.get("edge-backtrack", {"order": order}).solve(
-            p, mode="count", limits=solving.Limits(time_s=a.seconds))
-        print(f"{a.puzzle:>14} {order:>12}: {r.stats['nodes']:>13,} placements in {r.stats['time_s']:.1f} s "
-              f"= {r.stats['placements_per_s'] / 1e6:6.1f} M/s")
+            p, mode="count", limits=solving.Limits(time_s=a.seconds)
+        )
+        print(
+            f"{a.puzzle:>14} {order:>12}: {r.stats['nodes']:>13,} placements in {r.stats['time_s']:.1f} s "
+            f"= {r.stats['placements_per_s'] / 1e6:6.1f} M/s"
+        )
 
 
 if __name__ == "__main__":

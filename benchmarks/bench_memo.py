@@ -22,15 +22,24 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from baseline.xcc.backtrack import count_xcc
 from baseline.runtime.kernel import BUDGET, NO_BOUND
+from baseline.xcc.backtrack import count_xcc
 from baseline.xcc.memo import MemoSearch
 from puzzles import catalog
 
 # (puzzle, whether the plain search finishes in minutes)
-INSTANCES = [("dominoes-6x8", True), ("dominoes-8x8", True), ("trominoes-3x15", True), ("aztec-6", True),
-             ("pentomino-6x10", True), ("queens-12", True), ("dominoes-10x10", False), ("aztec-10", False),
-             ("pentominoes-3x30", False), ("tetrominoes-4x20", False)]
+INSTANCES = [
+    ("dominoes-6x8", True),
+    ("dominoes-8x8", True),
+    ("trominoes-3x15", True),
+    ("aztec-6", True),
+    ("pentomino-6x10", True),
+    ("queens-12", True),
+    ("dominoes-10x10", False),
+    ("aztec-10", False),
+    ("pentominoes-3x30", False),
+    ("tetrominoes-4x20", False),
+]
 
 
 def memo_count(xcc) -> tuple[int, dict]:
@@ -45,14 +54,19 @@ def xcover_count(xcc) -> int | None:
         import xcover
     except ImportError:
         return None
-    opts = [[xcc.item_names[i] for i in xcc.opt_items[xcc.opt_ptr[k]:xcc.opt_ptr[k + 1]]]
-            for k in range(xcc.n_options)]
+    opts = [
+        [xcc.item_names[i] for i in xcc.opt_items[xcc.opt_ptr[k] : xcc.opt_ptr[k + 1]]] for k in range(xcc.n_options)
+    ]
     c = {0: 0, 1: 1}
     root = 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        for idx, _opt, lo, hi in xcover.covers_zdd(opts, primary=xcc.item_names[:xcc.n_primary],
-                                                    secondary=xcc.item_names[xcc.n_primary:], use_memo_cache=True):
+        for idx, _opt, lo, hi in xcover.covers_zdd(
+            opts,
+            primary=xcc.item_names[: xcc.n_primary],
+            secondary=xcc.item_names[xcc.n_primary :],
+            use_memo_cache=True,
+        ):
             c[idx] = c[lo] + c[hi]
             root = idx
     return c[root]
@@ -72,8 +86,10 @@ def main() -> None:
     a = ap.parse_args()
     warm = catalog.load("dominoes-2x3").to_xcc()
     memo_count(warm), count_xcc(warm, "bitset"), xcover_count(warm)
-    print("| puzzle | count | plain s | memo s | plain / memo | memo nodes | diagram nodes | xcover ZDD s | "
-          "xcover count |")
+    print(
+        "| puzzle | count | plain s | memo s | plain / memo | memo nodes | diagram nodes | xcover ZDD s | "
+        "xcover count |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
     for name, plain_ok in INSTANCES:
         xcc = catalog.load(name).to_xcc()
@@ -93,8 +109,11 @@ def main() -> None:
         t_plain, t_memo, t_x = (min(v) if v else float("nan") for v in times.values())
         ratio = f"{t_plain / t_memo:,.1f}x" if times["plain"] else "(plain not run)"
         xc = "not run" if n_x is None else (f"{n_x:,} ({'right' if n_x == n_memo else 'WRONG'})")
-        print(f"| {name} | {n_memo:,} | {t_plain:.3f} | {t_memo:.4f} | {ratio} | {st['nodes']:,} | "
-              f"{st['diagram_nodes']:,} | {t_x:.3f} | {xc} |", flush=True)
+        print(
+            f"| {name} | {n_memo:,} | {t_plain:.3f} | {t_memo:.4f} | {ratio} | {st['nodes']:,} | "
+            f"{st['diagram_nodes']:,} | {t_x:.3f} | {xc} |",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

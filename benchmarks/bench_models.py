@@ -39,8 +39,7 @@ def run(solver: str, opts: dict, p, seconds: float) -> dict:
     ok = bool(r.solutions) and verify(p, r.solutions[0]).valid
     if r.solutions and not ok:
         raise SystemExit(f"{solver} {opts} returned an invalid solution on {p.name}")
-    return {"status": r.status if ok or r.status != "solved" else "bad", "wall": wall, "stats": r.stats,
-            "solved": ok}
+    return {"status": r.status if ok or r.status != "solved" else "bad", "wall": wall, "stats": r.stats, "solved": ok}
 
 
 def fmt_t(res: dict) -> str:
@@ -48,9 +47,13 @@ def fmt_t(res: dict) -> str:
 
 
 def cpsat(a) -> None:
-    models = [("xcc", {"model": "xcc"}), ("placement/int", {"model": "placement", "join": "int"}),
-              ("placement/sum", {"model": "placement", "join": "sum"}),
-              ("placement/onehot", {"model": "placement", "join": "onehot"}), ("table", {"model": "table"})]
+    models = [
+        ("xcc", {"model": "xcc"}),
+        ("placement/int", {"model": "placement", "join": "int"}),
+        ("placement/sum", {"model": "placement", "join": "sum"}),
+        ("placement/onehot", {"model": "placement", "join": "onehot"}),
+        ("table", {"model": "table"}),
+    ]
     workers = {"workers": a.workers, "search": "default"}
     if not a.skip_clues:
         print(f"CP-SAT, first solution, {a.workers} workers, limit {a.seconds:.0f} s; build / solve seconds")
@@ -63,8 +66,11 @@ def cpsat(a) -> None:
             print(f"{name:>14} " + " ".join(f"{x:>22}" for x in cells), flush=True)
     configs = [(n, {**o, **workers}) for n, o in models if n not in ("xcc", "placement/sum")]
     if a.workers >= 2:  # the fixed cell-by-cell search beside the default worker
-        configs += [(f"{n}+portfolio", {**o, **workers, "search": "portfolio"}) for n, o in models
-                    if n in ("placement/int", "placement/onehot")]
+        configs += [
+            (f"{n}+portfolio", {**o, **workers, "search": "portfolio"})
+            for n, o in models
+            if n in ("placement/int", "placement/onehot")
+        ]
     configs = [(n, o) for n, o in configs if a.only in n]
     for fam in a.families.split(","):
         frame, inner = fam.split(":")
@@ -81,8 +87,11 @@ def hard(a, solver: str, configs, size: int, frame: int, inner: list[int]) -> No
                 res = run(solver, opts, p, a.seconds)
                 times.append(res["wall"] if res["solved"] else 2 * a.seconds)
                 solved += res["solved"]
-        print(f"{name:>28}: solved {solved}/{len(times)}, median {statistics.median(times):7.2f} s "
-              f"(unsolved counted as {2 * a.seconds:.0f} s), max {max(times):7.2f} s", flush=True)
+        print(
+            f"{name:>28}: solved {solved}/{len(times)}, median {statistics.median(times):7.2f} s "
+            f"(unsolved counted as {2 * a.seconds:.0f} s), max {max(times):7.2f} s",
+            flush=True,
+        )
 
 
 def sat(a) -> None:
@@ -98,8 +107,11 @@ def sat(a) -> None:
                 size = size or (res["stats"]["vars"], res["stats"]["clauses"])
                 cells.append(fmt_t(res))
             print(f"{amo:>11} {be:>11} {size[0]:>8} {size[1]:>9} " + " ".join(cells), flush=True)
-    configs = [(f"{amo}+{be}", {"amo": amo, "backend": be}) for amo in ("seqcounter", "ladder", "product", "pairwise")
-               for be in ("cadical195", "glucose4")]
+    configs = [
+        (f"{amo}+{be}", {"amo": amo, "backend": be})
+        for amo in ("seqcounter", "ladder", "product", "pairwise")
+        for be in ("cadical195", "glucose4")
+    ]
     configs.append(("xcc seqcounter+cadical195", {"model": "xcc"}))
     hard(a, "sat", configs, 7, 3, [6, 7])
 
@@ -110,8 +122,9 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=60.0)
     ap.add_argument("--seeds", type=int, default=5)
     ap.add_argument("--workers", type=int, default=2, help="cpsat search workers")
-    ap.add_argument("--families", default="2:6,3:8+9",
-                    help="cpsat: generated 8x8 families, FRAME:INNER[+INNER...] comma-separated")
+    ap.add_argument(
+        "--families", default="2:6,3:8+9", help="cpsat: generated 8x8 families, FRAME:INNER[+INNER...] comma-separated"
+    )
     ap.add_argument("--skip-clues", action="store_true", help="cpsat: only the generated families")
     ap.add_argument("--only", default="", help="cpsat: only the configurations whose name contains this")
     ap.add_argument("--amos", default="pairwise,seqcounter,ladder,totalizer,bitwise,commander,product")

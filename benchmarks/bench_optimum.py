@@ -65,13 +65,17 @@ def main() -> None:
                 continue
             joins = len(b.joins())
             cells = []
-            for name, opts, secs in (("cpsat", {"workers": 2}, a.seconds), ("maxsat", {}, a.seconds),
-                                     ("beam", {}, a.beam_seconds)):
+            for name, opts, secs in (
+                ("cpsat", {"workers": 2}, a.seconds),
+                ("maxsat", {}, a.seconds),
+                ("beam", {}, a.beam_seconds),
+            ):
                 status, score, t, optimal = best(name, opts, b, secs)
                 proof = "**proven optimal**" if optimal else "best so far"
                 cells.append(f"{score} ({proof}, {t:.1f} s)" if score is not None else f"none ({status})")
-            print(f"| {b.name} | {joins} | none (edge-backtrack: unsatisfiable) | " + " | ".join(cells) + " |",
-                  flush=True)
+            print(
+                f"| {b.name} | {joins} | none (edge-backtrack: unsatisfiable) | " + " | ".join(cells) + " |", flush=True
+            )
 
 
 if __name__ == "__main__":

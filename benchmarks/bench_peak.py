@@ -26,8 +26,9 @@ sys.path.insert(0, str(ROOT))
 
 def summary(db: str) -> str:
     con = sqlite3.connect(db)
-    rows = con.execute("SELECT family, config, status, search_s, time_limit, message FROM results "
-                       "WHERE mode != 'count-part'").fetchall()
+    rows = con.execute(
+        "SELECT family, config, status, search_s, time_limit, message FROM results WHERE mode != 'count-part'"
+    ).fetchall()
     con.close()
     by = defaultdict(list)
     winners = defaultdict(lambda: defaultdict(int))  # a portfolio's answers by member
@@ -51,8 +52,11 @@ def summary(db: str) -> str:
             ts = sorted((t if s in ("solved", "unsatisfiable") and t is not None else limit) for s, t, _ in runs)
             med = statistics.median(ts)
             real = solved + unsat >= (len(runs) + 1) // 2 + (len(runs) % 2 == 0)
-            cells.append(f"{solved}/{len(runs)}" + (f" ({unsat} unsat)" if unsat else "")
-                         + f", median {'' if real else '>'}{med:.1f} s")
+            cells.append(
+                f"{solved}/{len(runs)}"
+                + (f" ({unsat} unsat)" if unsat else "")
+                + f", median {'' if real else '>'}{med:.1f} s"
+            )
         out.append(f"| {c} | " + " | ".join(cells) + " |")
     for c, w in sorted(winners.items()):
         out.append(f"\n{c}: answers by member: " + ", ".join(f"{m} {n}" for m, n in sorted(w.items())))
@@ -102,9 +106,14 @@ def main() -> None:
     ap.add_argument("--solver", action="append")
     ap.add_argument("--jobs", type=int, default=None)
     ap.add_argument("--summary", action="store_true", help="print the table of what is stored, run nothing")
-    ap.add_argument("--unsat", type=int, nargs="*", metavar="SEED",
-                    help="instead: prove boards with no solution (swapped sides, seeds 1-5 by default) "
-                         "by the backtracker's count and by cube-and-conquer")
+    ap.add_argument(
+        "--unsat",
+        type=int,
+        nargs="*",
+        metavar="SEED",
+        help="instead: prove boards with no solution (swapped sides, seeds 1-5 by default) "
+        "by the backtracker's count and by cube-and-conquer",
+    )
     ap.add_argument("--seconds", type=float, default=900.0, help="--unsat: time limit per count")
     a = ap.parse_args()
     if a.unsat is not None:

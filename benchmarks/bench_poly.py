@@ -26,13 +26,33 @@ import time
 import numpy as np
 
 from baseline.poly import engine as poly
-from baseline.xcc.backtrack import make_search
 from baseline.runtime.kernel import DEEPEST, DONE, SOLUTION
+from baseline.xcc.searches import make_search
 from puzzles import catalog
 
 # the first 20 options (XCC numbering) of the poly engine's first path on the pram, as it was at commit 85cde0f
-PRAM_STATE = [2100, 62475, 1511, 16039, 105200, 9428, 7994, 10733, 4611, 97154, 13427, 65628, 12009, 38856, 20391,
-              22237, 19732, 46892, 5640, 67933]
+PRAM_STATE = [
+    2100,
+    62475,
+    1511,
+    16039,
+    105200,
+    9428,
+    7994,
+    10733,
+    4611,
+    97154,
+    13427,
+    65628,
+    12009,
+    38856,
+    20391,
+    22237,
+    19732,
+    46892,
+    5640,
+    67933,
+]
 ENGINES = [("dlx", {}), ("poly", {}), ("poly[sites=12]", {"sites": 12})]
 
 
@@ -76,10 +96,22 @@ def state_exhaust(cap: float) -> list[tuple]:
                 outcome = "done"
                 break
         el = time.perf_counter() - t0
-        out.append(("eternity1-pram (state)", "exhaust of 44 pieces", label, outcome, s.nodes, el, s.nodes / el,
-                    int(s.st[DEEPEST])))
-        print(f"{out[-1][0]:20} {label:15} {outcome:7} nodes {s.nodes:>12,} {el:8.2f} s {out[-1][6]:>10,.0f} nodes/s",
-              flush=True)
+        out.append(
+            (
+                "eternity1-pram (state)",
+                "exhaust of 44 pieces",
+                label,
+                outcome,
+                s.nodes,
+                el,
+                s.nodes / el,
+                int(s.st[DEEPEST]),
+            )
+        )
+        print(
+            f"{out[-1][0]:20} {label:15} {outcome:7} nodes {s.nodes:>12,} {el:8.2f} s {out[-1][6]:>10,.0f} nodes/s",
+            flush=True,
+        )
     return out
 
 
@@ -89,8 +121,10 @@ def main() -> None:
     ap.add_argument("--skip-first", action="store_true", help="leave out the boomerang's first solution")
     a = ap.parse_args()
     rows = []
-    tasks = [("eternity1-tortoise", "count (exhaust)", False, a.seconds * 4),
-             ("eternity1-pram", f"{a.seconds:g} s of search", True, a.seconds)]
+    tasks = [
+        ("eternity1-tortoise", "count (exhaust)", False, a.seconds * 4),
+        ("eternity1-pram", f"{a.seconds:g} s of search", True, a.seconds),
+    ]
     if not a.skip_first:
         tasks.append(("eternity1-boomerang", "first solution", True, a.seconds * 4))
     for name, what, stop, cap in tasks:
@@ -101,8 +135,11 @@ def main() -> None:
             _ = run(search_for(p, x, label, opts), 0.5, stop)  # compile / warm the kernel
             outcome, el = run(s, cap, stop)
             rows.append((name, what, label, outcome, s.nodes, el, s.nodes / el if el else 0.0, int(s.st[DEEPEST])))
-            print(f"{name:20} {label:15} {outcome:7} nodes {s.nodes:>12,} {el:8.2f} s "
-                  f"{rows[-1][6]:>10,.0f} nodes/s deepest {rows[-1][7]}", flush=True)
+            print(
+                f"{name:20} {label:15} {outcome:7} nodes {s.nodes:>12,} {el:8.2f} s "
+                f"{rows[-1][6]:>10,.0f} nodes/s deepest {rows[-1][7]}",
+                flush=True,
+            )
     rows.extend(state_exhaust(a.seconds * 4))
     print("\n| region | task | engine | outcome | nodes | seconds | nodes/s | vs dlx | deepest |")
     print("|---|---|---|---|---|---|---|---|---|")

@@ -30,8 +30,9 @@ def timed(cmd: list[str], env=None) -> tuple[float, str]:
     if r.returncode not in (0, 10, 20):  # SAT-style exit codes: 10 found, 20 none
         return float("nan"), (r.stderr or r.stdout).strip().splitlines()[-1:][0] if (r.stderr or r.stdout) else "?"
     lines = r.stdout.strip().splitlines()
-    return dt, (f"{len(lines)} lines of output, last: {lines[-1][:60]}" if len(lines) > 1 else
-                (lines[-1] if lines else ""))
+    return dt, (
+        f"{len(lines)} lines of output, last: {lines[-1][:60]}" if len(lines) > 1 else (lines[-1] if lines else "")
+    )
 
 
 def xcover_count(path: str) -> None:
@@ -41,13 +42,18 @@ def xcover_count(path: str) -> None:
     items = lines[0].split()
     if "|" in items:
         k = items.index("|")
-        primary, secondary = items[:k], items[k + 1:]
+        primary, secondary = items[:k], items[k + 1 :]
     else:
         primary, secondary = items, []
     options = [ln.split() for ln in lines[1:]]
     from xcover import covers_bool  # noqa: F401
 
-    n = sum(1 for _ in covers(options, primary=primary, secondary=secondary, colored=any(":" in w for o in options for w in o)))
+    n = sum(
+        1
+        for _ in covers(
+            options, primary=primary, secondary=secondary, colored=any(":" in w for o in options for w in o)
+        )
+    )
     print(n)
 
 
@@ -61,8 +67,9 @@ def main() -> None:
     xcc = os.path.join(tmp, "p.dlx")
     subprocess.run(eternity + ["export", a.puzzle, "--to", "xcc", "-o", xcc], check=True)
     runs = {"eternity backtrack": eternity + ["solve", a.puzzle, "--solver", "backtrack", "--mode", "count"]}
-    mx = shutil.which("miniexact") or (str(Path(sys.executable).parent / "miniexact")
-                                       if (Path(sys.executable).parent / "miniexact").exists() else None)
+    mx = shutil.which("miniexact") or (
+        str(Path(sys.executable).parent / "miniexact") if (Path(sys.executable).parent / "miniexact").exists() else None
+    )
     if mx:
         runs["miniexact"] = [mx, "-c", "-e", xcc]  # Algorithm C, enumerate every solution
     try:

@@ -32,12 +32,17 @@ def main() -> None:
             p, _ = generate.edge_puzzle(r, c, f, i, seed, name=f"{r}x{c}-f{f}-i{i}-s{seed}")
             res = measure(p, "rowscan", a.seconds)
             results.append(res)
-            print(f"{p.name:>18}  solutions {res['solutions']:>8}  estimated {res['estimated_total']:10.3g}  "
-                  f"measured {res['measured_total']:>12,}{'' if res['complete'] else '+'}  "
-                  f"ratio {res['ratio']:6.3f}  {res['time_s']:6.2f} s", flush=True)
+            print(
+                f"{p.name:>18}  solutions {res['solutions']:>8}  estimated {res['estimated_total']:10.3g}  "
+                f"measured {res['measured_total']:>12,}{'' if res['complete'] else '+'}  "
+                f"ratio {res['ratio']:6.3f}  {res['time_s']:6.2f} s",
+                flush=True,
+            )
     ratios = [x["ratio"] for x in results if x["complete"]]
-    print(f"median estimate/measured over {len(ratios)} complete counts: {statistics.median(ratios):.3f} "
-          f"(min {min(ratios):.3f}, max {max(ratios):.3f})")
+    print(
+        f"median estimate/measured over {len(ratios)} complete counts: {statistics.median(ratios):.3f} "
+        f"(min {min(ratios):.3f}, max {max(ratios):.3f})"
+    )
     from pathlib import Path
 
     Path(a.plot).parent.mkdir(parents=True, exist_ok=True)

@@ -18,8 +18,9 @@ import time
 import numpy as np
 
 import solving
-from baseline.xcc.backtrack import make_search, solve_xcc
 from baseline.runtime.kernel import DONE, SOLUTION
+from baseline.xcc.backtrack import solve_xcc
+from baseline.xcc.searches import make_search
 from puzzles.formats import solution_to_dict
 from puzzles.latin import LatinPlacement, LatinPuzzle
 from puzzles.verify import verify
@@ -93,13 +94,23 @@ def main() -> None:
         trans = transversals(n, A, a.diagonal)
         B = mate(n, trans)
         t2 = time.perf_counter()
-        print(f"seed {seed}: square {t1 - t0:.2f} s, {len(trans)} transversals, mate "
-              f"{'found' if B else 'none'} ({t2 - t1:.2f} s)")
+        print(
+            f"seed {seed}: square {t1 - t0:.2f} s, {len(trans)} transversals, mate "
+            f"{'found' if B else 'none'} ({t2 - t1:.2f} s)"
+        )
         if B:
-            pl = reduced(n, A, B) if not a.diagonal else [LatinPlacement(r, c, A[(r, c)], B[(r, c)])
-                                                         for r in range(n) for c in range(n)]
-            p = LatinPuzzle(n, 2, diagonal=a.diagonal, reduced=not a.diagonal,
-                            name=f"officers-{n}" + ("-diagonal" if a.diagonal else ""))
+            pl = (
+                reduced(n, A, B)
+                if not a.diagonal
+                else [LatinPlacement(r, c, A[(r, c)], B[(r, c)]) for r in range(n) for c in range(n)]
+            )
+            p = LatinPuzzle(
+                n,
+                2,
+                diagonal=a.diagonal,
+                reduced=not a.diagonal,
+                name=f"officers-{n}" + ("-diagonal" if a.diagonal else ""),
+            )
             rep = verify(p, pl)
             print(f"verified as {p.name}: {rep.valid}", rep.problems[:2])
             with open(f"mols-{n}.json", "w") as f:

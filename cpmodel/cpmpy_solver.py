@@ -29,9 +29,16 @@ from .tables import MODEL_OPTIONS, edge_table, xcc_rows
 
 # name -> the pip package that brings it (every backend CPMpy 1.1 knows that this project supports)
 BACKENDS = {
-    "ortools": "ortools", "exact": "exact", "choco": "pychoco", "pumpkin": "pumpkin-solver",
-    "highs": "highspy", "scip": "pyscipopt", "z3": "z3-solver", "pindakaas": "pindakaas",
-    "pysat": "python-sat", "rc2": "python-sat",
+    "ortools": "ortools",
+    "exact": "exact",
+    "choco": "pychoco",
+    "pumpkin": "pumpkin-solver",
+    "highs": "highspy",
+    "scip": "pyscipopt",
+    "z3": "z3-solver",
+    "pindakaas": "pindakaas",
+    "pysat": "python-sat",
+    "rc2": "python-sat",
 }
 OPTIMISE_ONLY = ("rc2",)  # MaxSAT: mode best only
 
@@ -41,6 +48,7 @@ def _supported(name: str) -> bool:
     """Whether one backend imports here (only that one is loaded: Choco starts a GraalVM isolate)."""
     try:
         import cpmpy as cp
+
         return bool(dict(cp.SolverLookup.base_solvers())[name].supported())
     except Exception:  # noqa: BLE001 - a backend whose probe fails is not present
         return False
@@ -67,13 +75,18 @@ def check_backend(backend: str) -> None:
     """An unknown or absent backend: one line naming it, what is present, and what to install."""
     base = backend.split(":", 1)[0]
     if base not in BACKENDS:
-        raise UsageError(f"solver cpmpy: unknown backend {backend!r} (known: {', '.join(BACKENDS)}; "
-                         "sub-solvers as pysat:NAME or rc2:NAME)")
+        raise UsageError(
+            f"solver cpmpy: unknown backend {backend!r} (known: {', '.join(BACKENDS)}; "
+            "sub-solvers as pysat:NAME or rc2:NAME)"
+        )
     if not _supported(base):
-        raise UsageError(f"solver cpmpy: backend {backend!r} is not installed (pip install {BACKENDS[base]}); "
-                         f"present: {', '.join(present()) or 'none'}")
+        raise UsageError(
+            f"solver cpmpy: backend {backend!r} is not installed (pip install {BACKENDS[base]}); "
+            f"present: {', '.join(present()) or 'none'}"
+        )
     if ":" in backend:
         import cpmpy as cp
+
         if backend not in cp.SolverLookup.solvernames():
             subs = [n for n in cp.SolverLookup.solvernames() if n.startswith(base + ":")]
             raise UsageError(f"solver cpmpy: backend {backend!r} is not available (known: {', '.join(subs)})")
@@ -145,9 +158,13 @@ class Cpmpy(SolverBase):
     name = "cpmpy"
     MODES = ("first", "count", "all", "best")
     OPTIONS = {
-        "backend": Option(str, "ortools", "a CPMpy backend: ortools, exact (pseudo-Boolean), choco (CP), pumpkin "
-                          "(lazy clause generation), highs and scip (MIP), z3 (SMT), pindakaas, pysat[:NAME] "
-                          "(SAT), rc2[:NAME] (MaxSAT, mode best); `eternity solvers cpmpy` lists those present"),
+        "backend": Option(
+            str,
+            "ortools",
+            "a CPMpy backend: ortools, exact (pseudo-Boolean), choco (CP), pumpkin "
+            "(lazy clause generation), highs and scip (MIP), z3 (SMT), pindakaas, pysat[:NAME] "
+            "(SAT), rc2[:NAME] (MaxSAT, mode best); `eternity solvers cpmpy` lists those present",
+        ),
         **MODEL_OPTIONS,
     }
 
@@ -183,8 +200,10 @@ class Cpmpy(SolverBase):
         model, decode, mult = self.build(puzzle, mode)
         backend = self.options["backend"]
         if limits.time_s is not None and backend.startswith(("pysat:cadical", "rc2:cadical")):
-            raise UsageError(f"solver cpmpy: backend {backend} cannot stop at a time limit (pysat cannot interrupt "
-                             "CaDiCaL); use the sat solver, which runs it in conflict-budget slices, or pysat:glucose4")
+            raise UsageError(
+                f"solver cpmpy: backend {backend} cannot stop at a time limit (pysat cannot interrupt "
+                "CaDiCaL); use the sat solver, which runs it in conflict-budget slices, or pysat:glucose4"
+            )
         solver = cp.SolverLookup.get(backend, model)
         build_s = time.perf_counter() - t0
         left = None if limits.time_s is None else max(0.01, limits.time_s - build_s)
@@ -197,14 +216,20 @@ class Cpmpy(SolverBase):
             proved = _within(time.perf_counter() - t1, left)
             stats["time_s"] = time.perf_counter() - t0 - build_s
             if mode == "first":
-                return enumerated(mode, complete=st == ExitStatus.UNSATISFIABLE and proved,
-                                  solutions=[decode()] if found else [], count=None, stats=stats)
+                return enumerated(
+                    mode,
+                    complete=st == ExitStatus.UNSATISFIABLE and proved,
+                    solutions=[decode()] if found else [],
+                    count=None,
+                    stats=stats,
+                )
             if not found:
                 status = Status.UNSAT if st == ExitStatus.UNSATISFIABLE and proved else Status.LIMIT
                 return SolveResult(status, [], None, None, stats)
             score = int(round(solver.objective_value()))
-            return SolveResult(Status.SOLVED, [decode()], None, score, stats,
-                               optimal=st == ExitStatus.OPTIMAL and proved)
+            return SolveResult(
+                Status.SOLVED, [decode()], None, score, stats, optimal=st == ExitStatus.OPTIMAL and proved
+            )
         want = limits.wanted(mode)
         keep = want if mode == "all" else 0
         boards: list = []
@@ -216,13 +241,22 @@ class Cpmpy(SolverBase):
         t1 = time.perf_counter()
         with warnings.catch_warnings():  # CPMpy warns that blocking clauses change the solver's state: they do
             warnings.simplefilter("ignore")
-            n = solver.solveAll(display=collect if mode == "all" else None, time_limit=left,
-                                solution_limit=None if want is None else -(-want // mult))
+            n = solver.solveAll(
+                display=collect if mode == "all" else None,
+                time_limit=left,
+                solution_limit=None if want is None else -(-want // mult),
+            )
         st = solver.status().exitstatus
         stats["time_s"] = time.perf_counter() - t0 - build_s
         complete = st in (ExitStatus.OPTIMAL, ExitStatus.UNSATISFIABLE) and _within(time.perf_counter() - t1, left)
-        return enumerated(mode, complete=complete, solutions=boards, count=n * mult, stats=stats,
-                          wanted=None if want is None else want)
+        return enumerated(
+            mode,
+            complete=complete,
+            solutions=boards,
+            count=n * mult,
+            stats=stats,
+            wanted=None if want is None else want,
+        )
 
 
 # Formats CPMpy's writers produce (cpmpy.tools.io.write), by the name `eternity export --to` takes.
@@ -246,8 +280,10 @@ def export_model(puzzle, fmt: str, path: str, options: dict | None = None) -> No
         raise UsageError(f"export --to {fmt}: unknown option {sorted(unknown)[0]!r} (known: best, identical, model)")
     solver = Cpmpy({"identical": str(opts.get("identical", "distinct")), "model": str(opts.get("model", "auto"))})
     if fmt == "wcnf" and not best:
-        raise UsageError("export --to wcnf: the weighted CNF is the max-score problem (best=true); for the "
-                         "satisfaction problem use --to dimacs")
+        raise UsageError(
+            "export --to wcnf: the weighted CNF is the max-score problem (best=true); for the "
+            "satisfaction problem use --to dimacs"
+        )
     if best and puzzle.kind != "edge":
         raise UsageError(f"export --to {fmt}: best=true (the max-score problem) is for edge-matching puzzles")
     model, *_ = solver.build(puzzle, "best" if best else "first")

@@ -38,9 +38,13 @@ def edge_mzn(p: EdgePuzzle, merge: bool = True, best: bool = False):
     t = edge_table(p, merge=merge, scored=best)
     n, k = p.n_cells, len(t.kinds)
     # the globals one by one: Debian's MiniZinc 2.6 and Gecode 6.2 fail to compile "globals.mzn" together
-    lines = ['include "table.mzn";', 'include "alldifferent.mzn";', 'include "count.mzn";',
-             f"array[1..{n}] of var 0..{k - 1}: kind;",
-             f"array[1..{t.n_colour_vars}] of var 0..{t.max_colour}: colour;"]
+    lines = [
+        'include "table.mzn";',
+        'include "alldifferent.mzn";',
+        'include "count.mzn";',
+        f"array[1..{n}] of var 0..{k - 1}: kind;",
+        f"array[1..{t.n_colour_vars}] of var 0..{t.max_colour}: colour;",
+    ]
     for cell in range(n):
         sv = ", ".join(f"colour[{v + 1}]" for v in t.side_var[cell])
         lines.append(f"constraint table([kind[{cell + 1}], {sv}], {_array2d(t.tables[cell])});")
@@ -73,8 +77,7 @@ def xcc_mzn(xcc):
         return "[" + ", ".join(f"x[{k + 1}]" for k in ks) + "]"
 
     lines = [f"array[1..{m}] of var bool: x;"]
-    lines += [f"constraint sum({s(ks)}) = 1;"
-              for ks in rows.exactly_one]
+    lines += [f"constraint sum({s(ks)}) = 1;" for ks in rows.exactly_one]
     lines += [f"constraint sum({s(ks)}) <= 1;" for ks in rows.at_most_one]
     for i, (plain, by_colour) in enumerate(rows.coloured):
         ys = []
@@ -105,6 +108,7 @@ def installed() -> tuple[str, ...]:
         return ()
     import json
     import subprocess
+
     try:
         out = subprocess.run(["minizinc", "--solvers-json"], capture_output=True, text=True, timeout=30).stdout
         configs = json.loads(out)
@@ -123,8 +127,10 @@ def check_backend(backend: str) -> None:
     if shutil.which("minizinc") is None:
         raise UsageError(f"solver minizinc: the minizinc binary is not installed or not on PATH ({INSTALL})")
     if backend not in installed():
-        raise UsageError(f"solver minizinc: MiniZinc has no solver {backend!r} here "
-                         f"(installed: {', '.join(installed()) or 'none'}; `minizinc --solvers` lists them)")
+        raise UsageError(
+            f"solver minizinc: MiniZinc has no solver {backend!r} here "
+            f"(installed: {', '.join(installed()) or 'none'}; `minizinc --solvers` lists them)"
+        )
 
 
 class MiniZinc(SolverBase):
@@ -133,8 +139,12 @@ class MiniZinc(SolverBase):
     name = "minizinc"
     MODES = ("first", "count", "all", "best")
     OPTIONS = {
-        "backend": Option(str, "gecode", "a solver MiniZinc runs (`minizinc --solvers`): gecode (Debian's "
-                          "minizinc brings it), chuffed, cp-sat, ... where installed"),
+        "backend": Option(
+            str,
+            "gecode",
+            "a solver MiniZinc runs (`minizinc --solvers`): gecode (Debian's "
+            "minizinc brings it), chuffed, cp-sat, ... where installed",
+        ),
         **MODEL_OPTIONS,
     }
 
@@ -158,8 +168,9 @@ class MiniZinc(SolverBase):
         self.check(puzzle, mode)
         limits = limits or Limits()
         t0 = time.perf_counter()
-        text, decode, mult = model_text(puzzle, self.options["identical"] == "merge", mode == "best",
-                                        self.options["model"])
+        text, decode, mult = model_text(
+            puzzle, self.options["identical"] == "merge", mode == "best", self.options["model"]
+        )
         model = minizinc.Model()
         model.add_string(text)
         instance = minizinc.Instance(minizinc.Solver.lookup(self.options["backend"]), model)
@@ -182,8 +193,7 @@ class MiniZinc(SolverBase):
             if mode == "first":
                 return SolveResult(Status.SOLVED, [board], None, None, stats)
             score = int(result.objective)
-            return SolveResult(Status.SOLVED, [board], None, score, stats,
-                               optimal=result.status == S.OPTIMAL_SOLUTION)
+            return SolveResult(Status.SOLVED, [board], None, score, stats, optimal=result.status == S.OPTIMAL_SOLUTION)
         kw = {"all_solutions": True}
         if want is not None:
             kw = {"nr_solutions": -(-want // mult)}
@@ -194,14 +204,18 @@ class MiniZinc(SolverBase):
         sols = result.solution if isinstance(result.solution, list) else ([result.solution] if result.solution else [])
         complete = result.status in (S.ALL_SOLUTIONS, S.UNSATISFIABLE)
         boards = [decode(s) for s in sols[:want]] if mode == "all" else []
-        return enumerated(mode, complete=complete, solutions=boards, count=len(sols) * mult, stats=stats,
-                          wanted=want)
+        return enumerated(mode, complete=complete, solutions=boards, count=len(sols) * mult, stats=stats, wanted=want)
 
 
 def export_mzn(puzzle, path: str, options: dict | None = None) -> None:
     """The MiniZinc model (identical pieces kept apart, so an outside count means what it says)."""
     from puzzles import formats
+
     opts = options or {}
-    text, _, _ = model_text(puzzle, merge=opts.get("identical", "distinct") == "merge",
-                            best=bool(opts.get("best", False)), kind=str(opts.get("model", "auto")))
+    text, _, _ = model_text(
+        puzzle,
+        merge=opts.get("identical", "distinct") == "merge",
+        best=bool(opts.get("best", False)),
+        kind=str(opts.get("model", "auto")),
+    )
     formats.atomic_write(path, text)

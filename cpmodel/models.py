@@ -85,8 +85,13 @@ def _placements(p: EdgePuzzle):
     return p.candidates()
 
 
-def placement_model(p: EdgePuzzle, join: str = "onehot", redundant: bool = False, symmetry: bool = False,
-                    groups: dict[int, list[int]] | None = None):
+def placement_model(
+    p: EdgePuzzle,
+    join: str = "onehot",
+    redundant: bool = False,
+    symmetry: bool = False,
+    groups: dict[int, list[int]] | None = None,
+):
     """With ``groups`` (``EdgePuzzle.mergeable_groups``) a group's copies share one set of
     placement variables, on exactly as many cells as there are copies; ``decode`` names every
     copy once."""
@@ -102,7 +107,7 @@ def placement_model(p: EdgePuzzle, join: str = "onehot", redundant: bool = False
     for cell in range(p.n_cells):
         m.add_exactly_one(by_cell[cell])
     spare = p.n_pieces > p.n_cells
-    for piece in (range(p.n_pieces) if groups is None else groups):
+    for piece in range(p.n_pieces) if groups is None else groups:
         copies = 1 if groups is None else len(groups[piece])
         if copies > 1:  # a merged group: on exactly as many cells as it has copies
             m.add(sum(by_piece[piece]) == copies)

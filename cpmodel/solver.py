@@ -58,32 +58,58 @@ class CpSat(SolverBase):
     KINDS = SolverBase.KINDS + ("magic",)
     MODES = ("first", "count", "all", "best")
     OPTIONS = {
-        "model": Option(str, "auto", "xcc (any puzzle), placement or table (edge matching), self-orthogonal "
-                        "(orthogonal Latin pairs, mode first: a square and its transpose, cpmodel.self_orthogonal); "
-                        "auto: placement for edge matching, xcc otherwise", MODELS),
-        "automorphism": Option(str, "auto", "model=self-orthogonal: cycle lengths of the permutation that moves rows, "
-                               "columns and symbols alike (3,3,3,1: (0 1 2)(3 4 5)(6 7 8)); auto: 3,3,3,1 for order "
-                               "10, none otherwise"),
-        "join": Option(str, "onehot", "placement model: one integer colour per join, per-colour sums of "
-                                  "placements, or one Boolean per (join, colour) tied by clauses (the fastest on "
-                                  "generated 8x8 puzzles: docs/results/speed.md)", ("sum", "int", "onehot")),
+        "model": Option(
+            str,
+            "auto",
+            "xcc (any puzzle), placement or table (edge matching), self-orthogonal "
+            "(orthogonal Latin pairs, mode first: a square and its transpose, cpmodel.self_orthogonal); "
+            "auto: placement for edge matching, xcc otherwise",
+            MODELS,
+        ),
+        "automorphism": Option(
+            str,
+            "auto",
+            "model=self-orthogonal: cycle lengths of the permutation that moves rows, "
+            "columns and symbols alike (3,3,3,1: (0 1 2)(3 4 5)(6 7 8)); auto: 3,3,3,1 for order "
+            "10, none otherwise",
+        ),
+        "join": Option(
+            str,
+            "onehot",
+            "placement model: one integer colour per join, per-colour sums of "
+            "placements, or one Boolean per (join, colour) tied by clauses (the fastest on "
+            "generated 8x8 puzzles: docs/results/speed.md)",
+            ("sum", "int", "onehot"),
+        ),
         "redundant": Option(bool, False, "placement model: colour counts per join"),
         "symmetry": Option(bool, False, "fix a corner piece at A1 on square boards; the count is multiplied back by 4"),
-        "search": Option(str, "auto", "default: CP-SAT's own portfolio; fixed: cell by cell in `order`, a "
-                         "placement at a time (a backtracker that learns clauses); portfolio: both side by side "
-                         "(needs workers >= 2); auto: portfolio for edge-matching models with 2 or more workers, "
-                         "else default", ("auto", "default", "fixed", "portfolio")),
-        "order": Option(str, "rowscan", "cell order of the fixed search", ("rowscan", "colscan", "spiral",
-                                                                         "frame-first")),
-        "workers": Option(int, 1, "search workers (enumeration always uses 1); 2 or more turn on the portfolio", lo=1, hi=256),
+        "search": Option(
+            str,
+            "auto",
+            "default: CP-SAT's own portfolio; fixed: cell by cell in `order`, a "
+            "placement at a time (a backtracker that learns clauses); portfolio: both side by side "
+            "(needs workers >= 2); auto: portfolio for edge-matching models with 2 or more workers, "
+            "else default",
+            ("auto", "default", "fixed", "portfolio"),
+        ),
+        "order": Option(
+            str, "rowscan", "cell order of the fixed search", ("rowscan", "colscan", "spiral", "frame-first")
+        ),
+        "workers": Option(
+            int, 1, "search workers (enumeration always uses 1); 2 or more turn on the portfolio", lo=1, hi=256
+        ),
         "seed": Option(int, 0, "random seed", lo=0, hi=2**31 - 1),
         "linearization_level": Option(int, 1, "0, 1 or 2", lo=0, hi=2),
         "presolve": Option(bool, True, "CP-SAT presolve"),
         "hint": Option(str, "", "a solution file used as a hint (warm start)"),
-        "identical": Option(str, "merge", "placement model: identical pieces share their variables, each group "
-                            "on as many cells as it has copies (merge: no symmetric copies of a search; without "
-                            "fixed, spare pieces or symmetry=true), or each piece its own (distinct)",
-                            ("merge", "distinct")),
+        "identical": Option(
+            str,
+            "merge",
+            "placement model: identical pieces share their variables, each group "
+            "on as many cells as it has copies (merge: no symmetric copies of a search; without "
+            "fixed, spare pieces or symmetry=true), or each piece its own (distinct)",
+            ("merge", "distinct"),
+        ),
     }
 
     def _build(self, puzzle, mode):
@@ -109,8 +135,11 @@ class CpSat(SolverBase):
         if kind == "placement":
             if self.options["identical"] == "merge":
                 self.groups = puzzle.mergeable_groups(sym)
-            return kind, *models.placement_model(puzzle, self.options["join"], self.options["redundant"], sym,
-                                                 self.groups), sym
+            return (
+                kind,
+                *models.placement_model(puzzle, self.options["join"], self.options["redundant"], sym, self.groups),
+                sym,
+            )
         return kind, *models.table_model(puzzle, sym), sym
 
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
@@ -145,29 +174,45 @@ class CpSat(SolverBase):
         status = solver.solve(model, cb)
         solve_s = time.perf_counter() - t0 - build_s
         proto = model.proto
-        stats = {"time_s": solve_s, "build_s": build_s, "model": kind, "vars": len(proto.variables),
-                 "constraints": len(proto.constraints), "branches": solver.num_branches,
-                 "conflicts": solver.num_conflicts, "wall_s": solver.wall_time,
-                 "response": solver.response_stats().strip().splitlines()[:40]}
-        complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) or (
-            enumerate_ and status == cp_model.OPTIMAL)
+        stats = {
+            "time_s": solve_s,
+            "build_s": build_s,
+            "model": kind,
+            "vars": len(proto.variables),
+            "constraints": len(proto.constraints),
+            "branches": solver.num_branches,
+            "conflicts": solver.num_conflicts,
+            "wall_s": solver.wall_time,
+            "response": solver.response_stats().strip().splitlines()[:40],
+        }
+        complete = status in (cp_model.OPTIMAL, cp_model.INFEASIBLE) or (enumerate_ and status == cp_model.OPTIMAL)
         orderings = EdgePuzzle.orderings(self.groups)
         mult = (4 if sym else 1) * orderings
         if self.groups:
             stats["identical_orderings"] = orderings
         if mode == "best":
-            res = SolveResult(Status.SOLVED if cb.solutions else (Status.UNSAT if status == cp_model.INFEASIBLE
-                                                                  else Status.LIMIT),
-                              cb.solutions, None, int(solver.objective_value) if cb.solutions else None, stats,
-                              optimal=status == cp_model.OPTIMAL)
+            res = SolveResult(
+                Status.SOLVED if cb.solutions else (Status.UNSAT if status == cp_model.INFEASIBLE else Status.LIMIT),
+                cb.solutions,
+                None,
+                int(solver.objective_value) if cb.solutions else None,
+                stats,
+                optimal=status == cp_model.OPTIMAL,
+            )
             stats["bound"] = solver.best_objective_bound
             stats["improvements"] = cb.scores
             return res
         if mode == "first":
             found = [decode(solver)] if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else []
             return enumerated(mode, complete=status == cp_model.INFEASIBLE, solutions=found, count=None, stats=stats)
-        return enumerated(mode, complete=complete, solutions=cb.solutions, count=cb.count * mult, stats=stats,
-                          wanted=None if want is None else want * mult)
+        return enumerated(
+            mode,
+            complete=complete,
+            solutions=cb.solutions,
+            count=cb.count * mult,
+            stats=stats,
+            wanted=None if want is None else want * mult,
+        )
 
     def _self_orthogonal(self, puzzle, mode, limits: Limits, progress) -> SolveResult:
         """A square orthogonal to its transpose, then the pair (A, A^T): see ``self_orthogonal``.
@@ -183,13 +228,24 @@ class CpSat(SolverBase):
         sigma = self_orthogonal.automorphism(n, cycles)
         t0 = time.perf_counter()
         A, pairs, squares, exhausted, solver = self_orthogonal.search(
-            n, sigma, puzzle.diagonal, limits.time_s, self.options["seed"], progress)
-        stats = {"time_s": time.perf_counter() - t0, "model": "self-orthogonal", "automorphism": cycles,
-                 "squares": squares, "class_exhausted": exhausted, "branches": solver.num_branches,
-                 "conflicts": solver.num_conflicts}
+            n, sigma, puzzle.diagonal, limits.time_s, self.options["seed"], progress
+        )
+        stats = {
+            "time_s": time.perf_counter() - t0,
+            "model": "self-orthogonal",
+            "automorphism": cycles,
+            "squares": squares,
+            "class_exhausted": exhausted,
+            "branches": solver.num_branches,
+            "conflicts": solver.num_conflicts,
+        }
         if A is None:
-            msg = (f"every self-orthogonal square with automorphism {cycles} tried ({squares}): none fits; "
-                   "that is no proof for the puzzle" if exhausted else "")
+            msg = (
+                f"every self-orthogonal square with automorphism {cycles} tried ({squares}): none fits; "
+                "that is no proof for the puzzle"
+                if exhausted
+                else ""
+            )
             return SolveResult(Status.LIMIT, [], None, None, stats, msg)
         stats["pairing"] = pairs
         return SolveResult(Status.SOLVED, [pair_from_self_orthogonal(puzzle, A, pairs)], None, None, stats)
@@ -213,12 +269,14 @@ class CpSat(SolverBase):
             raise UsageError("search=portfolio needs workers >= 2")
         rank = {c: i for i, c in enumerate(search_order(puzzle, self.options["order"]))}
         if kind == "table":
-            model.add_decision_strategy([main_vars[c] for c in sorted(rank, key=rank.get)],
-                                        cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE)
+            model.add_decision_strategy(
+                [main_vars[c] for c in sorted(rank, key=rank.get)], cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE
+            )
         else:
             ordered = sorted(main_vars, key=lambda pl: (rank[pl.cell], pl.piece, pl.rotation))
-            model.add_decision_strategy([main_vars[pl] for pl in ordered], cp_model.CHOOSE_FIRST,
-                                        cp_model.SELECT_MAX_VALUE)
+            model.add_decision_strategy(
+                [main_vars[pl] for pl in ordered], cp_model.CHOOSE_FIRST, cp_model.SELECT_MAX_VALUE
+            )
         if search == "fixed":
             prm.search_branching = cp_model.FIXED_SEARCH
         else:
@@ -229,9 +287,16 @@ class CpSat(SolverBase):
         sol = formats.read_solution(puzzle, self.options["hint"])
         if kind == "placement" and self.groups:  # name a merged group's first piece, turned alike
             first = {q: g[0] for g in self.groups.values() for q in g}
-            sol = [EdgePlacement(pl.cell, first[pl.piece], next(
-                r for r in range(4) if puzzle.placed(first[pl.piece], r) == puzzle.placed(pl.piece, pl.rotation)))
-                for pl in sol]
+            sol = [
+                EdgePlacement(
+                    pl.cell,
+                    first[pl.piece],
+                    next(
+                        r for r in range(4) if puzzle.placed(first[pl.piece], r) == puzzle.placed(pl.piece, pl.rotation)
+                    ),
+                )
+                for pl in sol
+            ]
         chosen = set(sol)
         if kind in ("placement", "score"):
             for pl, v in main_vars.items():

@@ -33,10 +33,18 @@ from solving import Option
 
 # The options of every front end that writes these models (`cpmpy`, `minizinc`).
 MODEL_OPTIONS = {
-    "identical": Option(str, "merge", "edge matching: identical pieces as one kind with a count of copies "
-                        "(merge), or each piece its own (distinct)", ("merge", "distinct")),
-    "model": Option(str, "auto", "table (edge matching) or xcc (any puzzle); auto: table for edge matching",
-                    ("auto", "table", "xcc")),
+    "identical": Option(
+        str,
+        "merge",
+        "edge matching: identical pieces as one kind with a count of copies (merge), or each piece its own (distinct)",
+        ("merge", "distinct"),
+    ),
+    "model": Option(
+        str,
+        "auto",
+        "table (edge matching) or xcc (any puzzle); auto: table for edge matching",
+        ("auto", "table", "xcc"),
+    ),
 }
 
 
@@ -49,7 +57,7 @@ class EdgeTable:
     puzzle: EdgePuzzle
     n_colour_vars: int
     side_var: list[list[int]]
-    joins: list[tuple[int, int]]              # pairs of colour variables a join makes equal (best: scored)
+    joins: list[tuple[int, int]]  # pairs of colour variables a join makes equal (best: scored)
     kinds: list[list[int]]
     exact: bool
     tables: list[list[tuple[int, int, int, int, int]]]
@@ -102,10 +110,18 @@ def edge_table(p: EdgePuzzle, merge: bool = True, scored: bool = False) -> EdgeT
     tables: list[set] = [set() for _ in range(p.n_cells)]
     for pl in p.candidates():
         tables[pl.cell].add((kind_of[pl.piece],) + tuple(int(c) for c in p.placed(pl.piece, pl.rotation)))
-    return EdgeTable(puzzle=p, n_colour_vars=n, side_var=side_var, joins=joins, kinds=kinds,
-                     exact=p.n_pieces == p.n_cells,
-                     tables=[sorted(t) for t in tables], max_colour=int(p.pieces.max()), groups=groups,
-                     orderings=EdgePuzzle.orderings(groups))
+    return EdgeTable(
+        puzzle=p,
+        n_colour_vars=n,
+        side_var=side_var,
+        joins=joins,
+        kinds=kinds,
+        exact=p.n_pieces == p.n_cells,
+        tables=[sorted(t) for t in tables],
+        max_colour=int(p.pieces.max()),
+        groups=groups,
+        orderings=EdgePuzzle.orderings(groups),
+    )
 
 
 @dataclass
@@ -113,8 +129,8 @@ class XccRows:
     """An XCC as 0/1 constraints over one variable an option."""
 
     n_options: int
-    exactly_one: list[list[int]]        # primary items
-    at_most_one: list[list[int]]        # plain secondary items, and each coloured item's choice of colour
+    exactly_one: list[list[int]]  # primary items
+    at_most_one: list[list[int]]  # plain secondary items, and each coloured item's choice of colour
     # coloured secondary items: (its plain uses, its coloured uses grouped by colour); at most one plain use
     # or one colour, and a colour's options may share the item
     coloured: list[tuple[list[int], list[list[int]]]]

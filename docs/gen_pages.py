@@ -71,6 +71,7 @@ def _expand(page: str, text: str) -> str:
             with open(png, "rb") as src, mkdocs_gen_files.open(target, "wb") as dst:
                 dst.write(src.read())
             return f"![`eternity plot {db} {' '.join(args[1:])}`](plots/{name}.png)"
+
     return MARKER.sub(one, text)
 
 
@@ -80,12 +81,12 @@ def _provenance(copy: str, db: str) -> str:
     try:
         n, first, last, hosts, versions = con.execute(
             "SELECT COUNT(*), MIN(finished_at), MAX(finished_at), GROUP_CONCAT(DISTINCT host), MAX(versions) "
-            "FROM results").fetchone()
+            "FROM results"
+        ).fetchone()
     finally:
         con.close()
     v = ", ".join(f"{k} {val}" for k, val in json.loads(versions or "{}").items())
-    return (f"*From the stored run `{db}`: {n} cells, finished {first} to {last} (UTC) on host `{hosts}` "
-            f"({v}).*")
+    return f"*From the stored run `{db}`: {n} cells, finished {first} to {last} (UTC) on host `{hosts}` ({v}).*"
 
 
 for page in sorted(glob.glob("docs/**/*.md", recursive=True)):

@@ -39,9 +39,15 @@ from pysat.card import CardEnc, EncType
 from puzzles.errors import UsageError
 
 PYSAT = {
-    "pairwise": EncType.pairwise, "seqcounter": EncType.seqcounter, "ladder": EncType.ladder,
-    "totalizer": EncType.totalizer, "sortnetwrk": EncType.sortnetwrk, "cardnetwrk": EncType.cardnetwrk,
-    "bitwise": EncType.bitwise, "mtotalizer": EncType.mtotalizer, "kmtotalizer": EncType.kmtotalizer,
+    "pairwise": EncType.pairwise,
+    "seqcounter": EncType.seqcounter,
+    "ladder": EncType.ladder,
+    "totalizer": EncType.totalizer,
+    "sortnetwrk": EncType.sortnetwrk,
+    "cardnetwrk": EncType.cardnetwrk,
+    "bitwise": EncType.bitwise,
+    "mtotalizer": EncType.mtotalizer,
+    "kmtotalizer": EncType.kmtotalizer,
 }
 ENCODINGS = tuple(PYSAT) + ("commander", "product")
 
@@ -80,7 +86,7 @@ def _commander(lits, pool, out, group: int = 3) -> None:
         return
     commanders = []
     for k in range(0, len(lits), group):
-        g = lits[k:k + group]
+        g = lits[k : k + group]
         c = pool.id()
         commanders.append(c)
         _pairwise(g, out)

@@ -39,11 +39,11 @@ from .amo import PYSAT, at_most_one, exactly_one
 class Encoding:
     clauses: list[list[int]]
     n_vars: int
-    decision: dict[int, Any]          # variable -> placement it means
+    decision: dict[int, Any]  # variable -> placement it means
     assumptions: list[int] = field(default_factory=list)
-    multiplier: int = 1               # symmetry breaking: multiply counts back
+    multiplier: int = 1  # symmetry breaking: multiply counts back
     kind: str = "xcc"
-    groups: dict | None = None        # merged identical pieces: a board names a group's first piece
+    groups: dict | None = None  # merged identical pieces: a board names a group's first piece
 
     @property
     def n_literals(self) -> int:
@@ -90,8 +90,9 @@ def xcc_cnf(xcc, amo: str = "seqcounter", colors: str = "pairs") -> Encoding:
     return Encoding(out, max(pool.top, n), {k + 1: xcc.decode[k] for k in range(n)}, kind="xcc")
 
 
-def placement_rules(p: EdgePuzzle, cands, amo: str, pool, out: list[list[int]],
-                    groups: dict[int, list[int]] | None = None) -> dict:
+def placement_rules(
+    p: EdgePuzzle, cands, amo: str, pool, out: list[list[int]], groups: dict[int, list[int]] | None = None
+) -> dict:
     """A variable per placement in ``cands``, exactly one a cell and each piece once (at most once with
     spare pieces; a merged group on exactly as many cells as it has copies).  Returns placement -> var."""
     x = {pl: pool.id(("x",) + tuple(pl)) for pl in cands}
@@ -102,18 +103,23 @@ def placement_rules(p: EdgePuzzle, cands, amo: str, pool, out: list[list[int]],
     for cell in range(p.n_cells):
         exactly_one(by_cell[cell], amo, pool, out)
     spare = p.n_pieces > p.n_cells
-    for piece in (range(p.n_pieces) if groups is None else groups):
+    for piece in range(p.n_pieces) if groups is None else groups:
         m = 1 if groups is None else len(groups[piece])
         if m > 1:  # a merged group: on exactly m cells
-            out.extend(CardEnc.equals(lits=by_piece[piece], bound=m, vpool=pool,
-                                      encoding=PYSAT["seqcounter"]).clauses)
+            out.extend(CardEnc.equals(lits=by_piece[piece], bound=m, vpool=pool, encoding=PYSAT["seqcounter"]).clauses)
         else:
             (at_most_one if spare else exactly_one)(by_piece[piece], amo, pool, out)
     return x
 
 
-def direct_cnf(p: EdgePuzzle, amo: str = "seqcounter", redundant: bool = False, symmetry: bool = False,
-               support: bool = True, merge: bool = False) -> Encoding:
+def direct_cnf(
+    p: EdgePuzzle,
+    amo: str = "seqcounter",
+    redundant: bool = False,
+    symmetry: bool = False,
+    support: bool = True,
+    merge: bool = False,
+) -> Encoding:
     """The direct encoding: a variable per (cell, piece, rotation), one per join colour.  ``merge``
     (no fixed, no spare pieces, no corner symmetry): identical pieces share their variables, the
     group on exactly as many cells as it has copies; counts are multiplied back (``Encoding.groups``)."""
@@ -138,7 +144,7 @@ def direct_cnf(p: EdgePuzzle, amo: str = "seqcounter", redundant: bool = False, 
             colour_vars[j][c] = y
             out.append([-v, y])
             shows[(pl.cell, side, c)].append(v)
-    for j, d in colour_vars.items():
+    for d in colour_vars.values():
         at_most_one(list(d.values()), amo, pool, out)
     if support:  # a join's colour needs a placement showing it on each side: propagation = arc consistency
         for (cell, side), d in colour_vars.items():
@@ -155,8 +161,12 @@ def direct_cnf(p: EdgePuzzle, amo: str = "seqcounter", redundant: bool = False, 
             lits = [d[c] for d in colour_vars.values() if c in d]
             if c and lits:
                 enc = PYSAT.get(amo, PYSAT["seqcounter"])
-                cnf = CardEnc.equals(lits=lits, bound=edges[c] // 2, vpool=pool, encoding=enc
-                                     if amo not in ("bitwise", "ladder") else PYSAT["seqcounter"])
+                cnf = CardEnc.equals(
+                    lits=lits,
+                    bound=edges[c] // 2,
+                    vpool=pool,
+                    encoding=enc if amo not in ("bitwise", "ladder") else PYSAT["seqcounter"],
+                )
                 out.extend(cnf.clauses)
     mult = p.orderings(groups)
     if symmetry:
@@ -167,8 +177,14 @@ def direct_cnf(p: EdgePuzzle, amo: str = "seqcounter", redundant: bool = False, 
     assumptions = []
     for f in p.fixed:
         shown = p.placed(f.piece, f.rotation)
-        v = next((v for pl, v in x.items() if pl.cell == f.cell and pl.piece == f.piece
-                  and p.placed(pl.piece, pl.rotation) == shown), None)
+        v = next(
+            (
+                v
+                for pl, v in x.items()
+                if pl.cell == f.cell and pl.piece == f.piece and p.placed(pl.piece, pl.rotation) == shown
+            ),
+            None,
+        )
         if v is None:  # the fixed placement breaks the border rule: unsatisfiable
             z = pool.id(("contradiction",))
             out.extend([[z], [-z]])

@@ -37,8 +37,9 @@ INCREMENTAL = tuple(b for b in BACKENDS if b not in ONE_SHOT + UNLIMITED)
 MAX_CUBES = 2_000_000  # more cubes than any split needs; a depth that makes more is refused, not built
 
 
-def make_cubes(p: EdgePuzzle, enc: Encoding, order: str, depth: int = 0, target: int = 100,
-               deadline: float | None = None) -> list[list[int]] | None:
+def make_cubes(
+    p: EdgePuzzle, enc: Encoding, order: str, depth: int = 0, target: int = 100, deadline: float | None = None
+) -> list[list[int]] | None:
     """The cubes: every consistent filling of the order's first ``depth`` cells (distinct pieces,
     matching joins, no placement the encoding's unit clauses forbid).  ``depth`` 0: the first depth
     giving at least ``target`` cubes (or the whole board).  None when ``deadline`` (time.monotonic)
@@ -66,8 +67,10 @@ def make_cubes(p: EdgePuzzle, enc: Encoding, order: str, depth: int = 0, target:
             if i & 1023 == 0 and deadline is not None and time.monotonic() > deadline:
                 return None
             if len(nxt) > MAX_CUBES:
-                raise UsageError(f"solver cube: depth {depth} makes more than {MAX_CUBES:,} cubes; choose a smaller "
-                                 "depth (0 picks one from the cubes option)")
+                raise UsageError(
+                    f"solver cube: depth {depth} makes more than {MAX_CUBES:,} cubes; choose a smaller "
+                    "depth (0 picks one from the cubes option)"
+                )
             for v, piece, shown in by_cell[cell]:
                 if used.count(piece) >= copies.get(piece, 1):
                     continue
@@ -91,11 +94,13 @@ class Cube(SolverBase):
         "redundant": Option(bool, False, "each colour on exactly its number of joins (cardinality)"),
         "symmetry": Option(bool, False, "fix a corner piece at A1 (square bordered boards), counts times 4"),
         "identical": Option(str, "merge", IDENTICAL, ("merge", "distinct")),
-        "order": Option(str, "rowscan", "splitter: the backtracker's static order whose first cells a cube fills",
-                        STATIC),
+        "order": Option(
+            str, "rowscan", "splitter: the backtracker's static order whose first cells a cube fills", STATIC
+        ),
         "depth": Option(int, 0, "cells a cube fills (0: the first depth with at least `cubes` cubes)", lo=0, hi=10_000),
-        "cubes": Option(int, 100, "with depth 0: how many cubes to aim for (each costs a solver call)", lo=1,
-                        hi=10_000_000),
+        "cubes": Option(
+            int, 100, "with depth 0: how many cubes to aim for (each costs a solver call)", lo=1, hi=10_000_000
+        ),
         "jobs": Option(int, 1, "processes taking cubes", lo=1, hi=256),
         "part": Option(int, -1, "solve only this cube (0-based; the runner's split)", lo=-1),
     }
@@ -112,16 +117,28 @@ class Cube(SolverBase):
         enc = self.encode(puzzle)
         cubes = make_cubes(puzzle, enc, o["order"], o["depth"], o["cubes"], deadline)
         if cubes is None:  # the time limit passed while the cubes were made
-            return SolveResult(Status.LIMIT, [], None, None, {"build_s": time.perf_counter() - t0},
-                               "the time limit passed while the cubes were made (a smaller depth makes fewer)")
+            return SolveResult(
+                Status.LIMIT,
+                [],
+                None,
+                None,
+                {"build_s": time.perf_counter() - t0},
+                "the time limit passed while the cubes were made (a smaller depth makes fewer)",
+            )
         if o["part"] >= 0:
             if o["part"] >= len(cubes):
                 raise UsageError(f"solver cube: part {o['part']} out of range (the split has {len(cubes)} cubes)")
             cubes = [cubes[o["part"]]]
         build_s = time.perf_counter() - t0
         want = limits.wanted(mode)
-        stats = {"build_s": build_s, "vars": enc.n_vars, "clauses": len(enc.clauses), "cubes": len(cubes),
-                 "depth": len(cubes[0]) if cubes else 0, "jobs": o["jobs"]}
+        stats = {
+            "build_s": build_s,
+            "vars": enc.n_vars,
+            "clauses": len(enc.clauses),
+            "cubes": len(cubes),
+            "depth": len(cubes[0]) if cubes else 0,
+            "jobs": o["jobs"],
+        }
         t1 = time.perf_counter()
         if o["jobs"] == 1 or len(cubes) <= 1:
             part = _conquer(enc, cubes, range(len(cubes)), mode, want, deadline, o["backend"], lambda: False, progress)
@@ -132,13 +149,20 @@ class Cube(SolverBase):
         solutions = [sol for p in parts for sol in p["solutions"]]
         refuted = sum(p["refuted"] for p in parts)
         complete = all(p["complete"] for p in parts) and refuted + sum(p["solved_cubes"] for p in parts) == len(cubes)
-        stats.update(time_s=time.perf_counter() - t1, refuted_cubes=refuted,
-                     conflicts=sum(p["conflicts"] for p in parts))
+        stats.update(
+            time_s=time.perf_counter() - t1, refuted_cubes=refuted, conflicts=sum(p["conflicts"] for p in parts)
+        )
         if mode == "first" and solutions:
             complete = False
         sols = [decoded(puzzle, enc, s) for s in solutions]
-        res = enumerated(mode, complete=complete, solutions=sols, count=count * enc.multiplier, stats=stats,
-                         wanted=None if want is None else want * enc.multiplier)
+        res = enumerated(
+            mode,
+            complete=complete,
+            solutions=sols,
+            count=count * enc.multiplier,
+            stats=stats,
+            wanted=None if want is None else want * enc.multiplier,
+        )
         if res.status == Status.LIMIT and any(p.get("error") for p in parts):
             res.message = "; ".join(p["error"] for p in parts if p.get("error"))
         return res
@@ -157,13 +181,23 @@ class Cube(SolverBase):
         def job(stop):
             return _conquer(enc, cubes, iter(take, None), mode, want, deadline, self.options["backend"], stop, None)
 
-        outcomes = race([job] * self.options["jobs"], deadline=deadline,
-                        settles=lambda r: mode == "first" and bool(r["solutions"]))
+        outcomes = race(
+            [job] * self.options["jobs"], deadline=deadline, settles=lambda r: mode == "first" and bool(r["solutions"])
+        )
         parts = []
         for oc in outcomes:
             if oc.error:
-                parts.append({"count": 0, "solutions": [], "refuted": 0, "solved_cubes": 0, "complete": False,
-                              "conflicts": 0, "error": oc.error})
+                parts.append(
+                    {
+                        "count": 0,
+                        "solutions": [],
+                        "refuted": 0,
+                        "solved_cubes": 0,
+                        "complete": False,
+                        "conflicts": 0,
+                        "error": oc.error,
+                    }
+                )
             else:
                 parts.append(oc.result)
         return parts
@@ -221,5 +255,11 @@ def _conquer(enc: Encoding, cubes: list, indices, mode: str, want, deadline, bac
         st = s.accum_stats() or {}
     finally:
         s.delete()
-    return {"count": count, "solutions": solutions, "refuted": refuted, "solved_cubes": solved_cubes,
-            "complete": complete, "conflicts": st.get("conflicts", 0)}
+    return {
+        "count": count,
+        "solutions": solutions,
+        "refuted": refuted,
+        "solved_cubes": solved_cubes,
+        "complete": complete,
+        "conflicts": st.get("conflicts", 0),
+    }

@@ -80,7 +80,9 @@ def decode(puzzle, cnf_path: str, model_path: str) -> list:
         try:
             if w[2] == "place" and int(w[3]) in true:
                 if not isinstance(puzzle, EdgePuzzle):
-                    raise InputError(cnf_path, f"line {ln}", "a direct edge encoding, but the puzzle is not edge matching")
+                    raise InputError(
+                        cnf_path, f"line {ln}", "a direct edge encoding, but the puzzle is not edge matching"
+                    )
                 out.append(EdgePlacement(puzzle.parse_cell(w[4]), int(w[5]) - 1, int(w[6])))
             elif w[2] == "option" and int(w[3]) in true:
                 xcc = xcc or puzzle.to_xcc()

@@ -86,8 +86,9 @@ def run(cmd: str, dimacs: str, time_s: float | None) -> tuple[bool | None, set[i
         Path(cnf).write_text(dimacs)
         argv = argv_of(cmd, cnf, out)
         try:
-            p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                 start_new_session=True)
+            p = subprocess.Popen(
+                argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
+            )
         except OSError as e:
             raise UsageError(f"solver external: cannot run {argv[0]!r} ({e.strerror})") from None
         try:
@@ -113,8 +114,10 @@ def probe(cmd: str) -> None:
         raise UsageError(f"solver external: {name!r} is not installed or not on PATH{how}")
     answer, true, tail = run(cmd, "p cnf 1 1\n1 0\n", 20.0)
     if answer is not True or true != {1}:
-        raise UsageError(f"solver external: {cmd!r} does not answer a one-clause CNF as a SAT solver "
-                         f"(expected 's SATISFIABLE' and 'v 1 0'){': ' + tail if tail else ''}")
+        raise UsageError(
+            f"solver external: {cmd!r} does not answer a one-clause CNF as a SAT solver "
+            f"(expected 's SATISFIABLE' and 'v 1 0'){': ' + tail if tail else ''}"
+        )
 
 
 class External(SolverBase):
@@ -122,13 +125,22 @@ class External(SolverBase):
 
     name = "external"
     OPTIONS = {
-        "cmd": Option(str, "cadical", "a known solver (" + ", ".join(KNOWN) + ") or a command line; {cnf} "
-                                      "stands for the CNF file (else it goes last), {out} for a result file"),
+        "cmd": Option(
+            str,
+            "cadical",
+            "a known solver (" + ", ".join(KNOWN) + ") or a command line; {cnf} "
+            "stands for the CNF file (else it goes last), {out} for a result file",
+        ),
         "amo": Option(str, "seqcounter", "at-most-one encoding", ENCODINGS),
-        "colors": Option(str, "pairs", "coloured items: pairs of clashing options, or colour variables",
-                         ("pairs", "vars")),
-        "model": Option(str, "auto", "xcc (any puzzle) or direct (edge matching); auto picks direct for edges",
-                        ("auto", "xcc", "direct")),
+        "colors": Option(
+            str, "pairs", "coloured items: pairs of clashing options, or colour variables", ("pairs", "vars")
+        ),
+        "model": Option(
+            str,
+            "auto",
+            "xcc (any puzzle) or direct (edge matching); auto picks direct for edges",
+            ("auto", "xcc", "direct"),
+        ),
         "support": Option(bool, True, "direct: support clauses (arc consistency by unit propagation)"),
         "redundant": Option(bool, False, "direct: colour-count cardinality constraints"),
         "symmetry": Option(bool, False, "direct: fix a corner piece at A1, count multiplied by 4"),
@@ -138,8 +150,10 @@ class External(SolverBase):
     @classmethod
     def here(cls) -> str:
         found = [n for n in KNOWN if shutil.which(argv_of(n, "x", "y")[0])]
-        return f"known solvers on PATH: {', '.join(found) or 'none'} (Debian packages: " \
-               f"{', '.join(sorted({pkg for _, pkg in KNOWN.values()}))})"
+        return (
+            f"known solvers on PATH: {', '.join(found) or 'none'} (Debian packages: "
+            f"{', '.join(sorted({pkg for _, pkg in KNOWN.values()}))})"
+        )
 
     def check(self, puzzle, mode: str) -> None:
         super().check(puzzle, mode)
@@ -154,8 +168,14 @@ class External(SolverBase):
         body = "".join(" ".join(map(str, c)) + " 0\n" for c in enc.clauses + [[a] for a in enc.assumptions])
         n_clauses = len(enc.clauses) + len(enc.assumptions)
         build_s = time.perf_counter() - t0
-        stats = {"build_s": build_s, "vars": enc.n_vars, "clauses": n_clauses, "model": enc.kind,
-                 "cmd": self.options["cmd"], "calls": 0}
+        stats = {
+            "build_s": build_s,
+            "vars": enc.n_vars,
+            "clauses": n_clauses,
+            "model": enc.kind,
+            "cmd": self.options["cmd"],
+            "calls": 0,
+        }
         want = limits.wanted(mode)
         deadline = None if limits.time_s is None else t0 + limits.time_s
         solutions, count, complete, blocked = [], 0, False, []
@@ -185,5 +205,11 @@ class External(SolverBase):
             if progress:
                 progress({"solutions": count})
         stats["time_s"] = time.perf_counter() - t1
-        return enumerated(mode, complete=complete, solutions=solutions, count=count * enc.multiplier, stats=stats,
-                          wanted=None if want is None else want * enc.multiplier)
+        return enumerated(
+            mode,
+            complete=complete,
+            solutions=solutions,
+            count=count * enc.multiplier,
+            stats=stats,
+            wanted=None if want is None else want * enc.multiplier,
+        )

@@ -100,9 +100,12 @@ class MaxSat(SolverBase):
             return SolveResult(Status.UNSAT, [], None, None, stats)
         board = sorted((placements[v] for v in outcome.result), key=lambda pl: pl.cell)
         board = [EdgePlacement(*pl) for pl in board]
-        score = sum(1 for cell, side, nb in puzzle.joins()
-                    if puzzle.placed(board[cell].piece, board[cell].rotation)[side]
-                    == puzzle.placed(board[nb].piece, board[nb].rotation)[(side + 2) % 4])
+        score = sum(
+            1
+            for cell, side, nb in puzzle.joins()
+            if puzzle.placed(board[cell].piece, board[cell].rotation)[side]
+            == puzzle.placed(board[nb].piece, board[nb].rotation)[(side + 2) % 4]
+        )
         return SolveResult(Status.SOLVED, [board], None, score, stats, optimal=True)
 
 
@@ -123,7 +126,11 @@ def export_wcnf(puzzle, path: str, options: dict | None = None) -> None:
     wcnf, _ = score_wcnf(puzzle, amo)
     with tempfile.TemporaryDirectory(prefix="eternity-export-") as d:
         tmp = os.path.join(d, "score.wcnf")
-        wcnf.to_file(tmp, comments=[f"c the max-score problem of {puzzle.name or 'a puzzle'}: "
-                                    f"{puzzle.n_joins} joins, one soft clause each"])
+        wcnf.to_file(
+            tmp,
+            comments=[
+                f"c the max-score problem of {puzzle.name or 'a puzzle'}: {puzzle.n_joins} joins, one soft clause each"
+            ],
+        )
         with open(tmp, encoding="utf-8") as f:
             formats.atomic_write(path, f.read())

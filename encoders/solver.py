@@ -86,9 +86,11 @@ class _Backend:
             self.s.delete()
 
 
-IDENTICAL = ("direct: identical pieces share their variables, each group on as many cells as it has copies "
-             "(merge: no symmetric copies of a search; without fixed, spare pieces or symmetry=true), or each "
-             "piece its own (distinct)")
+IDENTICAL = (
+    "direct: identical pieces share their variables, each group on as many cells as it has copies "
+    "(merge: no symmetric copies of a search; without fixed, spare pieces or symmetry=true), or each "
+    "piece its own (distinct)"
+)
 
 
 def encode(puzzle, options: dict) -> Encoding:
@@ -102,11 +104,18 @@ def encode(puzzle, options: dict) -> Encoding:
     if model == "direct":
         if not isinstance(puzzle, EdgePuzzle):
             raise UsageError("model direct is for edge-matching puzzles; use model=xcc")
-        if options["symmetry"] and not (puzzle.rows == puzzle.cols and not puzzle.fixed and puzzle.bordered
-                                        and puzzle.n_pieces == puzzle.n_cells):
+        if options["symmetry"] and not (
+            puzzle.rows == puzzle.cols and not puzzle.fixed and puzzle.bordered and puzzle.n_pieces == puzzle.n_cells
+        ):
             raise UsageError("symmetry=true needs a square bordered board without fixed or spare pieces")
-        return direct_cnf(puzzle, options["amo"], options["redundant"], options["symmetry"], options["support"],
-                          options.get("identical") == "merge")
+        return direct_cnf(
+            puzzle,
+            options["amo"],
+            options["redundant"],
+            options["symmetry"],
+            options["support"],
+            options.get("identical") == "merge",
+        )
     return xcc_cnf(puzzle.to_xcc(), options["amo"], options["colors"])
 
 
@@ -118,12 +127,20 @@ class Sat(SolverBase):
     OPTIONS = {
         "backend": Option(str, "cadical195", "python-sat solver", BACKENDS),
         "amo": Option(str, "seqcounter", "at-most-one encoding", ENCODINGS),
-        "colors": Option(str, "pairs", "coloured items: pairs of clashing options, or colour variables",
-                         ("pairs", "vars")),
-        "model": Option(str, "auto", "xcc (any puzzle) or direct (edge matching); auto picks direct for edges",
-                        ("auto", "xcc", "direct")),
-        "support": Option(bool, True, "direct: a join's colour implies a placement showing it on each side "
-                                      "(arc consistency by unit propagation)"),
+        "colors": Option(
+            str, "pairs", "coloured items: pairs of clashing options, or colour variables", ("pairs", "vars")
+        ),
+        "model": Option(
+            str,
+            "auto",
+            "xcc (any puzzle) or direct (edge matching); auto picks direct for edges",
+            ("auto", "xcc", "direct"),
+        ),
+        "support": Option(
+            bool,
+            True,
+            "direct: a join's colour implies a placement showing it on each side (arc consistency by unit propagation)",
+        ),
         "redundant": Option(bool, False, "direct: each colour on exactly its number of joins (cardinality)"),
         "symmetry": Option(bool, False, "direct: fix a corner piece at A1, count multiplied by 4"),
         "identical": Option(str, "merge", IDENTICAL, ("merge", "distinct")),
@@ -135,13 +152,21 @@ class Sat(SolverBase):
         limits = limits or Limits()
         backend = self.options["backend"]
         if backend in UNLIMITED and (limits.time_s is not None or self.options["conflicts"]):
-            raise UsageError(f"solver sat: backend {backend} cannot be stopped by a time or conflict limit (python-sat "
-                             "has no limited solve for it): drop the limit or choose another backend")
+            raise UsageError(
+                f"solver sat: backend {backend} cannot be stopped by a time or conflict limit (python-sat "
+                "has no limited solve for it): drop the limit or choose another backend"
+            )
         t0 = time.perf_counter()
         enc = encode(puzzle, self.options)
         build_s = time.perf_counter() - t0
-        stats = {"build_s": build_s, "vars": enc.n_vars, "clauses": len(enc.clauses), "literals": enc.n_literals,
-                 "model": enc.kind, "backend": self.options["backend"]}
+        stats = {
+            "build_s": build_s,
+            "vars": enc.n_vars,
+            "clauses": len(enc.clauses),
+            "literals": enc.n_literals,
+            "model": enc.kind,
+            "backend": self.options["backend"],
+        }
         want = limits.wanted(mode)
         keep = mode != "count"
         solutions, count, complete = [], 0, False
@@ -178,10 +203,20 @@ class Sat(SolverBase):
             if timer:
                 timer.cancel()
             s.close()
-        stats.update(time_s=time.perf_counter() - t1, conflicts=st.get("conflicts"), decisions=st.get("decisions"),
-                     propagations=st.get("propagations"))
-        return enumerated(mode, complete=complete, solutions=solutions, count=count * enc.multiplier, stats=stats,
-                          wanted=None if want is None else want * enc.multiplier)
+        stats.update(
+            time_s=time.perf_counter() - t1,
+            conflicts=st.get("conflicts"),
+            decisions=st.get("decisions"),
+            propagations=st.get("propagations"),
+        )
+        return enumerated(
+            mode,
+            complete=complete,
+            solutions=solutions,
+            count=count * enc.multiplier,
+            stats=stats,
+            wanted=None if want is None else want * enc.multiplier,
+        )
 
 
 def decoded(puzzle, enc: Encoding, chosen: list[int]) -> list:

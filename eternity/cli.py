@@ -26,7 +26,8 @@ COMMON_HELP = {
     "seed": "random seed: the same seed gives the same result",
     "name": "the name stored in the file",
     "planted": "also write the planted solution to this file",
-    "rows": "board rows", "cols": "board columns",
+    "rows": "board rows",
+    "cols": "board columns",
     "frame_colors": "colours of the frame (the joins along the border)",
     "inner_colors": "colours of the inner joins",
     "grid": "the polyform grid: square, triangle, hexagon or drafter",
@@ -62,8 +63,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     ap = _Parser(prog="eternity", description="A workbench for hard tiling and edge-matching puzzles.")
     ap.add_argument("--version", action="version", version=f"eternity {_version()}")
-    ap.add_argument("--debug", action="store_true", help="an internal error shows its traceback here instead of "
-                                                         "writing it to a file")
+    ap.add_argument(
+        "--debug",
+        action="store_true",
+        help="an internal error shows its traceback here instead of writing it to a file",
+    )
     sub = ap.add_subparsers(dest="command", required=True, parser_class=_Parser, metavar="COMMAND")
     for command in COMMANDS:
         command.add(sub)
@@ -150,8 +154,11 @@ def _internal_error(argv: list[str], e: Exception, debug: bool = False) -> int:
         with os.fdopen(fd, "w") as f:
             f.write("eternity " + " ".join(argv) + "\n\n" + text)
         where_tb = f"in {path}"
-    print(f"eternity: internal error in {where}: {type(e).__name__}: {e} (a bug, not your input; the traceback is "
-          f"{where_tb})", file=sys.stderr)
+    print(
+        f"eternity: internal error in {where}: {type(e).__name__}: {e} (a bug, not your input; the traceback is "
+        f"{where_tb})",
+        file=sys.stderr,
+    )
     return EXIT_INTERNAL
 
 

@@ -22,19 +22,28 @@ def measure(p, order: str = "rowscan", time_s: float | None = None) -> dict:
     measured tree is then a lower bound).
     """
     if order not in ORDERS or order == "mrv":
-        raise ValueError(f"--measure needs a static order edge-backtrack knows: "
-                         f"{', '.join(o for o in ORDERS if o != 'mrv')}")
+        raise ValueError(
+            f"--measure needs a static order edge-backtrack knows: {', '.join(o for o in ORDERS if o != 'mrv')}"
+        )
     total, prof = estimate.search_nodes(p, search_order(p, order))
-    r = solving.get("edge-backtrack", {"order": order, "identical": "distinct"}).solve(p, mode="count",
-                                                                                    limits=solving.Limits(time_s=time_s))
+    r = solving.get("edge-backtrack", {"order": order, "identical": "distinct"}).solve(
+        p, mode="count", limits=solving.Limits(time_s=time_s)
+    )
     measured = list(r.stats["nodes_per_level"])
     measured += [0] * (len(prof) - len(measured))
     m_total = sum(measured)
-    return {"puzzle": p.name, "order": order, "solutions": r.count, "complete": r.status != "limit",
-            "estimated_per_depth": [10 ** x for x in prof], "measured_per_depth": measured,
-            "estimated_total": 10 ** total, "measured_total": m_total,
-            "ratio": (10 ** total / m_total) if m_total else math.inf,
-            "time_s": r.stats.get("time_s")}
+    return {
+        "puzzle": p.name,
+        "order": order,
+        "solutions": r.count,
+        "complete": r.status != "limit",
+        "estimated_per_depth": [10**x for x in prof],
+        "measured_per_depth": measured,
+        "estimated_total": 10**total,
+        "measured_total": m_total,
+        "ratio": (10**total / m_total) if m_total else math.inf,
+        "time_s": r.stats.get("time_s"),
+    }
 
 
 def plot(results: list[dict], path, title: str | None = None, model: str = "Owen") -> None:
@@ -48,10 +57,21 @@ def plot(results: list[dict], path, title: str | None = None, model: str = "Owen
     for i, res in enumerate(results):
         colour = f"C{i % 10}"
         depths = range(1, len(res["measured_per_depth"]) + 1)
-        ax.plot(depths, [max(x, 0.5) for x in res["measured_per_depth"]], color=colour, lw=1.2,
-                label=f"{res['puzzle']} measured" if len(results) <= 6 else None)
-        ax.plot(depths, res["estimated_per_depth"], color=colour, lw=1.0, ls="--",
-                label=f"{res['puzzle']} {model}" if len(results) <= 6 else None)
+        ax.plot(
+            depths,
+            [max(x, 0.5) for x in res["measured_per_depth"]],
+            color=colour,
+            lw=1.2,
+            label=f"{res['puzzle']} measured" if len(results) <= 6 else None,
+        )
+        ax.plot(
+            depths,
+            res["estimated_per_depth"],
+            color=colour,
+            lw=1.0,
+            ls="--",
+            label=f"{res['puzzle']} {model}" if len(results) <= 6 else None,
+        )
     ax.set_yscale("log")
     ax.set_xlabel("depth (pieces placed)")
     ax.set_ylabel("nodes")

@@ -30,6 +30,7 @@ def _cell(text: Any) -> str:
 
 # ---------------------------------------------------------------------------------------------- the command line
 
+
 def _subparsers(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
@@ -74,14 +75,20 @@ def _default(action: argparse.Action) -> str:
 
 def cli_markdown(parser: argparse.ArgumentParser) -> str:
     """The command-line reference: every subcommand with its usage and every argument with its help."""
-    lines = ["# Command line", "",
-             "Generated from the parser (`eternity/cli.py`) when the site is built. "
-             "`eternity COMMAND --help` prints the same.", "",
-             "Exit status: 0 answered; 1 `verify` or `check-proof` found the answer invalid; 2 bad input or usage "
-             "(one line naming the file, the field and the problem; nothing written); 3 a limit stopped the work "
-             "before an answer; 4 an internal error (a bug: the traceback goes to a file named on stderr); "
-             "130 interrupted.", "",
-             "| command | what it does |", "|---|---|"]
+    lines = [
+        "# Command line",
+        "",
+        "Generated from the parser (`eternity/cli.py`) when the site is built. "
+        "`eternity COMMAND --help` prints the same.",
+        "",
+        "Exit status: 0 answered; 1 `verify` or `check-proof` found the answer invalid; 2 bad input or usage "
+        "(one line naming the file, the field and the problem; nothing written); 3 a limit stopped the work "
+        "before an answer; 4 an internal error (a bug: the traceback goes to a file named on stderr); "
+        "130 interrupted.",
+        "",
+        "| command | what it does |",
+        "|---|---|",
+    ]
     cmds = commands(parser)
     summaries = {}
     for full, sub in [("eternity", parser)] + cmds:
@@ -125,6 +132,7 @@ def _anchor(title: str) -> str:
 
 # ---------------------------------------------------------------------------------------------------- solvers
 
+
 def _kind_name(kind: type) -> str:
     return {int: "integer", float: "number", bool: "true/false", str: "string"}.get(kind, kind.__name__)
 
@@ -141,12 +149,17 @@ def solvers_markdown(names: list[str] | None = None) -> str:
     from solving import registry
 
     names = registry.own() if names is None else names
-    lines = ["# Solvers", "",
-             "Generated from the solver registry (the `eternity.solvers` entry points) when the site is built. "
-             "`eternity solvers` lists them on a machine, with any plug-ins; `eternity solvers NAME` shows one. "
-             "Options are given as `--opt K=V` on the command line, and as `options = { K = V }` (a list is a "
-             "grid) in a config.", "",
-             "| solver | modes | puzzle kinds | what it is |", "|---|---|---|---|"]
+    lines = [
+        "# Solvers",
+        "",
+        "Generated from the solver registry (the `eternity.solvers` entry points) when the site is built. "
+        "`eternity solvers` lists them on a machine, with any plug-ins; `eternity solvers NAME` shows one. "
+        "Options are given as `--opt K=V` on the command line, and as `options = { K = V }` (a list is a "
+        "grid) in a config.",
+        "",
+        "| solver | modes | puzzle kinds | what it is |",
+        "|---|---|---|---|",
+    ]
     classes = {n: solving.solver_class(n) for n in names}
     for n, cls in classes.items():
         doc = _first_paragraph(cls.__doc__)
@@ -155,10 +168,16 @@ def solvers_markdown(names: list[str] | None = None) -> str:
         lines.append(f"| [`{n}`](#{_anchor(n)}) | {', '.join(cls.MODES)} | {', '.join(cls.KINDS)} | {_cell(doc)} |")
     lines.append("")
     for n, cls in classes.items():
-        lines += [f"## {n}", "", f"`{cls.__module__}.{cls.__name__}`: {_first_paragraph(cls.__doc__)}", "",
-                  f"Modes: {', '.join(f'`{m}`' for m in cls.MODES)}. "
-                  f"Puzzle kinds: {', '.join(f'`{k}`' for k in cls.KINDS)}."
-                  + (" Counts split into parts (`split_depth`)." if getattr(cls, "CAN_SPLIT", False) else ""), ""]
+        lines += [
+            f"## {n}",
+            "",
+            f"`{cls.__module__}.{cls.__name__}`: {_first_paragraph(cls.__doc__)}",
+            "",
+            f"Modes: {', '.join(f'`{m}`' for m in cls.MODES)}. "
+            f"Puzzle kinds: {', '.join(f'`{k}`' for k in cls.KINDS)}."
+            + (" Counts split into parts (`split_depth`)." if getattr(cls, "CAN_SPLIT", False) else ""),
+            "",
+        ]
         if not cls.OPTIONS:
             lines += ["No options.", ""]
             continue
@@ -166,7 +185,9 @@ def solvers_markdown(names: list[str] | None = None) -> str:
         for k, o in cls.OPTIONS.items():
             if not (o.help or "").strip():
                 raise MissingHelp(f"solver {n!r}: option {k!r} has no help text")
-            allowed = ", ".join(f"`{c}`" for c in o.choices) if o.choices else (o.range if o.kind in (int, float) else "")
+            allowed = (
+                ", ".join(f"`{c}`" for c in o.choices) if o.choices else (o.range if o.kind in (int, float) else "")
+            )
             default = "" if o.default in ("", None) else f"`{o.default}`"
             lines.append(f"| `{k}` | {_kind_name(o.kind)} | {_cell(default)} | {_cell(allowed)} | {_cell(o.help)} |")
         lines.append("")
@@ -174,6 +195,7 @@ def solvers_markdown(names: list[str] | None = None) -> str:
 
 
 # ------------------------------------------------------------------------------------------------ the config
+
 
 def _type_name(ann: Any) -> str:
     origin = typing.get_origin(ann)
@@ -183,15 +205,18 @@ def _type_name(ann: Any) -> str:
     if origin is typing.Literal:
         return " or ".join(f"`{a}`" for a in args)
     if origin in (typing.Union, types.UnionType):
-        return " or ".join(_type_name(a) for a in args if a is not type(None)) + \
-            (" (optional)" if type(None) in args else "")
+        return " or ".join(_type_name(a) for a in args if a is not type(None)) + (
+            " (optional)" if type(None) in args else ""
+        )
     if origin is list:
         return f"list of {_type_name(args[0])}"
     if origin is dict:
         return f"table of {_type_name(args[1])}"
     if isinstance(ann, type) and issubclass(ann, BaseModel):
         return f"[{ann.__name__}](#{ann.__name__.lower()})"
-    return {int: "integer", float: "number", bool: "boolean", str: "string"}.get(ann, getattr(ann, "__name__", str(ann)))
+    return {int: "integer", float: "number", bool: "boolean", str: "string"}.get(
+        ann, getattr(ann, "__name__", str(ann))
+    )
 
 
 def _bounds(field) -> str:
@@ -208,17 +233,28 @@ def config_markdown() -> str:
     """The experiment config format, every table and field, from the pydantic models."""
     from experiments import config, families
 
-    models: list[type[BaseModel]] = [config.Config, config.SolverSpec, families.EdgeFamily,
-                                     families.PolyformFamily, families.BuiltinFamily, families.FilesFamily,
-                                     families.ExcessFamily, families.Range]
+    models: list[type[BaseModel]] = [
+        config.Config,
+        config.SolverSpec,
+        families.EdgeFamily,
+        families.PolyformFamily,
+        families.BuiltinFamily,
+        families.FilesFamily,
+        families.ExcessFamily,
+        families.Range,
+    ]
     family_kinds = typing.get_args(typing.get_args(families.Family)[0])
     missing = [m for m in family_kinds if m not in models]
     if missing:
         raise MissingHelp(f"config reference: family class {missing[0].__name__} is not documented")
-    lines = ["# Config format", "",
-             "Generated from the pydantic schema (`experiments/config.py`, `experiments/families.py`) when the site "
-             "is built. A config is a TOML file; `eternity run CONFIG` checks all of it before anything runs, and a "
-             "problem is one line naming the file, the field and what is wrong. Unknown fields are errors.", ""]
+    lines = [
+        "# Config format",
+        "",
+        "Generated from the pydantic schema (`experiments/config.py`, `experiments/families.py`) when the site "
+        "is built. A config is a TOML file; `eternity run CONFIG` checks all of it before anything runs, and a "
+        "problem is one line naming the file, the field and what is wrong. Unknown fields are errors.",
+        "",
+    ]
     for model in models:
         doc = _first_paragraph(model.__doc__)
         if not doc:
@@ -229,7 +265,9 @@ def config_markdown() -> str:
             if not field.description:
                 raise MissingHelp(f"config field {model.__name__}.{name} has no description")
             default = "required" if field.is_required() else f"`{field.default!r}`".replace("'", '"')
-            lines.append(f"| `{name}` | {_cell(_type_name(field.annotation))} | {_cell(default)} | "
-                         f"{_cell(_bounds(field))} | {_cell(field.description)} |")
+            lines.append(
+                f"| `{name}` | {_cell(_type_name(field.annotation))} | {_cell(default)} | "
+                f"{_cell(_bounds(field))} | {_cell(field.description)} |"
+            )
         lines.append("")
     return "\n".join(lines) + "\n"

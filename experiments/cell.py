@@ -23,12 +23,22 @@ def solve_cell(spec: dict) -> dict:
     try:
         puzzle = puzzle_from_dict(spec["puzzle"], "instance")
         solver = solving.get(spec["solver"], spec.get("options") or {})
-        res, verified = solving.solve_verified(solver, puzzle, spec["mode"],
-                                               solving.Limits(time_s=float(spec["time_limit"])))
-        row = {"status": res.status.value, "count": res.count, "best_score": res.best_score, "verified": verified,
-               "nodes": res.stats.get("nodes"), "conflicts": res.stats.get("conflicts"), "message": res.message,
-               "load_s": res.load_s, "build_s": res.build_s, "search_s": res.search_s,
-               "optimal": None if res.optimal is None else int(res.optimal)}
+        res, verified = solving.solve_verified(
+            solver, puzzle, spec["mode"], solving.Limits(time_s=float(spec["time_limit"]))
+        )
+        row = {
+            "status": res.status.value,
+            "count": res.count,
+            "best_score": res.best_score,
+            "verified": verified,
+            "nodes": res.stats.get("nodes"),
+            "conflicts": res.stats.get("conflicts"),
+            "message": res.message,
+            "load_s": res.load_s,
+            "build_s": res.build_s,
+            "search_s": res.search_s,
+            "optimal": None if res.optimal is None else int(res.optimal),
+        }
         if spec.get("detail") and res.status.answered:  # the family's own statistics of the solutions
             module, _, fn = spec["detail"].partition(":")
             row["detail"] = getattr(importlib.import_module(module), fn)(puzzle, res.solutions, res.count, res.stats)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import tomllib
-from typing import Any, Literal, Union
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -28,7 +28,7 @@ class _M(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-Scalar = Union[bool, int, float, str]
+Scalar = bool | int | float | str
 
 
 def config_label(solver: str, options: dict, mode: str) -> str:
@@ -42,13 +42,22 @@ class SolverSpec(_M):
 
     name: str = Field(description="a registered solver (`eternity solvers`)")
     mode: Literal["first", "count", "all", "best"] = Field("first", description="what the cells ask for")
-    options: dict[str, Union[Scalar, list[Scalar]]] = Field(
-        {}, description="solver options; a list is a grid: one configuration per combination")
+    options: dict[str, Scalar | list[Scalar]] = Field(
+        {}, description="solver options; a list is a grid: one configuration per combination"
+    )
     label: str | None = Field(None, description="the row's name in the tables (default: solver[k=v,...]/mode)")
-    split_depth: int = Field(0, ge=0, description="mode count, a solver that splits: one cell per sub-problem "
-                             "at this depth, summed into one row")
-    cores: int = Field(1, ge=1, le=1024, description="cores a cell of this solver occupies (a portfolio, jobs=N): "
-                       "the local executor runs no more cells at once than the cores allow")
+    split_depth: int = Field(
+        0,
+        ge=0,
+        description="mode count, a solver that splits: one cell per sub-problem at this depth, summed into one row",
+    )
+    cores: int = Field(
+        1,
+        ge=1,
+        le=1024,
+        description="cores a cell of this solver occupies (a portfolio, jobs=N): "
+        "the local executor runs no more cells at once than the cores allow",
+    )
 
     @model_validator(mode="after")
     def _check(self):
@@ -56,8 +65,11 @@ class SolverSpec(_M):
         if self.mode not in cls.MODES:
             raise ValueError(f"solver {self.name} has no mode {self.mode!r}")
         if self.split_depth and (not cls.CAN_SPLIT or self.mode != "count"):
-            raise ValueError("split_depth: only in mode count, for solvers that split (" +
-                             ", ".join(n for n in solving.names() if solving.solver_class(n).CAN_SPLIT) + ")")
+            raise ValueError(
+                "split_depth: only in mode count, for solvers that split ("
+                + ", ".join(n for n in solving.names() if solving.solver_class(n).CAN_SPLIT)
+                + ")"
+            )
         for k, v in self.options.items():
             if isinstance(v, list) and not v:
                 raise ValueError(f"options.{k}: empty grid")
@@ -78,10 +90,19 @@ class Config(_M):
     name: str = Field(description="the experiment's name in the store")
     seed: int = Field(0, ge=0, le=2**63 - 1, description="instances are generated reproducibly from it")
     repeats: int = Field(1, ge=1, le=1000, description="cells per (instance, solver configuration)")
-    time_limit: float = Field(60.0, gt=0, le=MAX_TIME_LIMIT, allow_inf_nan=False,
-                              description="seconds a cell (finite, a week at most); the cell is killed at 1.5x + 5 s")
-    memory_mb: int = Field(MEMORY_MB, ge=MIN_MEMORY_MB, le=1_048_576,
-                           description="memory limit a cell (RLIMIT_DATA), in MB (a cell needs its interpreter and numba)")
+    time_limit: float = Field(
+        60.0,
+        gt=0,
+        le=MAX_TIME_LIMIT,
+        allow_inf_nan=False,
+        description="seconds a cell (finite, a week at most); the cell is killed at 1.5x + 5 s",
+    )
+    memory_mb: int = Field(
+        MEMORY_MB,
+        ge=MIN_MEMORY_MB,
+        le=1_048_576,
+        description="memory limit a cell (RLIMIT_DATA), in MB (a cell needs its interpreter and numba)",
+    )
     families: list[Family] = Field(min_length=1, description="`[[families]]` tables: the instances")
     solvers: list[SolverSpec] = Field(min_length=1, description="`[[solvers]]` tables: the solver configurations")
 
@@ -94,8 +115,10 @@ class Config(_M):
         for spec in self.solvers:  # a table row per label: two configurations under one would be mixed
             combos = spec.expand()
             if spec.label is not None and len(combos) > 1:
-                raise ValueError(f"solvers: label {spec.label!r} names {len(combos)} configurations (its options "
-                                 "are a grid); leave the label out or give each configuration its own entry")
+                raise ValueError(
+                    f"solvers: label {spec.label!r} names {len(combos)} configurations (its options "
+                    "are a grid); leave the label out or give each configuration its own entry"
+                )
             for combo in combos:
                 label = spec.label or config_label(spec.name, combo, spec.mode)
                 if label in seen:

@@ -17,7 +17,7 @@ import hashlib
 import itertools
 import json
 import random
-from typing import Annotated, Any, ClassVar, Literal, Union
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -53,8 +53,8 @@ class _Family(_M):
         return puzzle_hash(puzzle)
 
 
-MAX_VALUE = 1000       # a size, a colour count or a piece size in a family (the readers' longest side)
-MAX_POINTS = 10_000    # values a range may expand to
+MAX_VALUE = 1000  # a size, a colour count or a piece size in a family (the readers' longest side)
+MAX_POINTS = 10_000  # values a range may expand to
 MAX_INSTANCES = 10_000
 
 
@@ -70,7 +70,7 @@ class Range(_M):
 
 
 Bounded = Annotated[int, Field(ge=1, le=MAX_VALUE)]
-IntList = Union[list[Bounded], Range, Bounded]
+IntList = list[Bounded] | Range | Bounded
 
 
 def _ints(v) -> list[int]:
@@ -106,7 +106,9 @@ class EdgeFamily(_Family):
         return self
 
     def points(self):
-        for r, c, f, i in itertools.product(*(_ints(getattr(self, k)) for k in ("rows", "cols", "frame_colors", "inner_colors"))):
+        for r, c, f, i in itertools.product(
+            *(_ints(getattr(self, k)) for k in ("rows", "cols", "frame_colors", "inner_colors"))
+        ):
             yield {"rows": r, "cols": c, "frame_colors": f, "inner_colors": i}
 
     def puzzles(self, seed: int, on_sample: OnSample = None, known: dict | None = None) -> Pairs:
@@ -183,8 +185,11 @@ class ExcessFamily(_Family):
     region_size: int = Field(ge=1, description="the region of a state, in pieces' area")
     excess: int = Field(ge=1, description="pieces on offer beyond those the region needs")
     samples: int = Field(ge=1, description="states to draw (raising it later adds only the new ones)")
-    regions: Literal[REGIONS] = Field("last", description="what a partial tiling leaves (`last`), what its first "
-                                      "pieces cover (`first`), or that with other pieces (`apart`)")
+    regions: Literal[REGIONS] = Field(
+        "last",
+        description="what a partial tiling leaves (`last`), what its first "
+        "pieces cover (`first`), or that with other pieces (`apart`)",
+    )
     sample_jobs: int = Field(0, ge=0, description="processes drawing the samples (0: one per core)")
 
     detail: ClassVar[str | None] = "puzzles.tilability:piece_uses"
@@ -213,16 +218,24 @@ class ExcessFamily(_Family):
         import os
         from concurrent.futures import ProcessPoolExecutor
 
-        design = {"base": self.puzzle, "region_size": self.region_size, "excess": self.excess,
-                  **({"regions": self.regions} if self.regions != "last" else {})}
-        seeds = [derived_seed(seed, self.name, self.puzzle, self.region_size, self.excess, k)
-                 for k in range(self.samples)]
+        design = {
+            "base": self.puzzle,
+            "region_size": self.region_size,
+            "excess": self.excess,
+            **({"regions": self.regions} if self.regions != "last" else {}),
+        }
+        seeds = [
+            derived_seed(seed, self.name, self.puzzle, self.region_size, self.excess, k) for k in range(self.samples)
+        ]
         got: dict[int, Any] = {}
         todo = []
         for k, s in enumerate(seeds):
             g = (known or {}).get((self.name, k, s))
-            if g is not None and all(g["params"].get(key) == v for key, v in design.items()) \
-                    and g["params"].get("regions", "last") == self.regions:
+            if (
+                g is not None
+                and all(g["params"].get(key) == v for key, v in design.items())
+                and g["params"].get("regions", "last") == self.regions
+            ):
                 got[k] = (None, g)  # stored by an earlier run of this config: not sampled again
             else:
                 todo.append(k)
@@ -240,10 +253,14 @@ class ExcessFamily(_Family):
                 if on_sample is not None:
                     on_sample(self.name, done, self.samples)
                 if self.samples >= FAIL_FIRST and all(got.get(j) == (None, {}) for j in range(FAIL_FIRST)):
-                    raise InputError(self.puzzle, "region_size", f"the first {FAIL_FIRST} samples found no "
-                                     f"partial tiling that leaves {self.region_size} pieces' area (a puzzle "
-                                     "with few solutions): try regions = \"first\" (--regions first) or a "
-                                     "larger region size")
+                    raise InputError(
+                        self.puzzle,
+                        "region_size",
+                        f"the first {FAIL_FIRST} samples found no "
+                        f"partial tiling that leaves {self.region_size} pieces' area (a puzzle "
+                        'with few solutions): try regions = "first" (--regions first) or a '
+                        "larger region size",
+                    )
         finally:
             if pool is not None:
                 pool.shutdown(cancel_futures=True)
@@ -281,5 +298,6 @@ def _sample(args) -> tuple[Any, Any]:
         return None, {}
 
 
-Family = Annotated[Union[EdgeFamily, PolyformFamily, BuiltinFamily, FilesFamily, ExcessFamily],
-                   Field(discriminator="kind")]
+Family = Annotated[
+    EdgeFamily | PolyformFamily | BuiltinFamily | FilesFamily | ExcessFamily, Field(discriminator="kind")
+]

@@ -20,11 +20,12 @@ import json
 import statistics
 from collections import defaultdict
 
+import solving
 from puzzles.errors import UsageError
 
 from .store import Store
 
-ANSWERED = ("solved", "unsatisfiable")
+ANSWERED = tuple(sorted(s.value for s in solving.ANSWERED))  # in SQL: status IN (...)
 CLOCKS = {
     "solve": "build plus search (tables, model or encoding, then the search; no imports or kernel loading)",
     "search": "the search alone",
@@ -64,17 +65,22 @@ def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
     out = []
     for (fam, cls, conf), rs in sorted(groups.items()):
         nodes = [r["nodes"] for r in rs if r["nodes"] is not None]
-        out.append({
-            "family": fam, "class": cls, "solver": conf, "cells": len(rs),
-            "solved": sum(r["status"] in ANSWERED for r in rs),
-            "par2_s": _stat(statistics.fmean, [_t(r, clock) for r in rs]),
-            "median_s": _stat(statistics.median, [_t(r, clock) for r in rs]),
-            "mean_nodes": statistics.fmean(nodes) if nodes else None,
-            "verified": sum(1 for r in rs if r["verified"] == 1),
-            "errors": sum(r["status"] in ("error", "memout") for r in rs),
-            "mean_score": _mean_score([r.get("best_score") for r in rs]),
-            "optimal": sum(1 for r in rs if r.get("optimal") == 1),
-        })
+        out.append(
+            {
+                "family": fam,
+                "class": cls,
+                "solver": conf,
+                "cells": len(rs),
+                "solved": sum(r["status"] in ANSWERED for r in rs),
+                "par2_s": _stat(statistics.fmean, [_t(r, clock) for r in rs]),
+                "median_s": _stat(statistics.median, [_t(r, clock) for r in rs]),
+                "mean_nodes": statistics.fmean(nodes) if nodes else None,
+                "verified": sum(1 for r in rs if r["verified"] == 1),
+                "errors": sum(r["status"] in ("error", "memout") for r in rs),
+                "mean_score": _mean_score([r.get("best_score") for r in rs]),
+                "optimal": sum(1 for r in rs if r.get("optimal") == 1),
+            }
+        )
     # virtual best solver per family and class
     vbs: dict[tuple, dict[tuple, list[float]]] = defaultdict(lambda: defaultdict(list))
     top: dict[tuple, dict[tuple, list]] = defaultdict(lambda: defaultdict(list))
@@ -86,14 +92,24 @@ def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
         limit[k] = r["time_limit"]
     for (fam, cls), per in sorted(vbs.items()):
         best = [min((t for t in ts if t is not None), default=None) for ts in per.values()]
-        out.append({
-            "family": fam, "class": cls, "solver": "virtual best", "cells": len(best),
-            "solved": sum(t is not None and t < 2 * limit[(fam, cls)] for t in best),
-            "par2_s": _stat(statistics.fmean, best), "median_s": _stat(statistics.median, best),
-            "mean_nodes": None, "verified": None, "errors": None, "optimal": None,
-            "mean_score": _mean_score([max((v for v in vs if v is not None), default=None)
-                                       for vs in top[(fam, cls)].values()]),
-        })
+        out.append(
+            {
+                "family": fam,
+                "class": cls,
+                "solver": "virtual best",
+                "cells": len(best),
+                "solved": sum(t is not None and t < 2 * limit[(fam, cls)] for t in best),
+                "par2_s": _stat(statistics.fmean, best),
+                "median_s": _stat(statistics.median, best),
+                "mean_nodes": None,
+                "verified": None,
+                "errors": None,
+                "optimal": None,
+                "mean_score": _mean_score(
+                    [max((v for v in vs if v is not None), default=None) for vs in top[(fam, cls)].values()]
+                ),
+            }
+        )
     return out
 
 
@@ -103,13 +119,17 @@ def _mean_score(scores: list) -> float | None:
     return statistics.fmean(have) if have else None
 
 
-LEGEND = ("Times on the {clock} clock ({means}); par2: mean, an unsolved cell counted as twice the time limit. "
-          "solved: cells answered (solved or unsatisfiable). verified: cells whose returned solutions the verifier "
-          "checked and accepted (a count returns none to check). errors: error or memout cells. mean_score (mode best): "
-          "the mean best score; optimal: cells whose score is proven the best possible.")
-WINNERS_LEGEND = ("Times on the {clock} clock ({means}). best: the configuration that answered the most cells, "
-                  "then the lowest par2 (mean, an unsolved cell counted as twice the time limit); virtual best: "
-                  "each cell's fastest configuration.")
+LEGEND = (
+    "Times on the {clock} clock ({means}); par2: mean, an unsolved cell counted as twice the time limit. "
+    "solved: cells answered (solved or unsatisfiable). verified: cells whose returned solutions the verifier "
+    "checked and accepted (a count returns none to check). errors: error or memout cells. mean_score (mode best): "
+    "the mean best score; optimal: cells whose score is proven the best possible."
+)
+WINNERS_LEGEND = (
+    "Times on the {clock} clock ({means}). best: the configuration that answered the most cells, "
+    "then the lowest par2 (mean, an unsolved cell counted as twice the time limit); virtual best: "
+    "each cell's fastest configuration."
+)
 COLUMNS = ["family", "class", "solver", "cells", "solved", "par2_s", "median_s", "mean_nodes", "verified", "errors"]
 
 
@@ -136,8 +156,17 @@ def experiments_in(db: str) -> list[str]:
         store.close()
 
 
-WINNER_COLUMNS = ["family", "class", "cells", "best", "solved", "par2_s", "median_s", "virtual_best_solved",
-                  "virtual_best_median_s"]
+WINNER_COLUMNS = [
+    "family",
+    "class",
+    "cells",
+    "best",
+    "solved",
+    "par2_s",
+    "median_s",
+    "virtual_best_solved",
+    "virtual_best_median_s",
+]
 
 
 def winners(summary: list[dict]) -> list[dict]:
@@ -156,25 +185,38 @@ def winners(summary: list[dict]) -> list[dict]:
     for k, rs in sorted(by.items()):
         answers = [r for r in rs if not r["solver"].endswith("/best")]  # a best board answers another question
         rs = answers or rs
-        best = min(rs, key=lambda r: (-r["solved"], r["par2_s"] if r["par2_s"] is not None else float("inf"),
-                                      r["solver"]))
+        best = min(
+            rs, key=lambda r: (-r["solved"], r["par2_s"] if r["par2_s"] is not None else float("inf"), r["solver"])
+        )
         v = vbs.get(k, {})
-        out.append({"family": k[0], "class": k[1], "cells": best["cells"], "best": best["solver"],
-                    "solved": best["solved"], "par2_s": best["par2_s"], "median_s": best["median_s"],
-                    "virtual_best_solved": v.get("solved"), "virtual_best_median_s": v.get("median_s")})
+        out.append(
+            {
+                "family": k[0],
+                "class": k[1],
+                "cells": best["cells"],
+                "best": best["solver"],
+                "solved": best["solved"],
+                "par2_s": best["par2_s"],
+                "median_s": best["median_s"],
+                "virtual_best_solved": v.get("solved"),
+                "virtual_best_median_s": v.get("median_s"),
+            }
+        )
     return out
 
 
-def table(db: str, fmt: str = "md", clock: str = "solve", experiment: str | None = None,
-          view: str = "all") -> str:
+def table(db: str, fmt: str = "md", clock: str = "solve", experiment: str | None = None, view: str = "all") -> str:
     """The summary table on one clock; its time columns are named after it (``par2_solve_s``).
     ``experiment``: only that config's cells (a database may hold several).  ``view="winners"``: one row a
     family and class, its best single configuration beside the virtual best (``winners``)."""
     if clock not in CLOCKS:
         raise ValueError(f"unknown clock {clock!r} ({', '.join(CLOCKS)})")
     store = Store(db)
-    named = {"par2_s": f"par2_{clock}_s", "median_s": f"median_{clock}_s",
-             "virtual_best_median_s": f"virtual_best_median_{clock}_s"}
+    named = {
+        "par2_s": f"par2_{clock}_s",
+        "median_s": f"median_{clock}_s",
+        "virtual_best_median_s": f"virtual_best_median_{clock}_s",
+    }
     cells = _rows(store)
     if experiment is not None:
         have = sorted({r["experiment"] for r in cells})
@@ -203,8 +245,12 @@ def table(db: str, fmt: str = "md", clock: str = "solve", experiment: str | None
         w.writerows(rows)
         return buf.getvalue()
     if fmt == "latex":
-        lines = ["\\begin{tabular}{lll" + "r" * (len(cols) - 3) + "}", "\\hline",
-                 " & ".join(c.replace("_", "\\_") for c in cols) + " \\\\", "\\hline"]
+        lines = [
+            "\\begin{tabular}{lll" + "r" * (len(cols) - 3) + "}",
+            "\\hline",
+            " & ".join(c.replace("_", "\\_") for c in cols) + " \\\\",
+            "\\hline",
+        ]
         for r in rows:
             lines.append(" & ".join(_cell(r, c).replace("_", "\\_") for c in cols) + " \\\\")
         lines += ["\\hline", "\\end{tabular}"]
@@ -243,8 +289,7 @@ def plot(db: str, kind: str, output: str, clock: str = "solve") -> None:
                 by[r["config"]].append(clock_time(r, clock))
         for i, (conf, ts) in enumerate(sorted(by.items())):
             ts.sort()
-            ax.plot(range(1, len(ts) + 1), ts, marker=markers[i % len(markers)], ms=4, color=colour[conf],
-                    label=conf)
+            ax.plot(range(1, len(ts) + 1), ts, marker=markers[i % len(markers)], ms=4, color=colour[conf], label=conf)
         ax.set_xlabel("instances solved")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel(f"{clock} time per instance (s)")
@@ -267,8 +312,15 @@ def plot(db: str, kind: str, output: str, clock: str = "solve") -> None:
         style = {b: styles[i % len(styles)] for i, b in enumerate(boards)}
         for (board, conf), d in sorted(pts.items()):
             xs = sorted(d)
-            ax.plot(xs, [statistics.median(d[x]) for x in xs], marker="o", ms=4, color=colour[conf],
-                    ls=style[board], label=f"{conf}, {board}")
+            ax.plot(
+                xs,
+                [statistics.median(d[x]) for x in xs],
+                marker="o",
+                ms=4,
+                color=colour[conf],
+                ls=style[board],
+                label=f"{conf}, {board}",
+            )
         for board, est in crit.items():
             # the estimated critical point: where the expected count crosses 1
             above = sorted({x for x, e in est if e >= 1})
@@ -276,8 +328,16 @@ def plot(db: str, kind: str, output: str, clock: str = "solve") -> None:
             if above and below:
                 x = (max(above) + min(below)) / 2
                 ax.axvline(x, ls=style.get(board, "--"), color="grey", lw=1)
-                ax.annotate(f"critical {board}", (x, 1), xycoords=("data", "axes fraction"), rotation=90,
-                            va="top", ha="right", fontsize=8, color="grey")
+                ax.annotate(
+                    f"critical {board}",
+                    (x, 1),
+                    xycoords=("data", "axes fraction"),
+                    rotation=90,
+                    va="top",
+                    ha="right",
+                    fontsize=8,
+                    color="grey",
+                )
         ax.set_xlabel("inner colours")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel(f"median {clock} time (s, unsolved = 2x limit)")

@@ -71,8 +71,14 @@ def versions() -> str:
     import numba
     import numpy
 
-    return json.dumps({"python": platform.python_version(), "numpy": numpy.__version__, "numba": numba.__version__,
-                       "eternity": importlib.metadata.version("eternity")})
+    return json.dumps(
+        {
+            "python": platform.python_version(),
+            "numpy": numpy.__version__,
+            "numba": numba.__version__,
+            "eternity": importlib.metadata.version("eternity"),
+        }
+    )
 
 
 def cells(cfg: Config, instances: list[Instance], parsed: dict | None = None) -> list[dict]:
@@ -92,12 +98,23 @@ def cells(cfg: Config, instances: list[Instance], parsed: dict | None = None) ->
             n_parts = solver.split_parts(puzzle, spec.split_depth) if spec.split_depth else 0
             for opts in spec.expand():
                 for rep in range(cfg.repeats):
-                    ident = {"instance": inst.id, "solver": spec.name, "options": opts, "mode": spec.mode,
-                             "repeat": rep, "time_limit": cfg.time_limit}
-                    common = {"family": inst.family, "puzzle": inst.puzzle, "memory_mb": cfg.memory_mb,
-                              "cores": spec.cores,
-                              "experiment": cfg.name, "detail": detail.get(inst.family),
-                              "config": spec.label or config_label(spec.name, opts, spec.mode)}
+                    ident = {
+                        "instance": inst.id,
+                        "solver": spec.name,
+                        "options": opts,
+                        "mode": spec.mode,
+                        "repeat": rep,
+                        "time_limit": cfg.time_limit,
+                    }
+                    common = {
+                        "family": inst.family,
+                        "puzzle": inst.puzzle,
+                        "memory_mb": cfg.memory_mb,
+                        "cores": spec.cores,
+                        "experiment": cfg.name,
+                        "detail": detail.get(inst.family),
+                        "config": spec.label or config_label(spec.name, opts, spec.mode),
+                    }
                     if not n_parts:
                         out.append({**ident, **common, "key": _key(ident)})
                         continue
@@ -105,8 +122,7 @@ def cells(cfg: Config, instances: list[Instance], parsed: dict | None = None) ->
                     whole = {**ident, "split_depth": spec.split_depth}
                     for i in range(n_parts):
                         part = {**ident, "options": {**opts, **solver.part_options(spec.split_depth, i)}}
-                        out.append({**part, **common, "key": _key(part),
-                                    "whole": {**whole, "key": _key(whole)}})
+                        out.append({**part, **common, "key": _key(part), "whole": {**whole, "key": _key(whole)}})
     return out
 
 
@@ -116,16 +132,21 @@ def select(cfg: Config, families: list[str] | None, solvers: list[str] | None) -
     if families:
         unknown = sorted(set(families) - {f.name for f in cfg.families})
         if unknown:
-            raise UsageError(f"run: no family {unknown[0]!r} in {cfg.name} "
-                             f"(it has {', '.join(f.name for f in cfg.families)})")
+            raise UsageError(
+                f"run: no family {unknown[0]!r} in {cfg.name} (it has {', '.join(f.name for f in cfg.families)})"
+            )
         cfg = cfg.model_copy(update={"families": [f for f in cfg.families if f.name in families]})
     if solvers:
+
         def tag(s):
             return {s.name, s.label} - {None}
+
         unknown = sorted(set(solvers) - set().union(*(tag(s) for s in cfg.solvers)))
         if unknown:
-            raise UsageError(f"run: no solver {unknown[0]!r} in {cfg.name} "
-                             f"(labels: {', '.join(s.label or s.name for s in cfg.solvers)})")
+            raise UsageError(
+                f"run: no solver {unknown[0]!r} in {cfg.name} "
+                f"(labels: {', '.join(s.label or s.name for s in cfg.solvers)})"
+            )
         cfg = cfg.model_copy(update={"solvers": [s for s in cfg.solvers if tag(s) & set(solvers)]})
     return cfg
 
@@ -159,21 +180,43 @@ def _combine(store: Store, all_cells: list[dict], record) -> None:
             continue
         parts = [rows[c["key"]] for c in cells_]
         whole = {**{k: v for k, v in cells_[0].items() if k != "whole"}, **cells_[0]["whole"]}
-        finished = all(r["status"] in ("solved", "unsatisfiable") for r in parts)
+        finished = all(solving.answered(r["status"]) for r in parts)
         total = sum(r["count"] or 0 for r in parts)
-        status = ("solved" if total else "unsatisfiable") if finished else \
-            next(r["status"] for r in parts if r["status"] not in ("solved", "unsatisfiable"))
+        status = (
+            ("solved" if total else "unsatisfiable")
+            if finished
+            else next(r["status"] for r in parts if not solving.answered(r["status"]))
+        )
         add = lambda f: sum(r[f] or 0 for r in parts)  # noqa: E731
-        record(whole, {"status": status, "count": total, "wall_s": add("wall_s"), "cpu_s": add("cpu_s"),
-                       "nodes": add("nodes"), "peak_mb": max(r["peak_mb"] or 0 for r in parts),
-                       **{c: add(c) if all(r[c] is not None for r in parts) else None
-                          for c in ("load_s", "build_s", "search_s")},
-                       "message": f"{len(parts)} parts at depth {whole['split_depth']}"}, False)
+        record(
+            whole,
+            {
+                "status": status,
+                "count": total,
+                "wall_s": add("wall_s"),
+                "cpu_s": add("cpu_s"),
+                "nodes": add("nodes"),
+                "peak_mb": max(r["peak_mb"] or 0 for r in parts),
+                **{
+                    c: add(c) if all(r[c] is not None for r in parts) else None
+                    for c in ("load_s", "build_s", "search_s")
+                },
+                "message": f"{len(parts)} parts at depth {whole['split_depth']}",
+            },
+            False,
+        )
 
 
-def run(config_path: str, db: str, jobs: int | None = None, executor: str = "local",
-        scheduler: str | None = None, show_progress: bool = True, families: list[str] | None = None,
-        solvers: list[str] | None = None) -> dict:
+def run(
+    config_path: str,
+    db: str,
+    jobs: int | None = None,
+    executor: str = "local",
+    scheduler: str | None = None,
+    show_progress: bool = True,
+    families: list[str] | None = None,
+    solvers: list[str] | None = None,
+) -> dict:
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -192,9 +235,16 @@ def run(config_path: str, db: str, jobs: int | None = None, executor: str = "loc
     if Path(db).exists():  # a resumed run: the states sampled before are reused
         with closing(Store(db)) as before:
             known = before.sampled_instances()
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  disable=not show_progress, transient=True) as bar:
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        disable=not show_progress,
+        transient=True,
+    ) as bar:
         task = bar.add_task(f"{cfg.name}: instances", total=None)
+
         def sampled(name: str, done: int, total: int) -> None:
             bar.update(task, description=f"{name}: sampling states", completed=done, total=total)
             if log:
@@ -203,15 +253,28 @@ def run(config_path: str, db: str, jobs: int | None = None, executor: str = "loc
         instances = materialise(cfg, sampled, known)
     for fam in cfg.families:  # an empty family is a mistake (a glob that matches nothing), not an empty result
         if not any(inst.family == fam.name for inst in instances):
-            raise InputError(config_path, f"families.{fam.name}", "selects no instance"
-                             + (f" (no file matches {fam.glob!r})" if getattr(fam, "glob", None) else ""))
+            raise InputError(
+                config_path,
+                f"families.{fam.name}",
+                "selects no instance" + (f" (no file matches {fam.glob!r})" if getattr(fam, "glob", None) else ""),
+            )
     store = Store(db)  # after the instances: a config that cannot be sampled leaves no database behind
     parsed = {inst.id: _puzzle(inst) for inst in instances}
     for inst in instances:
         est, cls = classify(parsed[inst.id])
-        store.add_instance({"id": inst.id, "experiment": cfg.name, "family": inst.family, "name": inst.name,
-                            "kind": inst.kind, "params": json.dumps(inst.params), "puzzle": json.dumps(inst.puzzle),
-                            "estimate": est, "class": cls})
+        store.add_instance(
+            {
+                "id": inst.id,
+                "experiment": cfg.name,
+                "family": inst.family,
+                "name": inst.name,
+                "kind": inst.kind,
+                "params": json.dumps(inst.params),
+                "puzzle": json.dumps(inst.puzzle),
+                "estimate": est,
+                "class": cls,
+            }
+        )
     store.commit()
     all_cells = cells(cfg, instances, parsed)
     done = store.done_keys()
@@ -221,31 +284,63 @@ def run(config_path: str, db: str, jobs: int | None = None, executor: str = "loc
     summary = {"cells": len(all_cells), "skipped": len(all_cells) - len(todo), "ran": 0, "solved": 0}
 
     def record(cell: dict, row: dict, ran: bool = True) -> None:
-        full = {k: cell.get(k) for k in ("key", "experiment", "instance", "family", "solver", "config", "mode",
-                                         "repeat", "time_limit")}
+        full = {
+            k: cell.get(k)
+            for k in ("key", "experiment", "instance", "family", "solver", "config", "mode", "repeat", "time_limit")
+        }
         if "whole" in cell:  # a part of a split count: kept out of the tables, summed into the whole
             full["mode"] = "count-part"
         full["options"] = json.dumps(cell["options"], sort_keys=True)
-        full.update({k: row.get(k) for k in ("status", "wall_s", "cpu_s", "peak_mb", "nodes", "conflicts", "count",
-                                              "best_score", "message", "load_s", "build_s", "search_s",
-                                              "optimal")})
+        full.update(
+            {
+                k: row.get(k)
+                for k in (
+                    "status",
+                    "wall_s",
+                    "cpu_s",
+                    "peak_mb",
+                    "nodes",
+                    "conflicts",
+                    "count",
+                    "best_score",
+                    "message",
+                    "load_s",
+                    "build_s",
+                    "search_s",
+                    "optimal",
+                )
+            }
+        )
         full["detail"] = json.dumps(row["detail"]) if row.get("detail") is not None else None
         full["verified"] = None if row.get("verified") is None else int(bool(row["verified"]))
         full.update(versions=vers, host=host, finished_at=time.strftime("%Y-%m-%dT%H:%M:%S"))
         store.add_result(full)
         if ran:
             summary["ran"] += 1
-            summary["solved"] += row.get("status") in ("solved", "unsatisfiable")
+            summary["solved"] += solving.answered(row.get("status", ""))
 
-    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                  TextColumn("eta"), TimeRemainingColumn(), disable=not show_progress, transient=False) as bar:
+    with Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+        disable=not show_progress,
+        transient=False,
+    ) as bar:
         task = bar.add_task(f"{cfg.name}: {summary['skipped']} done before", total=len(todo))
         for cell, row in _execute(todo, jobs, executor, scheduler):
             record(cell, row)
             bar.update(task, advance=1, description=f"{cfg.name}: solved {summary['solved']}/{summary['ran']}")
             if log:
-                log({"cells": f"{summary['ran']}/{len(todo)}", "answered": summary["solved"],
-                     "stored before": summary["skipped"]})
+                log(
+                    {
+                        "cells": f"{summary['ran']}/{len(todo)}",
+                        "answered": summary["solved"],
+                        "stored before": summary["skipped"],
+                    }
+                )
     _combine(store, all_cells, record)
     store.close()
     return summary
@@ -297,8 +392,11 @@ def _execute(todo: list[dict], jobs: int, executor: str, scheduler: str | None):
         # Ctrl-C: the cells that finished are stored (also those done while we were told), the running
         # ones are stopped now rather than awaited, and the run says so; a rerun resumes from the store
         done = [f for f in futures if f.done() and f not in given and not f.cancelled() and f.exception() is None]
-        print(f"eternity run: stopping: {len(done)} more finished cells stored, the running ones stopped; "
-              "run the same command again to resume", file=sys.stderr)
+        print(
+            f"eternity run: stopping: {len(done)} more finished cells stored, the running ones stopped; "
+            "run the same command again to resume",
+            file=sys.stderr,
+        )
         pool.shutdown(wait=False, cancel_futures=True)
         for f in done:
             yield futures[f], f.result()

@@ -32,13 +32,44 @@ CREATE TABLE IF NOT EXISTS results (
 );
 """
 
-RESULT_COLUMNS = ["key", "experiment", "instance", "family", "solver", "config", "options", "mode", "repeat",
-                  "time_limit", "status", "wall_s", "cpu_s", "peak_mb", "nodes", "conflicts", "count",
-                  "best_score", "verified", "message", "versions", "host", "finished_at", "detail",
-                  "load_s", "build_s", "search_s"]
+RESULT_COLUMNS = [
+    "key",
+    "experiment",
+    "instance",
+    "family",
+    "solver",
+    "config",
+    "options",
+    "mode",
+    "repeat",
+    "time_limit",
+    "status",
+    "wall_s",
+    "cpu_s",
+    "peak_mb",
+    "nodes",
+    "conflicts",
+    "count",
+    "best_score",
+    "verified",
+    "message",
+    "versions",
+    "host",
+    "finished_at",
+    "detail",
+    "load_s",
+    "build_s",
+    "search_s",
+]
 # columns later than the first; count_exact: a count beyond 64 bits, in decimal (``count`` holds it as a REAL)
-ADDED = {"detail": "TEXT", "load_s": "REAL", "build_s": "REAL", "search_s": "REAL", "count_exact": "TEXT",
-         "optimal": "INTEGER"}  # optimal: mode best, 1 when the score is proven the best possible
+ADDED = {
+    "detail": "TEXT",
+    "load_s": "REAL",
+    "build_s": "REAL",
+    "search_s": "REAL",
+    "count_exact": "TEXT",
+    "optimal": "INTEGER",
+}  # optimal: mode best, 1 when the score is proven the best possible
 INT64 = (-(1 << 63), (1 << 63) - 1)
 
 
@@ -46,8 +77,8 @@ def _inspect(path: Path) -> tuple[set[str], set[str], int]:
     """The tables of an SQLite file, the columns of its results table and its number of results, read
     only; InputError naming the file when it is not SQLite or is damaged."""
     from puzzles.errors import InputError
-
     from puzzles.formats import refuse_special
+
     refuse_special(path)
     with open(path, "rb") as f:
         if f.read(16) != b"SQLite format 3\x00":
@@ -89,8 +120,12 @@ def check_ours(path: str | Path) -> None:
         return
     tables, cols, _ = _inspect(p)
     if tables and not ({"results", "instances"} <= tables and {"key", "experiment", "status"} <= cols):
-        raise InputError(path, None, "an SQLite database that is not an eternity results database; left untouched "
-                                     f"(tables: {', '.join(sorted(tables)[:5])})")
+        raise InputError(
+            path,
+            None,
+            "an SQLite database that is not an eternity results database; left untouched "
+            f"(tables: {', '.join(sorted(tables)[:5])})",
+        )
 
 
 class Store:
@@ -110,7 +145,9 @@ class Store:
     def add_instance(self, row: dict) -> None:
         self.db.execute(
             "INSERT OR IGNORE INTO instances (id, experiment, family, name, kind, params, puzzle, estimate, class) "
-            "VALUES (:id, :experiment, :family, :name, :kind, :params, :puzzle, :estimate, :class)", row)
+            "VALUES (:id, :experiment, :family, :name, :kind, :params, :puzzle, :estimate, :class)",
+            row,
+        )
 
     def commit(self) -> None:
         self.db.commit()
@@ -133,7 +170,8 @@ class Store:
     def results(self) -> list[dict]:
         cur = self.db.execute(
             "SELECT r.*, i.class AS class, i.estimate AS estimate, i.params AS params, i.name AS instance_name "
-            "FROM results r LEFT JOIN instances i ON r.instance = i.id")
+            "FROM results r LEFT JOIN instances i ON r.instance = i.id"
+        )
         names = [d[0] for d in cur.description]
         out = []
         for row in cur:
@@ -152,8 +190,14 @@ class Store:
         for row in self.db.execute("SELECT id, family, name, kind, params, puzzle FROM instances"):
             prm = json.loads(row[4]) if row[4] else {}
             if "sample" in prm and "seed" in prm:
-                out[(row[1], prm["sample"], prm["seed"])] = {"id": row[0], "family": row[1], "name": row[2],
-                                                             "kind": row[3], "params": prm, "puzzle": json.loads(row[5])}
+                out[(row[1], prm["sample"], prm["seed"])] = {
+                    "id": row[0],
+                    "family": row[1],
+                    "name": row[2],
+                    "kind": row[3],
+                    "params": prm,
+                    "puzzle": json.loads(row[5]),
+                }
         return out
 
     def close(self) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+import solving
 from puzzles import catalog
 from puzzles.formats import atomic_write
 from puzzles.tilability import State, fit, log_likelihood, rank_correlation, uniform_fit
@@ -26,8 +27,9 @@ from .runner import run
 from .store import Store
 
 
-def config_text(puzzle: str, k: int, excess: int, samples: int, seed: int, time_limit: float,
-                regions: str = "last") -> str:
+def config_text(
+    puzzle: str, k: int, excess: int, samples: int, seed: int, time_limit: float, regions: str = "last"
+) -> str:
     stem = Path(puzzle).stem
     return f"""# written by `eternity tilability`: excess-piece exhausts for Selby's model
 name = {json.dumps("tilability-" + stem)}
@@ -55,13 +57,23 @@ class Exhausts:
     """The complete exhausts of one design, read back from the store."""
 
     states: list[State]
-    cut_short: int               # exhausts that did not finish (time limit, memory, error): left out
+    cut_short: int  # exhausts that did not finish (time limit, memory, error): left out
     distinct_regions: int | None  # among the complete ones (None: a store written before regions were recorded)
 
 
-def collect(puzzle: str, k: int, excess: int, samples: int, seed: int, db: str, jobs: int | None = None,
-            time_limit: float = 120.0, executor: str = "local", show_progress: bool = True,
-            regions: str = "last") -> Exhausts:
+def collect(
+    puzzle: str,
+    k: int,
+    excess: int,
+    samples: int,
+    seed: int,
+    db: str,
+    jobs: int | None = None,
+    time_limit: float = 120.0,
+    executor: str = "local",
+    show_progress: bool = True,
+    regions: str = "last",
+) -> Exhausts:
     """Run (or resume) the exhausts and read them back as states over the puzzle's piece indices."""
     cfg = Path(db).with_suffix(".toml")
     cfg.parent.mkdir(parents=True, exist_ok=True)
@@ -87,10 +99,14 @@ def read_states(db: str, puzzle: str, k: int, excess: int, regions: str = "last"
     try:
         for r in sorted(store.results(), key=lambda r: r["params"].get("sample", 0)):
             prm = r["params"]
-            if (prm.get("base") != puzzle or prm.get("region_size") != k or prm.get("excess") != excess
-                    or prm.get("regions", "last") != regions):
+            if (
+                prm.get("base") != puzzle
+                or prm.get("region_size") != k
+                or prm.get("excess") != excess
+                or prm.get("regions", "last") != regions
+            ):
                 continue
-            if r["status"] not in ("solved", "unsatisfiable"):
+            if not solving.answered(r["status"]):
                 cut += 1  # an exhaust cut short by its time limit is not a complete observation
                 continue
             if r["status"] == "solved" and not r.get("detail"):
@@ -133,22 +149,47 @@ def analyse(states: list[State], n_pieces: int, region_terms: bool = False) -> d
     held = {}
     for name, f, train, test in (("a->b", fa, halves[0], halves[1]), ("b->a", fb, halves[1], halves[0])):
         u = uniform_fit(train, n_pieces, per_state=region_terms)
-        held[name] = {"fitted": log_likelihood(test, f.weights, f.m, region_terms),
-                      "uniform": log_likelihood(test, u.weights, u.m, region_terms)}
-    return {"fit": full, "split_half_rank_correlation": r, "heldout_log_likelihood": held,
-            "states": len(states), "solutions": full.solutions, "region_terms": region_terms,
-            "states_with_solutions": sum(1 for s in states if s.count)}
+        held[name] = {
+            "fitted": log_likelihood(test, f.weights, f.m, region_terms),
+            "uniform": log_likelihood(test, u.weights, u.m, region_terms),
+        }
+    return {
+        "fit": full,
+        "split_half_rank_correlation": r,
+        "heldout_log_likelihood": held,
+        "states": len(states),
+        "solutions": full.solutions,
+        "region_terms": region_terms,
+        "states_with_solutions": sum(1 for s in states if s.count),
+    }
 
 
-def weights_document(puzzle: str, k: int, excess: int, samples: int, seed: int, res: dict,
-                     regions: str = "last", data: Exhausts | None = None) -> dict:
+def weights_document(
+    puzzle: str,
+    k: int,
+    excess: int,
+    samples: int,
+    seed: int,
+    res: dict,
+    regions: str = "last",
+    data: Exhausts | None = None,
+) -> dict:
     base = catalog.load(puzzle)
     f = res["fit"]
     return {
-        "format": "eternity/weights", "version": 1, "puzzle": puzzle, "region_size": k, "excess": excess,
-        "samples": samples, "seed": seed, "states": res["states"], "solutions": res["solutions"],
-        "regions": regions, "region_terms": res["region_terms"],
-        "states_with_solutions": res["states_with_solutions"], "m": f.m,
+        "format": "eternity/weights",
+        "version": 1,
+        "puzzle": puzzle,
+        "region_size": k,
+        "excess": excess,
+        "samples": samples,
+        "seed": seed,
+        "states": res["states"],
+        "solutions": res["solutions"],
+        "regions": regions,
+        "region_terms": res["region_terms"],
+        "states_with_solutions": res["states_with_solutions"],
+        "m": f.m,
         "split_half_rank_correlation": res["split_half_rank_correlation"],
         "heldout_log_likelihood": res["heldout_log_likelihood"],
         "exhausts_cut_short": data.cut_short if data else None,
@@ -170,8 +211,10 @@ def plot_weights(doc: dict, output: str) -> None:
         ax.annotate(items[rank][0], (rank, items[rank][1]), textcoords="offset points", xytext=(5, 5))
     ax.set_xlabel("rank")
     ax.set_ylabel("log-weight l_i (tilability)")
-    ax.set_title(f"{doc['puzzle']}: piece tilability from {doc['states']} exhausts "
-                 f"(split-half rank correlation {doc['split_half_rank_correlation']:.2f})")
+    ax.set_title(
+        f"{doc['puzzle']}: piece tilability from {doc['states']} exhausts "
+        f"(split-half rank correlation {doc['split_half_rank_correlation']:.2f})"
+    )
     ax.grid(alpha=0.3)
     fig.tight_layout()
     from puzzles.outputs import atomic_save

@@ -52,13 +52,26 @@ def _child_setup(memory_mb: int):
             ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
         except (OSError, AttributeError):
             pass
+
     return apply
 
 
 def _empty_row() -> dict:
-    return {"status": "error", "wall_s": None, "cpu_s": None, "peak_mb": None, "nodes": None, "conflicts": None,
-            "count": None, "best_score": None, "verified": None, "message": "", "load_s": None, "build_s": None,
-            "search_s": None}
+    return {
+        "status": "error",
+        "wall_s": None,
+        "cpu_s": None,
+        "peak_mb": None,
+        "nodes": None,
+        "conflicts": None,
+        "count": None,
+        "best_score": None,
+        "verified": None,
+        "message": "",
+        "load_s": None,
+        "build_s": None,
+        "search_s": None,
+    }
 
 
 class WarmWorker:
@@ -67,15 +80,21 @@ class WarmWorker:
     def __init__(self) -> None:
         self.proc: subprocess.Popen | None = None
         self.memory_mb: int | None = None
-        self.err = None       # the child's stderr, a file (read back when it dies)
+        self.err = None  # the child's stderr, a file (read back when it dies)
         self.buf = b""
 
     # ------------------------------------------------------------ process
     def _start(self, memory_mb: int) -> None:
         self.err = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen([sys.executable, "-m", "experiments.worker"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=self.err, env=os.environ.copy(),
-                                     preexec_fn=_child_setup(memory_mb), start_new_session=True)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "experiments.worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.err,
+            env=os.environ.copy(),
+            preexec_fn=_child_setup(memory_mb),
+            start_new_session=True,
+        )
         self.memory_mb, self.buf = memory_mb, b""
 
     def close(self) -> None:
@@ -133,8 +152,11 @@ class WarmWorker:
             line = self._read_line(time.monotonic() + hard)
             if line is None:
                 self.close()
-                row.update(status="limit", wall_s=time.perf_counter() - t0,
-                           message=f"killed at the hard wall-time limit ({hard:.0f} s)")
+                row.update(
+                    status="limit",
+                    wall_s=time.perf_counter() - t0,
+                    message=f"killed at the hard wall-time limit ({hard:.0f} s)",
+                )
                 return row
             if not line:
                 code = self.proc.wait()
@@ -142,8 +164,11 @@ class WarmWorker:
                 memout = any(w in text for w in MEMOUT_WORDS)
                 how = f"killed by signal {-code}" if code < 0 else f"exit status {code}"
                 self.close()
-                row.update(status="memout" if memout else "error", wall_s=time.perf_counter() - t0,
-                           message=f"worker {how}: {tail}")
+                row.update(
+                    status="memout" if memout else "error",
+                    wall_s=time.perf_counter() - t0,
+                    message=f"worker {how}: {tail}",
+                )
                 return row
             row.update(json.loads(line))
             if row["status"] == "memout":  # a MemoryError leaves the heap in doubt: a new child next time

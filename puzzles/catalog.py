@@ -13,7 +13,7 @@ trominoes, tetrominoes and pentominoes in free supply (``tilings.py``).
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -100,8 +100,10 @@ def describe(name: str) -> str:
     if name in fixed:
         return fixed[name]
     if name.startswith("eternity2-corners-"):
-        return ("Eternity II with the five hints and three random corners pinned, seed "
-                f"{name[18:]} (any seed: eternity2-corners-S; the max-score benchmark's variants)")
+        return (
+            "Eternity II with the five hints and three random corners pinned, seed "
+            f"{name[18:]} (any seed: eternity2-corners-S; the max-score benchmark's variants)"
+        )
     if name.startswith("eternity2-clue"):
         return f"Eternity II clue puzzle {name[-1]}; known solution"
     if name.startswith("meta-"):
@@ -123,11 +125,15 @@ def describe(name: str) -> str:
     if name == "dudeney-hexagon":
         return "Dudeney's exercise: 1..19 in Adams's hexagon, its twelve lines of three summing to 23"
     if name.endswith("-diagonal"):
-        return (f"a pair of orthogonal Latin squares of order {name.split('-')[1]}, both diagonal (a magic square "
-                "of Graeco-Latin type), first rows fixed")
+        return (
+            f"a pair of orthogonal Latin squares of order {name.split('-')[1]}, both diagonal (a magic square "
+            "of Graeco-Latin type), first rows fixed"
+        )
     if name.startswith("officers-"):
-        return (f"Euler's officers: a pair of orthogonal Latin squares of order {name[9:]}, first row and column "
-                "fixed" + (" (none exists: Tarry 1900)" if name == "officers-6" else ""))
+        return (
+            f"Euler's officers: a pair of orthogonal Latin squares of order {name[9:]}, first row and column "
+            "fixed" + (" (none exists: Tarry 1900)" if name == "officers-6" else "")
+        )
     return ""
 
 
@@ -167,7 +173,7 @@ def _e2_corners(seed: int, name: str):
     return p
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(name: str):
     tiling = tilings.load(name)
     if tiling is not None:

@@ -57,8 +57,8 @@ def rotate(colours, r: int) -> tuple[int, ...]:
 
 
 class EdgePlacement(NamedTuple):
-    cell: int      # row * cols + col
-    piece: int     # 0-based index into pieces
+    cell: int  # row * cols + col
+    piece: int  # 0-based index into pieces
     rotation: int  # clockwise quarter turns
 
 
@@ -284,7 +284,6 @@ class EdgePuzzle:
             "inner_colors": len(inner),
             "joins": self.n_joins,
             "fixed": [
-                {"cell": self.cell_name(f.cell), "piece": f.piece + 1, "rotation": f.rotation}
-                for f in self.fixed
+                {"cell": self.cell_name(f.cell), "piece": f.piece + 1, "rotation": f.rotation} for f in self.fixed
             ],
         }

@@ -11,7 +11,7 @@ lattice: the count of polydrafters without against-the-grain joins.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .grids import Cell, Grid
 

@@ -64,7 +64,7 @@ class Model:
     inner_n: list[int]  # n_i per inner colour (2 n_i inner edges)
 
     @classmethod
-    def of(cls, p: EdgePuzzle) -> "Model":
+    def of(cls, p: EdgePuzzle) -> Model:
         fixed = {f.piece for f in p.fixed}
         classes = Counter(p.piece_class(q) for q in range(p.n_pieces) if q not in fixed)
         frame_edges: Counter = Counter()
@@ -79,8 +79,13 @@ class Model:
                     frame_edges[c] += 1
                 else:
                     inner_edges[c] += 1
-        return cls(classes["corner"], classes["edge"], classes["inner"],
-                   [v // 2 for v in frame_edges.values()], [v // 2 for v in inner_edges.values()])
+        return cls(
+            classes["corner"],
+            classes["edge"],
+            classes["inner"],
+            [v // 2 for v in frame_edges.values()],
+            [v // 2 for v in inner_edges.values()],
+        )
 
     @property
     def tb(self) -> int:
@@ -156,7 +161,7 @@ class Estimator:
 
     def log_configs(self, pc: int, pe: int, pi: int) -> float:
         m = self.m
-        x = perm(m.ac, pc) * perm(m.ae, pe) * perm(m.ai, pi) * 4 ** pi
+        x = perm(m.ac, pc) * perm(m.ae, pe) * perm(m.ai, pi) * 4**pi
         return log10(x)
 
     def log_s(self, pc: int, pe: int, pi: int, b: int, m: int) -> float:
@@ -275,7 +280,7 @@ def expected_solutions(p: EdgePuzzle) -> float:
     if not isinstance(p, EdgePuzzle) or not p.bordered or p.rows < 2 or p.cols < 2:
         raise ValueError("Owen's model covers bordered edge-matching puzzles")
     lg = log_expected_solutions(p)
-    return 10 ** lg if lg < 308 else float("inf")
+    return 10**lg if lg < 308 else float("inf")
 
 
 def search_nodes(p: EdgePuzzle, order: list[int], slips: list[int] | None = None) -> tuple[float, list[float]]:
@@ -294,8 +299,7 @@ def classify(p) -> tuple[float, str]:
     return s, ("sub-critical" if s < 1 else "super-critical")
 
 
-def critical_size(rows: int, cols: int, frame_colors: int, seeds: int = 3,
-                  max_inner: int = 40) -> dict:
+def critical_size(rows: int, cols: int, frame_colors: int, seeds: int = 3, max_inner: int = 40) -> dict:
     """Where a generator family (rows x cols, ``frame_colors``) turns
     sub-critical: the inner-colour count at which log10 of the expected
     solutions, averaged over ``seeds`` generated instances, crosses 0

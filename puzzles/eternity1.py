@@ -14,7 +14,7 @@ a word off the lattice is an error, not a silently wrong piece.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -23,7 +23,7 @@ from .grids import S3, Cell, DrafterGrid, get_grid
 if TYPE_CHECKING:
     from .polyform import PolyformPuzzle
 
-CELL_AREA = S3 / 24          # one kisrhombille cell; a drafter is three
+CELL_AREA = S3 / 24  # one kisrhombille cell; a drafter is three
 CELLS_PER_DRAFTER = 3
 REGIONS = ("boat", "tortoise", "pram", "boomerang", "serenity")
 
@@ -83,15 +83,17 @@ def word_cells(word: str) -> tuple[Cell, ...]:
 
 def _data() -> Path:
     from .data import data_dir
+
     return data_dir() / "eternity1"
 
 
 def _pairs(name: str) -> list[list[str]]:
     from .formats import read_text
+
     return [ln.split() for ln in read_text(_data() / name).splitlines() if ln.strip()]
 
 
-@lru_cache(maxsize=None)
+@cache
 def tiles() -> dict[int, tuple[Cell, ...]]:
     """Tiles 1..221 (209 Eternity pieces, 210-213 Trinity, 214-221 Serenity) as cells."""
     out = {}
@@ -104,7 +106,7 @@ def board_word() -> str:
     return _pairs("eternity1_board_boundary_word.txt")[0][0]
 
 
-@lru_cache(maxsize=None)
+@cache
 def puzzle(name: str) -> PolyformPuzzle | None:
     """``eternity1`` (209 pieces, the dodecagon) or ``eternity1-<region>`` / ``serenity``."""
     from .polyform import PolyformPuzzle, PolyPiece

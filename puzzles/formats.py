@@ -15,7 +15,7 @@ import math
 import os
 import re
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, conint, conlist, field_validator
 
@@ -47,10 +47,10 @@ class FixedModel(_Strict):
         return v
 
 
-MAX_COLOUR = 2000          # an edge colour (Eternity II has 22; the generators make at most 2 x 1000)
-MAX_COORD = 100_000        # a polyform coordinate, either sign
-MAX_REGION = 1_000_000     # cells of a polyform region
-MAX_COPIES = 100_000       # copies of one polyform piece
+MAX_COLOUR = 2000  # an edge colour (Eternity II has 22; the generators make at most 2 x 1000)
+MAX_COORD = 100_000  # a polyform coordinate, either sign
+MAX_REGION = 1_000_000  # cells of a polyform region
+MAX_COPIES = 100_000  # copies of one polyform piece
 Coord = conint(ge=-MAX_COORD, le=MAX_COORD)
 
 
@@ -111,8 +111,9 @@ class MagicModel(_Strict):
     rule: Literal["magic", "dudeney"] = "magic"
 
 
-PuzzleModel = Annotated[Union[EdgeModel, PolyformModel, QueensModel, LatinModel, MagicModel],
-                        Field(discriminator="format")]
+PuzzleModel = Annotated[
+    EdgeModel | PolyformModel | QueensModel | LatinModel | MagicModel, Field(discriminator="format")
+]
 
 
 class EdgePlacementModel(_Strict):
@@ -159,8 +160,10 @@ def puzzle_hash(puzzle) -> str:
 
 
 _TAGS = ("edge", "polyform", "builtin", "files", "excess")  # discriminator values pydantic puts in a location
-_INTERNAL = re.compile(r"^(function-|list\[|dict\[|json-or-python\[|constrained-|int$|float$|str$|bool$|"
-                       r"is-instance\[|tagged-union\[|union\[|nullable\[|model\[)")
+_INTERNAL = re.compile(
+    r"^(function-|list\[|dict\[|json-or-python\[|constrained-|int$|float$|str$|bool$|"
+    r"is-instance\[|tagged-union\[|union\[|nullable\[|model\[)"
+)
 
 
 def _loc(err: dict) -> str:
@@ -191,6 +194,7 @@ MAX_FILE_BYTES = 64 * 2**20  # no puzzle, solution or config comes near: a large
 def refuse_special(path: str | os.PathLike) -> None:
     """A named pipe or a socket is refused before it is opened (opening a FIFO waits for a writer)."""
     import stat
+
     try:
         mode = os.stat(path).st_mode
     except (OSError, ValueError):
@@ -208,8 +212,9 @@ def read_text(path: str | os.PathLike) -> str:
         with open(p, "rb") as f:
             data = f.read(MAX_FILE_BYTES + 1)
         if len(data) > MAX_FILE_BYTES:
-            raise InputError(str(path), None, f"larger than {MAX_FILE_BYTES // 2**20} MB: not a file this program "
-                                              "reads")
+            raise InputError(
+                str(path), None, f"larger than {MAX_FILE_BYTES // 2**20} MB: not a file this program reads"
+            )
     except FileNotFoundError:
         raise InputError(str(path), None, "no such file") from None
     except IsADirectoryError:
@@ -233,8 +238,9 @@ def _json(source: str, text: str) -> Any:
         raise InputError(source, None, "JSON nested too deeply") from None
     except json.JSONDecodeError as e:
         what = e.msg.removesuffix(" at")  # "Unterminated string starting at", "Expecting value", ...
-        raise InputError(source, f"line {e.lineno} column {e.colno}",
-                         f"invalid JSON: {what[0].lower() + what[1:]} here") from None
+        raise InputError(
+            source, f"line {e.lineno} column {e.colno}", f"invalid JSON: {what[0].lower() + what[1:]} here"
+        ) from None
 
 
 # ------------------------------------------------------------------- puzzles
@@ -315,30 +321,51 @@ def _poly_from_model(m: PolyformModel, source: str) -> PolyformPuzzle:
         pieces.append(PolyPiece(pc.name, tuple(cells), pc.count))
     puzzle = PolyformPuzzle(grid_name=m.grid, region=region, pieces=pieces, mirror=m.mirror, name=m.name)
     if puzzle.piece_area < len(region):
-        raise InputError(source, "pieces", f"piece area {puzzle.piece_area} cannot cover the {len(region)} region cells")
+        raise InputError(
+            source, "pieces", f"piece area {puzzle.piece_area} cannot cover the {len(region)} region cells"
+        )
     return puzzle
 
 
 def puzzle_to_dict(p) -> dict:
     if isinstance(p, EdgePuzzle):
         return {
-            "format": "eternity/edge", "version": 1, "name": p.name, "rows": p.rows, "cols": p.cols,
+            "format": "eternity/edge",
+            "version": 1,
+            "name": p.name,
+            "rows": p.rows,
+            "cols": p.cols,
             "pieces": p.pieces.tolist(),
             "fixed": [{"cell": p.cell_name(f.cell), "piece": f.piece + 1, "rotation": f.rotation} for f in p.fixed],
         }
     if isinstance(p, PolyformPuzzle):
         return {
-            "format": "eternity/polyform", "version": 1, "name": p.name, "grid": p.grid_name,
+            "format": "eternity/polyform",
+            "version": 1,
+            "name": p.name,
+            "grid": p.grid_name,
             "region": {"cells": [list(c) for c in p.region]},
             "pieces": [{"name": pc.name, "cells": [list(c) for c in pc.cells], "count": pc.count} for pc in p.pieces],
             "mirror": p.mirror,
         }
     if isinstance(p, QueensPuzzle):
-        return {"format": "eternity/queens", "version": 1, "name": p.name, "n": p.n,
-                **({"piece": p.piece} if p.piece != "queen" else {})}
+        return {
+            "format": "eternity/queens",
+            "version": 1,
+            "name": p.name,
+            "n": p.n,
+            **({"piece": p.piece} if p.piece != "queen" else {}),
+        }
     if isinstance(p, LatinPuzzle):
-        return {"format": "eternity/latin", "version": 1, "name": p.name, "n": p.n, "squares": p.squares,
-                "diagonal": p.diagonal, "reduced": p.reduced}
+        return {
+            "format": "eternity/latin",
+            "version": 1,
+            "name": p.name,
+            "n": p.n,
+            "squares": p.squares,
+            "diagonal": p.diagonal,
+            "reduced": p.reduced,
+        }
     if isinstance(p, MagicPuzzle):
         return {"format": "eternity/magic", "version": 1, "name": p.name, "shape": p.shape, "n": p.n, "rule": p.rule}
     raise TypeError(type(p).__name__)
@@ -413,8 +440,14 @@ def solution_to_dict(puzzle, placements) -> dict:
         elif isinstance(puzzle, MagicPuzzle):
             out.append({"cell": int(pl[0]), "value": int(pl[1])})
         elif isinstance(puzzle, LatinPuzzle):
-            out.append({"row": int(pl[0]), "col": int(pl[1]), "a": int(pl[2]),
-                        **({"b": int(pl[3])} if puzzle.squares == 2 else {})})
+            out.append(
+                {
+                    "row": int(pl[0]),
+                    "col": int(pl[1]),
+                    "a": int(pl[2]),
+                    **({"b": int(pl[3])} if puzzle.squares == 2 else {}),
+                }
+            )
         else:
             out.append({"row": int(pl[0]), "col": int(pl[1])})
     return {"format": "eternity/solution", "version": 1, "puzzle": puzzle_hash(puzzle), "placements": out}
@@ -430,7 +463,9 @@ def solution_from_dict(puzzle, data: Any, source: str = "<solution>") -> list:
     if data.get("format") != "eternity/solution":
         raise InputError(source, "format", f"unknown format {data.get('format')!r} (expected 'eternity/solution')")
     if data.get("version") != 1:
-        raise InputError(source, "version", f"unsupported version {data.get('version')!r} (this program reads version 1)")
+        raise InputError(
+            source, "version", f"unsupported version {data.get('version')!r} (this program reads version 1)"
+        )
     try:
         m = SolutionModel.model_validate(data)
     except ValidationError as e:
@@ -488,10 +523,7 @@ def bucas_url(p: EdgePuzzle, placements) -> str:
             letters.append("".join(_bucas_letter(c) for c in cols))
         else:
             letters.append("aaaa")
-    return (
-        "https://e2.bucas.name/#puzzle=eternity&board_w=%d&board_h=%d&board_edges=%s"
-        % (p.cols, p.rows, "".join(letters))
-    )
+    return f"https://e2.bucas.name/#puzzle=eternity&board_w={p.cols}&board_h={p.rows}&board_edges={''.join(letters)}"
 
 
 def _bucas_letter(c: int) -> str:

@@ -16,8 +16,9 @@ from .edge import E, EdgePlacement, EdgePuzzle, S
 from .polyform import PolyformPuzzle, PolyPiece, PolyPlacement
 
 
-def edge_puzzle(rows: int, cols: int, frame_colors: int, inner_colors: int, seed: int = 0,
-                name: str | None = None) -> tuple[EdgePuzzle, list[EdgePlacement]]:
+def edge_puzzle(
+    rows: int, cols: int, frame_colors: int, inner_colors: int, seed: int = 0, name: str | None = None
+) -> tuple[EdgePuzzle, list[EdgePlacement]]:
     """A random bordered edge-matching puzzle and its planted solution."""
     if rows < 2 or cols < 2:
         raise ValueError("rows and cols must be at least 2")
@@ -50,16 +51,18 @@ def edge_puzzle(rows: int, cols: int, frame_colors: int, inner_colors: int, seed
     return EdgePuzzle(rows=rows, cols=cols, pieces=pieces, name=nm), planted  # type: ignore[return-value]
 
 
-def polyomino_puzzle(rows: int, cols: int, size: int, seed: int = 0, mirror: bool = True,
-                     name: str | None = None, max_tries: int = 10000) -> tuple[PolyformPuzzle, list[PolyPlacement]]:
+def polyomino_puzzle(
+    rows: int, cols: int, size: int, seed: int = 0, mirror: bool = True, name: str | None = None, max_tries: int = 10000
+) -> tuple[PolyformPuzzle, list[PolyPlacement]]:
     """A rows x cols rectangle cut into connected pieces of ``size`` cells."""
     if rows < 1 or cols < 1 or size < 1:
         raise ValueError("rows, cols and size must be positive")
     if (rows * cols) % size:
         raise ValueError(f"{rows}x{cols} = {rows * cols} cells is not a multiple of the piece size {size}")
     if rows * cols > MAX_POLYOMINO_CELLS:
-        raise ValueError(f"{rows}x{cols} = {rows * cols} cells: the random cutter handles at most "
-                         f"{MAX_POLYOMINO_CELLS} cells")
+        raise ValueError(
+            f"{rows}x{cols} = {rows * cols} cells: the random cutter handles at most {MAX_POLYOMINO_CELLS} cells"
+        )
     rng = random.Random(seed)
     for _ in range(max_tries):
         parts = _partition(rows, cols, size, rng)

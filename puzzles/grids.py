@@ -49,7 +49,7 @@ by the lattice translations and the twelve symmetries about a vertex only;
 from __future__ import annotations
 
 import math
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 Cell = tuple[int, ...]
 S3 = math.sqrt(3.0)
@@ -79,8 +79,8 @@ class Grid:
     name = ""
     n_rotations = 1
     unit_size = 1
-    dims = 2          # coordinates of a cell
-    types = 1         # values of the third coordinate, when there is one
+    dims = 2  # coordinates of a cell
+    types = 1  # values of the third coordinate, when there is one
 
     def check_cell(self, cell) -> str | None:
         """Why ``cell`` is not a cell of this grid, or None."""
@@ -222,8 +222,10 @@ class HexagonGrid(Grid):
     def polygon(self, cell: Cell) -> list[tuple[float, float]]:
         x, y = _point(*cell)
         rad = 1 / S3
-        return [(x + rad * math.cos(math.radians(60 * i - 30)), y + rad * math.sin(math.radians(60 * i - 30)))
-                for i in range(6)]
+        return [
+            (x + rad * math.cos(math.radians(60 * i - 30)), y + rad * math.sin(math.radians(60 * i - 30)))
+            for i in range(6)
+        ]
 
 
 class DrafterGrid(Grid):
@@ -246,7 +248,7 @@ class DrafterGrid(Grid):
     def far(c: Cell) -> Cell:
         """The cell across the short leg (midpoint to centre): at the side's other end."""
         i, j, k = c
-        side = k if k % 2 == 0 else k + 1          # the even ray, 30*side degrees
+        side = k if k % 2 == 0 else k + 1  # the even ray, 30*side degrees
         di, dj = HEX_STEPS[(side // 2) % 6]
         return (i + di, j + dj, (k + 5) % 12 if k % 2 == 0 else (k + 7) % 12)
 

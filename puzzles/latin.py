@@ -31,8 +31,8 @@ from .xcc import XCC, XCCBuilder
 class LatinPlacement(NamedTuple):
     row: int
     col: int
-    a: int          # the symbol of the first square
-    b: int = -1     # the symbol of the second square (-1: a single square)
+    a: int  # the symbol of the first square
+    b: int = -1  # the symbol of the second square (-1: a single square)
 
 
 @dataclass
@@ -89,12 +89,23 @@ class LatinPuzzle:
         return b.build()
 
     def canonical(self) -> dict:
-        return {"format": "eternity/latin", "n": self.n, "squares": self.squares, "diagonal": self.diagonal,
-                "reduced": self.reduced}
+        return {
+            "format": "eternity/latin",
+            "n": self.n,
+            "squares": self.squares,
+            "diagonal": self.diagonal,
+            "reduced": self.reduced,
+        }
 
     def summary(self) -> dict:
-        return {"kind": "latin", "name": self.name, "n": self.n, "squares": self.squares,
-                "diagonal": self.diagonal, "reduced": self.reduced}
+        return {
+            "kind": "latin",
+            "name": self.name,
+            "n": self.n,
+            "squares": self.squares,
+            "diagonal": self.diagonal,
+            "reduced": self.reduced,
+        }
 
 
 def as_magic_square(p: LatinPuzzle, placements) -> list[list[int]]:
@@ -108,15 +119,17 @@ def as_magic_square(p: LatinPuzzle, placements) -> list[list[int]]:
 # ------------------------------------------------------------ self-orthogonal squares
 def fixed_point_free_involutions(n: int):
     """Every way to pair 0..n-1 (n even): (n-1)!! lists of pairs; 945 for n = 10."""
+
     def pairings(items):
         if not items:
             yield []
             return
         a = items[0]
         for k in range(1, len(items)):
-            rest = items[1:k] + items[k + 1:]
+            rest = items[1:k] + items[k + 1 :]
             for tail in pairings(rest):
                 yield [(a, items[k])] + tail
+
     if n % 2:
         return
     yield from pairings(list(range(n)))

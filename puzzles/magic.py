@@ -37,9 +37,9 @@ def hexagon_cells(radius: int = 2) -> list[tuple[int, int]]:
 
 @dataclass
 class MagicPuzzle:
-    shape: str = "square"        # square or hexagon
-    n: int = 4                   # the square's side (the hexagon is Adams's 19 cells)
-    rule: str = "magic"          # magic, or dudeney (hexagon: the twelve lines of three)
+    shape: str = "square"  # square or hexagon
+    n: int = 4  # the square's side (the hexagon is Adams's 19 cells)
+    rule: str = "magic"  # magic, or dudeney (hexagon: the twelve lines of three)
     name: str = ""
     cells: list = field(init=False)
     lines: list = field(init=False)
@@ -54,29 +54,36 @@ class MagicPuzzle:
             n = self.n
             self.cells = [(r, c) for r in range(n) for c in range(n)]
             idx = {rc: i for i, rc in enumerate(self.cells)}
-            self.lines = ([[idx[(r, c)] for c in range(n)] for r in range(n)]
-                          + [[idx[(r, c)] for r in range(n)] for c in range(n)]
-                          + [[idx[(i, i)] for i in range(n)], [idx[(i, n - 1 - i)] for i in range(n)]])
+            self.lines = (
+                [[idx[(r, c)] for c in range(n)] for r in range(n)]
+                + [[idx[(r, c)] for r in range(n)] for c in range(n)]
+                + [[idx[(i, i)] for i in range(n)], [idx[(i, n - 1 - i)] for i in range(n)]]
+            )
         elif self.shape == "hexagon":
             self.cells = hexagon_cells(2)
             idx = {qr: i for i, qr in enumerate(self.cells)}
             if self.rule == "magic":
-                self.lines = [[i for i, (q, r) in enumerate(self.cells) if (q, r, -q - r)[axis] == k]
-                              for axis in range(3) for k in range(-2, 3)]
+                self.lines = [
+                    [i for i, (q, r) in enumerate(self.cells) if (q, r, -q - r)[axis] == k]
+                    for axis in range(3)
+                    for k in range(-2, 3)
+                ]
             elif self.rule == "dudeney":
                 spokes = [[idx[(0, 0)], idx[d], idx[(2 * d[0], 2 * d[1])]] for d in HEX_DIRECTIONS]
                 sides = []
                 for a, b in zip(HEX_DIRECTIONS, HEX_DIRECTIONS[1:] + HEX_DIRECTIONS[:1]):
-                    sides.append([idx[(2 * a[0], 2 * a[1])], idx[(a[0] + b[0], a[1] + b[1])],
-                                  idx[(2 * b[0], 2 * b[1])]])
+                    sides.append(
+                        [idx[(2 * a[0], 2 * a[1])], idx[(a[0] + b[0], a[1] + b[1])], idx[(2 * b[0], 2 * b[1])]]
+                    )
                 self.lines = spokes + sides
             else:
                 raise ValueError(f"unknown rule {self.rule!r} for a hexagon (magic or dudeney)")
         else:
             raise ValueError(f"unknown shape {self.shape!r} (square or hexagon)")
         m = len(self.cells)
-        self.target = {"dudeney": 23}.get(self.rule, m * (m + 1) // 2 * len(self.lines[0]) // m
-                                          if self.shape == "square" else 38)
+        self.target = {"dudeney": 23}.get(
+            self.rule, m * (m + 1) // 2 * len(self.lines[0]) // m if self.shape == "square" else 38
+        )
 
     @property
     def values(self) -> range:
@@ -95,12 +102,23 @@ class MagicPuzzle:
         return b.build()
 
     def canonical(self) -> dict:
-        return {"format": "eternity/magic", "shape": self.shape, "n": self.n if self.shape == "square" else 3,
-                "rule": self.rule}
+        return {
+            "format": "eternity/magic",
+            "shape": self.shape,
+            "n": self.n if self.shape == "square" else 3,
+            "rule": self.rule,
+        }
 
     def summary(self) -> dict:
-        return {"kind": "magic", "name": self.name, "shape": self.shape, "cells": len(self.cells),
-                "lines": len(self.lines), "target": self.target, "rule": self.rule}
+        return {
+            "kind": "magic",
+            "name": self.name,
+            "shape": self.shape,
+            "cells": len(self.cells),
+            "lines": len(self.lines),
+            "target": self.target,
+            "rule": self.rule,
+        }
 
     def symmetries(self) -> list[list[int]]:
         """The figure's symmetries as permutations of the cells (8 for a square, 12 for the hexagon)."""

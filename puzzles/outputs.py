@@ -18,8 +18,8 @@ import os
 import stat
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from .errors import UsageError
 
@@ -133,6 +133,7 @@ def atomic_save(path: str | os.PathLike, save: Callable[[str], None]) -> None:
 
 def atomic_write(path: str | os.PathLike, text: str) -> None:
     """Write-then-rename: a file is there whole or not at all."""
+
     def save(tmp: str) -> None:
         with open(tmp, "w") as f:
             f.write(text)

@@ -35,8 +35,14 @@ def hexagon_region(side: int) -> list[Cell]:
     return out
 
 
-_NORMALS = [(0.8660254037844387, 0.5), (0.0, 1.0), (-0.8660254037844387, 0.5),
-            (-0.8660254037844387, -0.5), (0.0, -1.0), (0.8660254037844387, -0.5)]
+_NORMALS = [
+    (0.8660254037844387, 0.5),
+    (0.0, 1.0),
+    (-0.8660254037844387, 0.5),
+    (-0.8660254037844387, -0.5),
+    (0.0, -1.0),
+    (0.8660254037844387, -0.5),
+]
 
 
 def has_30_degree_corner(grid: Grid, cells) -> bool:
@@ -85,8 +91,15 @@ def _grow(grid: Grid, free: set, start: Cell, units: int, rng: random.Random, du
     return piece
 
 
-def partition(grid: Grid, region, units: int, rng: random.Random, dudes: bool = False,
-              max_restarts: int = 200, piece_tries: int = 60) -> list[list[Cell]]:
+def partition(
+    grid: Grid,
+    region,
+    units: int,
+    rng: random.Random,
+    dudes: bool = False,
+    max_restarts: int = 200,
+    piece_tries: int = 60,
+) -> list[list[Cell]]:
     """Cut ``region`` into connected pieces of ``units`` units each."""
     area = units * grid.unit_size
     if len(region) % area:
@@ -110,8 +123,16 @@ def partition(grid: Grid, region, units: int, rng: random.Random, dudes: bool = 
     raise RuntimeError("could not partition the region; try another seed or smaller pieces")
 
 
-def region_puzzle(grid_name: str, region, units: int, seed: int = 0, excess: int = 0, dudes: bool = False,
-                  mirror: bool = True, name: str | None = None) -> tuple[PolyformPuzzle, list[PolyPlacement]]:
+def region_puzzle(
+    grid_name: str,
+    region,
+    units: int,
+    seed: int = 0,
+    excess: int = 0,
+    dudes: bool = False,
+    mirror: bool = True,
+    name: str | None = None,
+) -> tuple[PolyformPuzzle, list[PolyPlacement]]:
     """A random partition of ``region`` as a puzzle, with ``excess`` extra pieces, and its planted solution."""
     grid = get_grid(grid_name)
     if dudes and grid_name != "drafter":

@@ -28,8 +28,8 @@ class PolyPiece(NamedTuple):
 
 
 class PolyPlacement(NamedTuple):
-    piece: int        # index into pieces
-    copy: int         # 0 .. count-1
+    piece: int  # index into pieces
+    copy: int  # 0 .. count-1
     cells: tuple[Cell, ...]
 
 
@@ -52,8 +52,11 @@ class PlacementTable(Sequence):
         if not 0 <= k < len(self):
             raise IndexError(k)
         cells = self.cells
-        return PolyPlacement(int(self.piece[k]), int(self.copy[k]),
-                             tuple(cells[j] for j in self.flat[self.ptr[k]:self.ptr[k + 1]].tolist()))
+        return PolyPlacement(
+            int(self.piece[k]),
+            int(self.copy[k]),
+            tuple(cells[j] for j in self.flat[self.ptr[k] : self.ptr[k + 1]].tolist()),
+        )
 
     def xcc_rows(self, first_item: np.ndarray, cell_item: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """(opt_ptr, opt_items) of an XCC with one option per placement: ``first_item[k]`` (its
@@ -126,8 +129,9 @@ class PolyformPuzzle:
         about 6 GB and most of a two-minute build."""
         cells = sorted(map(tuple, self.region))
         if not cells:
-            return PlacementTable(cells, np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(1, np.int64),
-                                  np.zeros(0, np.int32))
+            return PlacementTable(
+                cells, np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(1, np.int64), np.zeros(0, np.int32)
+            )
         grid = self.grid
         region = set(map(tuple, self.region))
         reg = list(region)  # the set's own order: the anchors' order, as ``Grid.anchors`` gives it
@@ -159,9 +163,13 @@ class PolyformPuzzle:
                 flat.append(block.reshape(-1))
                 lens.append(np.full(len(block), block.shape[1], np.int64))
         lens_all = np.concatenate(lens) if lens else np.zeros(0, np.int64)
-        return PlacementTable(cells, np.concatenate(pieces).astype(np.int32), np.concatenate(copies).astype(np.int32),
-                              np.concatenate([[0], np.cumsum(lens_all)]).astype(np.int64),
-                              np.concatenate(flat).astype(np.int32))
+        return PlacementTable(
+            cells,
+            np.concatenate(pieces).astype(np.int32),
+            np.concatenate(copies).astype(np.int32),
+            np.concatenate([[0], np.cumsum(lens_all)]).astype(np.int64),
+            np.concatenate(flat).astype(np.int32),
+        )
 
     def to_xcc(self) -> XCC:
         """The XCC straight from the placement table's integers (cells first, sorted, then the piece copies)."""
@@ -178,10 +186,14 @@ class PolyformPuzzle:
         n_items = len(item_names)
         if n_items > np.iinfo(np.int32).max or len(flat) > np.iinfo(np.int32).max:
             raise ValueError("polyform puzzle too large for the XCC arrays")
-        return XCC(item_names=item_names,
-                   n_primary=n_cells + (len(names) if self.exact else 0),
-                   opt_ptr=ptr.astype(np.int32), opt_items=flat.astype(np.int32),
-                   opt_colors=np.zeros(len(flat), np.int32), decode=table)
+        return XCC(
+            item_names=item_names,
+            n_primary=n_cells + (len(names) if self.exact else 0),
+            opt_ptr=ptr.astype(np.int32),
+            opt_items=flat.astype(np.int32),
+            opt_colors=np.zeros(len(flat), np.int32),
+            decode=table,
+        )
 
     def canonical(self) -> dict:
         return {

@@ -38,12 +38,14 @@ def in_range(what: str, value: float, lo: float | None = None, hi: float | None 
 
 def arg(kind: type, lo: float | None = None, hi: float | None = None):
     """An argparse ``type``: ``kind`` (int or float) within ``lo..hi``."""
+
     def parse(text: str):
         try:
             value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not {'a whole number' if kind is int else 'a number'}") \
-                from None
+            raise argparse.ArgumentTypeError(
+                f"{text!r} is not {'a whole number' if kind is int else 'a number'}"
+            ) from None
         problem = violation(value, lo, hi)
         if problem:
             raise argparse.ArgumentTypeError(problem)

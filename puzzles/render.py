@@ -19,10 +19,34 @@ from .queens import QueensPuzzle
 
 # 0 is the grey border; then well-separated colours (Kelly's list, extended).
 PALETTE = [
-    "#9a9a9a", "#f3c300", "#875692", "#f38400", "#a1caf1", "#be0032", "#c2b280", "#008856",
-    "#e68fac", "#0067a5", "#f99379", "#604e97", "#f6a600", "#b3446c", "#dcd300", "#882d17",
-    "#8db600", "#654522", "#e25822", "#2b3d26", "#1f1f7a", "#00c5cd", "#ff69b4", "#556b2f",
-    "#7fffd4", "#d2691e", "#4b0082", "#98fb98",
+    "#9a9a9a",
+    "#f3c300",
+    "#875692",
+    "#f38400",
+    "#a1caf1",
+    "#be0032",
+    "#c2b280",
+    "#008856",
+    "#e68fac",
+    "#0067a5",
+    "#f99379",
+    "#604e97",
+    "#f6a600",
+    "#b3446c",
+    "#dcd300",
+    "#882d17",
+    "#8db600",
+    "#654522",
+    "#e25822",
+    "#2b3d26",
+    "#1f1f7a",
+    "#00c5cd",
+    "#ff69b4",
+    "#556b2f",
+    "#7fffd4",
+    "#d2691e",
+    "#4b0082",
+    "#98fb98",
 ]
 
 
@@ -31,7 +55,7 @@ def colour(k: int) -> str:
         return PALETTE[k]
     h = (k * 0.618033988749895) % 1.0
     r, g, b = colorsys.hsv_to_rgb(h, 0.55 + 0.4 * ((k // 7) % 2), 0.85)
-    return "#%02x%02x%02x" % (int(r * 255), int(g * 255), int(b * 255))
+    return f"#{int(r * 255):02x}{int(g * 255):02x}{int(b * 255):02x}"
 
 
 def _svg(width: float, height: float, body: list[str], title: str) -> str:
@@ -83,7 +107,9 @@ def render_edge(p: EdgePuzzle, placements=None, size: int = 40) -> str:
                 f'stroke="#333" stroke-width="0.5"><title>{shown[cell][side]}</title></polygon>'
             )
         if not label:
-            body.append(f'<text x="{cx}" y="{cy + 3}" font-size="9" text-anchor="middle" font-family="sans-serif">{cell + 1}</text>')
+            body.append(
+                f'<text x="{cx}" y="{cy + 3}" font-size="9" text-anchor="middle" font-family="sans-serif">{cell + 1}</text>'
+            )
     if label:
         for cell, cols_ in shown.items():
             r, c = divmod(cell, p.cols)
@@ -97,9 +123,13 @@ def render_edge(p: EdgePuzzle, placements=None, size: int = 40) -> str:
                         x1, x2 = m + c * size, m + (c + 1) * size
                     body.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="red" stroke-width="4"/>')
         for c in range(p.cols):
-            body.append(f'<text x="{m + c * size + size / 2}" y="{m - 8}" font-size="12" text-anchor="middle" font-family="sans-serif">{c + 1}</text>')
+            body.append(
+                f'<text x="{m + c * size + size / 2}" y="{m - 8}" font-size="12" text-anchor="middle" font-family="sans-serif">{c + 1}</text>'
+            )
         for r in range(p.rows):
-            body.append(f'<text x="{m - 8}" y="{m + r * size + size / 2 + 4}" font-size="12" text-anchor="end" font-family="sans-serif">{row_label(r)}</text>')
+            body.append(
+                f'<text x="{m - 8}" y="{m + r * size + size / 2 + 4}" font-size="12" text-anchor="end" font-family="sans-serif">{row_label(r)}</text>'
+            )
     return _svg(2 * m + cols * size, 2 * m + grid_rows * size, body, p.name or "edge puzzle")
 
 
@@ -127,7 +157,9 @@ def render_polyform(p: PolyformPuzzle, placements=None, size: int = 24) -> str:
         for i, nb in enumerate(grid.neighbours(c)):
             if owner.get(c, (None, -1))[1] != owner.get(nb, (None, -2))[1] or nb not in polys:
                 (ax, ay), (bx, by) = poly[i], poly[(i + 1) % len(poly)]
-                body.append(f'<line x1="{tx(ax):.1f}" y1="{ty(ay):.1f}" x2="{tx(bx):.1f}" y2="{ty(by):.1f}" stroke="#111" stroke-width="2"/>')
+                body.append(
+                    f'<line x1="{tx(ax):.1f}" y1="{ty(ay):.1f}" x2="{tx(bx):.1f}" y2="{ty(by):.1f}" stroke="#111" stroke-width="2"/>'
+                )
     w = 2 * m + (max(xs) - x0) * size
     h = 2 * m + (y1 - min(ys)) * size
     return _svg(w, h, body, p.name or "polyform puzzle")
@@ -154,12 +186,16 @@ def render_piece_sheet(p: PolyformPuzzle, size: int = 24, per_row: int = 12) -> 
             for i, nb in enumerate(grid.neighbours(tuple(c))):
                 if nb not in own:
                     (ax, ay), (bx, by) = poly[i], poly[(i + 1) % len(poly)]
-                    body.append(f'<line x1="{ox + (ax - x0) * size:.1f}" y1="{oy + (y1 - ay) * size:.1f}" '
-                                f'x2="{ox + (bx - x0) * size:.1f}" y2="{oy + (y1 - by) * size:.1f}" stroke="#111" stroke-width="1.5"/>')
+                    body.append(
+                        f'<line x1="{ox + (ax - x0) * size:.1f}" y1="{oy + (y1 - ay) * size:.1f}" '
+                        f'x2="{ox + (bx - x0) * size:.1f}" y2="{oy + (y1 - by) * size:.1f}" stroke="#111" stroke-width="1.5"/>'
+                    )
         label = escape(pc.name) + (f" x{pc.count}" if pc.count > 1 else "")
         # the number just below its own piece, centred on it (not at the foot of the row, near the next one)
-        body.append(f'<text x="{ox + w * size / 2:.1f}" y="{oy + h * size + 12:.1f}" font-size="11" '
-                    f'text-anchor="middle" font-family="sans-serif">{label}</text>')
+        body.append(
+            f'<text x="{ox + w * size / 2:.1f}" y="{oy + h * size + 12:.1f}" font-size="11" '
+            f'text-anchor="middle" font-family="sans-serif">{label}</text>'
+        )
     rows = (len(p.pieces) + per_row - 1) // per_row
     return _svg(min(len(p.pieces), per_row) * cw + 16, rows * ch + 16, body, (p.name or "polyform") + " pieces")
 
@@ -173,8 +209,10 @@ def render_queens(p: QueensPuzzle, placements=None, size: int = 32) -> str:
     for pl in placements or []:
         r, c = int(pl[0]), int(pl[1])
         if p.piece == "rook":
-            body.append(f'<rect x="{c * size + size / 4}" y="{r * size + size / 4}" width="{size / 2}" '
-                        f'height="{size / 2}" fill="#222"/>')
+            body.append(
+                f'<rect x="{c * size + size / 4}" y="{r * size + size / 4}" width="{size / 2}" '
+                f'height="{size / 2}" fill="#222"/>'
+            )
         else:
             body.append(f'<circle cx="{c * size + size / 2}" cy="{r * size + size / 2}" r="{size / 3}" fill="#222"/>')
     return _svg(p.n * size, p.n * size, body, p.name or "queens")
@@ -186,20 +224,32 @@ def render_latin(p: LatinPuzzle, placements=None, size: int = 36) -> str:
     body = []
     for pl in placements or []:
         r, c, a, b = (int(x) for x in pl)
-        body.append(f'<rect x="{c * size}" y="{r * size}" width="{size}" height="{size}" fill="{colour(a + 1)}" '
-                    'fill-opacity="0.55" stroke="#333" stroke-width="0.6"/>')
+        body.append(
+            f'<rect x="{c * size}" y="{r * size}" width="{size}" height="{size}" fill="{colour(a + 1)}" '
+            'fill-opacity="0.55" stroke="#333" stroke-width="0.6"/>'
+        )
         label = chr(ord("A") + a) if a < 26 else str(a)
         label += str(b + 1) if b >= 0 else ""
-        body.append(f'<text x="{c * size + size / 2}" y="{r * size + size * 0.62}" font-size="{size * 0.36:.0f}" '
-                    f'text-anchor="middle" font-family="sans-serif">{escape(label)}</text>')
+        body.append(
+            f'<text x="{c * size + size / 2}" y="{r * size + size * 0.62}" font-size="{size * 0.36:.0f}" '
+            f'text-anchor="middle" font-family="sans-serif">{escape(label)}</text>'
+        )
     for i in range(p.n + 1):
-        body.append(f'<line x1="0" y1="{i * size}" x2="{p.n * size}" y2="{i * size}" stroke="#111" stroke-width="0.8"/>')
-        body.append(f'<line x1="{i * size}" y1="0" x2="{i * size}" y2="{p.n * size}" stroke="#111" stroke-width="0.8"/>')
+        body.append(
+            f'<line x1="0" y1="{i * size}" x2="{p.n * size}" y2="{i * size}" stroke="#111" stroke-width="0.8"/>'
+        )
+        body.append(
+            f'<line x1="{i * size}" y1="0" x2="{i * size}" y2="{p.n * size}" stroke="#111" stroke-width="0.8"/>'
+        )
     if p.diagonal:
-        body.append(f'<line x1="0" y1="0" x2="{p.n * size}" y2="{p.n * size}" stroke="#c00" stroke-width="1.2" '
-                    'stroke-dasharray="4 3"/>')
-        body.append(f'<line x1="{p.n * size}" y1="0" x2="0" y2="{p.n * size}" stroke="#c00" stroke-width="1.2" '
-                    'stroke-dasharray="4 3"/>')
+        body.append(
+            f'<line x1="0" y1="0" x2="{p.n * size}" y2="{p.n * size}" stroke="#c00" stroke-width="1.2" '
+            'stroke-dasharray="4 3"/>'
+        )
+        body.append(
+            f'<line x1="{p.n * size}" y1="0" x2="0" y2="{p.n * size}" stroke="#c00" stroke-width="1.2" '
+            'stroke-dasharray="4 3"/>'
+        )
     return _svg(p.n * size, p.n * size, body, p.name or "latin")
 
 
@@ -211,9 +261,11 @@ def render_magic(p: MagicPuzzle, placements=None, size: int = 36) -> str:
     body = []
     if p.shape == "square":
         centres = [(c * size + size / 2, r * size + size / 2) for r, c in p.cells]
-        for (x, y) in centres:
-            body.append(f'<rect x="{x - size / 2}" y="{y - size / 2}" width="{size}" height="{size}" fill="#f7f3e8" '
-                        'stroke="#333" stroke-width="0.8"/>')
+        for x, y in centres:
+            body.append(
+                f'<rect x="{x - size / 2}" y="{y - size / 2}" width="{size}" height="{size}" fill="#f7f3e8" '
+                'stroke="#333" stroke-width="0.8"/>'
+            )
         width = height = p.n * size
     else:
         rad = size / math.sqrt(3)  # hexagon circumradius for a width of ``size``
@@ -221,14 +273,19 @@ def render_magic(p: MagicPuzzle, placements=None, size: int = 36) -> str:
         x0 = min(x for x, _ in centres) - size / 2 - 4
         y0 = min(y for _, y in centres) - rad - 4
         centres = [(x - x0, y - y0) for x, y in centres]
-        for (x, y) in centres:
-            pts = " ".join(f"{x + rad * math.cos(math.radians(60 * k + 30)):.1f},"
-                           f"{y + rad * math.sin(math.radians(60 * k + 30)):.1f}" for k in range(6))
+        for x, y in centres:
+            pts = " ".join(
+                f"{x + rad * math.cos(math.radians(60 * k + 30)):.1f},"
+                f"{y + rad * math.sin(math.radians(60 * k + 30)):.1f}"
+                for k in range(6)
+            )
             body.append(f'<polygon points="{pts}" fill="#f7f3e8" stroke="#333" stroke-width="0.8"/>')
         width = max(x for x, _ in centres) + size / 2 + 4
         height = max(y for _, y in centres) + rad + 4
     for i, (x, y) in enumerate(centres):
         if i in at:
-            body.append(f'<text x="{x:.1f}" y="{y + size * 0.14:.1f}" font-size="{size * 0.4:.0f}" text-anchor="middle" '
-                        f'font-family="sans-serif">{at[i]}</text>')
+            body.append(
+                f'<text x="{x:.1f}" y="{y + size * 0.14:.1f}" font-size="{size * 0.4:.0f}" text-anchor="middle" '
+                f'font-family="sans-serif">{at[i]}</text>'
+            )
     return _svg(width, height, body, p.name or "magic")

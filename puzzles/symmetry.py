@@ -129,8 +129,10 @@ def magic4_group() -> list:
     maps = {}
     for t in square_symmetries(4):
         for s in (False, True):
+
             def m(r, c, t=t, s=s):
                 return t(sigma[r], sigma[c]) if s else t(r, c)
+
             maps[tuple(m(r, c) for r in range(4) for c in range(4))] = m
     return list(maps.values())
 

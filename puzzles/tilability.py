@@ -51,7 +51,7 @@ class State:
     uses: dict[int, int] = field(default_factory=dict)  # piece -> tilings that use it
 
     @classmethod
-    def from_sets(cls, pieces: list[int], k: int, sets: dict[tuple[int, ...], int]) -> "State":
+    def from_sets(cls, pieces: list[int], k: int, sets: dict[tuple[int, ...], int]) -> State:
         """From {piece set: tilings}."""
         uses: dict[int, int] = {}
         for X, mult in sets.items():
@@ -60,8 +60,9 @@ class State:
         return cls(list(pieces), k, sum(sets.values()), uses)
 
 
-def sample_region(p: PolyformPuzzle, k: int, rng: random.Random, xcc=None, node_cap: int = 400,
-                  attempts: int = 30, prefix=None) -> list:
+def sample_region(
+    p: PolyformPuzzle, k: int, rng: random.Random, xcc=None, node_cap: int = 400, attempts: int = 30, prefix=None
+) -> list:
     """The free part of the board after a random partial tiling leaves ``k`` pieces' area.
 
     A randomised most-constrained-cell search (each piece once, options in
@@ -95,12 +96,12 @@ def sample_region(p: PolyformPuzzle, k: int, rng: random.Random, xcc=None, node_
         counts = np.bincount(items[valid[owner]], minlength=xcc.n_items)[:n_cells].astype(float)
         counts[cov[:n_cells]] = np.inf
         site = int(np.argmin(counts))
-        at_site = owner[by_item[item_ptr[site]:item_ptr[site + 1]]]
+        at_site = owner[by_item[item_ptr[site] : item_ptr[site + 1]]]
         opts = at_site[valid[at_site]].tolist()
         rng.shuffle(opts)
         for o in opts:
             nxt = cov.copy()
-            nxt[items[ptr[o]:ptr[o + 1]]] = True
+            nxt[items[ptr[o] : ptr[o + 1]]] = True
             got = dfs(nxt, free - area)
             if got is not None:
                 return got
@@ -114,7 +115,7 @@ def sample_region(p: PolyformPuzzle, k: int, rng: random.Random, xcc=None, node_
             if chosen is not None:  # disjoint options of one area each: exactly k pieces' area is left
                 got = np.zeros(xcc.n_items, bool)
                 for o in chosen:
-                    got[items[ptr[o]:ptr[o + 1]]] = True
+                    got[items[ptr[o] : ptr[o + 1]]] = True
         else:
             got = dfs(np.zeros(xcc.n_items, bool), n_cells)
         if got is not None:
@@ -142,8 +143,9 @@ def board_window(p: PolyformPuzzle, size: int, rng: random.Random) -> list:
     return order[:size]
 
 
-def sample_region_first(p: PolyformPuzzle, k: int, rng: random.Random, prefix,
-                        attempts: int = 30) -> tuple[list, list[int]]:
+def sample_region_first(
+    p: PolyformPuzzle, k: int, rng: random.Random, prefix, attempts: int = 30
+) -> tuple[list, list[int]]:
     """The cells the first ``k`` pieces of a randomised search cover, from a random edge of the board.
 
     Around a random cell on the board's edge: the nearest 2k pieces' area of
@@ -174,15 +176,22 @@ def _window_xcc(p: PolyformPuzzle, cells: list, n_must: int, names: list[str]) -
     index = {c: i for i, c in enumerate(cells)}
     table = sub.placements()  # its cell indices are into sorted(cells); the items follow ``cells``
     n_cells = len(cells)
-    ptr, flat = table.xcc_rows(n_cells + table.piece.astype(np.int64),
-                               np.array([index[c] for c in table.cells], np.int64))
-    return XCC(item_names=[PolyformPuzzle.cell_item(c) for c in cells] + names, n_primary=n_must,
-               opt_ptr=ptr.astype(np.int32), opt_items=flat.astype(np.int32), opt_colors=np.zeros(len(flat), np.int32),
-               decode=table)
+    ptr, flat = table.xcc_rows(
+        n_cells + table.piece.astype(np.int64), np.array([index[c] for c in table.cells], np.int64)
+    )
+    return XCC(
+        item_names=[PolyformPuzzle.cell_item(c) for c in cells] + names,
+        n_primary=n_must,
+        opt_ptr=ptr.astype(np.int32),
+        opt_items=flat.astype(np.int32),
+        opt_colors=np.zeros(len(flat), np.int32),
+        decode=table,
+    )
 
 
-def sample_state(p: PolyformPuzzle, k: int, excess: int, rng: random.Random,
-                 xcc=None, prefix=None, regions: str = "last") -> tuple[PolyformPuzzle, list[int]]:
+def sample_state(
+    p: PolyformPuzzle, k: int, excess: int, rng: random.Random, xcc=None, prefix=None, regions: str = "last"
+) -> tuple[PolyformPuzzle, list[int]]:
     """An excess-piece state: a region of k pieces and k + excess of the puzzle's pieces.
 
     ``regions``: ``last``, the region a random partial tiling of the whole
@@ -194,8 +203,10 @@ def sample_state(p: PolyformPuzzle, k: int, excess: int, rng: random.Random,
     places first, which favours easily placed pieces)."""
     n = k + excess
     if n > offer_limit(len(p.pieces), k, regions):
-        raise ValueError(f"region size {k} plus excess {excess} is more than the {len(p.pieces)} pieces"
-                         + (f" less the {k} that cut the region" if regions == "apart" else ""))
+        raise ValueError(
+            f"region size {k} plus excess {excess} is more than the {len(p.pieces)} pieces"
+            + (f" less the {k} that cut the region" if regions == "apart" else "")
+        )
     sizes = {len(pc.cells) for pc in p.pieces}
     if len(sizes) != 1:
         raise ValueError("the tilability model needs pieces of one size")
@@ -253,8 +264,12 @@ def log_likelihood(states: list[State], l: np.ndarray, m: float, per_state: bool
     p = np.exp(l)
     a, total = _data(states, len(l))
     if per_state:
-        return float(a @ l - sum(c * np.log(esp(p[list(B)], k)[k])
-                                 for (B, k), (_, c) in _groups([s for s in states if s.count]).items()))
+        return float(
+            a @ l
+            - sum(
+                c * np.log(esp(p[list(B)], k)[k]) for (B, k), (_, c) in _groups([s for s in states if s.count]).items()
+            )
+        )
     expected = sum(n * np.exp(m) * esp(p[list(B)], k)[k] for (B, k), (n, _) in _groups(states).items())
     return float(a @ l + m * total - expected)
 
@@ -272,7 +287,7 @@ def _groups(states: list[State]) -> dict:
 
 @dataclass
 class Fit:
-    weights: np.ndarray   # l_i, centred
+    weights: np.ndarray  # l_i, centred
     m: float
     log_likelihood: float
     solutions: int

@@ -18,8 +18,8 @@ import re
 from .polyform import PolyformPuzzle, PolyPiece
 
 SIZES = {"dominoes": 2, "trominoes": 3, "tetrominoes": 4, "pentominoes": 5}
-MAX_SIDE = 64       # a board's side
-MAX_AZTEC = 40      # the Aztec diamond's order
+MAX_SIDE = 64  # a board's side
+MAX_AZTEC = 40  # the Aztec diamond's order
 EXAMPLES = ["dominoes-8x8", "dominoes-10x10", "aztec-10", "trominoes-3x30", "tetrominoes-4x20", "pentominoes-3x60"]
 
 

@@ -20,10 +20,10 @@ from .queens import QueensPuzzle
 
 @dataclass
 class Report:
-    valid: bool = True          # complete and no problem
+    valid: bool = True  # complete and no problem
     complete: bool = True
-    legal: bool = True          # no problem but missing pieces: a legal partial board
-    score: int | None = None    # edge matching: matching joins
+    legal: bool = True  # no problem but missing pieces: a legal partial board
+    score: int | None = None  # edge matching: matching joins
     max_score: int | None = None
     problems: list[str] = field(default_factory=list)
     mismatches: list[str] = field(default_factory=list)
@@ -100,9 +100,7 @@ def verify_edge(p: EdgePuzzle, placements, *, allow_mismatch: bool = False) -> R
                     rep.add(f"{p.cell_name(cell)}: {what} on side {'NESW'[side]} (border rule)")
     for f in p.fixed:
         if board.get(f.cell) != (f.piece, f.rotation):
-            rep.add(
-                f"{p.cell_name(f.cell)}: fixed piece {f.piece + 1} rotation {f.rotation} is not there"
-            )
+            rep.add(f"{p.cell_name(f.cell)}: fixed piece {f.piece + 1} rotation {f.rotation} is not there")
     score = 0
     for cell in range(p.n_cells):
         r, c = divmod(cell, p.cols)

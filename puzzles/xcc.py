@@ -16,8 +16,9 @@ Layout (CSR, ready for numba)::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -54,7 +55,7 @@ class XCC:
         then one option a line; a coloured item is written ``item:colour``.
         """
         prim = self.item_names[: self.n_primary]
-        sec = self.item_names[self.n_primary:]
+        sec = self.item_names[self.n_primary :]
         lines = [f"| {self.n_items} items, {self.n_options} options (eternity)"]
         lines.append(" ".join(prim) + (" | " + " ".join(sec) if sec else ""))
         for k in range(self.n_options):
@@ -79,13 +80,13 @@ class XCC:
                     colour[it] = col
         if np.any(cover[: self.n_primary] != 1):
             return False
-        sec = cover[self.n_primary:]
+        sec = cover[self.n_primary :]
         if np.any(sec > 1):
             return False
         # an uncoloured use of a secondary item excludes any coloured use
-        return not np.any((sec == 1) & (colour[self.n_primary:] != 0))
+        return not np.any((sec == 1) & (colour[self.n_primary :] != 0))
 
-    def restrict(self, forced: Sequence[int]) -> tuple["XCC", np.ndarray]:
+    def restrict(self, forced: Sequence[int]) -> tuple[XCC, np.ndarray]:
         """The sub-problem left once the ``forced`` options are chosen.
 
         Returns the reduced problem and, for each of its options, the index of
@@ -122,17 +123,22 @@ class XCC:
         )
         return sub, kept.astype(np.int64)
 
-
-    def reorder(self, order: np.ndarray) -> "XCC":
+    def reorder(self, order: np.ndarray) -> XCC:
         """The same problem with its options in ``order`` (a permutation of
         their indices): searches try options in input order, so a shuffled
         copy gives a randomised search."""
         order = np.asarray(order, dtype=np.int64)
         _, idx = option_entries(self.opt_ptr, order)
         new_ptr = np.concatenate([[0], np.cumsum(np.diff(self.opt_ptr.astype(np.int64))[order])])
-        return XCC(item_names=self.item_names, n_primary=self.n_primary, opt_ptr=new_ptr.astype(np.int32),
-                   opt_items=self.opt_items[idx], opt_colors=self.opt_colors[idx],
-                   decode=take_decode(self.decode, order), color_names=self.color_names)
+        return XCC(
+            item_names=self.item_names,
+            n_primary=self.n_primary,
+            opt_ptr=new_ptr.astype(np.int32),
+            opt_items=self.opt_items[idx],
+            opt_colors=self.opt_colors[idx],
+            decode=take_decode(self.decode, order),
+            color_names=self.color_names,
+        )
 
 
 def take_decode(decode, rows) -> Sequence[Any]:

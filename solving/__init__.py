@@ -7,10 +7,43 @@
 ``puzzles`` and nothing above it; solver packages import this one.
 """
 
-from .contract import KINDS, MODES, Limits, Mode, Progress, Solver, SolverBase, SolveResult, Status, enumerated
+from .contract import (
+    ANSWERED,
+    KINDS,
+    MODES,
+    Limits,
+    Mode,
+    Progress,
+    Solver,
+    SolverBase,
+    SolveResult,
+    Status,
+    answered,
+    enumerated,
+)
 from .options import Option, assignments
 from .registry import get, names, register, solver_class
 from .verified import accepted, solve_verified
 
-__all__ = ["KINDS", "MODES", "Limits", "Mode", "Option", "Progress", "SolveResult", "Solver", "SolverBase", "Status",
-           "accepted", "assignments", "enumerated", "get", "names", "register", "solve_verified", "solver_class"]
+__all__ = [
+    "ANSWERED",
+    "answered",
+    "KINDS",
+    "MODES",
+    "Limits",
+    "Mode",
+    "Option",
+    "Progress",
+    "SolveResult",
+    "Solver",
+    "SolverBase",
+    "Status",
+    "accepted",
+    "assignments",
+    "enumerated",
+    "get",
+    "names",
+    "register",
+    "solve_verified",
+    "solver_class",
+]

@@ -11,8 +11,9 @@ See docs/ARCHITECTURE.md, "The solving layer".
 from __future__ import annotations
 
 import enum
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable, ClassVar, Literal, Protocol, runtime_checkable
+from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 
 from puzzles.errors import UsageError
 
@@ -30,22 +31,31 @@ class Status(enum.StrEnum):
     best possible is ``SolveResult.optimal`` (an optimiser that finished: CP-SAT, MaxSAT, MIP, MiniZinc),
     stored and tabled as ``optimal``: a best board so far is solved and not optimal."""
 
-    SOLVED = "solved"              # answered: solutions found, a count or a best board completed
-    UNSAT = "unsatisfiable"        # the search finished and proved there is no solution
-    LIMIT = "limit"                # a time, node or width limit stopped it before an answer
-    MEMOUT = "memout"              # it ran out of memory (runner cells)
-    ERROR = "error"                # it failed, or returned a solution the verifier rejects
+    SOLVED = "solved"  # answered: solutions found, a count or a best board completed
+    UNSAT = "unsatisfiable"  # the search finished and proved there is no solution
+    LIMIT = "limit"  # a time, node or width limit stopped it before an answer
+    MEMOUT = "memout"  # it ran out of memory (runner cells)
+    ERROR = "error"  # it failed, or returned a solution the verifier rejects
 
     @property
     def answered(self) -> bool:
-        return self in (Status.SOLVED, Status.UNSAT)
+        """The solve answered the question: solutions, a count, a best board, or a proof of none."""
+        return self in ANSWERED
+
+
+ANSWERED = frozenset({Status.SOLVED, Status.UNSAT})
+
+
+def answered(status: str) -> bool:
+    """``Status.answered`` of a status as the store writes it ("solved", "limit", ...)."""
+    return status in ANSWERED
 
 
 @dataclass
 class Limits:
-    time_s: float | None = None      # wall time
-    nodes: int | None = None         # search nodes
-    solutions: int | None = None     # stop after this many (mode all); how many to draw (mode sample)
+    time_s: float | None = None  # wall time
+    nodes: int | None = None  # search nodes
+    solutions: int | None = None  # stop after this many (mode all); how many to draw (mode sample)
 
     def wanted(self, mode: str) -> int | None:
         """Solutions after which a search may stop: 1 in mode first, the cap in mode all."""
@@ -57,7 +67,7 @@ class SolveResult:
     """What a solver answers.  ``count`` is exact only when status is not 'limit'."""
 
     status: Status
-    solutions: list = field(default_factory=list)   # lists of placements
+    solutions: list = field(default_factory=list)  # lists of placements
     count: int | None = None
     best_score: int | None = None
     stats: dict[str, Any] = field(default_factory=dict)
@@ -81,8 +91,16 @@ class SolveResult:
         return d
 
 
-def enumerated(mode: str, *, complete: bool, solutions: list, count: int | None, stats: dict,
-               wanted: int | None = None, message: str = "") -> SolveResult:
+def enumerated(
+    mode: str,
+    *,
+    complete: bool,
+    solutions: list,
+    count: int | None,
+    stats: dict,
+    wanted: int | None = None,
+    message: str = "",
+) -> SolveResult:
     """The result of a search that enumerates solutions (modes first, count, all).
 
     ``complete``: the search space was exhausted; ``count``: solutions met so
@@ -117,8 +135,9 @@ class Solver(Protocol):
 
     def warm(self, puzzle, mode: str) -> None: ...
 
-    def solve(self, puzzle, *, mode: Mode = "first", limits: Limits | None = None,
-              progress: Progress | None = None) -> SolveResult: ...
+    def solve(
+        self, puzzle, *, mode: Mode = "first", limits: Limits | None = None, progress: Progress | None = None
+    ) -> SolveResult: ...
 
 
 class SolverBase:

@@ -24,9 +24,19 @@ class Option:
     ``fingerprint``: whether it enters a checkpoint's fingerprint (False for options that change
     how a run is carried out, not what it searches: threads, checkpoint paths, budgets)."""
 
-    def __init__(self, kind: type, default: Any, help: str = "", choices: tuple | None = None,
-                 lo: float | None = None, hi: float | None = None, *, kinds: tuple[str, ...] | None = None,
-                 modes: tuple[str, ...] | None = None, fingerprint: bool = True):
+    def __init__(
+        self,
+        kind: type,
+        default: Any,
+        help: str = "",
+        choices: tuple | None = None,
+        lo: float | None = None,
+        hi: float | None = None,
+        *,
+        kinds: tuple[str, ...] | None = None,
+        modes: tuple[str, ...] | None = None,
+        fingerprint: bool = True,
+    ):
         self.kind, self.default, self.help, self.choices = kind, default, help, choices
         self.lo, self.hi = lo, hi
         self.kinds, self.modes, self.fingerprint = kinds, modes, fingerprint

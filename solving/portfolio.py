@@ -27,11 +27,19 @@ MEMBER_SLACK_S = 10.0  # with 10% of the limit, how long past it a member may ru
 
 # For edge puzzles: the backtracker, then the CDCL side, then more orders; for the rest: XCC and CP-SAT.
 AUTO = {
-    "edge": ["edge-backtrack:order=rowscan", "cube:order=rowscan", "edge-backtrack:order=frame-first",
-             "edge-backtrack:order=spiral"],
+    "edge": [
+        "edge-backtrack:order=rowscan",
+        "cube:order=rowscan",
+        "edge-backtrack:order=frame-first",
+        "edge-backtrack:order=spiral",
+    ],
     # polyforms: the poly engine from two sides first (its tree depends on where the boundary is scanned)
-    "polyform": ["backtrack:engine=poly", "backtrack:engine=poly,sweep=270", "backtrack:engine=poly,sweep=0",
-                 "backtrack:engine=poly,sweep=180"],
+    "polyform": [
+        "backtrack:engine=poly",
+        "backtrack:engine=poly,sweep=270",
+        "backtrack:engine=poly,sweep=0",
+        "backtrack:engine=poly,sweep=180",
+    ],
     "other": ["backtrack", "cpsat", "sat"],
 }
 
@@ -55,8 +63,9 @@ class Portfolio(SolverBase):
     MODES = MODES
     KINDS = SolverBase.KINDS + ("magic",)
     OPTIONS = {
-        "members": Option(str, "auto", "name:key=value,...;name:... (auto: one per core from a list that suits "
-                                       "the puzzle kind)"),
+        "members": Option(
+            str, "auto", "name:key=value,...;name:... (auto: one per core from a list that suits the puzzle kind)"
+        ),
         "jobs": Option(int, 0, "with members=auto: how many (0: one per core)", lo=0, hi=256),
     }
 
@@ -106,24 +115,39 @@ class Portfolio(SolverBase):
                 tell = None if progress is None else (lambda info: progress({"member": label, **info}))
                 res, _ = solve_verified(solver, puzzle, mode, limits, tell)
                 return res
+
             return job
 
-        outcomes = race([job_of(label, s) for label, s in members], deadline=deadline,
-                        settles=lambda r: mode != "best" and r.status.answered)
+        outcomes = race(
+            [job_of(label, s) for label, s in members],
+            deadline=deadline,
+            settles=lambda r: mode != "best" and r.status.answered,
+        )
         took = time.perf_counter() - t0
         report = {members[o.index][0]: (o.error or o.result.status.value) for o in outcomes}
         answers = [o for o in outcomes if not o.error and o.result.status.answered]
         if mode == "best":
             answers.sort(key=lambda o: -(o.result.best_score or -1))
-        stats = {"time_s": took, "members": report,
-                 "member_nodes": {members[o.index][0]: o.result.stats.get("nodes") for o in outcomes
-                                  if not o.error and o.result.stats.get("nodes") is not None}}
-        deepest = {members[o.index][0]: o.result.stats["deepest"] for o in outcomes
-                   if not o.error and o.result.stats.get("deepest") is not None}
+        stats = {
+            "time_s": took,
+            "members": report,
+            "member_nodes": {
+                members[o.index][0]: o.result.stats.get("nodes")
+                for o in outcomes
+                if not o.error and o.result.stats.get("nodes") is not None
+            },
+        }
+        deepest = {
+            members[o.index][0]: o.result.stats["deepest"]
+            for o in outcomes
+            if not o.error and o.result.stats.get("deepest") is not None
+        }
         if deepest:  # how far the members got (polyform searches and beams report it)
             stats.update(member_deepest=deepest, deepest=max(deepest.values()))
         if not answers:
-            errors = [o for o in outcomes if (o.error and not o.killed) or (o.result and o.result.status == Status.ERROR)]
+            errors = [
+                o for o in outcomes if (o.error and not o.killed) or (o.result and o.result.status == Status.ERROR)
+            ]
             limited = [o for o in outcomes if o.killed or (not o.error and o.result.status == Status.LIMIT)]
             if limited or not errors:
                 return SolveResult(Status.LIMIT, [], None, None, stats)
@@ -131,7 +155,12 @@ class Portfolio(SolverBase):
             return SolveResult(Status.ERROR, [], None, None, stats, message=msg)
         win = answers[0]
         res: SolveResult = win.result
-        stats.update(member=members[win.index][0], member_stats=res.stats, member_search_s=res.search_s,
-                     nodes=res.stats.get("nodes"), conflicts=res.stats.get("conflicts"))
+        stats.update(
+            member=members[win.index][0],
+            member_stats=res.stats,
+            member_search_s=res.search_s,
+            nodes=res.stats.get("nodes"),
+            conflicts=res.stats.get("conflicts"),
+        )
         msg = f"answered by {members[win.index][0]}" + (f"; {res.message}" if res.message else "")
         return SolveResult(res.status, res.solutions, res.count, res.best_score, stats, msg)

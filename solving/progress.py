@@ -16,8 +16,14 @@ EVERY_S = 15.0
 
 
 def describe(info: dict) -> str:
-    return "  ".join(f"{k} {v:,}" if isinstance(v, int) and not isinstance(v, bool) else
-                     f"{k} {v:.3g}" if isinstance(v, float) else f"{k} {v}" for k, v in info.items())
+    return "  ".join(
+        f"{k} {v:,}"
+        if isinstance(v, int) and not isinstance(v, bool)
+        else f"{k} {v:.3g}"
+        if isinstance(v, float)
+        else f"{k} {v}"
+        for k, v in info.items()
+    )
 
 
 class LogLines:

@@ -19,7 +19,8 @@ import queue
 import signal
 import time
 import traceback
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 _PR_SET_PDEATHSIG = 1
 GRACE_S = 3.0  # after the stop: how long the others get to report before they are killed
@@ -56,8 +57,9 @@ def _child(job, index: int, out, stop_event) -> None:
         out.put((index, None, last, time.monotonic() - t0))
 
 
-def race(jobs: list[Callable[[Callable[[], bool]], Any]], *, settles: Callable[[Any], bool],
-         deadline: float | None = None) -> list[Outcome]:
+def race(
+    jobs: list[Callable[[Callable[[], bool]], Any]], *, settles: Callable[[Any], bool], deadline: float | None = None
+) -> list[Outcome]:
     """Run every job in its own forked process until a result ``settles`` the question (the others
     are then killed at once) or every job has reported.  Past the ``deadline`` (a
     ``time.monotonic()`` value) the jobs get ``GRACE_S`` to report what they have (their own limits
@@ -118,4 +120,3 @@ def race(jobs: list[Callable[[Callable[[], bool]], Any]], *, settles: Callable[[
                 add(Outcome(i, error="stopped before it reported", seconds=time.monotonic() - t0, killed=True))
         out.close()
     return order
-

@@ -22,7 +22,7 @@ from puzzles.errors import UsageError
 
 GROUP = "eternity.solvers"
 
-_extra: dict[str, str] = {}   # registered at run time: name -> "module:Class"
+_extra: dict[str, str] = {}  # registered at run time: name -> "module:Class"
 _classes: dict[str, type] = {}
 _import_s: dict[type, float] = {}  # seconds the first import of a solver's module took, until a solve claims it
 

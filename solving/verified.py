@@ -22,8 +22,9 @@ def accepted(puzzle, solution, mode: str) -> bool:
     return rep.legal and rep.complete
 
 
-def solve_verified(solver, puzzle, mode: str = "first", limits: Limits | None = None,
-                   progress: Progress | None = None) -> tuple[SolveResult, bool | None]:
+def solve_verified(
+    solver, puzzle, mode: str = "first", limits: Limits | None = None, progress: Progress | None = None
+) -> tuple[SolveResult, bool | None]:
     """Run ``solver`` on ``puzzle`` and verify every solution it returns.
 
     Returns the result and ``verified``: True when every solution passed,

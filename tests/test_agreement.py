@@ -11,8 +11,9 @@ from hypothesis import strategies as st
 
 from puzzles import catalog, generate
 
-small_edge = st.tuples(st.integers(2, 3), st.integers(2, 3), st.integers(1, 2), st.integers(1, 3),
-                       st.integers(0, 10**6))
+small_edge = st.tuples(
+    st.integers(2, 3), st.integers(2, 3), st.integers(1, 2), st.integers(1, 3), st.integers(0, 10**6)
+)
 
 
 @settings(max_examples=8, deadline=None)

@@ -15,8 +15,13 @@ PACKAGES = ("puzzles", "solving", "baseline", "cpmodel", "encoders", "experiment
 
 
 def _lint(cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([LINT, "--config", str(cwd / "pyproject.toml"), "--no-cache"], cwd=cwd,
-                          capture_output=True, text=True, env={"PYTHONPATH": str(cwd), "PATH": "/usr/bin:/bin"})
+    return subprocess.run(
+        [LINT, "--config", str(cwd / "pyproject.toml"), "--no-cache"],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(cwd), "PATH": "/usr/bin:/bin"},
+    )
 
 
 def test_layer_contracts_are_kept():
@@ -25,15 +30,18 @@ def test_layer_contracts_are_kept():
     assert "3 kept, 0 broken" in r.stdout
 
 
-@pytest.mark.parametrize("where, line", [
-    ("puzzles/verify.py", "import baseline.xcc.backtrack"),         # the model imports a solver
-    ("solving/verified.py", "from experiments import runner"),  # the solving layer imports the runner
-    ("baseline/beam/run.py", "import cpmodel.solver"),          # one solver package imports another
-    ("baseline/edge/tables.py", "import baseline.poly.engine"),  # one solver room leans on its sibling
-    ("baseline/runtime/driver.py", "import baseline.xcc.dlx"),  # the shared floor imports a family
-    ("baseline/beam/kernels.py", "import baseline.beam.run"),   # a kernel module imports its policy
-    ("experiments/store.py", "import eternity.cli"),            # the runner imports the CLI
-])
+@pytest.mark.parametrize(
+    "where, line",
+    [
+        ("puzzles/verify.py", "import baseline.xcc.backtrack"),  # the model imports a solver
+        ("solving/verified.py", "from experiments import runner"),  # the solving layer imports the runner
+        ("baseline/beam/run.py", "import cpmodel.solver"),  # one solver package imports another
+        ("baseline/edge/tables.py", "import baseline.poly.engine"),  # one solver room leans on its sibling
+        ("baseline/runtime/driver.py", "import baseline.xcc.dlx"),  # the shared floor imports a family
+        ("baseline/beam/kernels.py", "import baseline.beam.run"),  # a kernel module imports its policy
+        ("experiments/store.py", "import eternity.cli"),  # the runner imports the CLI
+    ],
+)
 def test_a_broken_contract_fails(tmp_path, where, line):
     for pkg in PACKAGES:
         shutil.copytree(ROOT / pkg, tmp_path / pkg, ignore=shutil.ignore_patterns("__pycache__"))
@@ -47,8 +55,13 @@ def test_a_broken_contract_fails(tmp_path, where, line):
 def _cycles(root: Path) -> list[list[str]]:
     """The import circles among the modules of the packages under ``root`` (``helpers/cycles.py``),
     in a process of their own, so that the packages are read from ``root``."""
-    r = subprocess.run([sys.executable, str(ROOT / "tests" / "helpers" / "cycles.py"), *PACKAGES], cwd=root,
-                       capture_output=True, text=True, env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"})
+    r = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "helpers" / "cycles.py"), *PACKAGES],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(root), "PATH": "/usr/bin:/bin"},
+    )
     assert r.returncode == 0, r.stderr[-2000:]
     return json.loads(r.stdout)
 
@@ -122,7 +135,10 @@ def test_example_solver_agrees_with_every_other(example):
 
     from puzzles import catalog, generate
 
-    for p in (catalog.load("queens-5"), generate.edge_puzzle(3, 3, 2, 2, 11)[0],
-              generate.polyomino_puzzle(3, 4, 4, 5)[0]):
+    for p in (
+        catalog.load("queens-5"),
+        generate.edge_puzzle(3, 3, 2, 2, 11)[0],
+        generate.polyomino_puzzle(3, 4, 4, 5)[0],
+    ):
         got = assert_agreement(p)
         assert example in got

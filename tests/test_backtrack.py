@@ -81,7 +81,9 @@ def test_clue1_first_solution_and_fixed_piece():
         assert r.status == "solved" and verify(p2, r.solutions[0]).valid
 
 
-small_edge = st.tuples(st.integers(2, 3), st.integers(2, 4), st.integers(1, 2), st.integers(1, 2), st.integers(0, 10**6))
+small_edge = st.tuples(
+    st.integers(2, 3), st.integers(2, 4), st.integers(1, 2), st.integers(1, 2), st.integers(0, 10**6)
+)
 
 
 @settings(max_examples=30, deadline=None)
@@ -122,11 +124,9 @@ def test_split_queens():
 
 
 def test_limits_stop_the_search():
-    r = solving.get("edge-backtrack").solve(catalog.load("eternity2"), mode="first",
-                                              limits=solving.Limits(time_s=0.5))
+    r = solving.get("edge-backtrack").solve(catalog.load("eternity2"), mode="first", limits=solving.Limits(time_s=0.5))
     assert r.status == "limit" and r.stats["nodes"] > 0
-    r = solving.get("backtrack").solve(catalog.load("pentomino-6x10"), mode="count",
-                                       limits=solving.Limits(nodes=5000))
+    r = solving.get("backtrack").solve(catalog.load("pentomino-6x10"), mode="count", limits=solving.Limits(nodes=5000))
     assert r.status == "limit"
 
 
@@ -142,7 +142,7 @@ def test_unknown_option_and_mode():
 
 
 def _walk(xcc, engine, seed=-1):
-    from baseline.xcc.backtrack import make_search
+    from baseline.xcc.searches import make_search
 
     s = make_search(xcc, seed, engine)
     firsts = []
@@ -169,7 +169,7 @@ def test_engines_visit_the_same_tree(kind, seed):
 
 
 def test_bitset_engine_split_and_bad_engine():
-    from baseline.xcc.backtrack import make_search
+    from baseline.xcc.searches import make_search
 
     x = catalog.load("queens-8").to_xcc()
     assert sum(count_xcc(x.restrict(pr)[0]) for pr in split(x, 3)) == 92

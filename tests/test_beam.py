@@ -56,7 +56,8 @@ def test_best_mode_gives_a_full_scored_board():
 def test_best_mode_slips_forbid_early_mismatches(tmp_path):
     p = catalog.load("brendan-8x8")
     r = solving.get("beam", {"width": 50, "schedule": "widen", "repair": 0, "slips": ",".join(["40"] * 20)}).solve(
-        p, mode="best", limits=solving.Limits(time_s=30))
+        p, mode="best", limits=solving.Limits(time_s=30)
+    )
     assert "forced_levels" not in r.stats  # the beam never had to break the slips
     board = {pl.cell: pl for pl in r.solutions[0]}
     rep = verify(p, r.solutions[0], allow_mismatch=True)
@@ -73,10 +74,18 @@ def test_best_mode_slips_forbid_early_mismatches(tmp_path):
 @settings(max_examples=50, deadline=None)
 @given(st.integers(2, 300), st.integers(0, 40), st.integers(1, 4), st.data())
 def test_codec_round_trip(n_pieces, depth, rows, data):
-    pieces = np.array(data.draw(st.lists(st.lists(st.integers(0, n_pieces - 1), min_size=depth, max_size=depth),
-                                         min_size=rows, max_size=rows)), np.int64).reshape(rows, depth)
-    rots = np.array(data.draw(st.lists(st.lists(st.integers(0, 3), min_size=depth, max_size=depth),
-                                       min_size=rows, max_size=rows)), np.int64).reshape(rows, depth)
+    pieces = np.array(
+        data.draw(
+            st.lists(
+                st.lists(st.integers(0, n_pieces - 1), min_size=depth, max_size=depth), min_size=rows, max_size=rows
+            )
+        ),
+        np.int64,
+    ).reshape(rows, depth)
+    rots = np.array(
+        data.draw(st.lists(st.lists(st.integers(0, 3), min_size=depth, max_size=depth), min_size=rows, max_size=rows)),
+        np.int64,
+    ).reshape(rows, depth)
     packed = codec.pack(pieces, rots, n_pieces)
     assert packed.shape[1] == (depth * codec.bits_per_tile(n_pieces) + 7) // 8
     p2, r2 = codec.unpack(packed, depth, n_pieces)
@@ -103,8 +112,9 @@ def test_codec_is_ten_bits_a_tile_on_eternity2():
 
 def _kill_after_snapshot(args: list[str], snapshot, linger: float) -> None:
     """Run `eternity ARGS` in a child and SIGKILL it ``linger`` seconds after its first snapshot."""
-    proc = subprocess.Popen([sys.executable, "-m", "eternity", *args],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "eternity", *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
     deadline = time.time() + 60
     while not snapshot.exists() and time.time() < deadline and proc.poll() is None:
         time.sleep(0.05)
@@ -118,13 +128,33 @@ def test_kill_and_resume_gives_the_uninterrupted_solution(tmp_path):
     """A beam run killed with SIGKILL mid-way and resumed from its checkpoint
     ends with the same solution as a run never interrupted."""
     pz = tmp_path / "p.json"
-    assert main(["generate", "edge", "--rows", "10", "--cols", "10", "--frame-colors", "3", "--inner-colors", "6",
-                 "--seed", "2", "-o", str(pz)]) == 0
+    assert (
+        main(
+            [
+                "generate",
+                "edge",
+                "--rows",
+                "10",
+                "--cols",
+                "10",
+                "--frame-colors",
+                "3",
+                "--inner-colors",
+                "6",
+                "--seed",
+                "2",
+                "-o",
+                str(pz),
+            ]
+        )
+        == 0
+    )
     full, resumed, ck = tmp_path / "full.json", tmp_path / "resumed.json", tmp_path / "ck"
     opts = ["--solver", "beam", "--opt", "width=3000", "--opt", "seed=7"]
     assert main(["solve", str(pz), *opts, "-o", str(full)]) == 0
-    _kill_after_snapshot(["solve", str(pz), *opts, "--checkpoint", str(ck), "-o", str(tmp_path / "never.json")],
-                         ck / "frontier.npz", 0.3)
+    _kill_after_snapshot(
+        ["solve", str(pz), *opts, "--checkpoint", str(ck), "-o", str(tmp_path / "never.json")], ck / "frontier.npz", 0.3
+    )
     level = int(np.load(ck / "frontier.npz")["level"])
     assert 0 < level < 100
     assert main(["solve", str(pz), *opts, "--resume", str(ck), "-o", str(resumed)]) == 0
@@ -153,10 +183,12 @@ def _reference_children(run, cov, sites, lookahead, touch, w_boundary, w_covers)
     x, t = run.xcc, run.t
     new = np.empty(x.n_items, np.int64)
     new[t["old_of"]] = np.arange(x.n_items)
-    opts = [set(x.opt_items[x.opt_ptr[o]:x.opt_ptr[o + 1]].tolist()) for o in range(x.n_options)]
+    opts = [set(x.opt_items[x.opt_ptr[o] : x.opt_ptr[o + 1]].tolist()) for o in range(x.n_options)]
     cells = {int(t["old_of"][s]) for s in range(t["n_sites"])}
-    nbr = {int(t["old_of"][s]): [int(t["old_of"][y]) if y >= 0 else y for y in t["nbr"][s] if y != -2]
-           for s in range(t["n_sites"])}
+    nbr = {
+        int(t["old_of"][s]): [int(t["old_of"][y]) if y >= 0 else y for y in t["nbr"][s] if y != -2]
+        for s in range(t["n_sites"])
+    }
     scan = [int(t["old_of"][s]) for s in t["scan"]]
 
     def fits(c, site):
@@ -205,7 +237,7 @@ def _random_fillings(run, n, most, seed, first=0):
     for k in range(n):
         c, pre = set(), []
         for q in rng.permutation(x.n_options):
-            its = set(x.opt_items[x.opt_ptr[q]:x.opt_ptr[q + 1]].tolist())
+            its = set(x.opt_items[x.opt_ptr[q] : x.opt_ptr[q + 1]].tolist())
             if len(pre) < first + k % most and not its & c:
                 c |= its
                 pre.append(int(q))
@@ -234,16 +266,54 @@ def test_polyform_beam_children_agree_with_a_plain_expansion(name, touch):
     n = len(covs)
     free = lambda i, s: not (int(board[i, s >> 6]) >> int(s & 63)) & 1  # noqa: E731
     first = np.array([next((q for q, s in enumerate(t["scan"]) if free(i, s)), len(t["scan"])) for i in range(n)])
-    tables = (t["sg_ptr"], t["s_near"], t["c_info"], t["g_ptr"], t["g_tag"], t["e_opt"], t["e_lmask"], t["ow_ptr"], t["ow_idx"], t["ow_mask"])
+    tables = (
+        t["sg_ptr"],
+        t["s_near"],
+        t["c_info"],
+        t["g_ptr"],
+        t["g_tag"],
+        t["e_opt"],
+        t["e_lmask"],
+        t["ow_ptr"],
+        t["ow_idx"],
+        t["ow_mask"],
+    )
     size = max(64, t["max_col"])
     site, n_fit = np.zeros(n, np.int64), np.zeros(n, np.int64)
     m = _sites(board, first, n, t["scan"], 4, *tables, np.zeros(size, np.int64), site, n_fit)
     par, opt, sc, hs = np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m), np.zeros(m, np.uint64)
     near = np.zeros(int(run.opt_sites.max()) * max(1, t["nbr"].shape[1]), np.int64)
-    m = _expand(board, first, site, n, t["scan"], t["nbr"], t["area"], *tables, t["tag"], t["os_ptr"], t["os_idx"],
-                run.opt_hash, run.opt_weight, np.zeros(n), np.zeros(n, np.uint64), 2, touch, 0.1, 1.0, par, opt, sc,
-                hs, np.zeros(t["n_words"], np.uint64), np.zeros(t["n_sites"] + 1, np.int64),
-                np.zeros(t["n_sites"], np.int64), np.zeros(size, np.int64), np.zeros(size, np.int64), near)
+    m = _expand(
+        board,
+        first,
+        site,
+        n,
+        t["scan"],
+        t["nbr"],
+        t["area"],
+        *tables,
+        t["tag"],
+        t["os_ptr"],
+        t["os_idx"],
+        run.opt_hash,
+        run.opt_weight,
+        np.zeros(n),
+        np.zeros(n, np.uint64),
+        2,
+        touch,
+        0.1,
+        1.0,
+        par,
+        opt,
+        sc,
+        hs,
+        np.zeros(t["n_words"], np.uint64),
+        np.zeros(t["n_sites"] + 1, np.int64),
+        np.zeros(t["n_sites"], np.int64),
+        np.zeros(size, np.int64),
+        np.zeros(size, np.int64),
+        near,
+    )
     got = [{} for _ in range(n)]
     for j in range(m):
         got[par[j]][int(opt[j])] = sc[j]
@@ -280,8 +350,11 @@ def test_polyform_beam_reads_weights(tmp_path, capsys):
 def test_backtrack_killed_and_resumed_counts_the_same(tmp_path):
     """A count killed with SIGKILL after a snapshot and resumed gives the plain count."""
     ck = tmp_path / "ck"
-    _kill_after_snapshot(["solve", "pentomino-5x12", "--mode", "count", "--checkpoint", str(ck),
-                          "--opt", "checkpoint_every=0.3"], ck / "search.npz", 0.5)
+    _kill_after_snapshot(
+        ["solve", "pentomino-5x12", "--mode", "count", "--checkpoint", str(ck), "--opt", "checkpoint_every=0.3"],
+        ck / "search.npz",
+        0.5,
+    )
     nodes_before = int(np.load(ck / "search.npz")["st"][2])
     assert nodes_before > 0
     p = catalog.load("pentomino-5x12")
@@ -313,11 +386,22 @@ def test_every_site_check_agrees_with_a_plain_one(name):
     x, t = run.xcc, run.t
     covs, board, _ = _random_fillings(run, 24, 8, 11)  # 0..7 options
     n = len(covs)
-    opts = [set(x.opt_items[x.opt_ptr[q]:x.opt_ptr[q + 1]].tolist()) for q in range(x.n_options)]
+    opts = [set(x.opt_items[x.opt_ptr[q] : x.opt_ptr[q + 1]].tolist()) for q in range(x.n_options)]
     sites = [i for i in range(x.n_primary) if x.item_names[i].startswith("c")]
     want = [all(s in c or any(s in o and not o & c for o in opts) for s in sites) for c in covs]
     got = np.zeros(n, np.bool_)
-    tables = (t["sg_ptr"], t["s_near"], t["c_info"], t["g_ptr"], t["g_tag"], t["e_opt"], t["e_lmask"], t["ow_ptr"], t["ow_idx"], t["ow_mask"])
+    tables = (
+        t["sg_ptr"],
+        t["s_near"],
+        t["c_info"],
+        t["g_ptr"],
+        t["g_tag"],
+        t["e_opt"],
+        t["e_lmask"],
+        t["ow_ptr"],
+        t["ow_idx"],
+        t["ow_mask"],
+    )
     _alive(board, np.zeros(n, np.int64), n, t["scan"], *tables, np.zeros(max(64, t["max_col"]), np.int64), got)
     assert got.tolist() == want
     assert True in want and False in want
@@ -345,10 +429,10 @@ def test_polyform_beam_probe_drops_exactly_the_dead_states():
     """``probe_at``: a probe with budget to spare clears a state exactly when dancing links finds
     no completion of it (random partial fillings of the pentominoes, some dead, some not); a
     probe that meets a tiling hands it on, and the beam with it still solves."""
-    from baseline.xcc.backtrack import DLXSearch
     from baseline.beam.solver import Beam
     from baseline.beam.xcc import XCCBeamRun
     from baseline.runtime.kernel import SOLUTION
+    from baseline.xcc.searches import DLXSearch
 
     p = catalog.load("pentomino-6x10")
     run = XCCBeamRun(p, {**{k: v.default for k, v in Beam.OPTIONS.items()}, "probe_nodes": 10**8})

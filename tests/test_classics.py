@@ -139,8 +139,9 @@ def test_cpsat_finds_a_doubly_diagonal_pair_of_order_10_through_a_self_orthogona
     from puzzles.latin import as_magic_square
 
     p = catalog.load("officers-10-diagonal")
-    res, verified = solving.solve_verified(solving.get("cpsat", {"model": "self-orthogonal"}), p, "first",
-                                           solving.Limits(time_s=120))
+    res, verified = solving.solve_verified(
+        solving.get("cpsat", {"model": "self-orthogonal"}), p, "first", solving.Limits(time_s=120)
+    )
     assert res.status == "solved" and verified is True, (res.status, res.message)
     m = as_magic_square(p, res.solutions[0])
     lines = [*m, *zip(*m), [m[i][i] for i in range(10)], [m[i][9 - i] for i in range(10)]]
@@ -161,22 +162,29 @@ def test_the_shipped_doubly_diagonal_pair_is_a_magic_square():
 
 @pytest.mark.parametrize("name", ["officers-4-diagonal", "officers-5", "officers-10"])
 def test_self_orthogonal_route_answers_other_orders(name):
-    res, verified = solving.solve_verified(solving.get("cpsat", {"model": "self-orthogonal"}), catalog.load(name),
-                                           "first", solving.Limits(time_s=120))
+    res, verified = solving.solve_verified(
+        solving.get("cpsat", {"model": "self-orthogonal"}), catalog.load(name), "first", solving.Limits(time_s=120)
+    )
     assert res.status == "solved" and verified is True
 
 
 def test_self_orthogonal_route_never_claims_a_proof():
     """No self-orthogonal square of order 6 exists; that says nothing about the puzzle, so 'limit'."""
-    res = solving.get("cpsat", {"model": "self-orthogonal"}).solve(catalog.load("officers-6"), mode="first",
-                                                                     limits=solving.Limits(time_s=60))
+    res = solving.get("cpsat", {"model": "self-orthogonal"}).solve(
+        catalog.load("officers-6"), mode="first", limits=solving.Limits(time_s=60)
+    )
     assert res.status == "limit" and res.stats["class_exhausted"] is True and "no proof" in res.message
 
 
 def test_symmetric_transversals_and_the_pair_they_give():
     from cpmodel.self_orthogonal import automorphism
-    from puzzles.latin import (LatinPuzzle, fixed_point_free_involutions, is_self_orthogonal,
-                               pair_from_self_orthogonal, symmetric_transversals)
+    from puzzles.latin import (
+        LatinPuzzle,
+        fixed_point_free_involutions,
+        is_self_orthogonal,
+        pair_from_self_orthogonal,
+        symmetric_transversals,
+    )
 
     assert sum(1 for _ in fixed_point_free_involutions(10)) == 945
     assert automorphism(10, "3,3,3,1") == [1, 2, 0, 4, 5, 3, 7, 8, 6, 9]

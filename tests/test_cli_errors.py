@@ -7,8 +7,13 @@ import pytest
 
 from eternity.cli import main
 
-GOOD_EDGE = {"format": "eternity/edge", "version": 1, "rows": 2, "cols": 2,
-             "pieces": [[0, 1, 1, 0], [0, 0, 1, 1], [1, 1, 0, 0], [1, 0, 0, 1]]}
+GOOD_EDGE = {
+    "format": "eternity/edge",
+    "version": 1,
+    "rows": 2,
+    "cols": 2,
+    "pieces": [[0, 1, 1, 0], [0, 0, 1, 1], [1, 1, 0, 0], [1, 0, 0, 1]],
+}
 
 
 def _edge(**kw):
@@ -18,8 +23,13 @@ def _edge(**kw):
 
 
 def _poly(**kw):
-    d = {"format": "eternity/polyform", "version": 1, "grid": "square",
-         "region": {"cells": [[0, 0], [0, 1]]}, "pieces": [{"name": "D", "cells": [[0, 0], [0, 1]]}]}
+    d = {
+        "format": "eternity/polyform",
+        "version": 1,
+        "grid": "square",
+        "region": {"cells": [[0, 0], [0, 1]]},
+        "pieces": [{"name": "D", "cells": [[0, 0], [0, 1]]}],
+    }
     d.update(kw)
     return json.dumps(d)
 
@@ -81,8 +91,12 @@ def test_bad_solution_files(tmp_path, capsys):
     sol = tmp_path / "s.json"
     cases = [
         "{",
-        json.dumps({"format": "eternity/solution", "version": 1, "placements": [{"cell": "Q99", "piece": 1, "rotation": 0}]}),
-        json.dumps({"format": "eternity/solution", "version": 1, "placements": [{"cell": "A1", "piece": 1, "rotation": 9}]}),
+        json.dumps(
+            {"format": "eternity/solution", "version": 1, "placements": [{"cell": "Q99", "piece": 1, "rotation": 0}]}
+        ),
+        json.dumps(
+            {"format": "eternity/solution", "version": 1, "placements": [{"cell": "A1", "piece": 1, "rotation": 9}]}
+        ),
         json.dumps({"format": "eternity/solution", "version": 1, "puzzle": "00", "placements": []}),
         json.dumps({"format": "eternity/solution", "version": 2, "placements": []}),
     ]
@@ -95,8 +109,25 @@ def test_bad_solution_files(tmp_path, capsys):
 
 def test_generate_writes_nothing_on_bad_arguments(tmp_path, capsys):
     out = tmp_path / "p.json"
-    assert main(["generate", "edge", "--rows", "-3", "--cols", "4", "--frame-colors", "2",
-                 "--inner-colors", "3", "-o", str(out)]) == 2
+    assert (
+        main(
+            [
+                "generate",
+                "edge",
+                "--rows",
+                "-3",
+                "--cols",
+                "4",
+                "--frame-colors",
+                "2",
+                "--inner-colors",
+                "3",
+                "-o",
+                str(out),
+            ]
+        )
+        == 2
+    )
     assert not out.exists()
     assert not os.listdir(tmp_path)
 

@@ -35,16 +35,34 @@ def test_solve_json_has_the_clocks(capsys):
     assert {"load_s", "build_s", "search_s"} <= set(out) and out["count"] == 10
 
 
-@pytest.mark.parametrize("argv", [["--help"], ["list"], ["info", "eternity2"], ["verify", "queens-4", "SOL"],
-                                  ["render", "queens-8", "-o", "OUT"], ["table", "DB"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--help"],
+        ["list"],
+        ["info", "eternity2"],
+        ["verify", "queens-4", "SOL"],
+        ["render", "queens-8", "-o", "OUT"],
+        ["table", "DB"],
+    ],
+)
 def test_light_commands_import_no_solver_stack(argv, tmp_path):
     sol = tmp_path / "q4.json"
-    sol.write_text(json.dumps({"format": "eternity/solution", "version": 1, "puzzle": "queens-4",
-                               "placements": [[0, 1], [1, 3], [2, 0], [3, 2]]}))
+    sol.write_text(
+        json.dumps(
+            {
+                "format": "eternity/solution",
+                "version": 1,
+                "puzzle": "queens-4",
+                "placements": [[0, 1], [1, 3], [2, 0], [3, 2]],
+            }
+        )
+    )
     db = tmp_path / "r.sqlite"
     sqlite3.connect(db).close()
-    argv = [str(sol) if a == "SOL" else str(tmp_path / "o.svg") if a == "OUT" else str(db) if a == "DB" else a
-            for a in argv]
+    argv = [
+        str(sol) if a == "SOL" else str(tmp_path / "o.svg") if a == "OUT" else str(db) if a == "DB" else a for a in argv
+    ]
     code = f"""
 import sys
 sys.argv = ["eternity"] + {argv!r}

@@ -23,20 +23,38 @@ def test_pentomino_3x20():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("opts", [{"model": "xcc"}, {"model": "placement"}, {"model": "table"},
-                                  {"model": "placement", "join": "int"},
-                                  {"model": "placement", "symmetry": True}])
+@pytest.mark.parametrize(
+    "opts",
+    [
+        {"model": "xcc"},
+        {"model": "placement"},
+        {"model": "table"},
+        {"model": "placement", "join": "int"},
+        {"model": "placement", "symmetry": True},
+    ],
+)
 def test_owen_a(opts):
     assert count(catalog.load("owen-a"), **opts) == 160
 
 
-MODELS = [{"model": "xcc"}, {"model": "placement"}, {"model": "placement", "join": "sum", "redundant": True},
-          {"model": "placement", "join": "int"}, {"model": "table"}]
+MODELS = [
+    {"model": "xcc"},
+    {"model": "placement"},
+    {"model": "placement", "join": "sum", "redundant": True},
+    {"model": "placement", "join": "int"},
+    {"model": "table"},
+]
 
 
 @settings(max_examples=12, deadline=None)
-@given(st.integers(2, 3), st.integers(2, 4), st.integers(1, 2), st.integers(1, 3), st.integers(0, 10**6),
-       st.sampled_from(range(len(MODELS))))
+@given(
+    st.integers(2, 3),
+    st.integers(2, 4),
+    st.integers(1, 2),
+    st.integers(1, 3),
+    st.integers(0, 10**6),
+    st.sampled_from(range(len(MODELS))),
+)
 def test_counts_equal_backtrack(r, c, f, i, seed, which):
     p, _ = generate.edge_puzzle(r, c, f, i, seed)
     expect = solving.get("backtrack").solve(p, mode="count").count
@@ -60,13 +78,21 @@ def test_polyomino_counts_equal_backtrack(seed):
 def test_first_solution_verifies_with_each_model():
     p = catalog.load("eternity2-clue1")
     for model in ("xcc", "placement", "table"):
-        r = solving.get("cpsat", {"model": model, "workers": 2}).solve(p, mode="first", limits=solving.Limits(time_s=60))
+        r = solving.get("cpsat", {"model": model, "workers": 2}).solve(
+            p, mode="first", limits=solving.Limits(time_s=60)
+        )
         assert r.status == "solved" and verify(p, r.solutions[0]).valid, model
 
 
-@pytest.mark.parametrize("opts", [{"search": "fixed", "workers": 1}, {"search": "fixed", "order": "spiral"},
-                                  {"search": "portfolio", "workers": 2, "join": "onehot"},
-                                  {"search": "portfolio", "workers": 2, "model": "table", "order": "frame-first"}])
+@pytest.mark.parametrize(
+    "opts",
+    [
+        {"search": "fixed", "workers": 1},
+        {"search": "fixed", "order": "spiral"},
+        {"search": "portfolio", "workers": 2, "join": "onehot"},
+        {"search": "portfolio", "workers": 2, "model": "table", "order": "frame-first"},
+    ],
+)
 def test_search_strategies_solve_and_verify(opts):
     p, _ = generate.edge_puzzle(5, 5, 2, 3, 11)
     r = solving.get("cpsat", opts).solve(p, mode="first", limits=solving.Limits(time_s=60))

@@ -28,6 +28,7 @@ BIN = Path(sys.executable).parent
 
 # ------------------------------------------------------------------------------------- the reference pages
 
+
 def _all_commands(parser, prefix="eternity"):
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
@@ -84,6 +85,7 @@ class _Undocumented(SolverBase):
 def test_every_shipped_solver_and_option_is_in_the_solvers_reference():
     page = reference.solvers_markdown()
     from solving import registry
+
     for name in registry.own():
         assert f"\n## {name}\n" in page
         section = page.split(f"\n## {name}\n", 1)[1].split("\n## ", 1)[0]
@@ -93,9 +95,11 @@ def test_every_shipped_solver_and_option_is_in_the_solvers_reference():
 
 def test_an_option_without_help_fails_the_solvers_reference(monkeypatch):
     from solving import registry
+
     # registered for this test only: the agreement tests iterate over the registry
-    monkeypatch.setattr(registry, "_extra", {"documented": f"{__name__}:_Documented",
-                                             "undocumented": f"{__name__}:_Undocumented"})
+    monkeypatch.setattr(
+        registry, "_extra", {"documented": f"{__name__}:_Documented", "undocumented": f"{__name__}:_Undocumented"}
+    )
     monkeypatch.setattr(registry, "_classes", dict(registry._classes))
     page = reference.solvers_markdown(["documented"])
     assert "| `depth` | integer | `3` | 1..9 | how deep |" in page
@@ -106,6 +110,7 @@ def test_an_option_without_help_fails_the_solvers_reference(monkeypatch):
 
 def test_the_config_reference_covers_every_field():
     from experiments import config, families
+
     page = reference.config_markdown()
     for model in (config.Config, config.SolverSpec, families.EdgeFamily, families.ExcessFamily, families.Range):
         section = page.split(f"\n## {model.__name__}\n", 1)[1].split("\n## ", 1)[0]
@@ -115,6 +120,7 @@ def test_the_config_reference_covers_every_field():
 
 # ---------------------------------------------------------------------------------------------- the README
 
+
 def test_the_readme_is_short():
     assert len(README.read_text().splitlines()) <= 300
 
@@ -122,7 +128,9 @@ def test_the_readme_is_short():
 def test_the_readme_results_table_is_the_stored_run(tmp_path):
     """The README's one results table is what `eternity table` prints from the stored run, not typed."""
     import shutil
+
     from experiments.report import table
+
     db = tmp_path / "quick.sqlite"
     shutil.copyfile(ROOT / "docs" / "runs" / "quick.sqlite", db)
     assert table(str(db), view="winners") in README.read_text()
@@ -182,15 +190,26 @@ def test_the_tutorial_commands_run_as_written(tmp_path):
 
 # ------------------------------------------------------------------------------------ words and citations
 
-TEXT_FILES = [p for p in ROOT.rglob("*") if p.suffix in (".md", ".py", ".toml") and p.is_file()
-              and not any(part in (".venv", ".git", "build", "__pycache__", ".hypothesis") or part.endswith(".egg-info")
-                          for part in p.relative_to(ROOT).parts)]
+TEXT_FILES = [
+    p
+    for p in ROOT.rglob("*")
+    if p.suffix in (".md", ".py", ".toml")
+    and p.is_file()
+    and not any(
+        part in (".venv", ".git", "build", "__pycache__", ".hypothesis") or part.endswith(".egg-info")
+        for part in p.relative_to(ROOT).parts
+    )
+]
 
 
 def test_the_repository_speaks_of_the_project_only():
     pattern = re.compile(r"\bs[t]op [0-9]+|this s[t]op|later s[t]op|earlier s[t]op|i[s]sue [0-9]+", re.I)
-    hits = [f"{p.relative_to(ROOT)}: {m.group(0)}" for p in TEXT_FILES if p.suffix in (".md", ".py")
-            for m in pattern.finditer(p.read_text(errors="replace"))]
+    hits = [
+        f"{p.relative_to(ROOT)}: {m.group(0)}"
+        for p in TEXT_FILES
+        if p.suffix in (".md", ".py")
+        for m in pattern.finditer(p.read_text(errors="replace"))
+    ]
     assert not hits, hits
 
 

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solving
-from baseline.runtime import checkpoint
 from baseline.beam.repair import Repair, _touching, _window_search
+from baseline.runtime import checkpoint
 from puzzles import catalog, generate
 from puzzles.edge import EdgePlacement
 from puzzles.errors import UsageError
@@ -69,8 +69,9 @@ def test_window_search_is_exact_against_brute_force():
             brute = max(brute, _touching(cells, pc2, rt2, rep.col, rep.nb))
     win = np.full(p.n_cells, -1, np.int64)
     win[cells] = np.arange(4)
-    best, _ = _window_search(cells, pieces, pc, rt, rep.col, rep.nb, rep.allowed, win, 10**9, 0, False,
-                             pc[cells].copy(), rt[cells].copy())
+    best, _ = _window_search(
+        cells, pieces, pc, rt, rep.col, rep.nb, rep.allowed, win, 10**9, 0, False, pc[cells].copy(), rt[cells].copy()
+    )
     assert best == brute == _touching(cells, pc, rt, rep.col, rep.nb)
 
 
@@ -120,7 +121,7 @@ def test_best_board_checkpoint_svg_url_and_resume(tmp_path):
     z = checkpoint.load(ck, "best", _fp(p))
     assert int(z["score"]) == r.best_score
     assert (ck / "best.url").read_text().startswith("https://e2.bucas.name/#puzzle=eternity&board_w=10")
-    assert "stroke=\"red\"" in (ck / "best.svg").read_text() or r.best_score == p.n_joins
+    assert 'stroke="red"' in (ck / "best.svg").read_text() or r.best_score == p.n_joins
     r2 = solving.get("beam", {"resume": str(ck)}).solve(p, mode="best", limits=Limits(time_s=2))
     assert r2.stats["resumed_score"] == r.best_score <= r2.best_score
     assert verify(p, r2.solutions[0], allow_mismatch=True).score == r2.best_score
@@ -148,7 +149,8 @@ def test_jobs_run_in_parallel_and_the_best_wins(tmp_path):
     log = tmp_path / "progress.txt"
     with open(log, "a") as stream:
         r = solving.get("beam", {"jobs": 2, "checkpoint": str(tmp_path)}).solve(
-            p, mode="best", limits=Limits(time_s=4), progress=LogLines("jobs", every=0.0, stream=stream))
+            p, mode="best", limits=Limits(time_s=4), progress=LogLines("jobs", every=0.0, stream=stream)
+        )
     text = log.read_text()
     assert "job 0 " in text and "job 1 " in text
     scores = r.stats["job_scores"]
@@ -160,8 +162,22 @@ def test_jobs_run_in_parallel_and_the_best_wins(tmp_path):
 def test_a_killed_run_resumes_with_its_best_score(tmp_path):
     """SIGKILL in the middle of a checkpointed run, then --resume: the best board is kept."""
     ck = tmp_path / "ck"
-    cmd = [sys.executable, "-m", "eternity.cli", "solve", "eternity2-corners-2", "--solver", "beam", "--mode", "best",
-           "--time-limit", "120", "--checkpoint", str(ck), "--quiet"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "eternity.cli",
+        "solve",
+        "eternity2-corners-2",
+        "--solver",
+        "beam",
+        "--mode",
+        "best",
+        "--time-limit",
+        "120",
+        "--checkpoint",
+        str(ck),
+        "--quiet",
+    ]
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     t0 = time.time()
     while not (ck / "best.npz").exists() and time.time() - t0 < 60:
@@ -171,8 +187,7 @@ def test_a_killed_run_resumes_with_its_best_score(tmp_path):
     proc.wait()
     p = catalog.load("eternity2-corners-2")
     saved = int(checkpoint.load(ck, "best", _fp(p))["score"])
-    r = solving.get("beam", {"resume": str(ck), "checkpoint": str(ck)}).solve(p, mode="best",
-                                                                              limits=Limits(time_s=2))
+    r = solving.get("beam", {"resume": str(ck), "checkpoint": str(ck)}).solve(p, mode="best", limits=Limits(time_s=2))
     assert r.stats["resumed_score"] == saved <= r.best_score
 
 
@@ -184,7 +199,6 @@ def test_a_run_killed_in_its_wide_pass_goes_on_with_that_pass(tmp_path, monkeypa
     """Killed during the wide pass, a resumed run does not just repair the narrow passes' board:
     the wide pass goes on from its frontier, then the frontier is removed (the pass is over)."""
     import baseline.beam.run as bm
-    from baseline.beam import schedule
 
     p = catalog.load("eternity2-corners-2")
     ck = tmp_path / "ck"
@@ -263,9 +277,21 @@ def test_tables_show_the_mean_best_score_of_best_mode_cells():
     from experiments.report import summarise
 
     def row(inst, conf, score):
-        return {"family": "e2", "class": "-", "config": conf, "instance": inst, "repeat": 0, "status": "solved",
-                "time_limit": 60.0, "build_s": 1.0, "search_s": 59.0, "wall_s": 60.0, "nodes": 10, "verified": 1,
-                "best_score": score}
+        return {
+            "family": "e2",
+            "class": "-",
+            "config": conf,
+            "instance": inst,
+            "repeat": 0,
+            "status": "solved",
+            "time_limit": 60.0,
+            "build_s": 1.0,
+            "search_s": 59.0,
+            "wall_s": 60.0,
+            "nodes": 10,
+            "verified": 1,
+            "best_score": score,
+        }
 
     rows = [row("a", "x", 450), row("b", "x", 455), row("a", "y", 452), row("b", "y", 451)]
     out = {r["solver"]: r["mean_score"] for r in summarise(rows)}
@@ -382,7 +408,7 @@ def test_the_forecast_charges_each_dead_site_with_two_known_sides():
     plain, fore = BeamRun(p, base, True), BeamRun(p, {**base, "forecast": 1.5}, True)
     depth = {int(c): k for k, c in enumerate(fore.order)}
     above = hint.cell - 7
-    watched = [k for k in range(fore.n) if depth[above] in fore.look_cell[fore.look_ptr[k]:fore.look_ptr[k + 1]]]
+    watched = [k for k in range(fore.n) if depth[above] in fore.look_cell[fore.look_ptr[k] : fore.look_ptr[k + 1]]]
     assert watched == list(range(depth[above - 7], depth[above]))  # from its top neighbour until it is filled
 
     rng = np.random.default_rng(0)
@@ -405,13 +431,19 @@ def test_the_forecast_charges_each_dead_site_with_two_known_sides():
         dead = 0
         for kk in range(k + 1, fore.n):
             cell = int(fore.order[kk])
-            known = {s: int(tables.s_col[4 * board[nb] + (s + 2) % 4]) for s in range(4)
-                     if (nb := p.neighbour(cell, s)) >= 0 and nb in board}
+            known = {
+                s: int(tables.s_col[4 * board[nb] + (s + 2) % 4])
+                for s in range(4)
+                if (nb := p.neighbour(cell, s)) >= 0 and nb in board
+            }
             if len(known) < 2 or cell in board:
                 continue
-            fits = any(all((col[s] == 0) == outside[cell][s] for s in range(4))
-                       and all(col[s] == c for s, c in known.items())
-                       for q in range(p.n_pieces) if q not in used for col in (p.placed(q, r) for r in range(4)))
+            fits = any(
+                all((col[s] == 0) == outside[cell][s] for s in range(4)) and all(col[s] == c for s, c in known.items())
+                for q in range(p.n_pieces)
+                if q not in used
+                for col in (p.placed(q, r) for r in range(4))
+            )
             dead += not fits
         assert s_a - s_b == pytest.approx(1.5 * fore.penalty * dead)
         charged += dead > 0

@@ -80,8 +80,14 @@ def _mutated(rows, cols, fc, ic, seed, flip) -> EdgePuzzle:
 
 
 @settings(max_examples=6, deadline=None)
-@given(st.integers(2, 3), st.integers(2, 3), st.integers(1, 2), st.integers(1, 3), st.integers(0, 10**6),
-       st.integers(0, 40))
+@given(
+    st.integers(2, 3),
+    st.integers(2, 3),
+    st.integers(1, 2),
+    st.integers(1, 3),
+    st.integers(0, 10**6),
+    st.integers(0, 40),
+)
 def test_every_engine_counts_edge_puzzles_as_the_native_search(rows, cols, fc, ic, seed, flip):
     p = _mutated(rows, cols, fc, ic, seed, flip)
     truth = _count("edge-backtrack", {}, p)
@@ -111,8 +117,15 @@ def test_every_optimiser_finds_the_same_optimum(seed, flip):
     p = _mutated(3, 3, 2, 2, seed, flip)
     ref = solving.get("cpsat").solve(p, mode="best", limits=LIMIT)
     assert ref.status == solving.Status.SOLVED
-    optimisers = [("maxsat", {})] + [("cpmpy", {"backend": b}) for b in ("rc2", "ortools", "exact", "choco", "highs")
-                                     if b in cpmpy_solver.present()] + ([("minizinc", {})] if MZN else [])
+    optimisers = (
+        [("maxsat", {})]
+        + [
+            ("cpmpy", {"backend": b})
+            for b in ("rc2", "ortools", "exact", "choco", "highs")
+            if b in cpmpy_solver.present()
+        ]
+        + ([("minizinc", {})] if MZN else [])
+    )
     for name, opts in optimisers:
         res, verified = solving.solve_verified(solving.get(name, opts), p, "best", LIMIT)
         assert res.status == solving.Status.SOLVED and verified, (name, opts, res.status)
@@ -126,18 +139,24 @@ def test_proofs_of_optimality_are_stored_and_tabled(tmp_path):
     """Mode best: a proven optimum is `optimal` in the store and the table, apart from a best board so far."""
     from experiments.report import table
     from experiments.runner import run
+
     cfg = tmp_path / "best.toml"
-    cfg.write_text('name = "best"\ntime_limit = 20.0\n[[families]]\nkind = "edge"\nname = "e3"\nrows = 3\n'
-                   'cols = 3\nframe_colors = 2\ninner_colors = 2\ninstances = 2\n'
-                   '[[solvers]]\nname = "cpsat"\nmode = "best"\n'
-                   '[[solvers]]\nname = "beam"\nmode = "best"\noptions = { width = 16 }\n')
+    cfg.write_text(
+        'name = "best"\ntime_limit = 20.0\n[[families]]\nkind = "edge"\nname = "e3"\nrows = 3\n'
+        "cols = 3\nframe_colors = 2\ninner_colors = 2\ninstances = 2\n"
+        '[[solvers]]\nname = "cpsat"\nmode = "best"\n'
+        '[[solvers]]\nname = "beam"\nmode = "best"\noptions = { width = 16 }\n'
+    )
     db = tmp_path / "best.sqlite"
     run(str(cfg), str(db), jobs=1, show_progress=False)
     text = table(str(db))
     header = text.splitlines()[0]
     assert header.rstrip(" |").endswith("mean_score | optimal")
-    rows = {line.split(" | ")[2]: line.rstrip(" |").rsplit(" | ", 1)[1] for line in text.splitlines()[2:]
-            if line.startswith("| e3")}
+    rows = {
+        line.split(" | ")[2]: line.rstrip(" |").rsplit(" | ", 1)[1]
+        for line in text.splitlines()[2:]
+        if line.startswith("| e3")
+    }
     assert rows["cpsat/best"] == "2"  # both boards proven optimal
 
 
@@ -154,9 +173,11 @@ def test_the_wcnf_export_is_the_max_score_problem(tmp_path):
     from pysat.formula import WCNF
 
     from eternity.cli import main
+
     b = broken(4, 3)
     path = tmp_path / "b.json"
     from puzzles import formats
+
     formats.write_puzzle(b, path)
     assert main(["export", str(path), "--to", "wcnf", "-o", str(tmp_path / "b.wcnf")]) == 0
     w = WCNF(from_file=str(tmp_path / "b.wcnf"))

@@ -28,7 +28,7 @@ def test_puzzle_a_and_b():
 def test_eternity2_search_tree_rowscan_from_the_bottom():
     p = catalog.load("eternity2")
     total, prof = estimate.search_nodes(p, search_order(p, "rowscan-up"))
-    assert 10 ** total == pytest.approx(1.365e47, rel=0.01)
+    assert 10**total == pytest.approx(1.365e47, rel=0.01)
     assert len(prof) == 255
 
 
@@ -97,8 +97,11 @@ def test_slip_weights_count_the_allowed_arrangements(steps, data):
     w = estimate._slip_weights(j, d)
     for p in range(P + 1):
         for i in range(len(d) + 1):
-            brute = sum(1 for combo in itertools.combinations(range(j[p]), i)
-                        if all(depth_of[x] >= d[k] for k, x in enumerate(combo)))
+            brute = sum(
+                1
+                for combo in itertools.combinations(range(j[p]), i)
+                if all(depth_of[x] >= d[k] for k, x in enumerate(combo))
+            )
             assert w[p][i] == brute, (j, d, p, i)
 
 
@@ -123,17 +126,22 @@ def test_estimate_cli_slips_measure_and_critical(tmp_path, capsys):
     assert 0.33 < out["measured"]["ratio"] < 3 and (tmp_path / "m.png").stat().st_size > 1000
     assert main(["estimate", "--critical", "6x6:2", "--seeds", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["critical_inner_colors"] > 1
-    for bad in (["estimate", "eternity2", "--slips", "1,x"], ["estimate", "eternity2", "--slips", "0"],
-                ["estimate", "--critical", "6x6"], ["estimate"],
-                ["estimate", "owen-a", "--measure", "--order", "mrv"]):
+    for bad in (
+        ["estimate", "eternity2", "--slips", "1,x"],
+        ["estimate", "eternity2", "--slips", "0"],
+        ["estimate", "--critical", "6x6"],
+        ["estimate"],
+        ["estimate", "owen-a", "--measure", "--order", "mrv"],
+    ):
         assert main(bad) == 2
 
 
 # ---------------------------------------------------------------- Knuth's probes (polyforms)
 
+
 def _exhaust(p):
-    from baseline.xcc.backtrack import make_search
     from baseline.runtime.kernel import DONE, NO_BOUND
+    from baseline.xcc.searches import make_search
 
     s = make_search(p.to_xcc(), engine="poly", grid=p.grid_name)
     while s.step(NO_BOUND, False) != DONE:
@@ -144,8 +152,8 @@ def _exhaust(p):
 @pytest.mark.slow  # the pentominoes' full tree; smaller trees are probed in the default run
 def test_knuth_probes_estimate_the_poly_tree_of_the_pentominoes():
     """Unbiased: with enough probes the mean lands on the exhaust's own node count (64,031 nodes)."""
-    from baseline.xcc.backtrack import make_search
     from baseline.poly.estimate import estimate_tree
+    from baseline.xcc.searches import make_search
 
     p = catalog.load("pentomino-3x20")
     whole = _exhaust(p)
@@ -161,13 +169,14 @@ def test_knuth_probes_estimate_the_poly_tree_of_the_pentominoes():
 @settings(max_examples=6, deadline=None)
 @given(st.sampled_from([(4, 5, 5), (3, 4, 4), (4, 4, 4)]), st.integers(0, 10**6))
 def test_knuth_probes_count_the_solutions_of_random_polyominoes(shape, seed):
-    from baseline.xcc.backtrack import make_search
     from baseline.poly.estimate import estimate_tree
+    from baseline.xcc.searches import make_search
 
     p = generate.polyomino_puzzle(*shape, seed)[0]
     whole = _exhaust(p)
-    res = estimate_tree(make_search(p.to_xcc(), engine="poly", grid=p.grid_name), probes=2_000, seed=seed,
-                        branches=1 + seed % 3)
+    res = estimate_tree(
+        make_search(p.to_xcc(), engine="poly", grid=p.grid_name), probes=2_000, seed=seed, branches=1 + seed % 3
+    )
     assert abs(res["nodes"] - whole.nodes) <= 5 * res["nodes_stderr"] + 1e-6 * whole.nodes
     assert abs(res["solutions"] - whole.count) <= 5 * res["solutions_stderr"] + 1e-6 * max(1, whole.count)
     assert (res["solutions"] > 0) == (whole.count > 0)
@@ -176,8 +185,8 @@ def test_knuth_probes_count_the_solutions_of_random_polyominoes(shape, seed):
 def test_partial_backtracking_probes_see_the_tortoise_s_deep_tilings():
     """Single paths die in the first levels of this thin tree and never meet its 2 tilings;
     probes that follow two children reach them and estimate both counts."""
-    from baseline.xcc.backtrack import make_search
     from baseline.poly.estimate import estimate_tree
+    from baseline.xcc.searches import make_search
 
     p = catalog.load("eternity1-tortoise")
     whole = _exhaust(p)  # 3,925 nodes, 2 tilings
@@ -201,15 +210,34 @@ def test_estimate_cli_probes_a_polyform_tree(tmp_path, capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["method"] == "knuth" and out["probes"] == 300 and 4 < out["log10_nodes"] < 5.5
     assert out["nodes_per_s"] > 0 and out["exhaust_hours_one_core"] > 0
-    assert main(["estimate", "pentomino-3x20", "--probes", "200", "--measure", "--plot", str(tmp_path / "k.png"),
-                 "--json", "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "estimate",
+                "pentomino-3x20",
+                "--probes",
+                "200",
+                "--measure",
+                "--plot",
+                str(tmp_path / "k.png"),
+                "--json",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     out = json.loads(capsys.readouterr().out)
     m = out["measured"]
     assert m["complete"] and m["solutions"] == 8 and m["measured_total"] == sum(m["measured_per_level"])
     assert 0.33 < m["ratio"] < 3 and (tmp_path / "k.png").stat().st_size > 1000
-    for bad in (["estimate", "pentomino-3x20", "--slips", "3"], ["estimate", "pentomino-3x20", "--plot", "x.png"],
-                ["estimate", "owen-a", "--probes", "10"], ["estimate", "pentomino-3x20", "--probes", "0"],
-                ["estimate", "owen-a", "--branches", "2"], ["estimate", "pentomino-3x20", "--branches", "0"]):
+    for bad in (
+        ["estimate", "pentomino-3x20", "--slips", "3"],
+        ["estimate", "pentomino-3x20", "--plot", "x.png"],
+        ["estimate", "owen-a", "--probes", "10"],
+        ["estimate", "pentomino-3x20", "--probes", "0"],
+        ["estimate", "owen-a", "--branches", "2"],
+        ["estimate", "pentomino-3x20", "--branches", "0"],
+    ):
         assert main(bad) == 2
 
 
@@ -217,9 +245,9 @@ def test_knuth_probes_from_a_partial_state_estimate_its_exhaust():
     """From a beam-like state (the engine's item bitset with a few pieces placed), the probes
     estimate the tree that the engine's search restarted from that state exhausts."""
     from baseline.poly import engine as poly
-    from baseline.xcc.backtrack import make_search
-    from baseline.runtime.kernel import DONE, NO_BOUND, SOLUTION
     from baseline.poly.estimate import estimate_tree
+    from baseline.runtime.kernel import DONE, NO_BOUND, SOLUTION
+    from baseline.xcc.searches import make_search
 
     p = catalog.load("pentomino-6x10")
     x = p.to_xcc()

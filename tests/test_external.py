@@ -16,8 +16,9 @@ from eternity.cli import main
 from puzzles import catalog, generate
 
 HAVE = [c for c in ("cadical", "picosat", "minisat") if shutil.which(c)]
-needs_cadical = pytest.mark.skipif(shutil.which("cadical") is None, reason="cadical not installed "
-                                   "(apt-get install cadical)")
+needs_cadical = pytest.mark.skipif(
+    shutil.which("cadical") is None, reason="cadical not installed (apt-get install cadical)"
+)
 
 
 @needs_cadical
@@ -47,8 +48,11 @@ def test_the_clue_puzzle_is_solved_and_verified():
 def fake(tmp_path, body: str) -> str:
     """A script that answers the one-clause probe like a SAT solver, then does ``body`` on real input."""
     f = tmp_path / "fake-sat"
-    f.write_text("#!/bin/sh\nif grep -q '^p cnf 1 1$' \"$1\"; then echo 's SATISFIABLE'; echo 'v 1 0'; exit 10; fi\n"
-                 + body + "\n")
+    f.write_text(
+        "#!/bin/sh\nif grep -q '^p cnf 1 1$' \"$1\"; then echo 's SATISFIABLE'; echo 'v 1 0'; exit 10; fi\n"
+        + body
+        + "\n"
+    )
     f.chmod(f.stat().st_mode | stat.S_IEXEC)
     return str(f)
 
@@ -64,8 +68,9 @@ def test_a_hanging_binary_stops_at_the_time_limit(tmp_path):
 
     hang = fake(tmp_path, "sleep 60")
     t0 = time.perf_counter()
-    res = solving.get("external", {"cmd": hang}).solve(catalog.load("queens-5"), mode="first",
-                                                       limits=solving.Limits(time_s=1.0))
+    res = solving.get("external", {"cmd": hang}).solve(
+        catalog.load("queens-5"), mode="first", limits=solving.Limits(time_s=1.0)
+    )
     assert res.status == solving.Status.LIMIT and time.perf_counter() - t0 < 10
 
 

@@ -17,30 +17,86 @@ from hypothesis import strategies as st
 from eternity.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
-SETTINGS = dict(deadline=None, derandomize=True, database=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+SETTINGS = dict(
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory):
     """Files the vocabulary names: good and bad puzzles, solutions, configs and databases."""
     d = tmp_path_factory.mktemp("fuzz")
-    assert main(["generate", "edge", "--rows", "3", "--cols", "3", "--frame-colors", "1", "--inner-colors", "2",
-                 "-o", str(d / "e3.json"), "--planted", str(d / "e3sol.json")]) == 0
-    assert main(["generate", "polyform", "--rows", "2", "--cols", "5", "--size", "5", "-o", str(d / "p.json"),
-                 "--planted", str(d / "psol.json")]) == 0
+    assert (
+        main(
+            [
+                "generate",
+                "edge",
+                "--rows",
+                "3",
+                "--cols",
+                "3",
+                "--frame-colors",
+                "1",
+                "--inner-colors",
+                "2",
+                "-o",
+                str(d / "e3.json"),
+                "--planted",
+                str(d / "e3sol.json"),
+            ]
+        )
+        == 0
+    )
+    assert (
+        main(
+            [
+                "generate",
+                "polyform",
+                "--rows",
+                "2",
+                "--cols",
+                "5",
+                "--size",
+                "5",
+                "-o",
+                str(d / "p.json"),
+                "--planted",
+                str(d / "psol.json"),
+            ]
+        )
+        == 0
+    )
     assert main(["commit", str(d / "e3.json"), str(d / "e3sol.json"), "-o", str(d / "e3commit.json")]) == 0
-    assert main(["open", str(d / "e3.json"), str(d / "e3sol.json"), str(d / "e3commit.json"), "--side", "left",
-                 "-o", str(d / "e3half.json")]) == 0
-    assert main(["prove", str(d / "e3.json"), str(d / "e3sol.json"), "--rounds", "3", "-o",
-                 str(d / "e3proof.json")]) == 0
+    assert (
+        main(
+            [
+                "open",
+                str(d / "e3.json"),
+                str(d / "e3sol.json"),
+                str(d / "e3commit.json"),
+                "--side",
+                "left",
+                "-o",
+                str(d / "e3half.json"),
+            ]
+        )
+        == 0
+    )
+    assert (
+        main(["prove", str(d / "e3.json"), str(d / "e3sol.json"), "--rounds", "3", "-o", str(d / "e3proof.json")]) == 0
+    )
     (d / "bytes.bin").write_bytes(bytes(range(256)) * 3)
     (d / "empty.json").write_text("")
     (d / "trunc.json").write_text('{"format": "eternity/edge", "version": 1, "rows": 3, "cols"')
     (d / "dir").mkdir()
     cfg = d / "ok.toml"
-    cfg.write_text('name = "ok"\ntime_limit = 5.0\nfamilies = [{kind = "builtin", name = "b", names = ["queens-5"]}]\n'
-                   'solvers = [{name = "backtrack", mode = "count"}]\n')
+    cfg.write_text(
+        'name = "ok"\ntime_limit = 5.0\nfamilies = [{kind = "builtin", name = "b", names = ["queens-5"]}]\n'
+        'solvers = [{name = "backtrack", mode = "count"}]\n'
+    )
     assert main(["run", str(cfg), "--db", str(d / "ok.sqlite"), "--jobs", "1", "--quiet"]) == 0
     con = sqlite3.connect(d / "foreign.sqlite")
     con.execute("CREATE TABLE t (a)")
@@ -79,13 +135,33 @@ def _check(argv: list[str], code: int, err: str, out_dir: Path) -> None:
             assert data.rstrip().endswith(b"</svg>"), (argv, p.name)
 
 
-PUZZLES = ["queens-4", "queens-5", "brendan-3x3", "brendan-4x4", "pentomino-3x20", "nosuch", "FILE:e3.json",
-           "FILE:p.json", "FILE:bytes.bin", "FILE:empty.json", "FILE:trunc.json", "FILE:dir", "FILE:missing.json"]
+PUZZLES = [
+    "queens-4",
+    "queens-5",
+    "brendan-3x3",
+    "brendan-4x4",
+    "pentomino-3x20",
+    "nosuch",
+    "FILE:e3.json",
+    "FILE:p.json",
+    "FILE:bytes.bin",
+    "FILE:empty.json",
+    "FILE:trunc.json",
+    "FILE:dir",
+    "FILE:missing.json",
+]
 NUMBERS = ["0", "1", "2", "3", "-1", "-5", "0.5", "1e9", "100000", "nan", "inf", "abc", ""]
 OUTPUTS = ["OUT:a.json", "OUT:a.svg", "OUT:a.png", "OUT:a.xyz", "/proc/x.json", "OUT:", "OUT:sub/b.json"]
 SOLUTIONS = ["FILE:e3sol.json", "FILE:psol.json", "FILE:bytes.bin", "FILE:trunc.json", "FILE:missing.json"]
-PROOF_FILES = ["FILE:e3commit.json", "FILE:e3half.json", "FILE:e3proof.json", "FILE:bytes.bin", "FILE:trunc.json",
-               "FILE:missing.json", "FILE:e3sol.json"]
+PROOF_FILES = [
+    "FILE:e3commit.json",
+    "FILE:e3half.json",
+    "FILE:e3proof.json",
+    "FILE:bytes.bin",
+    "FILE:trunc.json",
+    "FILE:missing.json",
+    "FILE:e3sol.json",
+]
 DBS = ["FILE:ok.sqlite", "FILE:foreign.sqlite", "FILE:bytes.bin", "FILE:missing.sqlite", "FILE:dir"]
 
 
@@ -98,11 +174,47 @@ FLAGS = {
     "solvers": ["--json"],
     "info": ["--json"] + PUZZLES,
     "enumerate": ["square", "triangle", "hexagon", "drafter", "nosuch", "--size", "--json", "--forms"] + NUMBERS,
-    "solve": PUZZLES + ["--solver", "backtrack", "edge-backtrack", "cpsat", "sat", "beam", "nosuch", "--mode", "first",
-                        "count", "all", "best", "--opt", "width=10", "width=-5", "width=0", "order=mrv",
-                        "order=nosuch", "engine=dlx", "backend=kissat404", "backend=minisat22", "workers=2",
-                        "seed=3", "=", "nokey", "--distinct", "--time-limit", "--node-limit", "--limit", "--show",
-                        "--json", "--quiet", "-o", "--svg", "--checkpoint", "--resume"] + NUMBERS + OUTPUTS,
+    "solve": PUZZLES
+    + [
+        "--solver",
+        "backtrack",
+        "edge-backtrack",
+        "cpsat",
+        "sat",
+        "beam",
+        "nosuch",
+        "--mode",
+        "first",
+        "count",
+        "all",
+        "best",
+        "--opt",
+        "width=10",
+        "width=-5",
+        "width=0",
+        "order=mrv",
+        "order=nosuch",
+        "engine=dlx",
+        "backend=kissat404",
+        "backend=minisat22",
+        "workers=2",
+        "seed=3",
+        "=",
+        "nokey",
+        "--distinct",
+        "--time-limit",
+        "--node-limit",
+        "--limit",
+        "--show",
+        "--json",
+        "--quiet",
+        "-o",
+        "--svg",
+        "--checkpoint",
+        "--resume",
+    ]
+    + NUMBERS
+    + OUTPUTS,
     "verify": PUZZLES + SOLUTIONS + ["--score", "--json", "--commitment", "FILE:e3commit.json", "FILE:e3half.json"],
     # no -o in the loose vocabularies: "-o FILE:e3sol.json" there would write over the world's own files
     "commit": PUZZLES + SOLUTIONS + OUTPUTS,
@@ -110,79 +222,264 @@ FLAGS = {
     "prove": PUZZLES + SOLUTIONS + ["--score", "--bits", "--rounds"] + NUMBERS[:8] + OUTPUTS,
     "check-proof": PUZZLES + PROOF_FILES,
     "render": PUZZLES + SOLUTIONS + ["--pieces", "-o"] + OUTPUTS,
-    "generate": ["edge", "polyform", "--rows", "--cols", "--frame-colors", "--inner-colors", "--seed", "--size",
-                 "--excess", "--grid", "square", "drafter", "nosuch", "--region", "hexagon:2", "hexagon:x",
-                 "--dudes", "--no-mirror", "-o", "--planted"] + NUMBERS[:9] + OUTPUTS,
-    "export": PUZZLES + ["--to", "xcc", "dimacs", "cpsat", "bucas", "solution", "json", "nosuch", "--opt",
-                         "amo=ladder", "amo=nosuch", "-o"] + OUTPUTS,
-    "estimate": PUZZLES + ["--order", "rowscan", "spiral", "nosuch", "--slips", "1,2", "x,y", "0", "--critical",
-                           "5x5:2", "4x4:1", "axb", "3x3:0", "--seeds", "--json", "--plot"] + NUMBERS[:6] + OUTPUTS,
+    "generate": [
+        "edge",
+        "polyform",
+        "--rows",
+        "--cols",
+        "--frame-colors",
+        "--inner-colors",
+        "--seed",
+        "--size",
+        "--excess",
+        "--grid",
+        "square",
+        "drafter",
+        "nosuch",
+        "--region",
+        "hexagon:2",
+        "hexagon:x",
+        "--dudes",
+        "--no-mirror",
+        "-o",
+        "--planted",
+    ]
+    + NUMBERS[:9]
+    + OUTPUTS,
+    "export": PUZZLES
+    + [
+        "--to",
+        "xcc",
+        "dimacs",
+        "cpsat",
+        "bucas",
+        "solution",
+        "json",
+        "nosuch",
+        "--opt",
+        "amo=ladder",
+        "amo=nosuch",
+        "-o",
+    ]
+    + OUTPUTS,
+    "estimate": PUZZLES
+    + [
+        "--order",
+        "rowscan",
+        "spiral",
+        "nosuch",
+        "--slips",
+        "1,2",
+        "x,y",
+        "0",
+        "--critical",
+        "5x5:2",
+        "4x4:1",
+        "axb",
+        "3x3:0",
+        "--seeds",
+        "--json",
+        "--plot",
+    ]
+    + NUMBERS[:6]
+    + OUTPUTS,
     "decode": PUZZLES + ["--from", "--model", "-o"] + SOLUTIONS + OUTPUTS,
     "table": DBS + ["--format", "md", "csv", "latex", "json", "nosuch", "--clock", "solve", "search", "total"],
     "plot": DBS + ["--kind", "cactus", "hardness", "nosuch", "--clock", "total", "-o"] + OUTPUTS,
-    "run": ["FILE:ok.toml", "FILE:bytes.bin", "FILE:missing.toml", "--db", "--jobs", "--executor", "local",
-            "nosuch", "--scheduler", "x", "--quiet"] + DBS + OUTPUTS + NUMBERS[:6],
-    "tilability": ["queens-4", "FILE:p.json", "FILE:bytes.bin", "--region-size", "--excess", "--samples",
-                   "--regions", "last", "first", "nosuch", "--seed", "--time-limit", "--jobs", "--db", "--plot",
-                   "--quiet", "-o"] + NUMBERS[:7] + OUTPUTS,
+    "run": [
+        "FILE:ok.toml",
+        "FILE:bytes.bin",
+        "FILE:missing.toml",
+        "--db",
+        "--jobs",
+        "--executor",
+        "local",
+        "nosuch",
+        "--scheduler",
+        "x",
+        "--quiet",
+    ]
+    + DBS
+    + OUTPUTS
+    + NUMBERS[:6],
+    "tilability": [
+        "queens-4",
+        "FILE:p.json",
+        "FILE:bytes.bin",
+        "--region-size",
+        "--excess",
+        "--samples",
+        "--regions",
+        "last",
+        "first",
+        "nosuch",
+        "--seed",
+        "--time-limit",
+        "--jobs",
+        "--db",
+        "--plot",
+        "--quiet",
+        "-o",
+    ]
+    + NUMBERS[:7]
+    + OUTPUTS,
 }
 
 
 SOLVERS = ["backtrack", "edge-backtrack", "cpsat", "sat", "beam", "nosuch"]
-OPTS = ["width=10", "width=-5", "width=0", "order=mrv", "order=spiral", "order=nosuch", "engine=dlx", "engine=x",
-        "backend=kissat404", "backend=minisat22", "workers=2", "seed=3", "amo=ladder", "model=xcc", "=", "nokey",
-        "memo=true", "memo_mb=1", "diagram=d.npz", "from_diagram=bytes.bin"]
+OPTS = [
+    "width=10",
+    "width=-5",
+    "width=0",
+    "order=mrv",
+    "order=spiral",
+    "order=nosuch",
+    "engine=dlx",
+    "engine=x",
+    "backend=kissat404",
+    "backend=minisat22",
+    "workers=2",
+    "seed=3",
+    "amo=ladder",
+    "model=xcc",
+    "=",
+    "nokey",
+    "memo=true",
+    "memo_mb=1",
+    "diagram=d.npz",
+    "from_diagram=bytes.bin",
+]
 SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switch})
     "list": ([], {"--json": None}),
     "solvers": ([], {"--json": None}),
     "info": ([PUZZLES], {"--json": None}),
-    "enumerate": ([["square", "triangle", "hexagon", "drafter", "nosuch"]],
-                  {"--size": ["1", "3", "5", "0", "13", "x"], "--json": None, "--forms": None}),
-    "solve": ([PUZZLES], {"--solver": SOLVERS, "--mode": ["first", "count", "all", "best", "sample", "x"],
-                          "--opt": OPTS, "--samples": NUMBERS,
-                          "--distinct": None, "--node-limit": NUMBERS, "--limit": NUMBERS, "--show": NUMBERS,
-                          "--json": None, "--quiet": None, "-o": OUTPUTS, "--svg": OUTPUTS,
-                          "--checkpoint": ["OUT:ck", "OUT:a.json", "/proc/ck"], "--resume": ["OUT:ck", "FILE:dir"]}),
-    "verify": ([["FILE:e3.json"] * 4 + PUZZLES, ["FILE:e3sol.json"] * 4 + SOLUTIONS + ["FILE:e3half.json"]],
-               {"--score": None, "--json": None,
-                                                             "--commitment": PROOF_FILES}),
+    "enumerate": (
+        [["square", "triangle", "hexagon", "drafter", "nosuch"]],
+        {"--size": ["1", "3", "5", "0", "13", "x"], "--json": None, "--forms": None},
+    ),
+    "solve": (
+        [PUZZLES],
+        {
+            "--solver": SOLVERS,
+            "--mode": ["first", "count", "all", "best", "sample", "x"],
+            "--opt": OPTS,
+            "--samples": NUMBERS,
+            "--distinct": None,
+            "--node-limit": NUMBERS,
+            "--limit": NUMBERS,
+            "--show": NUMBERS,
+            "--json": None,
+            "--quiet": None,
+            "-o": OUTPUTS,
+            "--svg": OUTPUTS,
+            "--checkpoint": ["OUT:ck", "OUT:a.json", "/proc/ck"],
+            "--resume": ["OUT:ck", "FILE:dir"],
+        },
+    ),
+    "verify": (
+        [["FILE:e3.json"] * 4 + PUZZLES, ["FILE:e3sol.json"] * 4 + SOLUTIONS + ["FILE:e3half.json"]],
+        {"--score": None, "--json": None, "--commitment": PROOF_FILES},
+    ),
     "commit": ([["FILE:e3.json"] * 12 + PUZZLES, ["FILE:e3sol.json"] * 8 + SOLUTIONS], {"-o": OUTPUTS}),
-    "open": ([["FILE:e3.json"] * 6 + ["nosuch", "FILE:p.json"], ["FILE:e3sol.json"] * 6 + ["FILE:psol.json"],
-              ["FILE:e3commit.json"] * 6 + PROOF_FILES],
-             {"--side": ["left", "right"] * 3 + ["x"], "-o": ["OUT:a.json"] * 6 + OUTPUTS}),
-    "prove": ([["FILE:e3.json"] * 12 + PUZZLES, ["FILE:e3sol.json"] * 8 + SOLUTIONS],
-              {"--score": NUMBERS[:8], "--bits": NUMBERS[:8], "--rounds": ["1", "2", "0", "x", "2000"],
-               "-o": OUTPUTS}),
+    "open": (
+        [
+            ["FILE:e3.json"] * 6 + ["nosuch", "FILE:p.json"],
+            ["FILE:e3sol.json"] * 6 + ["FILE:psol.json"],
+            ["FILE:e3commit.json"] * 6 + PROOF_FILES,
+        ],
+        {"--side": ["left", "right"] * 3 + ["x"], "-o": ["OUT:a.json"] * 6 + OUTPUTS},
+    ),
+    "prove": (
+        [["FILE:e3.json"] * 12 + PUZZLES, ["FILE:e3sol.json"] * 8 + SOLUTIONS],
+        {"--score": NUMBERS[:8], "--bits": NUMBERS[:8], "--rounds": ["1", "2", "0", "x", "2000"], "-o": OUTPUTS},
+    ),
     "check-proof": ([["FILE:e3.json"] * 6 + PUZZLES, ["FILE:e3proof.json"] * 6 + PROOF_FILES], {}),
     "render": ([PUZZLES, SOLUTIONS], {"--pieces": None, "-o": OUTPUTS}),
-    "generate": ([["edge", "polyform"]], {"--rows": NUMBERS[:9], "--cols": NUMBERS[:9], "--frame-colors": NUMBERS[:6],
-                                          "--inner-colors": NUMBERS[:6], "--seed": NUMBERS[:6],
-                                          "--size": NUMBERS[:6], "--excess": NUMBERS[:6],
-                                          "--grid": ["square", "drafter", "nosuch"],
-                                          "--region": ["hexagon:2", "hexagon:x", "eternity1-boat", "queens-4"],
-                                          "--dudes": None, "--no-mirror": None, "-o": OUTPUTS, "--planted": OUTPUTS}),
-    "export": ([PUZZLES], {"--to": ["xcc", "dimacs", "cpsat", "bucas", "solution", "json", "x"],
-                           "--opt": OPTS + ["solution=FILE:e3sol.json"], "-o": OUTPUTS}),
-    "estimate": ([PUZZLES], {"--order": ["rowscan", "spiral", "nosuch", "FILE:bytes.bin"],
-                             "--slips": ["1,2", "x,y", "0", "4"], "--json": None, "--measure": None,
-                             "--plot": OUTPUTS, "--critical": ["4x4:1", "axb", "3x3:0", "5x5:2"]}),
+    "generate": (
+        [["edge", "polyform"]],
+        {
+            "--rows": NUMBERS[:9],
+            "--cols": NUMBERS[:9],
+            "--frame-colors": NUMBERS[:6],
+            "--inner-colors": NUMBERS[:6],
+            "--seed": NUMBERS[:6],
+            "--size": NUMBERS[:6],
+            "--excess": NUMBERS[:6],
+            "--grid": ["square", "drafter", "nosuch"],
+            "--region": ["hexagon:2", "hexagon:x", "eternity1-boat", "queens-4"],
+            "--dudes": None,
+            "--no-mirror": None,
+            "-o": OUTPUTS,
+            "--planted": OUTPUTS,
+        },
+    ),
+    "export": (
+        [PUZZLES],
+        {
+            "--to": ["xcc", "dimacs", "cpsat", "bucas", "solution", "json", "x"],
+            "--opt": OPTS + ["solution=FILE:e3sol.json"],
+            "-o": OUTPUTS,
+        },
+    ),
+    "estimate": (
+        [PUZZLES],
+        {
+            "--order": ["rowscan", "spiral", "nosuch", "FILE:bytes.bin"],
+            "--slips": ["1,2", "x,y", "0", "4"],
+            "--json": None,
+            "--measure": None,
+            "--plot": OUTPUTS,
+            "--critical": ["4x4:1", "axb", "3x3:0", "5x5:2"],
+        },
+    ),
     "decode": ([PUZZLES], {"--from": SOLUTIONS, "--model": SOLUTIONS, "-o": OUTPUTS}),
-    "table": ([["FILE:ok.sqlite"] * 3 + DBS], {"--format": ["md", "csv", "latex", "json", "x"], "--clock": ["solve", "search", "total", "x"]}),
-    "plot": ([["FILE:ok.sqlite"] * 3 + DBS], {"--kind": ["cactus", "hardness", "x"], "--clock": ["total", "solve"],
-                                              "-o": ["OUT:a.png"] * 4 + OUTPUTS}),
-    "run": ([["FILE:ok.toml", "FILE:bytes.bin", "FILE:missing.toml"]],
-            {"--db": DBS + OUTPUTS, "--jobs": NUMBERS[:6], "--executor": ["local", "x"], "--scheduler": ["x"],
-             "--quiet": None}),
-    "tilability": ([["queens-4", "FILE:p.json", "FILE:bytes.bin"]],
-                   {"--region-size": NUMBERS[:6], "--excess": NUMBERS[:6], "--samples": ["2", "3", "1", "x"],
-                    "--regions": ["last", "first", "x"], "--seed": NUMBERS[:4], "--jobs": ["1", "0"],
-                    "--db": OUTPUTS, "--plot": OUTPUTS, "--quiet": None, "-o": OUTPUTS}),
+    "table": (
+        [["FILE:ok.sqlite"] * 3 + DBS],
+        {"--format": ["md", "csv", "latex", "json", "x"], "--clock": ["solve", "search", "total", "x"]},
+    ),
+    "plot": (
+        [["FILE:ok.sqlite"] * 3 + DBS],
+        {"--kind": ["cactus", "hardness", "x"], "--clock": ["total", "solve"], "-o": ["OUT:a.png"] * 4 + OUTPUTS},
+    ),
+    "run": (
+        [["FILE:ok.toml", "FILE:bytes.bin", "FILE:missing.toml"]],
+        {
+            "--db": DBS + OUTPUTS,
+            "--jobs": NUMBERS[:6],
+            "--executor": ["local", "x"],
+            "--scheduler": ["x"],
+            "--quiet": None,
+        },
+    ),
+    "tilability": (
+        [["queens-4", "FILE:p.json", "FILE:bytes.bin"]],
+        {
+            "--region-size": NUMBERS[:6],
+            "--excess": NUMBERS[:6],
+            "--samples": ["2", "3", "1", "x"],
+            "--regions": ["last", "first", "x"],
+            "--seed": NUMBERS[:4],
+            "--jobs": ["1", "0"],
+            "--db": OUTPUTS,
+            "--plot": OUTPUTS,
+            "--quiet": None,
+            "-o": OUTPUTS,
+        },
+    ),
 }
 
 
-REQUIRED = {"generate": ["-o", "--rows", "--cols", "--frame-colors", "--inner-colors"], "render": ["-o"],
-            "commit": ["-o"], "open": ["--side", "-o"], "prove": ["-o"],
-            "export": ["--to", "-o"], "decode": ["--from", "--model", "-o"], "plot": ["-o"], "tilability": ["-o"]}
+REQUIRED = {
+    "generate": ["-o", "--rows", "--cols", "--frame-colors", "--inner-colors"],
+    "render": ["-o"],
+    "commit": ["-o"],
+    "open": ["--side", "-o"],
+    "prove": ["-o"],
+    "export": ["--to", "-o"],
+    "decode": ["--from", "--model", "-o"],
+    "plot": ["-o"],
+    "tilability": ["-o"],
+}
 
 
 @st.composite
@@ -222,9 +519,27 @@ def _fresh_out(world: Path, tag: str) -> Path:
     return out
 
 
-EXAMPLES = {"list": 20, "solvers": 10, "info": 120, "enumerate": 120, "solve": 420, "verify": 150, "render": 150,
-            "generate": 250, "export": 150, "estimate": 150, "decode": 80, "table": 100, "plot": 80, "run": 40,
-            "tilability": 40, "commit": 40, "open": 80, "prove": 40, "check-proof": 40}
+EXAMPLES = {
+    "list": 20,
+    "solvers": 10,
+    "info": 120,
+    "enumerate": 120,
+    "solve": 420,
+    "verify": 150,
+    "render": 150,
+    "generate": 250,
+    "export": 150,
+    "estimate": 150,
+    "decode": 80,
+    "table": 100,
+    "plot": 80,
+    "run": 40,
+    "tilability": 40,
+    "commit": 40,
+    "open": 80,
+    "prove": 40,
+    "check-proof": 40,
+}
 JSON_CASES, BYTES_CASES, TOML_CASES = 300, 150, 200
 
 
@@ -260,27 +575,43 @@ FIELDS = {
     "rows": st.one_of(st.integers(-3, 2000), st.text(max_size=3), st.none()),
     "cols": st.one_of(st.integers(-3, 2000), st.floats(allow_nan=True)),
     "pieces": st.one_of(st.lists(st.lists(st.integers(-2, 5), max_size=5), max_size=12), st.text(max_size=4)),
-    "fixed": st.lists(st.fixed_dictionaries({"cell": st.sampled_from(["A1", "Z99", "", "I8"]),
-                                             "piece": st.integers(-1, 300), "rotation": st.integers(-1, 5)}),
-                      max_size=2),
+    "fixed": st.lists(
+        st.fixed_dictionaries(
+            {
+                "cell": st.sampled_from(["A1", "Z99", "", "I8"]),
+                "piece": st.integers(-1, 300),
+                "rotation": st.integers(-1, 5),
+            }
+        ),
+        max_size=2,
+    ),
     "grid": st.sampled_from(["square", "drafter", "nosuch", None]),
-    "region": st.one_of(st.fixed_dictionaries({"cells": st.lists(st.lists(st.integers(-2, 4), min_size=2,
-                                                                            max_size=3), max_size=6)}),
-                        st.text(max_size=3)),
+    "region": st.one_of(
+        st.fixed_dictionaries({"cells": st.lists(st.lists(st.integers(-2, 4), min_size=2, max_size=3), max_size=6)}),
+        st.text(max_size=3),
+    ),
     "n": st.one_of(st.integers(-2, 70), st.text(max_size=2)),
     "puzzle": st.text(max_size=8),
-    "placements": st.lists(st.one_of(st.lists(st.integers(-1, 9), max_size=3),
-                                     st.fixed_dictionaries({"cell": st.text(max_size=3),
-                                                            "piece": st.integers(-1, 12),
-                                                            "rotation": st.integers(-1, 4)})), max_size=10),
+    "placements": st.lists(
+        st.one_of(
+            st.lists(st.integers(-1, 9), max_size=3),
+            st.fixed_dictionaries(
+                {"cell": st.text(max_size=3), "piece": st.integers(-1, 12), "rotation": st.integers(-1, 4)}
+            ),
+        ),
+        max_size=10,
+    ),
     "mirror": st.sampled_from([True, False, "yes"]),
 }
 
 
 @settings(max_examples=JSON_CASES, **SETTINGS)
-@given(st.dictionaries(st.sampled_from(sorted(FIELDS)), st.none(), max_size=8).flatmap(
-    lambda keys: st.fixed_dictionaries({k: FIELDS[k] for k in keys})),
-       st.sampled_from(["info", "solve", "verify", "render", "export"]))
+@given(
+    st.dictionaries(st.sampled_from(sorted(FIELDS)), st.none(), max_size=8).flatmap(
+        lambda keys: st.fixed_dictionaries({k: FIELDS[k] for k in keys})
+    ),
+    st.sampled_from(["info", "solve", "verify", "render", "export"]),
+)
 def test_json_of_the_right_shape_with_wrong_values(world, doc, command):
     out = _fresh_out(world, "json")
     f = out / "in.json"
@@ -306,26 +637,64 @@ def test_random_bytes(world, data, command):
     out = _fresh_out(world, "bytes")
     f = out / ("in.toml" if command == "run" else "in.sqlite" if command == "table" else "in.json")
     f.write_bytes(data)
-    argv = {"info": ["info", str(f)], "verify": ["verify", "queens-4", str(f)],
-            "run": ["run", str(f), "--db", str(out / "r.sqlite"), "--quiet"], "table": ["table", str(f)],
-            "solve": ["solve", str(f), "--time-limit", "1"]}[command]
+    argv = {
+        "info": ["info", str(f)],
+        "verify": ["verify", "queens-4", str(f)],
+        "run": ["run", str(f), "--db", str(out / "r.sqlite"), "--quiet"],
+        "table": ["table", str(f)],
+        "solve": ["solve", str(f), "--time-limit", "1"],
+    }[command]
     code, err = _run(argv, out)
     f.unlink()
     _check(argv, code, err, out)
 
 
-TOML_VALUES = st.sampled_from(['"x"', "1", "-1", "0", "2.5", "true", "[]", "[1, 2]", '["queens-4"]', "{}",
-                               '{start = 2, stop = 3}', '{start = 3, stop = 2}', '"/nonexistent/*.json"'])
-FAMILY_KEYS = ["kind", "name", "rows", "cols", "frame_colors", "inner_colors", "instances", "names", "glob",
-               "size", "puzzle", "region_size", "excess", "samples", "regions", "nosuch"]
+TOML_VALUES = st.sampled_from(
+    [
+        '"x"',
+        "1",
+        "-1",
+        "0",
+        "2.5",
+        "true",
+        "[]",
+        "[1, 2]",
+        '["queens-4"]',
+        "{}",
+        "{start = 2, stop = 3}",
+        "{start = 3, stop = 2}",
+        '"/nonexistent/*.json"',
+    ]
+)
+FAMILY_KEYS = [
+    "kind",
+    "name",
+    "rows",
+    "cols",
+    "frame_colors",
+    "inner_colors",
+    "instances",
+    "names",
+    "glob",
+    "size",
+    "puzzle",
+    "region_size",
+    "excess",
+    "samples",
+    "regions",
+    "nosuch",
+]
 KINDS = st.sampled_from(['"edge"', '"builtin"', '"files"', '"polyform"', '"excess"', '"nosuch"'])
 
 
 @st.composite
 def configs(draw) -> str:
     lines = []
-    for key in draw(st.lists(st.sampled_from(["name", "seed", "repeats", "time_limit", "memory_mb", "nosuch"]),
-                             unique=True, max_size=5)):
+    for key in draw(
+        st.lists(
+            st.sampled_from(["name", "seed", "repeats", "time_limit", "memory_mb", "nosuch"]), unique=True, max_size=5
+        )
+    ):
         lines.append(f"{key} = {draw(TOML_VALUES)}")
     for _ in range(draw(st.integers(0, 2))):
         lines.append("[[families]]")
@@ -335,8 +704,9 @@ def configs(draw) -> str:
     for _ in range(draw(st.integers(0, 2))):
         lines.append("[[solvers]]")
         lines.append("name = " + draw(st.sampled_from(['"backtrack"', '"sat"', '"nosuch"', "1"])))
-        for key in draw(st.lists(st.sampled_from(["mode", "options", "label", "split_depth", "nosuch"]),
-                                 unique=True, max_size=3)):
+        for key in draw(
+            st.lists(st.sampled_from(["mode", "options", "label", "split_depth", "nosuch"]), unique=True, max_size=3)
+        ):
             lines.append(f"{key} = {draw(TOML_VALUES)}")
     return "\n".join(lines) + "\n"
 

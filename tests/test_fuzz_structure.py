@@ -57,8 +57,8 @@ READERS = {  # name -> (file in the world, argv with FILE where the mutated copy
 }
 
 
-def _argv(template: list[str], file: Path, world: Path, out: Path) -> list[str]:
-    return [a.replace("FILE", str(file)).replace("WORLD", str(world)).replace("OUT", str(out)) for a in template]
+def _argv(template: list[str], file: Path, world_dir: Path, out: Path) -> list[str]:
+    return [a.replace("FILE", str(file)).replace("WORLD", str(world_dir)).replace("OUT", str(out)) for a in template]
 
 
 @pytest.mark.parametrize("reader", sorted(READERS))
@@ -76,10 +76,18 @@ def test_encodings(reader, world, out):  # noqa: F811
     name, template = READERS[reader]
     text = (world / name).read_text()
     f = out.parent / f"e-{name}"
-    variants = [b"\xef\xbb\xbf" + text.encode(), text.encode("utf-16"), text.encode("utf-16-le"),
-                text.encode("utf-16-be"), text.encode("utf-32"), b"\xff\xfe\xfd" + text.encode(),
-                text.encode()[:len(text) // 2] + b"\xc3\x28\xa0\xa1" + text.encode()[len(text) // 2:],
-                text.encode().replace(b"\n", b"\r\n"), text.encode() + b"\x00" * 64, b"\x00" + text.encode()]
+    variants = [
+        b"\xef\xbb\xbf" + text.encode(),
+        text.encode("utf-16"),
+        text.encode("utf-16-le"),
+        text.encode("utf-16-be"),
+        text.encode("utf-32"),
+        b"\xff\xfe\xfd" + text.encode(),
+        text.encode()[: len(text) // 2] + b"\xc3\x28\xa0\xa1" + text.encode()[len(text) // 2 :],
+        text.encode().replace(b"\n", b"\r\n"),
+        text.encode() + b"\x00" * 64,
+        b"\x00" + text.encode(),
+    ]
     for v in variants:
         f.write_bytes(v)
         _try(_argv(template, f, world, out), out, [f])
@@ -121,19 +129,25 @@ def test_every_field_at_the_edges_of_its_range(reader, world, out):  # noqa: F81
 
 def test_nesting_depth_and_sizes(world, out):  # noqa: F811
     f = out.parent / "deep.json"
-    for text in ["[" * 100_000 + "]" * 100_000, '{"a":' * 50_000 + "1" + "}" * 50_000,
-                 json.dumps({"format": "eternity/edge", "version": 1, "rows": 3, "cols": 3,
-                             "pieces": [[[[[0]]]]] * 9}),
-                 json.dumps({"format": "eternity/edge", "version": 1, "rows": 1000, "cols": 1000,
-                             "pieces": [[0, 0, 1, 1]] * 1000}),
-                 json.dumps({"format": "eternity/edge", "version": 1, "rows": 3, "cols": 3,
-                             "pieces": [[1, 2, 3, 4]] * 50_000}),
-                 "1 2 3 4\n" * 50_000, "3 3\n" + "0 0 1 1\n" * 9 + "9" * 10_000 + "\n"]:
+    for text in [
+        "[" * 100_000 + "]" * 100_000,
+        '{"a":' * 50_000 + "1" + "}" * 50_000,
+        json.dumps({"format": "eternity/edge", "version": 1, "rows": 3, "cols": 3, "pieces": [[[[[0]]]]] * 9}),
+        json.dumps(
+            {"format": "eternity/edge", "version": 1, "rows": 1000, "cols": 1000, "pieces": [[0, 0, 1, 1]] * 1000}
+        ),
+        json.dumps({"format": "eternity/edge", "version": 1, "rows": 3, "cols": 3, "pieces": [[1, 2, 3, 4]] * 50_000}),
+        "1 2 3 4\n" * 50_000,
+        "3 3\n" + "0 0 1 1\n" * 9 + "9" * 10_000 + "\n",
+    ]:
         f.write_text(text)
         _try(["info", str(f)], out, [f])
     toml = out.parent / "deep.toml"
-    for text in ["a = " + "[" * 10_000 + "]" * 10_000, 'name = "' + "n" * 1_000_000 + '"\n',
-                 (world / "ok.toml").read_text().replace('"queens-5"', '"queens-5"' + ', "queens-5"' * 10_000)]:
+    for text in [
+        "a = " + "[" * 10_000 + "]" * 10_000,
+        'name = "' + "n" * 1_000_000 + '"\n',
+        (world / "ok.toml").read_text().replace('"queens-5"', '"queens-5"' + ', "queens-5"' * 10_000),
+    ]:
         toml.write_text(text)
         _try(["run", str(toml), "--db", str(out / "d.sqlite"), "--family", "none", "--quiet"], out, [toml])
 
@@ -146,13 +160,28 @@ def test_special_files_and_long_names(world, out):  # noqa: F811
     long_name = out.parent / ("n" * 250 + ".json")
     long_name.write_bytes((world / "e3.json").read_bytes())
     too_long = str(out.parent / ("n" * 5000 + ".json"))
-    for path in [str(fifo), str(loop), "/dev/zero", "/dev/null", str(out.parent), str(long_name), too_long,
-                 str(out.parent / "missing.json"), "", " ", "-"]:
-        for template in (["info", "FILE"], ["verify", "WORLD/e3.json", "FILE"],
-                         ["run", "FILE", "--db", "OUT/s.sqlite", "--quiet"], ["table", "FILE"],
-                         ["check-proof", "WORLD/e3.json", "FILE"],
-                         ["decode", "WORLD/e3.json", "--from", "FILE", "--model", "FILE", "-o", "OUT/d.json"],
-                         ["solve", "WORLD/e3.json", "--solver", "backtrack", "--resume", "FILE", "--quiet"]):
+    for path in [
+        str(fifo),
+        str(loop),
+        "/dev/zero",
+        "/dev/null",
+        str(out.parent),
+        str(long_name),
+        too_long,
+        str(out.parent / "missing.json"),
+        "",
+        " ",
+        "-",
+    ]:
+        for template in (
+            ["info", "FILE"],
+            ["verify", "WORLD/e3.json", "FILE"],
+            ["run", "FILE", "--db", "OUT/s.sqlite", "--quiet"],
+            ["table", "FILE"],
+            ["check-proof", "WORLD/e3.json", "FILE"],
+            ["decode", "WORLD/e3.json", "--from", "FILE", "--model", "FILE", "-o", "OUT/d.json"],
+            ["solve", "WORLD/e3.json", "--solver", "backtrack", "--resume", "FILE", "--quiet"],
+        ):
             argv = [a.replace("FILE", path).replace("WORLD", str(world)).replace("OUT", str(out)) for a in template]
             _try(argv, out)
 
@@ -170,23 +199,67 @@ def test_damaged_databases_snapshots_cnf_and_models(world, out):  # noqa: F811
     c = out.parent / "t.cnf"
     for n in _lengths(len(cnf), most=40):
         c.write_bytes(cnf[:n])
-        _try(["decode", str(world / "e3.json"), "--from", str(c), "--model", str(model), "-o", str(out / "d.json")],
-             out, [c, model])
+        _try(
+            ["decode", str(world / "e3.json"), "--from", str(c), "--model", str(model), "-o", str(out / "d.json")],
+            out,
+            [c, model],
+        )
     for text in ["", "v", "v x 0", "s UNSATISFIABLE\n", "v " + "9" * 400 + " 0", "v -0 0", "v 1 " * 100_000]:
         model.write_text(text)
-        _try(["decode", str(world / "e3.json"), "--from", str(out.parent / "e3.cnf"), "--model", str(model),
-              "-o", str(out / "d.json")], out, [model])
+        _try(
+            [
+                "decode",
+                str(world / "e3.json"),
+                "--from",
+                str(out.parent / "e3.cnf"),
+                "--model",
+                str(model),
+                "-o",
+                str(out / "d.json"),
+            ],
+            out,
+            [model],
+        )
     snap = out.parent / "snap"
-    assert main(["solve", "pentomino-6x10", "--solver", "backtrack", "--mode", "count", "--node-limit", "20000",
-                 "--opt", f"checkpoint={snap}", "--opt", "checkpoint_every=0.1", "--quiet"]) in (0, 3)
+    assert main(
+        [
+            "solve",
+            "pentomino-6x10",
+            "--solver",
+            "backtrack",
+            "--mode",
+            "count",
+            "--node-limit",
+            "20000",
+            "--opt",
+            f"checkpoint={snap}",
+            "--opt",
+            "checkpoint_every=0.1",
+            "--quiet",
+        ]
+    ) in (0, 3)
     files = sorted(p for p in snap.iterdir() if p.is_file())
     assert files
     for p in files:
         data = p.read_bytes()
         for n in _lengths(len(data), most=12):
             p.write_bytes(data[:n])
-            _try(["solve", "pentomino-6x10", "--solver", "backtrack", "--mode", "count", "--node-limit", "1000",
-                  "--opt", f"resume={snap}", "--quiet"], out)
+            _try(
+                [
+                    "solve",
+                    "pentomino-6x10",
+                    "--solver",
+                    "backtrack",
+                    "--mode",
+                    "count",
+                    "--node-limit",
+                    "1000",
+                    "--opt",
+                    f"resume={snap}",
+                    "--quiet",
+                ],
+                out,
+            )
         p.write_bytes(data)
 
 

@@ -74,8 +74,29 @@ def test_frame_colours_only_on_frame_joins():
 
 def test_cli_generate_verify_and_swap(tmp_path, capsys):
     pz, sol = tmp_path / "p.json", tmp_path / "s.json"
-    assert main(["generate", "edge", "--rows", "6", "--cols", "6", "--frame-colors", "3", "--inner-colors", "5",
-                 "--seed", "7", "-o", str(pz), "--planted", str(sol)]) == 0
+    assert (
+        main(
+            [
+                "generate",
+                "edge",
+                "--rows",
+                "6",
+                "--cols",
+                "6",
+                "--frame-colors",
+                "3",
+                "--inner-colors",
+                "5",
+                "--seed",
+                "7",
+                "-o",
+                str(pz),
+                "--planted",
+                str(sol),
+            ]
+        )
+        == 0
+    )
     assert main(["verify", str(pz), str(sol)]) == 0
     d = json.loads(sol.read_text())
     pl = d["placements"]

@@ -51,15 +51,18 @@ def test_drafter_units_are_half_triangles():
         units = g.units(c)
         assert len(units) == 3 and all(c in u and len(u) == 3 for u in units)
         for u in units:
-            assert abs(sum(g.area(x) for x in u) - 3 ** 0.5 / 8) < 1e-12
+            assert abs(sum(g.area(x) for x in u) - 3**0.5 / 8) < 1e-12
 
 
-@pytest.mark.parametrize("name,counts", [
-    ("square", [1, 1, 2, 5, 12, 35, 108]),
-    ("triangle", [1, 1, 1, 3, 4, 12, 24]),
-    ("hexagon", [1, 1, 3, 7, 22]),
-    ("drafter", [1, 6, 14, 64, 237]),
-])
+@pytest.mark.parametrize(
+    "name,counts",
+    [
+        ("square", [1, 1, 2, 5, 12, 35, 108]),
+        ("triangle", [1, 1, 1, 3, 4, 12, 24]),
+        ("hexagon", [1, 1, 3, 7, 22]),
+        ("drafter", [1, 6, 14, 64, 237]),
+    ],
+)
 def test_free_polyform_counts(name, counts):
     assert [count_free(GRIDS[name], n) for n in range(1, len(counts) + 1)] == counts
 
@@ -95,8 +98,14 @@ def test_eternity1_pieces_and_board():
     g = get_grid("drafter")
     assert len({g.canonical(tiles[i]) for i in range(1, 210)}) == 209
     assert not any(has_30_degree_corner(g, tiles[i]) for i in range(1, 222))
-    sizes = {"eternity1": (209, 2508), "eternity1-boat": (21, 252), "eternity1-tortoise": (45, 540),
-             "eternity1-pram": (64, 768), "eternity1-boomerang": (66, 792), "serenity": (8, 96)}
+    sizes = {
+        "eternity1": (209, 2508),
+        "eternity1-boat": (21, 252),
+        "eternity1-tortoise": (45, 540),
+        "eternity1-pram": (64, 768),
+        "eternity1-boomerang": (66, 792),
+        "serenity": (8, 96),
+    }
     for name, (pieces, drafters) in sizes.items():
         s = catalog.load(name).summary()
         assert (s["pieces"], s["region_drafters"], s["piece_area"] // 3) == (pieces, drafters, drafters), name
@@ -137,8 +146,10 @@ def test_generated_region_with_excess_pieces(tmp_path):
     p, planted = region_puzzle("drafter", hexagon_region(2), 12, seed=5, excess=2)
     assert len(p.pieces) == 6 and p.piece_area == len(p.region) + 72
     assert verify(p, planted).valid
-    counts = {name: solving.get(name).solve(p, mode="count", limits=Limits(time_s=60)).count
-              for name in ("backtrack", "cpsat")}
+    counts = {
+        name: solving.get(name).solve(p, mode="count", limits=Limits(time_s=60)).count
+        for name in ("backtrack", "cpsat")
+    }
     assert counts["backtrack"] == counts["cpsat"] >= 1
     f = tmp_path / "h.json"
     formats.write_puzzle(p, str(f))
@@ -154,11 +165,31 @@ def test_dudes_have_no_30_degree_corners():
 
 def test_generate_and_enumerate_cli(tmp_path, capsys):
     out, sol = tmp_path / "p.json", tmp_path / "s.json"
-    assert main(["generate", "polyform", "--grid", "drafter", "--region", "hexagon:2", "--seed", "1",
-                 "-o", str(out), "--planted", str(sol)]) == 0
+    assert (
+        main(
+            [
+                "generate",
+                "polyform",
+                "--grid",
+                "drafter",
+                "--region",
+                "hexagon:2",
+                "--seed",
+                "1",
+                "-o",
+                str(out),
+                "--planted",
+                str(sol),
+            ]
+        )
+        == 0
+    )
     assert main(["verify", str(out), str(sol)]) == 0
     assert main(["generate", "polyform", "--region", "hexagon:x", "-o", str(tmp_path / "x.json")]) == 2
-    assert main(["generate", "polyform", "--grid", "triangle", "--region", "serenity", "-o", str(tmp_path / "x.json")]) == 2
+    assert (
+        main(["generate", "polyform", "--grid", "triangle", "--region", "serenity", "-o", str(tmp_path / "x.json")])
+        == 2
+    )
     assert not (tmp_path / "x.json").exists()
     capsys.readouterr()
     assert main(["enumerate", "drafter", "--size", "4", "--json"]) == 0
@@ -168,21 +199,42 @@ def test_generate_and_enumerate_cli(tmp_path, capsys):
 
 def test_bad_drafter_cell_is_a_clear_error(tmp_path, capsys):
     f = tmp_path / "bad.json"
-    f.write_text(json.dumps({"format": "eternity/polyform", "version": 1, "grid": "drafter",
-                             "region": {"cells": [[0, 0, 12]]}, "pieces": [{"name": "a", "cells": [[0, 0, 1]]}]}))
+    f.write_text(
+        json.dumps(
+            {
+                "format": "eternity/polyform",
+                "version": 1,
+                "grid": "drafter",
+                "region": {"cells": [[0, 0, 12]]},
+                "pieces": [{"name": "a", "cells": [[0, 0, 1]]}],
+            }
+        )
+    )
     assert main(["info", str(f)]) == 2
     err = capsys.readouterr().err
     assert "region.cells" in err and "0 to 11" in err
 
 
-@pytest.mark.parametrize("grid,region,pieces", [
-    ("triangle", [[0, 0, 0], [0, 0, 1], [1, 0, 0], [1, 0, 1]], [[[0, 0, 0], [0, 0, 1]], [[0, 0, 0], [0, 0, 1]]]),
-    ("hexagon", [[0, 0], [1, 0], [0, 1], [1, 1]], [[[0, 0], [1, 0]], [[0, 0], [1, 0]]]),
-])
+@pytest.mark.parametrize(
+    "grid,region,pieces",
+    [
+        ("triangle", [[0, 0, 0], [0, 0, 1], [1, 0, 0], [1, 0, 1]], [[[0, 0, 0], [0, 0, 1]], [[0, 0, 0], [0, 0, 1]]]),
+        ("hexagon", [[0, 0], [1, 0], [0, 1], [1, 1]], [[[0, 0], [1, 0]], [[0, 0], [1, 0]]]),
+    ],
+)
 def test_other_grids_solve_count_and_render(grid, region, pieces, tmp_path):
     f = tmp_path / "p.json"
-    f.write_text(json.dumps({"format": "eternity/polyform", "version": 1, "grid": grid, "region": {"cells": region},
-                             "pieces": [{"name": f"p{i}", "cells": c} for i, c in enumerate(pieces)]}))
+    f.write_text(
+        json.dumps(
+            {
+                "format": "eternity/polyform",
+                "version": 1,
+                "grid": grid,
+                "region": {"cells": region},
+                "pieces": [{"name": f"p{i}", "cells": c} for i, c in enumerate(pieces)],
+            }
+        )
+    )
     p = formats.read_puzzle(str(f))
     res = solving.get("backtrack").solve(p, mode="all", limits=Limits())
     assert res.count >= 1 and all(verify(p, s).valid for s in res.solutions)
@@ -256,10 +308,11 @@ def test_the_placement_table_is_the_plain_construction(grid, seed, mirror):
     x = p.to_xcc()
     names = [n for _, _, n in p.copy_names()]
     for k, (i, c, cl) in enumerate(want):
-        items = [x.item_names[j] for j in x.opt_items[x.opt_ptr[k]:x.opt_ptr[k + 1]]]
+        items = [x.item_names[j] for j in x.opt_items[x.opt_ptr[k] : x.opt_ptr[k + 1]]]
         assert items == [names[sum(pc.count for pc in pieces[:i]) + c]] + [p.cell_item(q) for q in cl]
     if len(want) > 1:
         rows = [len(want) - 1, 0]
-        assert [tuple(pl) for pl in x.reorder(__import__("numpy").array(rows + list(range(1, len(want) - 1)))).decode][:2] \
-            == [want[-1], want[0]]
+        assert [tuple(pl) for pl in x.reorder(__import__("numpy").array(rows + list(range(1, len(want) - 1)))).decode][
+            :2
+        ] == [want[-1], want[0]]
         assert [tuple(pl) for pl in table[1:]] == want[1:]

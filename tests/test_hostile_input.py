@@ -2,10 +2,10 @@
 foreign databases, counts beyond 64 bits, every mode's output complete, help that helps."""
 
 import json
-import sys
-from pathlib import Path
 import os
 import sqlite3
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -16,8 +16,27 @@ from experiments.store import RESULT_COLUMNS, Store
 
 @pytest.fixture
 def e3(tmp_path):
-    assert main(["generate", "edge", "--rows", "3", "--cols", "3", "--frame-colors", "1", "--inner-colors", "2",
-                 "-o", str(tmp_path / "p.json"), "--planted", str(tmp_path / "s.json")]) == 0
+    assert (
+        main(
+            [
+                "generate",
+                "edge",
+                "--rows",
+                "3",
+                "--cols",
+                "3",
+                "--frame-colors",
+                "1",
+                "--inner-colors",
+                "2",
+                "-o",
+                str(tmp_path / "p.json"),
+                "--planted",
+                str(tmp_path / "s.json"),
+            ]
+        )
+        == 0
+    )
     return tmp_path
 
 
@@ -37,16 +56,36 @@ def test_an_output_that_is_an_input_is_refused(e3, capsys):
     assert "input" in one_line_exit_2(capsys, ["export", str(p), "--to", "json", "-o", str(p)])
     assert p.read_bytes() == before
     same = e3 / "same.json"
-    assert "its own file" in one_line_exit_2(capsys, ["generate", "edge", "--rows", "3", "--cols", "3",
-                                                      "--frame-colors", "1", "--inner-colors", "2", "-o", str(same),
-                                                      "--planted", str(same)])
+    assert "its own file" in one_line_exit_2(
+        capsys,
+        [
+            "generate",
+            "edge",
+            "--rows",
+            "3",
+            "--cols",
+            "3",
+            "--frame-colors",
+            "1",
+            "--inner-colors",
+            "2",
+            "-o",
+            str(same),
+            "--planted",
+            str(same),
+        ],
+    )
     assert not same.exists()
 
 
 def test_empty_names_special_files_and_wrong_picture_suffixes(e3, capsys):
     p = str(e3 / "p.json")
-    for argv in (["render", p, "-o", ""], ["export", p, "--to", "json", "-o", ""], ["solve", p, "-o", ""],
-                 ["solve", p, "--svg", ""]):
+    for argv in (
+        ["render", p, "-o", ""],
+        ["export", p, "--to", "json", "-o", ""],
+        ["solve", p, "-o", ""],
+        ["solve", p, "--svg", ""],
+    ):
         assert "empty file name" in one_line_exit_2(capsys, argv)
     fifo = e3 / "fifo"
     os.mkfifo(fifo)
@@ -81,16 +120,19 @@ def test_counts_beyond_64_bits_are_stored_and_tabled_exactly(tmp_path):
 
 def test_a_foreign_or_damaged_database_is_refused_untouched(tmp_path, capsys):
     cfg = tmp_path / "c.toml"
-    cfg.write_text('name = "c"\ntime_limit = 5.0\nfamilies = [{kind = "builtin", name = "b", names = ["queens-5"]}]\n'
-                   'solvers = [{name = "backtrack", mode = "count"}]\n')
+    cfg.write_text(
+        'name = "c"\ntime_limit = 5.0\nfamilies = [{kind = "builtin", name = "b", names = ["queens-5"]}]\n'
+        'solvers = [{name = "backtrack", mode = "count"}]\n'
+    )
     foreign = tmp_path / "foreign.sqlite"
     con = sqlite3.connect(foreign)
     con.execute("CREATE TABLE results (a)")
     con.commit()
     con.close()
     before = foreign.read_bytes()
-    assert "not an eternity results database" in one_line_exit_2(capsys, ["run", str(cfg), "--db", str(foreign),
-                                                                          "--quiet"])
+    assert "not an eternity results database" in one_line_exit_2(
+        capsys, ["run", str(cfg), "--db", str(foreign), "--quiet"]
+    )
     assert foreign.read_bytes() == before
     good = tmp_path / "good.sqlite"
     assert main(["run", str(cfg), "--db", str(good), "--quiet"]) == 0
@@ -120,24 +162,39 @@ def test_version_and_the_bare_command(capsys):
     assert "solve" in out and "prove" in out and "commit" in out
 
 
-@pytest.mark.parametrize("line,field", [("time_limit = inf", "time_limit"), ("time_limit = 1e300", "time_limit"),
-                                        ("time_limit = nan", "time_limit"), ("memory_mb = 64", "memory_mb"),
-                                        ("repeats = 100000", "repeats")])
+@pytest.mark.parametrize(
+    "line,field",
+    [
+        ("time_limit = inf", "time_limit"),
+        ("time_limit = 1e300", "time_limit"),
+        ("time_limit = nan", "time_limit"),
+        ("memory_mb = 64", "memory_mb"),
+        ("repeats = 100000", "repeats"),
+    ],
+)
 def test_config_numbers_are_bounded(tmp_path, capsys, line, field):
     cfg = tmp_path / "c.toml"
-    cfg.write_text(f'name = "c"\n{line}\nfamilies = [{{kind = "builtin", name = "b", names = ["queens-5"]}}]\n'
-                   'solvers = [{name = "backtrack", mode = "count"}]\n')
+    cfg.write_text(
+        f'name = "c"\n{line}\nfamilies = [{{kind = "builtin", name = "b", names = ["queens-5"]}}]\n'
+        'solvers = [{name = "backtrack", mode = "count"}]\n'
+    )
     assert field in one_line_exit_2(capsys, ["run", str(cfg), "--db", str(tmp_path / "r.sqlite")])
     assert not (tmp_path / "r.sqlite").exists()
 
 
-@pytest.mark.parametrize("family", ['rows = [100000], cols = [4], frame_colors = [2], inner_colors = [3]',
-                                    ('rows = [4], cols = [4], frame_colors = [2], inner_colors = [3], '
-                                     'instances = 1000000000')])
+@pytest.mark.parametrize(
+    "family",
+    [
+        "rows = [100000], cols = [4], frame_colors = [2], inner_colors = [3]",
+        ("rows = [4], cols = [4], frame_colors = [2], inner_colors = [3], instances = 1000000000"),
+    ],
+)
 def test_family_sizes_are_bounded(tmp_path, capsys, family):
     cfg = tmp_path / "c.toml"
-    cfg.write_text(f'name = "c"\nfamilies = [{{kind = "edge", name = "e", {family}}}]\n'
-                   'solvers = [{name = "backtrack", mode = "count"}]\n')
+    cfg.write_text(
+        f'name = "c"\nfamilies = [{{kind = "edge", name = "e", {family}}}]\n'
+        'solvers = [{name = "backtrack", mode = "count"}]\n'
+    )
     one_line_exit_2(capsys, ["run", str(cfg), "--db", str(tmp_path / "r.sqlite")])
 
 
@@ -181,19 +238,25 @@ def test_solvers_list_fits_80_columns_and_names_one_solver(capsys):
 
 def test_numbers_in_puzzle_files_are_bounded(tmp_path, capsys):
     f = tmp_path / "big.json"
-    f.write_text('{"format":"eternity/edge","version":1,"rows":2,"cols":2,'
-                 '"pieces":[[0,100000000000000000000,3,0],[0,0,1,1],[1,1,0,0],[1,0,0,1]]}')
+    f.write_text(
+        '{"format":"eternity/edge","version":1,"rows":2,"cols":2,'
+        '"pieces":[[0,100000000000000000000,3,0],[0,0,1,1],[1,1,0,0],[1,0,0,1]]}'
+    )
     assert "pieces.0.1" in one_line_exit_2(capsys, ["info", str(f)])
     t = tmp_path / "big.txt"
     t.write_text("1 2\n0 5000 0 0\n0 0 0 5000\n")
     assert "colour above" in one_line_exit_2(capsys, ["info", str(t)])
     poly = tmp_path / "poly.json"
-    poly.write_text('{"format":"eternity/polyform","version":1,"grid":"square","region":{"cells":[[0,0],'
-                    '[0,1000000000000000000000000000000]]},"pieces":[{"name":"D","cells":[[0,0],[0,1]]}]}')
+    poly.write_text(
+        '{"format":"eternity/polyform","version":1,"grid":"square","region":{"cells":[[0,0],'
+        '[0,1000000000000000000000000000000]]},"pieces":[{"name":"D","cells":[[0,0],[0,1]]}]}'
+    )
     one_line_exit_2(capsys, ["solve", str(poly)])
     many = tmp_path / "many.json"
-    many.write_text('{"format":"eternity/polyform","version":1,"grid":"square","region":{"cells":[[0,0],[0,1]]},'
-                    '"pieces":[{"name":"D","cells":[[0,0],[0,1]],"count":1000000000}]}')
+    many.write_text(
+        '{"format":"eternity/polyform","version":1,"grid":"square","region":{"cells":[[0,0],[0,1]]},'
+        '"pieces":[{"name":"D","cells":[[0,0],[0,1]],"count":1000000000}]}'
+    )
     assert "count" in one_line_exit_2(capsys, ["info", str(many)])
 
 
@@ -201,8 +264,10 @@ def test_table_picks_one_experiment_and_says_when_it_pools(tmp_path, capsys):
     db = str(tmp_path / "r.sqlite")
     for name, puzzle in (("one", "queens-5"), ("two", "queens-6")):
         cfg = tmp_path / f"{name}.toml"
-        cfg.write_text(f'name = "{name}"\ntime_limit = 5.0\nfamilies = [{{kind = "builtin", name = "b", '
-                       f'names = ["{puzzle}"]}}]\nsolvers = [{{name = "backtrack", mode = "count"}}]\n')
+        cfg.write_text(
+            f'name = "{name}"\ntime_limit = 5.0\nfamilies = [{{kind = "builtin", name = "b", '
+            f'names = ["{puzzle}"]}}]\nsolvers = [{{name = "backtrack", mode = "count"}}]\n'
+        )
         assert main(["run", str(cfg), "--db", db, "--quiet"]) == 0
     capsys.readouterr()
     assert main(["table", db]) == 0
@@ -251,8 +316,24 @@ def test_ctrl_c_in_beam_best_mode_keeps_the_best_board(tmp_path, monkeypatch, ca
     assert "interrupted" in err and str(kept.name) in err
     assert main(["verify", "eternity2", str(kept), "--score"]) == 0
     out = tmp_path / "b.json"
-    assert main(["solve", "eternity2", "--solver", "beam", "--mode", "best", "--opt", "width=256", "-o", str(out),
-                 "--quiet"]) == 130
+    assert (
+        main(
+            [
+                "solve",
+                "eternity2",
+                "--solver",
+                "beam",
+                "--mode",
+                "best",
+                "--opt",
+                "width=256",
+                "-o",
+                str(out),
+                "--quiet",
+            ]
+        )
+        == 130
+    )
     assert json.loads(out.read_text())["placements"]
 
 

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from scipy.stats import chisquare
 
 import solving
-from baseline.xcc.backtrack import count_xcc
 from baseline.runtime.kernel import BUDGET, DONE, NO_BOUND
+from baseline.xcc.backtrack import count_xcc
 from baseline.xcc.memo import MemoSearch
 from baseline.xcc.zdd import Diagram, fingerprint
 from eternity.cli import main
@@ -60,9 +60,16 @@ def test_aztec_diamond_counts_up_to_order_10():
         assert memo_count(f"aztec-{n}") == 2 ** (n * (n + 1) // 2), n
 
 
-@pytest.mark.parametrize("kind,size,rows,cols", [("trominoes", 3, 3, 30), ("trominoes", 2, 6, 9),
-                                                 ("tetrominoes", 4, 4, 20), ("pentominoes", 5, 3, 40),
-                                                 ("pentominoes", 5, 5, 10)])
+@pytest.mark.parametrize(
+    "kind,size,rows,cols",
+    [
+        ("trominoes", 3, 3, 30),
+        ("trominoes", 2, 6, 9),
+        ("tetrominoes", 4, 4, 20),
+        ("pentominoes", 5, 3, 40),
+        ("pentominoes", 5, 5, 10),
+    ],
+)
 def test_strips_match_the_transfer_matrix(kind, size, rows, cols):
     p = catalog.load(f"{kind}-{rows}x{cols}")
     assert memo_count(f"{kind}-{rows}x{cols}") == count_tilings(rows, cols, [pc.cells for pc in p.pieces])
@@ -80,8 +87,17 @@ def test_transfer_matrix_reference_on_known_values():
     assert count_tilings(2, 10, domino) == 89  # Fibonacci
 
 
-@pytest.mark.parametrize("name,total", [("pentomino-6x10", 9356), ("pentomino-3x20", 8), ("queens-8", 92),
-                                        ("queens-9", 352), ("rooks-5", 120), ("officers-4", 2)])
+@pytest.mark.parametrize(
+    "name,total",
+    [
+        ("pentomino-6x10", 9356),
+        ("pentomino-3x20", 8),
+        ("queens-8", 92),
+        ("queens-9", 352),
+        ("rooks-5", 120),
+        ("officers-4", 2),
+    ],
+)
 def test_memo_counts_equal_algorithm_c(name, total):
     assert memo_count(name) == total == count_xcc(catalog.load(name).to_xcc())
 
@@ -117,10 +133,15 @@ def random_xcc(draw) -> XCC:
             items.append(n_prim + i)
             colours.append(draw(st.integers(0, 3)))
         ptr.append(len(items))
-    return XCC(item_names=[f"i{k}" for k in range(n_prim + n_sec)], n_primary=n_prim,
-               opt_ptr=np.array(ptr, np.int32), opt_items=np.array(items, np.int32),
-               opt_colors=np.array(colours, np.int32), decode=list(range(n_opt)),
-               color_names=["", "a", "b", "c"])
+    return XCC(
+        item_names=[f"i{k}" for k in range(n_prim + n_sec)],
+        n_primary=n_prim,
+        opt_ptr=np.array(ptr, np.int32),
+        opt_items=np.array(items, np.int32),
+        opt_colors=np.array(colours, np.int32),
+        decode=list(range(n_opt)),
+        color_names=["", "a", "b", "c"],
+    )
 
 
 @settings(max_examples=150, deadline=None)
@@ -170,8 +191,10 @@ def test_big_counts_sample_with_exact_integers():
 
 def test_a_saved_diagram_loads_and_answers_alike(tmp_path):
     f = tmp_path / "d.npz"
-    assert main(["solve", "dominoes-6x6", "--mode", "count", "--opt", "memo=true", "--opt", f"diagram={f}",
-                 "--quiet"]) == 0
+    assert (
+        main(["solve", "dominoes-6x6", "--mode", "count", "--opt", "memo=true", "--opt", f"diagram={f}", "--quiet"])
+        == 0
+    )
     res = solving.get("backtrack", {"from_diagram": str(f)}).solve(catalog.load("dominoes-6x6"), mode="count")
     assert res.count == 6728
     with pytest.raises(InputError, match="fingerprint"):
@@ -201,8 +224,11 @@ def test_a_small_memo_evicts_and_stays_exact():
 
 
 def test_memo_refuses_options_it_cannot_honour():
-    for opts in ({"memo": True, "checkpoint": "x"}, {"memo": True, "engine": "dlx"},
-                 {"memo": True, "split_depth": 2, "part": 0}):
+    for opts in (
+        {"memo": True, "checkpoint": "x"},
+        {"memo": True, "engine": "dlx"},
+        {"memo": True, "split_depth": 2, "part": 0},
+    ):
         with pytest.raises(UsageError, match="memoised"):
             solving.get("backtrack", opts).check(catalog.load("queens-5"), "count")
     with pytest.raises(UsageError, match="no mode 'sample'"):
@@ -210,8 +236,9 @@ def test_memo_refuses_options_it_cannot_honour():
 
 
 def test_cli_sample_mode(capsys):
-    assert main(["solve", "dominoes-3x4", "--mode", "sample", "--samples", "4", "--json", "--show", "4",
-                 "--quiet"]) == 0
+    assert (
+        main(["solve", "dominoes-3x4", "--mode", "sample", "--samples", "4", "--json", "--show", "4", "--quiet"]) == 0
+    )
     out = capsys.readouterr().out
     assert '"count": 11' in out
 

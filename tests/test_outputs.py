@@ -22,42 +22,98 @@ def _err(capsys) -> str:
     return lines[0]
 
 
-@pytest.mark.parametrize("argv, words", [
-    (["solve", "queens-8", "-o", "/proc/x.json"], ["-o /proc/x.json", "cannot write"]),
-    (["solve", "queens-8", "-o", "DIR"], ["-o", "is a directory"]),
-    (["solve", "queens-8", "--svg", "/proc/x.svg"], ["--svg", "cannot write"]),
-    (["generate", "edge", "--rows", "3", "--cols", "3", "--frame-colors", "1", "--inner-colors", "1", "-o", "DIR"],
-     ["-o", "is a directory"]),
-    (["render", "queens-8", "-o", "/proc/q.svg"], ["-o", "cannot write"]),
-    (["run", "CFG", "--db", "/proc/x.sqlite"], ["--db", "cannot write"]),
-    (["run", "CFG", "--db", "DIR"], ["--db", "is a directory"]),
-    (["table", "NOTDB"], ["not a results database"]),
-    (["plot", "DB", "-o", "OUT/x.xyz"], ["-o", "not an image format"]),
-    (["solve", "brendan-3x3", "--solver", "beam", "--opt", "width=-5"], ["option width", "outside its range 1.."]),
-    (["solve", "brendan-3x3", "--solver", "beam", "--opt", "width=0"], ["option width", "outside its range"]),
-    (["solve", "queens-8", "--time-limit", "-1"], ["--time-limit", "outside its range"]),
-    (["solve", "queens-8", "--node-limit", "-3"], ["--node-limit", "outside its range"]),
-    (["generate", "polyform", "--rows", "4", "--cols", "5", "--size", "0", "-o", "OUT/p.json"],
-     ["--size", "outside its range"]),
-    (["generate", "edge", "--rows", "100000", "--cols", "3", "--frame-colors", "1", "--inner-colors", "1",
-      "-o", "OUT/e.json"], ["--rows", "2..1000"]),
-    (["generate", "edge", "--rows", "2000", "--cols", "2000", "--frame-colors", "1", "--inner-colors", "1",
-      "-o", "OUT/e.json"], ["--rows", "2..1000"]),
-    (["generate", "polyform", "--grid", "nosuch", "-o", "OUT/p.json"], ["--grid", "'nosuch'"]),
-    (["run", "EMPTYCFG", "--db", "OUT/e.sqlite"], ["families.none", "selects no instance"]),
-    (["table", "FOREIGN"], ["not an eternity results database"]),
-    (["solve", "queens-5", "--solver", "sat", "--opt", "backend=kissat404", "--time-limit", "120"],
-     ["kissat404", "cannot be stopped"]),
-])
+@pytest.mark.parametrize(
+    "argv, words",
+    [
+        (["solve", "queens-8", "-o", "/proc/x.json"], ["-o /proc/x.json", "cannot write"]),
+        (["solve", "queens-8", "-o", "DIR"], ["-o", "is a directory"]),
+        (["solve", "queens-8", "--svg", "/proc/x.svg"], ["--svg", "cannot write"]),
+        (
+            [
+                "generate",
+                "edge",
+                "--rows",
+                "3",
+                "--cols",
+                "3",
+                "--frame-colors",
+                "1",
+                "--inner-colors",
+                "1",
+                "-o",
+                "DIR",
+            ],
+            ["-o", "is a directory"],
+        ),
+        (["render", "queens-8", "-o", "/proc/q.svg"], ["-o", "cannot write"]),
+        (["run", "CFG", "--db", "/proc/x.sqlite"], ["--db", "cannot write"]),
+        (["run", "CFG", "--db", "DIR"], ["--db", "is a directory"]),
+        (["table", "NOTDB"], ["not a results database"]),
+        (["plot", "DB", "-o", "OUT/x.xyz"], ["-o", "not an image format"]),
+        (["solve", "brendan-3x3", "--solver", "beam", "--opt", "width=-5"], ["option width", "outside its range 1.."]),
+        (["solve", "brendan-3x3", "--solver", "beam", "--opt", "width=0"], ["option width", "outside its range"]),
+        (["solve", "queens-8", "--time-limit", "-1"], ["--time-limit", "outside its range"]),
+        (["solve", "queens-8", "--node-limit", "-3"], ["--node-limit", "outside its range"]),
+        (
+            ["generate", "polyform", "--rows", "4", "--cols", "5", "--size", "0", "-o", "OUT/p.json"],
+            ["--size", "outside its range"],
+        ),
+        (
+            [
+                "generate",
+                "edge",
+                "--rows",
+                "100000",
+                "--cols",
+                "3",
+                "--frame-colors",
+                "1",
+                "--inner-colors",
+                "1",
+                "-o",
+                "OUT/e.json",
+            ],
+            ["--rows", "2..1000"],
+        ),
+        (
+            [
+                "generate",
+                "edge",
+                "--rows",
+                "2000",
+                "--cols",
+                "2000",
+                "--frame-colors",
+                "1",
+                "--inner-colors",
+                "1",
+                "-o",
+                "OUT/e.json",
+            ],
+            ["--rows", "2..1000"],
+        ),
+        (["generate", "polyform", "--grid", "nosuch", "-o", "OUT/p.json"], ["--grid", "'nosuch'"]),
+        (["run", "EMPTYCFG", "--db", "OUT/e.sqlite"], ["families.none", "selects no instance"]),
+        (["table", "FOREIGN"], ["not an eternity results database"]),
+        (
+            ["solve", "queens-5", "--solver", "sat", "--opt", "backend=kissat404", "--time-limit", "120"],
+            ["kissat404", "cannot be stopped"],
+        ),
+    ],
+)
 def test_each_bad_output_or_value_is_one_line_and_exit_2(argv, words, tmp_path, capsys, db):
     out = tmp_path / "out"
     out.mkdir()
     cfg = tmp_path / "c.toml"
-    cfg.write_text('name = "c"\nfamilies = [{kind = "builtin", name = "b", names = ["queens-4"]}]\n'
-                   'solvers = [{name = "backtrack"}]\n')
+    cfg.write_text(
+        'name = "c"\nfamilies = [{kind = "builtin", name = "b", names = ["queens-4"]}]\n'
+        'solvers = [{name = "backtrack"}]\n'
+    )
     empty = tmp_path / "empty.toml"
-    empty.write_text('name = "e"\nfamilies = [{kind = "files", name = "none", glob = "/nonexistent/*.json"}]\n'
-                     'solvers = [{name = "backtrack"}]\n')
+    empty.write_text(
+        'name = "e"\nfamilies = [{kind = "files", name = "none", glob = "/nonexistent/*.json"}]\n'
+        'solvers = [{name = "backtrack"}]\n'
+    )
     notdb = tmp_path / "notdb.sqlite"
     notdb.write_text("hello")
     foreign = tmp_path / "foreign.sqlite"
@@ -65,8 +121,14 @@ def test_each_bad_output_or_value_is_one_line_and_exit_2(argv, words, tmp_path, 
     con.execute("CREATE TABLE t (a)")
     con.commit()
     con.close()
-    names = {"DIR": str(tmp_path), "CFG": str(cfg), "EMPTYCFG": str(empty), "NOTDB": str(notdb),
-             "FOREIGN": str(foreign), "DB": db}
+    names = {
+        "DIR": str(tmp_path),
+        "CFG": str(cfg),
+        "EMPTYCFG": str(empty),
+        "NOTDB": str(notdb),
+        "FOREIGN": str(foreign),
+        "DB": db,
+    }
     argv = [names.get(a, a.replace("OUT", str(out))) for a in argv]
     assert main(argv) == 2
     line = _err(capsys)
@@ -79,8 +141,10 @@ def test_each_bad_output_or_value_is_one_line_and_exit_2(argv, words, tmp_path, 
 def db(tmp_path_factory):
     d = tmp_path_factory.mktemp("db")
     cfg = d / "q.toml"
-    cfg.write_text('name = "q"\nfamilies = [{kind = "builtin", name = "b", names = ["queens-5"]}]\n'
-                   'solvers = [{name = "backtrack", mode = "count"}]\n')
+    cfg.write_text(
+        'name = "q"\nfamilies = [{kind = "builtin", name = "b", names = ["queens-5"]}]\n'
+        'solvers = [{name = "backtrack", mode = "count"}]\n'
+    )
     assert main(["run", str(cfg), "--db", str(d / "q.sqlite"), "--quiet"]) == 0
     return str(d / "q.sqlite")
 
@@ -112,12 +176,28 @@ def test_files_follow_the_umask(tmp_path, db):
     old = os.umask(0o022)
     try:
         out = tmp_path
-        cmds = [["generate", "edge", "--rows", "3", "--cols", "3", "--frame-colors", "1", "--inner-colors", "2",
-                 "-o", str(out / "g.json"), "--planted", str(out / "s.json")],
-                ["solve", "queens-6", "-o", str(out / "q.json"), "--svg", str(out / "q.svg"), "--quiet"],
-                ["render", "queens-6", str(out / "q.json"), "-o", str(out / "r.svg")],
-                ["export", "queens-6", "--to", "xcc", "-o", str(out / "q.dlx")],
-                ["plot", db, "-o", str(out / "c.png")]]
+        cmds = [
+            [
+                "generate",
+                "edge",
+                "--rows",
+                "3",
+                "--cols",
+                "3",
+                "--frame-colors",
+                "1",
+                "--inner-colors",
+                "2",
+                "-o",
+                str(out / "g.json"),
+                "--planted",
+                str(out / "s.json"),
+            ],
+            ["solve", "queens-6", "-o", str(out / "q.json"), "--svg", str(out / "q.svg"), "--quiet"],
+            ["render", "queens-6", str(out / "q.json"), "-o", str(out / "r.svg")],
+            ["export", "queens-6", "--to", "xcc", "-o", str(out / "q.dlx")],
+            ["plot", db, "-o", str(out / "c.png")],
+        ]
         for argv in cmds:
             assert main(argv) == 0, argv
         for name in ("g.json", "s.json", "q.json", "q.svg", "r.svg", "q.dlx", "c.png"):
@@ -149,8 +229,10 @@ def test_progress_is_logged_when_stderr_is_not_a_terminal(monkeypatch, capsys):
 
 def test_validator_messages_name_the_field_as_the_file_does(tmp_path, capsys):
     bad = tmp_path / "bad.toml"
-    bad.write_text('name = "x"\nfamilies = [{kind = "edge", name = "a", rows = [0], cols = [3], frame_colors = [1], '
-                   'inner_colors = [1]}]\nsolvers = [{name = "backtrack"}]\n')
+    bad.write_text(
+        'name = "x"\nfamilies = [{kind = "edge", name = "a", rows = [0], cols = [3], frame_colors = [1], '
+        'inner_colors = [1]}]\nsolvers = [{name = "backtrack"}]\n'
+    )
     assert main(["run", str(bad), "--db", str(tmp_path / "b.sqlite")]) == 2
     line = _err(capsys)
     assert "families.0.rows.0" in line and "list[" not in line and "constrained" not in line

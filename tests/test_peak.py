@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from pysat.solvers import Solver as PySat
 
 import solving
-from baseline.runtime.driver import luby
 from baseline.edge.tables import EdgeTables
+from baseline.runtime.driver import luby
 from encoders.cnf import direct_cnf
 from encoders.cube import make_cubes
 from puzzles import catalog, formats, generate
@@ -44,11 +44,13 @@ def count(name: str, p, **opts) -> tuple[Status, int]:
     return res.status, res.count
 
 
-small = st.tuples(st.integers(2, 4), st.integers(2, 4), st.integers(1, 2), st.integers(1, 4), st.integers(0, 10**6),
-                  st.booleans())
+small = st.tuples(
+    st.integers(2, 4), st.integers(2, 4), st.integers(1, 2), st.integers(1, 4), st.integers(0, 10**6), st.booleans()
+)
 # what a CDCL enumeration (a blocking clause per solution) counts in seconds: at most some thousands
-tiny = st.tuples(st.integers(2, 3), st.integers(2, 4), st.integers(1, 2), st.integers(2, 4), st.integers(0, 10**6),
-                 st.booleans())
+tiny = st.tuples(
+    st.integers(2, 3), st.integers(2, 4), st.integers(1, 2), st.integers(2, 4), st.integers(0, 10**6), st.booleans()
+)
 
 
 @settings(max_examples=15, deadline=None)
@@ -85,7 +87,7 @@ def test_cubes_partition_the_solutions():
     total = 0
     for cube in cubes:  # every solution extends exactly one cube
         with PySat(name="cadical195", bootstrap_with=enc.clauses) as s:
-            for m in s.enum_models(assumptions=cube):
+            for _m in s.enum_models(assumptions=cube):
                 total += 1
     assert total == count("edge-backtrack", p)[1]
     assert len(make_cubes(p, enc, "rowscan", 0, target=5)) >= 5
@@ -98,8 +100,10 @@ def test_support_clauses_propagate_what_the_plain_encoding_cannot():
     assert len(strong.clauses) > len(plain.clauses)
     more = 0
     for v in list(plain.decision)[:40]:
-        with PySat(name="minisat22", bootstrap_with=plain.clauses) as a, \
-                PySat(name="minisat22", bootstrap_with=strong.clauses) as b:
+        with (
+            PySat(name="minisat22", bootstrap_with=plain.clauses) as a,
+            PySat(name="minisat22", bootstrap_with=strong.clauses) as b,
+        ):
             ok_a, lits_a = a.propagate(assumptions=[v])
             ok_b, lits_b = b.propagate(assumptions=[v])
             fa = {x for x in lits_a if abs(x) in plain.decision}
@@ -135,11 +139,15 @@ def test_seeded_value_order_counts_alike(args, seed, order):
 
 def test_restarts_find_verified_solutions_and_prove_unsat():
     p = generate.edge_puzzle(5, 5, 2, 4, 11)[0]
-    res, ok = solve_verified(solving.get("edge-backtrack", {"restarts": "luby", "unit": 50, "seed": 3}), p, "first",
-                             Limits(time_s=30))
+    res, ok = solve_verified(
+        solving.get("edge-backtrack", {"restarts": "luby", "unit": 50, "seed": 3}), p, "first", Limits(time_s=30)
+    )
     assert res.status == Status.SOLVED and ok and res.stats["restarts"] >= 1
-    q = next(b for b in (broken(generate.edge_puzzle(4, 4, 2, 3, k)[0], k) for k in range(50))
-             if count("edge-backtrack", b)[1] == 0)
+    q = next(
+        b
+        for b in (broken(generate.edge_puzzle(4, 4, 2, 3, k)[0], k) for k in range(50))
+        if count("edge-backtrack", b)[1] == 0
+    )
     # a restart that runs its tree out has proven it
     res, _ = solve_verified(solving.get("edge-backtrack", {"restarts": "luby", "unit": 10_000}), q, "first")
     assert res.status == Status.UNSAT
@@ -149,8 +157,9 @@ def test_restarts_find_verified_solutions_and_prove_unsat():
 
 def test_portfolio_records_the_member_that_answered():
     p = generate.edge_puzzle(5, 5, 2, 4, 11)[0]
-    res, ok = solve_verified(solving.get("portfolio", {"members": "edge-backtrack:order=spiral;sat"}), p, "first",
-                             Limits(time_s=60))
+    res, ok = solve_verified(
+        solving.get("portfolio", {"members": "edge-backtrack:order=spiral;sat"}), p, "first", Limits(time_s=60)
+    )
     assert res.status == Status.SOLVED and ok
     assert res.stats["member"] in ("edge-backtrack:order=spiral", "sat")
     assert res.message == f"answered by {res.stats['member']}"
@@ -163,8 +172,9 @@ def test_portfolio_outlives_a_crashing_member_and_kills_a_hanging_one(tmp_path, 
     install(tmp_path, {"hang": "doubles:Hang", "crash": "doubles:Crash"}, monkeypatch, [HELPERS])
     p = generate.edge_puzzle(4, 4, 2, 3, 2)[0]
     t = time.monotonic()
-    res, ok = solve_verified(solving.get("portfolio", {"members": "hang;crash;edge-backtrack"}), p, "first",
-                             Limits(time_s=60))
+    res, ok = solve_verified(
+        solving.get("portfolio", {"members": "hang;crash;edge-backtrack"}), p, "first", Limits(time_s=60)
+    )
     assert res.status == Status.SOLVED and ok and res.stats["member"] == "edge-backtrack"
     assert time.monotonic() - t < 20
     res, _ = solve_verified(solving.get("portfolio", {"members": "crash"}), p, "first", Limits(time_s=10))
@@ -173,9 +183,16 @@ def test_portfolio_outlives_a_crashing_member_and_kills_a_hanging_one(tmp_path, 
     assert res.status == Status.LIMIT
 
 
-@pytest.mark.parametrize("spec, err", [("nosuch", "unknown solver|no solver"), ("portfolio", "its own member"),
-                                       ("edge-backtrack:order", "not key=value"), ("cube:jobs=0", "jobs"),
-                                       ("", "no members")])
+@pytest.mark.parametrize(
+    "spec, err",
+    [
+        ("nosuch", "unknown solver|no solver"),
+        ("portfolio", "its own member"),
+        ("edge-backtrack:order", "not key=value"),
+        ("cube:jobs=0", "jobs"),
+        ("", "no members"),
+    ],
+)
 def test_portfolio_refuses_bad_members(spec, err):
     p = generate.edge_puzzle(3, 3, 2, 2, 1)[0]
     with pytest.raises((UsageError, ValueError), match=err):
@@ -251,10 +268,13 @@ def test_backtrack_restarts_answer_like_one_search():
 
     for name in ("queens-8", "pentomino-3x20"):
         p = catalog.load(name)
-        res, ok = solve_verified(solving.get("backtrack", {"restarts": "luby", "unit": 1, "seed": 4}), p, "first",
-                                 Limits(time_s=60))
+        res, ok = solve_verified(
+            solving.get("backtrack", {"restarts": "luby", "unit": 1, "seed": 4}), p, "first", Limits(time_s=60)
+        )
         assert res.status == Status.SOLVED and ok and res.stats["restarts"] >= 1
-    res, _ = solve_verified(solving.get("backtrack", {"restarts": "luby", "unit": 5}), catalog.load("queens-3"), "first")
+    res, _ = solve_verified(
+        solving.get("backtrack", {"restarts": "luby", "unit": 5}), catalog.load("queens-3"), "first"
+    )
     assert res.status == Status.UNSAT
     with pytest.raises(UsageError, match="restarts are for mode first"):
         solving.get("backtrack", {"restarts": "luby"}).solve(catalog.load("queens-4"), mode="count")
@@ -297,7 +317,11 @@ def test_portfolio_reports_its_members_depth_and_progress(tmp_path):
     with open(log, "a") as stream:
         res, _ = solve_verified(
             solving.get("portfolio", {"members": "backtrack:engine=poly;backtrack:engine=poly,sweep=270"}),
-            catalog.load("eternity1-pram"), "first", Limits(time_s=3), LogLines("pf", every=0.5, stream=stream))
+            catalog.load("eternity1-pram"),
+            "first",
+            Limits(time_s=3),
+            LogLines("pf", every=0.5, stream=stream),
+        )
     assert res.status == Status.LIMIT
     deep = res.stats["member_deepest"]
     assert set(deep) == {"backtrack:engine=poly", "backtrack:engine=poly,sweep=270"}
@@ -318,7 +342,8 @@ def test_merged_identical_pieces_count_alike_and_answer_verified(args):
     for order in ("rowscan", "mrv"):
         merged = solving.get("edge-backtrack", {"identical": "merge", "order": order})
         plain = solving.get("edge-backtrack", {"identical": "distinct", "order": order}).solve(
-            p, mode="count", limits=Limits(time_s=60))
+            p, mode="count", limits=Limits(time_s=60)
+        )
         m = merged.solve(p, mode="count", limits=Limits(time_s=60))
         assert m.status == plain.status and m.count == plain.count
         if order == "rowscan":  # mrv may pick other cells, as the copies count once there

@@ -7,13 +7,13 @@ use counts it keeps natively, and a paused search resumed from a snapshot.
 
 import numpy as np
 import pytest
-
-import solving
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from baseline.xcc.backtrack import PolySearch, make_search, piece_uses_of
+import solving
 from baseline.runtime.kernel import DONE, NO_BOUND, SOLUTION
+from baseline.xcc.backtrack import piece_uses_of
+from baseline.xcc.searches import PolySearch, make_search
 from puzzles import catalog, generate
 from puzzles.partition import hexagon_region, region_puzzle
 from puzzles.tilability import piece_uses
@@ -43,8 +43,11 @@ def _check(p, sites=None):
 
 
 @settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.sampled_from([(3, 4, 4), (2, 6, 4), (4, 5, 5), (3, 3, 3), (4, 4, 4)]), st.integers(0, 10**6),
-       st.sampled_from([1, 3, 12]))
+@given(
+    st.sampled_from([(3, 4, 4), (2, 6, 4), (4, 5, 5), (3, 3, 3), (4, 4, 4)]),
+    st.integers(0, 10**6),
+    st.sampled_from([1, 3, 12]),
+)
 def test_poly_finds_the_same_solutions_on_random_polyominoes(shape, seed, sites):
     _check(generate.polyomino_puzzle(*shape, seed)[0], sites)
 
@@ -67,29 +70,33 @@ def test_poly_counts_drafter_regions_with_excess_pieces_and_their_piece_uses(see
 
 
 @pytest.mark.parametrize("near", [0, 3, 6])
-@pytest.mark.parametrize("make", [lambda: generate.polyomino_puzzle(4, 5, 4, 3)[0],
-                                  lambda: region_puzzle("drafter", hexagon_region(2), 6, 5, 2)[0],
-                                  lambda: region_puzzle("triangle", [(a, b, t) for a in range(3) for b in range(2)
-                                                                     for t in (0, 1)], 4, 1, 1)[0],
-                                  lambda: region_puzzle("hexagon", [(a, b) for a in range(3) for b in range(4)],
-                                                        3, 2, 1)[0]],
-                         ids=["square", "drafter", "triangle", "hexagon"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: generate.polyomino_puzzle(4, 5, 4, 3)[0],
+        lambda: region_puzzle("drafter", hexagon_region(2), 6, 5, 2)[0],
+        lambda: region_puzzle("triangle", [(a, b, t) for a in range(3) for b in range(2) for t in (0, 1)], 4, 1, 1)[0],
+        lambda: region_puzzle("hexagon", [(a, b) for a in range(3) for b in range(4)], 3, 2, 1)[0],
+    ],
+    ids=["square", "drafter", "triangle", "hexagon"],
+)
 def test_a_sites_count_skips_only_options_that_clash(make, near):
     """The options ``_count`` finds at a site, its classes skipped whole when they cover a covered
     cell near it, are exactly those covering the site that miss the board and whose piece is unused."""
     from baseline.poly import engine as poly
+    from baseline.poly import tables as poly_tables
 
     p = make()
     x = p.to_xcc()
-    t = poly.build(x, grid=p.grid_name, near=near)
+    t = poly_tables.build(x, grid=p.grid_name, near=near)
     new = np.empty(x.n_items, np.int64)
     new[t["old_of"]] = np.arange(x.n_items)
-    opts = [set(new[x.opt_items[x.opt_ptr[q]:x.opt_ptr[q + 1]]].tolist()) for q in range(x.n_options)]
+    opts = [set(new[x.opt_items[x.opt_ptr[q] : x.opt_ptr[q + 1]]].tolist()) for q in range(x.n_options)]
     rng = np.random.default_rng(near)
     out = np.zeros(x.n_options + 1, np.int64)
     for _ in range(12):
         covered: set = set()
-        for q in rng.permutation(x.n_options)[:rng.integers(0, 4) * 3]:
+        for q in rng.permutation(x.n_options)[: rng.integers(0, 4) * 3]:
             if not opts[q] & covered:
                 covered |= opts[q]
         board = np.zeros(t["n_words"], np.uint64)
@@ -98,8 +105,22 @@ def test_a_sites_count_skips_only_options_that_clash(make, near):
         for s in range(t["n_sites"]):
             if s in covered:
                 continue
-            k = poly._count(s, 10**9, board, t["sg_ptr"], t["s_near"], t["c_info"], t["g_ptr"], t["g_tag"],
-                            t["e_opt"], t["e_lmask"], t["ow_ptr"], t["ow_idx"], t["ow_mask"], out)
+            k = poly._count(
+                s,
+                10**9,
+                board,
+                t["sg_ptr"],
+                t["s_near"],
+                t["c_info"],
+                t["g_ptr"],
+                t["g_tag"],
+                t["e_opt"],
+                t["e_lmask"],
+                t["ow_ptr"],
+                t["ow_idx"],
+                t["ow_mask"],
+                out,
+            )
             want = {q for q in range(x.n_options) if s in opts[q] and not opts[q] & covered}
             assert sorted(out[:k].tolist()) == sorted(want)
 
@@ -108,15 +129,15 @@ def test_poly_counts_the_pentominoes_in_3x20():
     p = catalog.load("pentomino-3x20")
     res, _ = solving.solve_verified(solving.get("backtrack", {"engine": "poly"}), p, "count", solving.Limits())
     assert res.count == 8  # 2 distinct, times the box's 4 symmetries
-    first, verified = solving.solve_verified(solving.get("backtrack", {"engine": "poly"}), p, "first",
-                                             solving.Limits())
+    first, verified = solving.solve_verified(solving.get("backtrack", {"engine": "poly"}), p, "first", solving.Limits())
     assert first.status == solving.Status.SOLVED and verified is True
 
 
 def test_poly_solves_an_eternity_region_and_reports_piece_uses():
     p = catalog.load("eternity1-tortoise")
-    res, verified = solving.solve_verified(solving.get("backtrack", {"engine": "poly"}), p, "count",
-                                           solving.Limits(time_s=60))
+    res, verified = solving.solve_verified(
+        solving.get("backtrack", {"engine": "poly"}), p, "count", solving.Limits(time_s=60)
+    )
     assert res.status == solving.Status.SOLVED and res.count == 2
     assert sum(res.stats["piece_uses"].values()) == 2 * 45
 
@@ -143,7 +164,8 @@ def test_a_long_poly_run_draws_its_deepest_board(tmp_path, monkeypatch):
     monkeypatch.setattr(baseline.xcc.backtrack, "PICTURE_EVERY_S", 0.0)
     p = catalog.load("eternity1-tortoise")
     res = solving.get("backtrack", {"engine": "poly", "checkpoint": str(tmp_path)}).solve(
-        p, mode="first", limits=solving.Limits(time_s=60))
+        p, mode="first", limits=solving.Limits(time_s=60)
+    )
     assert res.status == solving.Status.SOLVED
     svg = (tmp_path / "deepest.svg").read_text()
     assert svg.startswith("<svg") and svg.count("<polygon") == len(p.region)
@@ -152,19 +174,23 @@ def test_a_long_poly_run_draws_its_deepest_board(tmp_path, monkeypatch):
 
 def test_the_portfolio_runs_poly_from_two_sides_on_polyforms():
     port = solving.get("portfolio", {"jobs": 2})
-    assert port.members(catalog.load("eternity1-boat")) == [("backtrack", {"engine": "poly"}),
-                                                            ("backtrack", {"engine": "poly", "sweep": "270"})]
+    assert port.members(catalog.load("eternity1-boat")) == [
+        ("backtrack", {"engine": "poly"}),
+        ("backtrack", {"engine": "poly", "sweep": "270"}),
+    ]
 
 
 def test_the_polyform_beam_checkpoints_its_frontier_and_resumes(tmp_path):
     p = catalog.load("eternity1-tortoise")
     opts = {"width": 200, "seed": 1}
-    res = solving.get("beam", {**opts, "checkpoint": str(tmp_path)}).solve(p, mode="first",
-                                                                            limits=solving.Limits(time_s=120))
+    res = solving.get("beam", {**opts, "checkpoint": str(tmp_path)}).solve(
+        p, mode="first", limits=solving.Limits(time_s=120)
+    )
     assert res.status == solving.Status.SOLVED
     assert (tmp_path / "frontier.npz").exists() and (tmp_path / "best.svg").read_text().startswith("<svg")
-    again, verified = solving.solve_verified(solving.get("beam", {**opts, "resume": str(tmp_path)}), p, "first",
-                                             solving.Limits(time_s=120))
+    again, verified = solving.solve_verified(
+        solving.get("beam", {**opts, "resume": str(tmp_path)}), p, "first", solving.Limits(time_s=120)
+    )
     assert again.status == solving.Status.SOLVED and verified is True
     assert again.stats["levels"] == []  # it went straight to the end-game from the stored survivors
 
@@ -202,8 +228,9 @@ def test_a_polyform_beam_killed_in_its_end_game_resumes_at_the_next_survivor(tmp
         return real(self, prefix, stats, *rest)
 
     monkeypatch.setattr(beam_xcc.XCCBeamRun, "_endgame", recording)
-    again, verified = solving.solve_verified(solving.get("beam", {**opts, "resume": str(tmp_path)}), p, "first",
-                                             solving.Limits(time_s=120))
+    again, verified = solving.solve_verified(
+        solving.get("beam", {**opts, "resume": str(tmp_path)}), p, "first", solving.Limits(time_s=120)
+    )
     assert resumed[0] == seen[2]  # the interrupted survivor first, not survivor 0 again
     assert again.status == solving.Status.SOLVED and verified is True
 
@@ -217,6 +244,7 @@ def test_the_polyform_beam_picture_is_the_deepest_board_of_the_solve(tmp_path, m
     monkeypatch.setattr(beam_xcc.XCCBeamRun, "_picture", lambda self, row: drawn.append(len(row)))
     p = catalog.load("eternity1-tortoise")
     res = solving.get("beam", {"width": 1, "seed": 1, "checkpoint": str(tmp_path)}).solve(
-        p, mode="first", limits=solving.Limits(time_s=120))
+        p, mode="first", limits=solving.Limits(time_s=120)
+    )
     assert len(res.stats["widths"]) > 1  # width 1 died, so the solve widened and started over
     assert drawn and drawn == sorted(drawn)

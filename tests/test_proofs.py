@@ -32,8 +32,18 @@ def checks(p, proof: dict) -> bool:
     return zk.check(p, zk.dumps(proof), "proof", formats.puzzle_hash(p))[0]
 
 
-@pytest.mark.parametrize("name", ["eternity2-clue1", "eternity2-clue2", "eternity2-clue3", "eternity2-clue4",
-                                  "brendan-8x8", "pentomino-6x10", "queens-8"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "eternity2-clue1",
+        "eternity2-clue2",
+        "eternity2-clue3",
+        "eternity2-clue4",
+        "brendan-8x8",
+        "pentomino-6x10",
+        "queens-8",
+    ],
+)
 def test_honest_proofs_check(name):
     p, sol = board(name)
     proof = zk.prove(p, sol, formats.puzzle_hash(p))
@@ -62,11 +72,17 @@ def cheats():
     broken_join = list(sol)
     broken_join[14] = EdgePlacement(sol[14].cell, sol[14].piece, (sol[14].rotation + 2) % 4)
     swapped = list(sol)
-    swapped[14], swapped[15] = (EdgePlacement(sol[14].cell, sol[15].piece, sol[15].rotation),
-                                EdgePlacement(sol[15].cell, sol[14].piece, sol[14].rotation))
+    swapped[14], swapped[15] = (
+        EdgePlacement(sol[14].cell, sol[15].piece, sol[15].rotation),
+        EdgePlacement(sol[15].cell, sol[14].piece, sol[14].rotation),
+    )
     other = catalog.known_solution("eternity2-clue3")  # a board of another 6x6 puzzle
-    return p, {"wrong piece": wrong_piece, "broken join": broken_join, "two pieces swapped": swapped,
-               "another puzzle's board": other}
+    return p, {
+        "wrong piece": wrong_piece,
+        "broken join": broken_join,
+        "two pieces swapped": swapped,
+        "another puzzle's board": other,
+    }
 
 
 @pytest.mark.parametrize("what", ["wrong piece", "broken join", "two pieces swapped", "another puzzle's board"])
@@ -128,9 +144,11 @@ def test_bad_proof_files(tmp_path, capsys):
     good = tmp_path / "good.json"
     good.write_text(zk.dumps(zk.prove(p, sol, formats.puzzle_hash(p), rounds=3)))
     assert main(["check-proof", "eternity2-clue1", str(good)]) == 0
-    cases = {"other": ("eternity2-clue3", good.read_text()),
-             "truncated": ("eternity2-clue1", good.read_text()[:1000]),
-             "version": ("eternity2-clue1", good.read_text().replace('"version":1', '"version":2'))}
+    cases = {
+        "other": ("eternity2-clue3", good.read_text()),
+        "truncated": ("eternity2-clue1", good.read_text()[:1000]),
+        "version": ("eternity2-clue1", good.read_text().replace('"version":1', '"version":2')),
+    }
     for name, (puzzle, text) in cases.items():
         f = tmp_path / f"{name}.json"
         f.write_text(text)
@@ -140,8 +158,10 @@ def test_bad_proof_files(tmp_path, capsys):
         assert len(err) == 1 and str(f) in err[0], (name, err)
 
 
-@pytest.mark.parametrize("name,solution", [("eternity2-clue2", None),
-                                           ("eternity1-boomerang", DATA / "eternity1" / "boomerang_solution.json")])
+@pytest.mark.parametrize(
+    "name,solution",
+    [("eternity2-clue2", None), ("eternity1-boomerang", DATA / "eternity1" / "boomerang_solution.json")],
+)
 def test_selby_split_end_to_end(tmp_path, name, solution):
     sol = tmp_path / "sol.json"
     if solution is None:

@@ -75,8 +75,12 @@ def _install_doubles(tmp_path, monkeypatch):
     sys.path.insert(0, HELPERS)
     from plugin import install
 
-    install(tmp_path / "site", {n: f"doubles:{n.capitalize()}" for n in ("hang", "hog", "crash", "suicide", "nap")},
-            monkeypatch, [HELPERS])
+    install(
+        tmp_path / "site",
+        {n: f"doubles:{n.capitalize()}" for n in ("hang", "hog", "crash", "suicide", "nap")},
+        monkeypatch,
+        [HELPERS],
+    )
 
 
 def test_hanging_crashing_killed_and_hungry_solvers_are_recorded(tmp_path, monkeypatch):
@@ -112,8 +116,13 @@ mode = "count"
         st.setdefault(solver, set()).add(status)
         if solver == "backtrack":
             assert count in (10, 4)
-    assert st == {"hang": {"limit"}, "hog": {"memout"}, "crash": {"error"}, "suicide": {"error"},
-                  "backtrack": {"solved"}}
+    assert st == {
+        "hang": {"limit"},
+        "hog": {"memout"},
+        "crash": {"error"},
+        "suicide": {"error"},
+        "backtrack": {"solved"},
+    }
     con = sqlite3.connect(db)
     msg = con.execute("SELECT message FROM results WHERE solver = 'suicide'").fetchone()[0]
     con.close()
@@ -132,8 +141,12 @@ solvers = [{name = "nap", mode = "count"}, {name = "backtrack", mode = "count"}]
 def _run_killed(cfg, db, after_rows: int) -> int:
     """`eternity run` in a process of its own, SIGKILLed (that process alone) once ``after_rows`` rows
     are stored; the rows stored by then."""
-    proc = subprocess.Popen([sys.executable, "-m", "eternity", "run", str(cfg), "--db", db, "--jobs", "1", "--quiet"],
-                            cwd=ROOT, env=dict(os.environ), stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "eternity", "run", str(cfg), "--db", db, "--jobs", "1", "--quiet"],
+        cwd=ROOT,
+        env=dict(os.environ),
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.time() + 60
     while time.time() < deadline:
         try:
@@ -178,8 +191,12 @@ def test_sigkill_of_the_runner_leaves_no_worker_alive(tmp_path, monkeypatch):
     cfg = tmp_path / "naps.toml"
     cfg.write_text(NAPS)
     db = str(tmp_path / "k.sqlite")
-    proc = subprocess.Popen([sys.executable, "-m", "eternity", "run", str(cfg), "--db", db, "--jobs", "2", "--quiet"],
-                            cwd=ROOT, env=dict(os.environ), stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "eternity", "run", str(cfg), "--db", db, "--jobs", "2", "--quiet"],
+        cwd=ROOT,
+        env=dict(os.environ),
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.time() + 60
     while time.time() < deadline and len(_descendants(proc.pid)) < 2:
         time.sleep(0.05)
@@ -188,8 +205,9 @@ def test_sigkill_of_the_runner_leaves_no_worker_alive(tmp_path, monkeypatch):
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     time.sleep(1.0)
-    alive = [p for p in workers if os.path.exists(f"/proc/{p}") and
-             "Z" not in open(f"/proc/{p}/stat").read().split()[2]]
+    alive = [
+        p for p in workers if os.path.exists(f"/proc/{p}") and "Z" not in open(f"/proc/{p}/stat").read().split()[2]
+    ]
     assert alive == []
 
 
@@ -229,14 +247,17 @@ def test_bad_configs(tmp_path, capsys, case):
         assert "share the configuration" in err or "names 2 configurations" in err
 
 
-@pytest.mark.parametrize("text", [
-    'name = "x"\n[[solvers]]\nname = "backtrack"\n',                                # no families
-    'name = "x"\ntime_limit = "long"\n' + FAMILY + '[[solvers]]\nname = "backtrack"\n',  # wrong type
-    'name = "x"\n[[families]]\nkind = "edge"\nname = "e"\nrows = []\ncols = [4]\nframe_colors = [2]\ninner_colors = [3]\n'
-    '[[solvers]]\nname = "backtrack"\n',                                            # empty list
-    'name = "x"\n[[families]]\nkind = "builtin"\nname = "b"\nnames = ["nope"]\n[[solvers]]\nname = "backtrack"\n',
-    "name = \n",                                                                     # bad TOML
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        'name = "x"\n[[solvers]]\nname = "backtrack"\n',  # no families
+        'name = "x"\ntime_limit = "long"\n' + FAMILY + '[[solvers]]\nname = "backtrack"\n',  # wrong type
+        'name = "x"\n[[families]]\nkind = "edge"\nname = "e"\nrows = []\ncols = [4]\nframe_colors = [2]\ninner_colors = [3]\n'
+        '[[solvers]]\nname = "backtrack"\n',  # empty list
+        'name = "x"\n[[families]]\nkind = "builtin"\nname = "b"\nnames = ["nope"]\n[[solvers]]\nname = "backtrack"\n',
+        "name = \n",  # bad TOML
+    ],
+)
 def test_more_bad_configs(tmp_path, capsys, text):
     f = tmp_path / "bad.toml"
     f.write_text(text)

@@ -28,7 +28,9 @@ def test_pentomino_3x20():
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("amo", ["pairwise", "seqcounter", "ladder", "totalizer", "sortnetwrk", "cardnetwrk", "bitwise"])
+@pytest.mark.parametrize(
+    "amo", ["pairwise", "seqcounter", "ladder", "totalizer", "sortnetwrk", "cardnetwrk", "bitwise"]
+)
 def test_owen_a_each_encoding(amo):
     assert count(catalog.load("owen-a"), amo=amo) == 160
 
@@ -51,13 +53,24 @@ def test_amo_encodings_exactly(enc, n):
     assert models == n
 
 
-MODELS = [{"model": "xcc"}, {"model": "xcc", "colors": "vars", "amo": "commander"}, {"model": "direct"},
-          {"model": "direct", "amo": "product", "redundant": True}, {"model": "direct", "amo": "ladder", "backend": "glucose4"}]
+MODELS = [
+    {"model": "xcc"},
+    {"model": "xcc", "colors": "vars", "amo": "commander"},
+    {"model": "direct"},
+    {"model": "direct", "amo": "product", "redundant": True},
+    {"model": "direct", "amo": "ladder", "backend": "glucose4"},
+]
 
 
 @settings(max_examples=8, deadline=None)
-@given(st.integers(2, 3), st.integers(2, 4), st.integers(1, 2), st.integers(1, 3), st.integers(0, 10**6),
-       st.sampled_from(range(len(MODELS))))
+@given(
+    st.integers(2, 3),
+    st.integers(2, 4),
+    st.integers(1, 2),
+    st.integers(1, 3),
+    st.integers(0, 10**6),
+    st.sampled_from(range(len(MODELS))),
+)
 def test_counts_equal_backtrack(r, c, f, i, seed, which):
     p, _ = generate.edge_puzzle(r, c, f, i, seed)
     assert count(p, **MODELS[which]) == solving.get("backtrack").solve(p, mode="count").count

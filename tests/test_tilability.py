@@ -80,8 +80,11 @@ def test_region_terms_ignore_how_tilable_each_region_is():
     s = next(x for x in test if x.count)
     n = s.count
     e_k = esp(np.exp(f.weights[s.pieces]), s.k)[s.k]
-    assert math.isclose(log_likelihood([s], f.weights, math.log(n / e_k)) + n - n * math.log(n),
-                        log_likelihood([s], f.weights, 0.0, True), rel_tol=1e-9)
+    assert math.isclose(
+        log_likelihood([s], f.weights, math.log(n / e_k)) + n - n * math.log(n),
+        log_likelihood([s], f.weights, 0.0, True),
+        rel_tol=1e-9,
+    )
 
 
 def test_first_regions_are_what_k_pieces_cover_near_the_edge():
@@ -154,8 +157,25 @@ def test_sampled_state_has_more_pieces_than_its_region_needs():
 
 def test_tilability_command_end_to_end(tmp_path, capsys, monkeypatch):
     out, db = tmp_path / "w.json", tmp_path / "t.sqlite"
-    args = ["tilability", "serenity", "--region-size", "2", "--excess", "4", "--samples", "6", "--seed", "3",
-            "--db", str(db), "--quiet", "-o", str(out), "--plot", str(tmp_path / "w.png")]
+    args = [
+        "tilability",
+        "serenity",
+        "--region-size",
+        "2",
+        "--excess",
+        "4",
+        "--samples",
+        "6",
+        "--seed",
+        "3",
+        "--db",
+        str(db),
+        "--quiet",
+        "-o",
+        str(out),
+        "--plot",
+        str(tmp_path / "w.png"),
+    ]
     assert main(args) == 0
     doc = json.loads(out.read_text())
     assert doc["format"] == "eternity/weights" and doc["states"] == 6
@@ -200,8 +220,26 @@ def test_few_distinct_regions_are_flagged():
 
 def test_tilability_offers_every_other_piece_by_default(tmp_path, capsys):
     out = tmp_path / "w.json"
-    assert main(["tilability", "serenity", "--region-size", "2", "--samples", "2", "--seed", "1",
-                 "--db", str(tmp_path / "t.sqlite"), "--quiet", "-o", str(out)]) == 0
+    assert (
+        main(
+            [
+                "tilability",
+                "serenity",
+                "--region-size",
+                "2",
+                "--samples",
+                "2",
+                "--seed",
+                "1",
+                "--db",
+                str(tmp_path / "t.sqlite"),
+                "--quiet",
+                "-o",
+                str(out),
+            ]
+        )
+        == 0
+    )
     doc = json.loads(out.read_text())
     assert doc["excess"] == len(catalog.load("serenity").pieces) - 2 and doc["regions"] == "last"
 
@@ -227,8 +265,24 @@ def test_a_puzzle_whose_regions_cannot_be_sampled_is_a_clear_error(tmp_path, cap
     p.region = sorted((region - set(unit)) | {(c[0] + 40, c[1] + 40) + tuple(c[2:]) for c in unit})
     write_puzzle(p, str(tmp_path / "lone.json"))
     db, out = tmp_path / "r" / "t.sqlite", tmp_path / "w.json"
-    assert main(["tilability", str(tmp_path / "lone.json"), "--region-size", "2", "--samples", "50",
-                 "--db", str(db), "--quiet", "-o", str(out)]) == 2
+    assert (
+        main(
+            [
+                "tilability",
+                str(tmp_path / "lone.json"),
+                "--region-size",
+                "2",
+                "--samples",
+                "50",
+                "--db",
+                str(db),
+                "--quiet",
+                "-o",
+                str(out),
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "region_size" in err and "first 5 samples" in err
     assert not out.exists() and not db.exists() and not db.with_suffix(".toml").exists()

@@ -8,6 +8,7 @@ import time
 
 import numpy as np
 
+from baseline.beam.frontier import PassEnd
 from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
 
@@ -75,8 +76,13 @@ class BestMode:
             lns_s = min(max(1.0, total / 12), deadline - time.perf_counter())
             if lns_s > 0:
                 rep.run(self.best_pl, time.perf_counter() + lns_s, better)
-        self.stats["repair"] = {**rep.stats, "tail_passes": tails["passes"], "tail_better": tails["better"],
-                                "from": start, "to": self.best_score}
+        self.stats["repair"] = {
+            **rep.stats,
+            "tail_passes": tails["passes"],
+            "tail_better": tails["better"],
+            "from": start,
+            "to": self.best_score,
+        }
 
     def _tail_pass(self, cells: int, seconds: float, t0, progress, salt) -> None:
         """The beam from the best board's first n - cells placements, as wide as ``seconds`` allow."""
@@ -96,5 +102,5 @@ class BestMode:
         states = self.rebuild(k0, row, mis, np.zeros(1))
         deadline = time.perf_counter() + seconds
         res = self._one_run(width, deadline, None, t0, False, self._model, start_at=(k0, states), salt=salt)
-        if res is not None and res[0] == "board":
+        if res is not None and res[0] == PassEnd.BOARD:
             self._better(self.placements(res[1]), self.p.n_joins - res[2], t0, progress, width=width)

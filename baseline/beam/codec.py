@@ -14,6 +14,7 @@ from numba import njit
 
 BLOCK = 4096  # rows unpacked at a time
 
+
 def bits_per_tile(n_pieces: int) -> int:
     """Piece index bits plus two rotation bits."""
     return max(1, math.ceil(math.log2(max(n_pieces, 2)))) + 2
@@ -63,7 +64,7 @@ def unpack(packed: np.ndarray, depth: int, n_pieces: int) -> tuple[np.ndarray, n
     code = np.empty((packed.shape[0], depth), np.int64)
     shifts = np.arange(b - 1, -1, -1, dtype=np.int64)
     for a in range(0, packed.shape[0], BLOCK):
-        block = packed[a:a + BLOCK]
+        block = packed[a : a + BLOCK]
         bits = np.unpackbits(block, axis=1)[:, : depth * b].reshape(block.shape[0], depth, b).astype(np.int64)
-        code[a:a + BLOCK] = (bits << shifts).sum(axis=2)
+        code[a : a + BLOCK] = (bits << shifts).sum(axis=2)
     return code >> 2, code & 3

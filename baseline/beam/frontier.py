@@ -1,4 +1,5 @@
-"""The beam's frontier: one row a state, and the helpers that pick and gather rows of a level.
+"""The beam's frontier: one row a state, the helpers that pick and gather rows of a level, and how
+a pass over the levels ends.
 
 State arrays (one row a state): ``cands[i, d]`` the candidate placed at depth d (an index into
 the candidates of ``baseline.edge.tables``), ``used[i, q]``, ``rem[i, c]`` colour-c edges left on
@@ -7,6 +8,7 @@ unused pieces, ``need[i, c]`` open colour-c edges on the board, ``mis[i]`` misma
 
 from __future__ import annotations
 
+import enum
 from typing import NamedTuple
 
 import numpy as np
@@ -56,10 +58,20 @@ def _take(parts, x, idx):
 class Frontier(NamedTuple):
     """The beam's states, one row each (module docstring: State arrays)."""
 
-    cands: np.ndarray   # [i, d] the candidate placed at depth d
-    used: np.ndarray    # [i, q] piece q is placed
-    rem: np.ndarray     # [i, pool * n_col + c] colour-c edges left on unused pieces, per pool
-    need: np.ndarray    # [i, pool * n_col + c] open colour-c edges on the board, per pool
-    mis: np.ndarray     # [i] mismatched joins
-    hash: np.ndarray    # [i] Zobrist hash of the placed pieces and the open edges
-    score: np.ndarray   # [i] the state's score (higher is better)
+    cands: np.ndarray  # [i, d] the candidate placed at depth d
+    used: np.ndarray  # [i, q] piece q is placed
+    rem: np.ndarray  # [i, pool * n_col + c] colour-c edges left on unused pieces, per pool
+    need: np.ndarray  # [i, pool * n_col + c] open colour-c edges on the board, per pool
+    mis: np.ndarray  # [i] mismatched joins
+    hash: np.ndarray  # [i] Zobrist hash of the placed pieces and the open edges
+    score: np.ndarray  # [i] the state's score (higher is better)
+
+
+class PassEnd(enum.StrEnum):
+    """How a beam pass (``BeamRun._pass``, ``_one_run``) ended."""
+
+    SOLUTION = "solution"  # a solution (mode first)
+    BOARD = "board"  # a full board with mismatches (mode best)
+    PERFECT = "perfect"  # a full board without one (mode best): nothing left to improve
+    DEAD = "dead"  # every state died
+    LIMIT = "limit"  # the deadline

@@ -15,6 +15,11 @@ from numba import njit
 from baseline.edge.tables import static_range
 from baseline.runtime.kernel import NO_SCORE
 
+# what ``_endgame`` returns (with its nodes): module-level integers are constants to numba
+ENDGAME_NONE = 0  # the state has no completion
+ENDGAME_SOLUTION = 1  # a completion, written into the row
+ENDGAME_GAVE_UP = 2  # the node budget ran out first
+
 
 def log_tables(n_max: int) -> tuple[np.ndarray, np.ndarray]:
     """``lg[x] = log x!`` and ``ldf[x] = log (x - 1)!!`` (the ways to pair x edges among
@@ -52,8 +57,9 @@ def _term(rem, need, c, n_col, best, penalty, lg, ldf):
     if bad > 0 and not best:
         return NO_SCORE
     # log P(n, k) = lg[n] - lg[n - k]
-    return (lg[F] - lg[F - dF] + ldf[F - dF] + lg[R] - lg[R - dR] + lg[I] - lg[I - dI] + lg[I2] - lg[I2 - R2]
-            + ldf[I2 - R2]) - penalty * bad
+    return (
+        lg[F] - lg[F - dF] + ldf[F - dF] + lg[R] - lg[R - dR] + lg[I] - lg[I - dI] + lg[I2] - lg[I2 - R2] + ldf[I2 - R2]
+    ) - penalty * bad
 
 
 # ------------------------------------------------------------------ expansion
@@ -92,10 +98,58 @@ def _site_dead(kk, k, i, cands, used, dep_nk, dep_nbd, dep_side, tab_base, tab_p
 
 
 @njit(cache=True, nogil=True)
-def _expand(k, s0, s1, phase, m0, gain, thr, made, bases, cands, used, rem, need, mis, hsh, twin, zu, zb, cell_cat, dep_cat, order_cls, dep_nk, dep_nbd, dep_side, dep_base, dep_mul,
-            dep_fixed, dep_free, tab_base, tab_ptr, s_piece, s_col, n_col, lookahead, allow, best, penalty,
-            use_score, force, lg, ldf, cut_margin, forecast, look_ptr, look_cell, out_parent, out_cand, out_mis,
-            out_score, out_hash):
+def _expand(
+    k,
+    s0,
+    s1,
+    phase,
+    m0,
+    gain,
+    thr,
+    made,
+    bases,
+    cands,
+    used,
+    rem,
+    need,
+    mis,
+    hsh,
+    twin,
+    zu,
+    zb,
+    cell_cat,
+    dep_cat,
+    order_cls,
+    dep_nk,
+    dep_nbd,
+    dep_side,
+    dep_base,
+    dep_mul,
+    dep_fixed,
+    dep_free,
+    tab_base,
+    tab_ptr,
+    s_piece,
+    s_col,
+    n_col,
+    lookahead,
+    allow,
+    best,
+    penalty,
+    use_score,
+    force,
+    lg,
+    ldf,
+    cut_margin,
+    forecast,
+    look_ptr,
+    look_cell,
+    out_parent,
+    out_cand,
+    out_mis,
+    out_score,
+    out_hash,
+):
     """The children of states s0..s1-1 at depth k: (parent, candidate, mismatches, score, hash)
     into the out arrays from index m0; returns (the index after the last written, or minus the
     room that was needed when the out arrays were too small; the best gain of an exact child).
@@ -236,8 +290,22 @@ def _expand(k, s0, s1, phase, m0, gain, thr, made, bases, cands, used, rem, need
                         cands[i, k] = ci
                         n_dead = 0
                         for t in range(look_ptr[k], look_ptr[k + 1]):
-                            if _site_dead(look_cell[t], k, i, cands, used, dep_nk, dep_nbd, dep_side, tab_base,
-                                          tab_ptr, order_cls, s_piece, s_col, n_col):
+                            if _site_dead(
+                                look_cell[t],
+                                k,
+                                i,
+                                cands,
+                                used,
+                                dep_nk,
+                                dep_nbd,
+                                dep_side,
+                                tab_base,
+                                tab_ptr,
+                                order_cls,
+                                s_piece,
+                                s_col,
+                                n_col,
+                            ):
                                 n_dead += 1
                         used[i, q] = False
                         sc -= forecast * penalty * n_dead
@@ -252,8 +320,22 @@ def _expand(k, s0, s1, phase, m0, gain, thr, made, bases, cands, used, rem, need
                                 break
                             if dep_fixed[kk] >= 0:
                                 continue
-                            if _site_dead(kk, k, i, cands, used, dep_nk, dep_nbd, dep_side, tab_base, tab_ptr,
-                                          order_cls, s_piece, s_col, n_col):
+                            if _site_dead(
+                                kk,
+                                k,
+                                i,
+                                cands,
+                                used,
+                                dep_nk,
+                                dep_nbd,
+                                dep_side,
+                                tab_base,
+                                tab_ptr,
+                                order_cls,
+                                s_piece,
+                                s_col,
+                                n_col,
+                            ):
                                 dead = True
                                 break
                         used[i, q] = False
@@ -264,8 +346,9 @@ def _expand(k, s0, s1, phase, m0, gain, thr, made, bases, cands, used, rem, need
                         out_cand[m] = ci
                         out_mis[m] = mis[i] + mm
                         out_score[m] = sc
-                        out_hash[m] = _child_hash(hsh[i], k, ci, cands[i], s_piece, s_col, dep_nk, dep_nbd,
-                                                  dep_side, dep_free, zu, zb)
+                        out_hash[m] = _child_hash(
+                            hsh[i], k, ci, cands[i], s_piece, s_col, dep_nk, dep_nbd, dep_side, dep_free, zu, zb
+                        )
                     m += 1
                     made[i] += 1
                     if pas == 0 and sc - base_score + penalty * mis[i] > best_gain:
@@ -274,8 +357,34 @@ def _expand(k, s0, s1, phase, m0, gain, thr, made, bases, cands, used, rem, need
 
 
 @njit(cache=True, nogil=True)
-def _children(k, sel_parent, sel_cand, sel_mis, cands, used, rem, need, hsh, zu, zb, cell_cat, dep_cat, n_col, s_piece,
-              s_col, dep_nk, dep_nbd, dep_side, dep_free, n_cands, n_used, n_rem, n_need, n_mis, n_hsh):
+def _children(
+    k,
+    sel_parent,
+    sel_cand,
+    sel_mis,
+    cands,
+    used,
+    rem,
+    need,
+    hsh,
+    zu,
+    zb,
+    cell_cat,
+    dep_cat,
+    n_col,
+    s_piece,
+    s_col,
+    dep_nk,
+    dep_nbd,
+    dep_side,
+    dep_free,
+    n_cands,
+    n_used,
+    n_rem,
+    n_need,
+    n_mis,
+    n_hsh,
+):
     """Materialise the selected children into the new state arrays."""
     for t in range(sel_parent.shape[0]):
         i = sel_parent[t]
@@ -303,8 +412,24 @@ def _children(k, sel_parent, sel_cand, sel_mis, cands, used, rem, need, hsh, zu,
 
 
 @njit(cache=True)
-def _endgame(k0, n, row, used_row, dep_nk, dep_nbd, dep_side, dep_base, dep_mul, dep_fixed, tab_ptr, s_piece,
-             s_col, cur, end, budget):
+def _endgame(
+    k0,
+    n,
+    row,
+    used_row,
+    dep_nk,
+    dep_nbd,
+    dep_side,
+    dep_base,
+    dep_mul,
+    dep_fixed,
+    tab_ptr,
+    s_piece,
+    s_col,
+    cur,
+    end,
+    budget,
+):
     """Exhaustive search of one state from depth k0: fills ``row`` and returns
     (1, nodes) on a solution, (0, nodes) when there is none, (2, nodes) when
     the node budget ran out."""
@@ -314,9 +439,10 @@ def _endgame(k0, n, row, used_row, dep_nk, dep_nbd, dep_side, dep_base, dep_mul,
     while True:
         if entering:
             if k == n:
-                return 1, nodes
-            cur[k], end[k] = static_range(k, row, dep_nbd, dep_nk, dep_side, dep_mul, dep_base, dep_fixed, tab_ptr,
-                                          s_col)
+                return ENDGAME_SOLUTION, nodes
+            cur[k], end[k] = static_range(
+                k, row, dep_nbd, dep_nk, dep_side, dep_mul, dep_base, dep_fixed, tab_ptr, s_col
+            )
         i = cur[k]
         e = end[k]
         while i < e and used_row[s_piece[i]]:
@@ -327,12 +453,12 @@ def _endgame(k0, n, row, used_row, dep_nk, dep_nbd, dep_side, dep_base, dep_mul,
             row[k] = i
             nodes += 1
             if nodes >= budget:
-                return 2, nodes
+                return ENDGAME_GAVE_UP, nodes
             k += 1
             entering = True
         else:
             k -= 1
             if k < k0:
-                return 0, nodes
+                return ENDGAME_NONE, nodes
             used_row[s_piece[row[k]]] = False
             entering = False

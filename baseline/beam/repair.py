@@ -244,13 +244,20 @@ class Repair:
                 a = self.allowed[q, c]
                 self.rots[q, c, :] = np.arange(4) if a == 4 else max(a, 0)
         kinds = [sum(out[c]) if bordered else 0 for c in range(n)]
-        self.classes = [np.array([c for c in range(n) if kinds[c] == k and c not in fixed], np.int64)
-                        for k in sorted(set(kinds))]
+        self.classes = [
+            np.array([c for c in range(n) if kinds[c] == k and c not in fixed], np.int64) for k in sorted(set(kinds))
+        ]
         self.classes = [cl for cl in self.classes if len(cl) >= 2]
         self.movable = np.array([c not in fixed for c in range(n)], np.bool_)
         self.window = window
-        self.stats = {"assign_steps": 0, "window_steps": 0, "kicks": 0, "restarts": 0, "improvements": 0,
-                      "window_nodes": 0}
+        self.stats = {
+            "assign_steps": 0,
+            "window_steps": 0,
+            "kicks": 0,
+            "restarts": 0,
+            "improvements": 0,
+            "window_nodes": 0,
+        }
 
     def board(self, placements) -> tuple[np.ndarray, np.ndarray]:
         pc = np.full(self.p.n_cells, -1, np.int64)
@@ -301,8 +308,15 @@ class Repair:
         r0, c0 = divmod(c, p.cols)
         top = int(np.clip(r0 - self.rng.integers(h), 0, p.rows - h))
         left = int(np.clip(c0 - self.rng.integers(w), 0, p.cols - w))
-        cells = np.array([(top + i) * p.cols + left + j for i in range(h) for j in range(w)
-                          if self.movable[(top + i) * p.cols + left + j]], np.int64)
+        cells = np.array(
+            [
+                (top + i) * p.cols + left + j
+                for i in range(h)
+                for j in range(w)
+                if self.movable[(top + i) * p.cols + left + j]
+            ],
+            np.int64,
+        )
         if len(cells) < 2:
             return 0
         before = _touching(cells, pc, rt, self.col, self.nb)
@@ -310,8 +324,21 @@ class Repair:
         saved_pc, saved_rt = pc.copy(), rt.copy()
         win = np.full(p.n_cells, -1, np.int64)
         win[cells] = np.arange(len(cells))
-        best, nodes = _window_search(cells, pieces, pc, rt, self.col, self.nb, self.allowed, win, budget,
-                                     before - loss, loss > 0, saved_pc[cells], saved_rt[cells])
+        best, nodes = _window_search(
+            cells,
+            pieces,
+            pc,
+            rt,
+            self.col,
+            self.nb,
+            self.allowed,
+            win,
+            budget,
+            before - loss,
+            loss > 0,
+            saved_pc[cells],
+            saved_rt[cells],
+        )
         self.stats["window_steps" if loss == 0 else "kicks"] += 1
         self.stats["window_nodes"] += int(nodes)
         if best < before - loss or (pc[cells] < 0).any():
@@ -320,8 +347,9 @@ class Repair:
         return int(best - before)
 
     # ---------------------------------------------------------------- the run
-    def run(self, placements, deadline: float, on_better=None, assign_share: float = 0.5, kick: float = 0.05,
-            drift: int = 3):
+    def run(
+        self, placements, deadline: float, on_better=None, assign_share: float = 0.5, kick: float = 0.05, drift: int = 3
+    ):
         """Improve the board until the deadline; ``on_better(placements, score)`` at each new best.
 
         An iterated local search: exact steps (assignments, windows) never lose a join; with

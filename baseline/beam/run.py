@@ -42,8 +42,8 @@ from pathlib import Path
 import numpy as np
 
 from baseline.beam.best import BestMode
-from baseline.beam.frontier import Frontier, _per_parent, _take
-from baseline.beam.kernels import _children, _endgame, _expand, log_tables
+from baseline.beam.frontier import Frontier, PassEnd, _per_parent, _take
+from baseline.beam.kernels import ENDGAME_GAVE_UP, ENDGAME_SOLUTION, _children, _endgame, _expand, log_tables
 from baseline.beam.schedule import Schedule, _planned_width
 from baseline.beam.snapshots import FRONTIER_EVERY_S, Snapshots
 from baseline.edge.tables import EdgeTables, slip_allowance
@@ -120,7 +120,7 @@ class BeamRun(Snapshots, Schedule, BestMode):
         # pen[k]: the penalty of the children made at depth k (late_penalty in the last late_at cells)
         self.pen = np.full(n + 1, self.penalty)
         if best and o["late_penalty"] >= 0 and o["late_at"] > 0:
-            self.pen[max(0, n - o["late_at"]):] = o["late_penalty"]
+            self.pen[max(0, n - o["late_at"]) :] = o["late_penalty"]
         # (piece, rotation) -> a candidate index with those colours (for the codec)
         lut = np.full((p.n_pieces, 4), -1, np.int64)
         for ci in range(len(tables.s_piece) - 1, -1, -1):
@@ -159,22 +159,53 @@ class BeamRun(Snapshots, Schedule, BestMode):
                 if c > 0:
                     cat = 2 if not any(greys) else (0 if greys[(s + 1) % 4] or greys[(s + 3) % 4] else 1)
                     rem[0, cat * nc + int(c)] += 1
-        return Frontier(np.zeros((1, n), self.cdt), np.zeros((1, p.n_pieces), np.bool_), rem,
-                        np.zeros((1, 3 * nc), self.rdt), np.zeros(1, np.int64), np.zeros(1, np.uint64), np.zeros(1))
+        return Frontier(
+            np.zeros((1, n), self.cdt),
+            np.zeros((1, p.n_pieces), np.bool_),
+            rem,
+            np.zeros((1, 3 * nc), self.rdt),
+            np.zeros(1, np.int64),
+            np.zeros(1, np.uint64),
+            np.zeros(1),
+        )
 
     def _materialise(self, k, states, sp, sc, sm):
         tables, Wn = self.tables, len(sp)
-        new = (np.empty((Wn, self.n), self.cdt), np.empty((Wn, self.p.n_pieces), np.bool_),
-               np.empty((Wn, 3 * self.n_col), self.rdt), np.empty((Wn, 3 * self.n_col), self.rdt),
-               np.empty(Wn, np.int64),
-               np.empty(Wn, np.uint64))
+        new = (
+            np.empty((Wn, self.n), self.cdt),
+            np.empty((Wn, self.p.n_pieces), np.bool_),
+            np.empty((Wn, 3 * self.n_col), self.rdt),
+            np.empty((Wn, 3 * self.n_col), self.rdt),
+            np.empty(Wn, np.int64),
+            np.empty(Wn, np.uint64),
+        )
         T, bounds = self._ranges(Wn)
 
         def run(j):
             a, b = bounds[j], bounds[j + 1]
-            _children(k, sp[a:b], sc[a:b], sm[a:b], states.cands, states.used, states.rem, states.need, states.hash,
-                      self.zu, self.zb, self.cell_cat, self.dep_cat, self.n_col, tables.s_piece, tables.s_col,
-                      tables.dep_nk, self.dep_nbd, tables.dep_side, self.dep_free, *(x[a:b] for x in new))
+            _children(
+                k,
+                sp[a:b],
+                sc[a:b],
+                sm[a:b],
+                states.cands,
+                states.used,
+                states.rem,
+                states.need,
+                states.hash,
+                self.zu,
+                self.zb,
+                self.cell_cat,
+                self.dep_cat,
+                self.n_col,
+                tables.s_piece,
+                tables.s_col,
+                tables.dep_nk,
+                self.dep_nbd,
+                tables.dep_side,
+                self.dep_free,
+                *(x[a:b] for x in new),
+            )
 
         self._map(run, T)
         return new
@@ -226,17 +257,66 @@ class BeamRun(Snapshots, Schedule, BestMode):
         cap = max(1024, (W // T + 1) * 16)
         while True:
             made, bases = np.zeros(W, np.int64), np.zeros(W)
-            outs = [(np.empty(cap, np.int64), np.empty(cap, np.int64), np.empty(cap, np.int64),
-                     np.empty(cap, np.float64), np.empty(cap, np.uint64)) for _ in range(T)]
+            outs = [
+                (
+                    np.empty(cap, np.int64),
+                    np.empty(cap, np.int64),
+                    np.empty(cap, np.int64),
+                    np.empty(cap, np.float64),
+                    np.empty(cap, np.uint64),
+                )
+                for _ in range(T)
+            ]
 
             def run(j, phase, m0, gain, thr, made=made, bases=bases, outs=outs):
-                return _expand(k, bounds[j], bounds[j + 1], phase, m0, gain, thr, made, bases,
-                               cands, used, rem, need, mis, hsh, self.twin, self.zu, self.zb, self.cell_cat,
-                               self.dep_cat, self.order_cls, tables.dep_nk, self.dep_nbd, tables.dep_side,
-                               tables.dep_base, tables.dep_mul, tables.dep_fixed, self.dep_free, tables.tab_base,
-                               tables.tab_ptr, tables.s_piece, tables.s_col, self.n_col, self.o["lookahead"],
-                               self.allow, self.best, self.pen[k], self.o["score"] == "pairings", force, self.lg,
-                               self.ldf, self.o["cut"], self.o["forecast"], self.look_ptr, self.look_cell, *outs[j])
+                return _expand(
+                    k,
+                    bounds[j],
+                    bounds[j + 1],
+                    phase,
+                    m0,
+                    gain,
+                    thr,
+                    made,
+                    bases,
+                    cands,
+                    used,
+                    rem,
+                    need,
+                    mis,
+                    hsh,
+                    self.twin,
+                    self.zu,
+                    self.zb,
+                    self.cell_cat,
+                    self.dep_cat,
+                    self.order_cls,
+                    tables.dep_nk,
+                    self.dep_nbd,
+                    tables.dep_side,
+                    tables.dep_base,
+                    tables.dep_mul,
+                    tables.dep_fixed,
+                    self.dep_free,
+                    tables.tab_base,
+                    tables.tab_ptr,
+                    tables.s_piece,
+                    tables.s_col,
+                    self.n_col,
+                    self.o["lookahead"],
+                    self.allow,
+                    self.best,
+                    self.pen[k],
+                    self.o["score"] == "pairings",
+                    force,
+                    self.lg,
+                    self.ldf,
+                    self.o["cut"],
+                    self.o["forecast"],
+                    self.look_ptr,
+                    self.look_cell,
+                    *outs[j],
+                )
 
             res = self._map(lambda j: run(j, 0 if split else 2, 0, 0.0, -1e300), T)
             if split and all(r[0] >= 0 for r in res):
@@ -244,7 +324,7 @@ class BeamRun(Snapshots, Schedule, BestMode):
                 total, thr = sum(ms), -1e300
                 gain = max(r[1] for r in res)
                 if total >= cut_rank:
-                    exact = np.concatenate([outs[j][3][:ms[j]] for j in range(T)]) if T > 1 else outs[0][3][:ms[0]]
+                    exact = np.concatenate([outs[j][3][: ms[j]] for j in range(T)]) if T > 1 else outs[0][3][: ms[0]]
                     thr = float(np.partition(exact, total - cut_rank)[total - cut_rank])
                 elif self.o["cut_states"] > 0 and gain > -1e299:
                     # too few exact children to bound by: only the states with the best bounds (the
@@ -259,12 +339,13 @@ class BeamRun(Snapshots, Schedule, BestMode):
             # the kernel counted the children it had no room for: the next try has room for them
             cap = max(2 * cap, int(1.25 * max(-r[0] for r in res if r[0] < 0)) + 1024)
         if T == 1:
-            return [tuple(a[:res[0][0]] for a in outs[0])]
+            return [tuple(a[: res[0][0]] for a in outs[0])]
         # the order of one thread: every range's phase-0 children, then every range's phase-1 ones
         # (so the seeded tie-breaks, and the run, do not depend on the number of threads)
         mid = ms if split else [r[0] for r in res]
-        return [tuple(a[0:mid[j]] for a in outs[j]) for j in range(T)] + \
-               [tuple(a[mid[j]:res[j][0]] for a in outs[j]) for j in range(T)]
+        return [tuple(a[0 : mid[j]] for a in outs[j]) for j in range(T)] + [
+            tuple(a[mid[j] : res[j][0]] for a in outs[j]) for j in range(T)
+        ]
 
     def expand(self, k, states, width, rng, force=False):
         parts = self._children_of(k, states, width, force)
@@ -282,7 +363,7 @@ class BeamRun(Snapshots, Schedule, BestMode):
             neg *= -1e-9
             at = 0
             for p in parts:
-                neg[at:at + len(p[3])] -= p[3]
+                neg[at : at + len(p[3])] -= p[3]
                 at += len(p[3])
         while True:
             if self.o["score"] == "pairings":
@@ -308,8 +389,10 @@ class BeamRun(Snapshots, Schedule, BestMode):
 
     def placements(self, row) -> list[EdgePlacement]:
         tables = self.tables
-        return [EdgePlacement(int(self.order[k]), int(tables.s_piece[row[k]]), int(tables.s_rot[row[k]]))
-                for k in range(self.n)]
+        return [
+            EdgePlacement(int(self.order[k]), int(tables.s_piece[row[k]]), int(tables.s_rot[row[k]]))
+            for k in range(self.n)
+        ]
 
     # -------------------------------------------------------------- checkpoints
 
@@ -325,8 +408,9 @@ class BeamRun(Snapshots, Schedule, BestMode):
             if not self.best or self.best_pl is None:
                 raise
             self._save_best(force=True)
-            res = self._result("solved", [self.best_pl], self.best_score, self._t0, self.history,
-                               "interrupted: the best board so far")
+            res = self._result(
+                "solved", [self.best_pl], self.best_score, self._t0, self.history, "interrupted: the best board so far"
+            )
             res.stats["interrupted"] = True
             return res
 
@@ -345,7 +429,7 @@ class BeamRun(Snapshots, Schedule, BestMode):
         self.best_pl, self.best_score = None, None  # the best board as placements (repair works on these)
         resumed = self._load_best() if self.best and o["resume"] else None
         if resumed is not None:  # a best board was checkpointed: go on from it
-            status = "board"
+            status = PassEnd.BOARD
             self._better(resumed[0], resumed[1], t0, progress, save=False)
             self.stats["resumed_score"] = resumed[1]
             cut_width = self._frontier_width() if budget else None
@@ -367,12 +451,12 @@ class BeamRun(Snapshots, Schedule, BestMode):
             widths = [o["width"]]
             if self.best:  # anytime: narrow first, wider while time is left
                 widths = sorted({max(1, min(o["width"], w)) for w in (16, 256, 4096)} | {o["width"]})
-            status = "dead"
+            status = PassEnd.DEAD
             for wi, width in enumerate(widths):
                 status = self._pass(width, beam_deadline, progress, t0, resume=(wi == 0))
-                if status in ("solution", "limit", "perfect"):
+                if status in (PassEnd.SOLUTION, PassEnd.LIMIT, PassEnd.PERFECT):
                     break
-        if status == "solution":
+        if status == PassEnd.SOLUTION:
             return self._result("solved", [self.placements(self.solution)], None, t0, self.history)
         if self.best and self.best_pl is not None:
             if repairing and time.perf_counter() < deadline and self.best_score < self.p.n_joins:
@@ -380,27 +464,34 @@ class BeamRun(Snapshots, Schedule, BestMode):
             self._save_best(force=True)
             return self._result("solved", [self.best_pl], self.best_score, t0, self.history)
         # a dead beam proves nothing (the search is incomplete): the width was the limit
-        return self._result("limit", [], None, t0, self.history,
-                            "the beam died out: no survivor completed (beam search is incomplete; try a wider beam)"
-                            if status == "dead" else "")
+        return self._result(
+            "limit",
+            [],
+            None,
+            t0,
+            self.history,
+            "the beam died out: no survivor completed (beam search is incomplete; try a wider beam)"
+            if status == PassEnd.DEAD
+            else "",
+        )
 
     def _pass(self, width, deadline, progress, t0, resume, profile=None):
-        """One beam pass; returns "solution", "board", "dead" or "limit" and keeps the best board."""
+        """One beam pass; returns how it ended (``PassEnd``) and keeps the best board."""
         res = self._one_run(width, deadline, progress, t0, resume, profile)
         if res is None:
-            return "limit"
+            return PassEnd.LIMIT
         kind, row, mis = res
-        if kind == "solution":
+        if kind == PassEnd.SOLUTION:
             self.solution = row
-        if kind == "board":
+        if kind == PassEnd.BOARD:
             self._better(self.placements(row), self.p.n_joins - mis, t0, progress, width=width)
             if self.o["checkpoint"]:  # the pass is over: its board is kept, its frontier is not needed
                 self._save_best(force=True)
                 (Path(self.o["checkpoint"]) / f"{self._frontier_name()}.npz").unlink(missing_ok=True)
             if mis == 0:
-                return "perfect"  # nothing left to improve
-        if kind == "board" and deadline is not None and time.perf_counter() >= deadline:
-            return "limit"
+                return PassEnd.PERFECT  # nothing left to improve
+        if kind == PassEnd.BOARD and deadline is not None and time.perf_counter() >= deadline:
+            return PassEnd.LIMIT
         return kind
 
     # -------------------------------------------------------------- best boards
@@ -437,7 +528,7 @@ class BeamRun(Snapshots, Schedule, BestMode):
                 break
             if deadline is not None and time.perf_counter() >= deadline:
                 if not self.best:
-                    return ("limit", None, None)
+                    return (PassEnd.LIMIT, None, None)
                 greedy = True  # out of time: finish the best state alone
             if profile is not None and deadline is not None:
                 # behind plan? shrink the width so that the rest of the pass fits before the deadline
@@ -463,18 +554,25 @@ class BeamRun(Snapshots, Schedule, BestMode):
             rng = np.random.default_rng([rng_base, k, width])
             new, m = self.expand(k, states, 1 if greedy else width, rng)
             if new is None:
-                return ("dead", None, None)
+                return (PassEnd.DEAD, None, None)
             dt = time.perf_counter() - tl
             took[k], expanded[k] = dt, len(states.cands)
             states = new
             k += 1
-            lv = {"level": k, "kept": int(len(states.cands)), "children": int(m), "best": float(states.score.max()),
-                  "worst": float(states.score.min()), "time_s": dt}
+            lv = {
+                "level": k,
+                "kept": int(len(states.cands)),
+                "children": int(m),
+                "best": float(states.score.max()),
+                "worst": float(states.score.min()),
+                "time_s": dt,
+            }
             self.stats["levels"].append(lv)
             # a small frontier is written at every level; a wide one (Eternity II for an hour: hundreds
             # of MB) at most every FRONTIER_EVERY_S, so a kill loses at most that much of the pass
-            if ck is not None and (len(states.cands) * k <= 2_000_000
-                                   or time.perf_counter() - last_ck >= FRONTIER_EVERY_S):
+            if ck is not None and (
+                len(states.cands) * k <= 2_000_000 or time.perf_counter() - last_ck >= FRONTIER_EVERY_S
+            ):
                 self.save(ck, k, width, states)
                 last_ck = time.perf_counter()
             if progress:
@@ -482,31 +580,55 @@ class BeamRun(Snapshots, Schedule, BestMode):
                 rate = m / dt if dt > 0 else 0.0
                 left = (n - (o["exhaust_at"] if exhaust else 0)) - k
                 el = time.perf_counter() - start
-                progress({"level": k, "width": width, "kept": lv["kept"], "best_score": round(lv["best"], 2),
-                          "worst_score": round(lv["worst"], 2), "states_per_s": round(rate),
-                          "eta_s": round(el / done * left, 1) if done else None})
+                progress(
+                    {
+                        "level": k,
+                        "width": width,
+                        "kept": lv["kept"],
+                        "best_score": round(lv["best"], 2),
+                        "worst_score": round(lv["worst"], 2),
+                        "states_per_s": round(rate),
+                        "eta_s": round(el / done * left, 1) if done else None,
+                    }
+                )
         self._profile = (took, expanded)
         if k >= n:
             mis = states.mis
             i = int(np.argmin(mis)) if self.best else 0
             if not self.best:
-                return ("solution", states.cands[i], 0)
-            return ("board", states.cands[i], int(mis[i]))
+                return (PassEnd.SOLUTION, states.cands[i], 0)
+            return (PassEnd.BOARD, states.cands[i], int(mis[i]))
         # the end-game: every survivor, best first
         tables = self.tables
         cur = np.zeros(n + 1, np.int64)
         end = np.zeros(n + 1, np.int64)
         for i in range(len(states.cands)):
             if deadline is not None and time.perf_counter() >= deadline:
-                return ("limit", None, None)
+                return (PassEnd.LIMIT, None, None)
             row = states.cands[i].copy()
             used = states.used[i].copy()
-            code, nodes = _endgame(k, n, row, used, tables.dep_nk, self.dep_nbd, tables.dep_side, tables.dep_base, tables.dep_mul,
-                                   tables.dep_fixed, tables.tab_ptr, tables.s_piece, tables.s_col, cur, end, o["endgame_nodes"])
+            code, nodes = _endgame(
+                k,
+                n,
+                row,
+                used,
+                tables.dep_nk,
+                self.dep_nbd,
+                tables.dep_side,
+                tables.dep_base,
+                tables.dep_mul,
+                tables.dep_fixed,
+                tables.tab_ptr,
+                tables.s_piece,
+                tables.s_col,
+                cur,
+                end,
+                o["endgame_nodes"],
+            )
             self.stats["endgame_states"] += 1
             self.stats["endgame_nodes"] += int(nodes)
-            if code == 1:
-                return ("solution", row, 0)
-            if code == 2:
+            if code == ENDGAME_SOLUTION:
+                return (PassEnd.SOLUTION, row, 0)
+            if code == ENDGAME_GAVE_UP:
                 self.stats["endgame_gave_up"] += 1
-        return ("dead", None, None)
+        return (PassEnd.DEAD, None, None)

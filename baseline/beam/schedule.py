@@ -10,6 +10,8 @@ import time
 
 import numpy as np
 
+from baseline.beam.frontier import PassEnd
+
 PROBE_SHARE = 0.03  # budget schedule: a pass 8x wider measures again while it costs less than this of the time left
 
 
@@ -65,8 +67,7 @@ class Schedule:
         avail = available_memory()
         if avail is None:
             return 1 << 40
-        row = (np.dtype(self.cdt).itemsize * self.n + self.p.n_pieces + 6 * np.dtype(self.rdt).itemsize * self.n_col
-               + 24)
+        row = np.dtype(self.cdt).itemsize * self.n + self.p.n_pieces + 6 * np.dtype(self.rdt).itemsize * self.n_col + 24
         per_state = 5.5 * row + 1024
         return max(256, int(0.8 * avail / (per_state * self.share)))
 
@@ -79,12 +80,12 @@ class Schedule:
         16,384 states; a minute: none)."""
         o = self.o
         cap = self._cap = min(o["max_width"] or 1 << 40, self.memory_width())  # grow stays within it too
-        width, model, status, runs = min(32, cap), None, "dead", []
+        width, model, status, runs = min(32, cap), None, PassEnd.DEAD, []
         while True:
             tp = time.perf_counter()
             status = self._pass(width, deadline, progress, t0, resume=not runs, profile=model)
             self.stats.setdefault("passes", []).append((width, round(time.perf_counter() - tp, 2)))
-            if status in ("solution", "limit", "perfect"):
+            if status in (PassEnd.SOLUTION, PassEnd.LIMIT, PassEnd.PERFECT):
                 return status
             runs.append(self._profile)
             left = deadline - time.perf_counter()

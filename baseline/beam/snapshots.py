@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from baseline.beam import codec
+from baseline.beam.options import OPTIONS
 from baseline.runtime import checkpoint
 from puzzles.edge import EdgePlacement
 from puzzles.errors import UsageError
@@ -30,14 +31,13 @@ class Snapshots:
 
     def fingerprint(self) -> str:
         """The puzzle, the mode and every option that changes the search (``Option.fingerprint``)."""
-        from baseline.beam.solver import Beam
-
-        keep = fingerprint_options(Beam.OPTIONS, self.o)
+        keep = fingerprint_options(OPTIONS, self.o)
         for name, off in (("forecast", 0.0), ("late_penalty", -1.0), ("late_at", 80)):
             if keep.get(name) == off:
                 keep.pop(name, None)  # checkpoints written before these options existed still resume
-        h = hashlib.sha256(self.p.pieces.tobytes() + json.dumps([self.p.rows, self.p.cols, keep, self.best],
-                                                                sort_keys=True).encode())
+        h = hashlib.sha256(
+            self.p.pieces.tobytes() + json.dumps([self.p.rows, self.p.cols, keep, self.best], sort_keys=True).encode()
+        )
         return h.hexdigest()[:16]
 
     def _frontier_name(self) -> str:
@@ -49,8 +49,17 @@ class Snapshots:
         pieces = self.s_piece16[cands[:, :k]]  # narrow: a million states' copies stay small
         rots = self.s_rot8[cands[:, :k]]
         packed = codec.pack(pieces, rots, self.p.n_pieces)
-        checkpoint.save(d, self._frontier_name(), packed=packed, mis=mis, score=score, level=k, width=width,
-                        fingerprint=self.fingerprint(), bits_per_tile=codec.bits_per_tile(self.p.n_pieces))
+        checkpoint.save(
+            d,
+            self._frontier_name(),
+            packed=packed,
+            mis=mis,
+            score=score,
+            level=k,
+            width=width,
+            fingerprint=self.fingerprint(),
+            bits_per_tile=codec.bits_per_tile(self.p.n_pieces),
+        )
 
     def load(self, d: Path):
         z = checkpoint.load(d, self._frontier_name(), self.fingerprint())
@@ -88,8 +97,13 @@ class Snapshots:
 
         d = Path(ck)
         pl = np.array([(q.cell, q.piece, q.rotation) for q in self.best_pl], np.int64)
-        checkpoint.save(d, f"best{'' if self.job is None else self.job}", placements=pl, score=self.best_score,
-                        fingerprint=self.puzzle_fingerprint())
+        checkpoint.save(
+            d,
+            f"best{'' if self.job is None else self.job}",
+            placements=pl,
+            score=self.best_score,
+            fingerprint=self.puzzle_fingerprint(),
+        )
         atomic_write(d / f"best{'' if self.job is None else self.job}.svg", render_edge(self.p, self.best_pl))
         atomic_write(d / f"best{'' if self.job is None else self.job}.url", bucas_url(self.p, self.best_pl) + "\n")
         self._saved_at, self._saved_score = now, self.best_score
@@ -97,8 +111,9 @@ class Snapshots:
     def puzzle_fingerprint(self) -> str:
         """Best boards resume under any options: only the puzzle must be the same."""
         fixed = sorted(tuple(f) for f in self.p.fixed)
-        return hashlib.sha256(self.p.pieces.tobytes() + json.dumps([self.p.rows, self.p.cols, fixed]).encode()
-                              ).hexdigest()[:16]
+        return hashlib.sha256(
+            self.p.pieces.tobytes() + json.dumps([self.p.rows, self.p.cols, fixed]).encode()
+        ).hexdigest()[:16]
 
     def _load_best(self):
         """The best checkpointed board in the resume directory (any job's), or None."""

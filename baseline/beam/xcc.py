@@ -4,7 +4,7 @@ The edge-matching beam (``beam.py``) works on cells with colour tables; this
 one works on any uncoloured XCC problem whose primary items include the
 sites to fill (for polyforms the cells of the region, in reading order).
 A state is the set of items covered, as a bitset over the ``poly`` engine's
-tables (``poly.build``: sites grouped by piece).  At each level the site of a state is
+tables (``baseline.poly.tables.build``: sites grouped by piece).  At each level the site of a state is
 the most constrained of the first ``sites`` uncovered sites in reading order
 (the fewest options that still fit); every option covering it makes a child.
 A child is dead when one of the next ``lookahead`` sites has no option left,
@@ -41,185 +41,27 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import time
 from pathlib import Path
 
 import numpy as np
-from numba import njit
 
 from baseline.beam.frontier import _per_parent
-from baseline.poly import engine as poly
-from baseline.poly.engine import _bit, _count, _place, _pocket
+from baseline.beam.options import OPTIONS
+from baseline.beam.xcc_kernels import _alive, _children, _expand, _sites
+from baseline.poly import tables as poly_tables
 from baseline.runtime import checkpoint
-from baseline.runtime.kernel import BUDGET, DEEPEST, DONE, MANY, SOLUTION
-from baseline.xcc.backtrack import PolySearch, make_search
+from baseline.runtime.kernel import BUDGET, DEEPEST, DONE, SOLUTION
+from baseline.xcc.searches import PolySearch, make_search
 from puzzles.errors import UsageError
 from puzzles.formats import InputError
 from solving import Limits, SolveResult
 from solving.options import fingerprint_options
 
-FRONTIER_EVERY_S = 60.0     # a wide frontier is written at most this often (a kill loses at most this)
+FRONTIER_EVERY_S = 60.0  # a wide frontier is written at most this often (a kill loses at most this)
 SMALL_FRONTIER = 2_000_000  # bytes of state bitsets up to which the frontier is written every level
-PICTURE_EVERY_S = 60.0      # best.svg, the best state's partial board
-ENDGAME_CHUNK = 200_000     # end-game nodes between two looks at the clock
-
-
-@njit(cache=True)
-def _pick_site(board, scan, start, n_look, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
-               scratch):
-    """(the chosen site, its number of fitting options): the most constrained of the first
-    ``n_look`` free sites in scan order from position ``start``; -1 when none is free."""
-    best, best_n, seen = -1, MANY, 0
-    for p in range(start, scan.shape[0]):
-        s = scan[p]
-        if _bit(board, s):
-            continue
-        k = _count(s, best_n, board, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch)
-        if k < best_n:
-            best, best_n = s, k
-        seen += 1
-        if seen >= n_look or best_n <= 1:
-            break
-    return best, best_n
-
-
-@njit(cache=True)
-def _sites(board, first, n_states, scan, n_look, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
-           scratch, site, n_fit):
-    """Each state's site and its number of fitting options; returns their sum (the children's upper bound)."""
-    m = 0
-    for i in range(n_states):
-        s, k = _pick_site(board[i], scan, first[i], n_look, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
-                          ow_mask, scratch)
-        site[i] = s
-        n_fit[i] = k if s >= 0 else 0
-        m += n_fit[i]
-    return m
-
-
-@njit(cache=True)
-def _expand(board, first, site, n_states, scan, nbr, area, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
-            ow_mask, tag, os_ptr, os_idx, opt_hash, opt_weight, score, hsh, lookahead, touch, w_boundary, w_covers,
-            out_parent, out_opt, out_score, out_hash, child, stamp, stack, scratch, opts, near):
-    """The live children of every state at its site, scored; returns their number.
-
-    A child is dead when it cuts off a pocket no set of pieces fills, when one of the next
-    ``lookahead`` free sites in scan order has no fitting option, or (``touch``) when a free
-    site next to the placed piece has none."""
-    m = 0
-    n_scan = scan.shape[0]
-    deg = nbr.shape[1]
-    for i in range(n_states):
-        s = site[i]
-        if s < 0:
-            continue
-        c = board[i]
-        k = _count(s, MANY, c, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, opts)
-        for j in range(k):
-            o = opts[j]
-            for w in range(c.shape[0]):
-                child[w] = c[w]
-            _place(o, child, ow_ptr, ow_idx, ow_mask, tag, True)
-            sc = score[i] + opt_weight[o]
-            ok = True
-            n_near = 0
-            if deg > 0:
-                # boundary change: a free neighbour is a new boundary edge, one covered before is one less
-                delta = 0
-                for r in range(os_ptr[o], os_ptr[o + 1]):
-                    x = os_idx[r]
-                    for d in range(deg):
-                        y = nbr[x, d]
-                        if y == -2:
-                            continue
-                        if y == -1:
-                            delta -= 1
-                        elif not _bit(child, y):
-                            delta += 1
-                            if touch:
-                                seen_y = False
-                                for u in range(n_near):
-                                    if near[u] == y:
-                                        seen_y = True
-                                        break
-                                if not seen_y:
-                                    near[n_near] = y
-                                    n_near += 1
-                        elif _bit(c, y):
-                            delta -= 1
-                sc -= w_boundary * delta
-                if area > 0 and _pocket(o, child, os_ptr, os_idx, nbr, area, stamp, stack):
-                    ok = False
-            # the free sites next to the new piece must each still have a fitting option
-            for u in range(n_near):
-                if not ok:
-                    break
-                if _count(near[u], 1, child, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
-                          scratch) == 0:
-                    ok = False
-            # lookahead: the next free sites in scan order must still have a cover
-            if ok and lookahead > 0:
-                seen = 0
-                fewest = MANY
-                p = first[i]
-                while p < n_scan:
-                    t = scan[p]
-                    p += 1
-                    if _bit(child, t):
-                        continue
-                    kk = _count(t, 64, child, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch)
-                    if kk == 0:
-                        ok = False
-                        break
-                    if kk < fewest:
-                        fewest = kk
-                    seen += 1
-                    if seen >= lookahead:
-                        break
-                if ok and seen > 0:
-                    sc += w_covers * math.log(fewest)
-            if ok:
-                out_parent[m] = i
-                out_opt[m] = o
-                out_score[m] = sc
-                out_hash[m] = hsh[i] ^ opt_hash[o]
-                m += 1
-    return m
-
-
-@njit(cache=True)
-def _alive(board, first, n_states, scan, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch,
-           out):
-    """out[i]: every free site of state i still has a fitting option (the ``every_site`` check).
-    A site far from the last pieces can lose its last option to a piece used elsewhere; the touch
-    and lookahead checks do not see it, and the state is dead long before the beam reaches it."""
-    for i in range(n_states):
-        ok = True
-        for p in range(first[i], scan.shape[0]):
-            s = scan[p]
-            if _bit(board[i], s):
-                continue
-            if _count(s, 1, board[i], sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch) == 0:
-                ok = False
-                break
-        out[i] = ok
-
-
-@njit(cache=True)
-def _children(board, first, par, opt, scan, ow_ptr, ow_idx, ow_mask, tag, out_board, out_first):
-    """The kept children's boards, and the scan position of each one's first free site."""
-    n_scan = scan.shape[0]
-    for j in range(par.shape[0]):
-        row = out_board[j]
-        src = board[par[j]]
-        for w in range(row.shape[0]):
-            row[w] = src[w]
-        _place(opt[j], row, ow_ptr, ow_idx, ow_mask, tag, True)
-        p = first[par[j]]
-        while p < n_scan and _bit(row, scan[p]):
-            p += 1
-        out_first[j] = p
+PICTURE_EVERY_S = 60.0  # best.svg, the best state's partial board
+ENDGAME_CHUNK = 200_000  # end-game nodes between two looks at the clock
 
 
 class XCCBeamRun:
@@ -241,7 +83,7 @@ class XCCBeamRun:
         self.opt_hash = np.bitwise_xor.reduceat(zob[opt_items], opt_ptr[:-1]) if xcc.n_options else zob[:0]
         # the poly engine's tables: a state is a bitset over the items, a site's options are grouped by piece
         poly_grid = puzzle.grid_name if puzzle.kind == "polyform" else None
-        self.t = poly.build(xcc, grid=poly_grid, sweep=self.o.get("sweep", 90.0))
+        self.t = poly_tables.build(xcc, grid=poly_grid, sweep=self.o["sweep"])
         self.opt_sites = np.diff(self.t["os_ptr"])
         if poly_grid is not None:
             self.sites_per_piece = float(np.mean([len(pc.cells) for pc in puzzle.pieces]))
@@ -266,7 +108,7 @@ class XCCBeamRun:
         except FileNotFoundError:
             raise InputError(path, None, "no such weights file") from None
         except (ValueError, KeyError, TypeError, AttributeError) as e:
-            raise InputError(path, "weights", f"expected {{\"weights\": {{piece name: log-weight}}}} ({e})") from None
+            raise InputError(path, "weights", f'expected {{"weights": {{piece name: log-weight}}}} ({e})') from None
         names = [pc.name for pc in self.p.pieces]
         missing = [n for n in names if n not in table]
         if missing:
@@ -289,8 +131,14 @@ class XCCBeamRun:
         """Beam runs, each four times wider than the last (at most three), until one solves."""
         t0 = time.perf_counter()
         deadline = t0 + limits.time_s if limits.time_s else None
-        stats = {"build_s": self.build_s, "levels": [], "endgame_states": 0, "endgame_nodes": 0,
-                 "endgame_gave_up": 0, "widths": []}
+        stats = {
+            "build_s": self.build_s,
+            "levels": [],
+            "endgame_states": 0,
+            "endgame_nodes": 0,
+            "endgame_gave_up": 0,
+            "widths": [],
+        }
         width = self.o["width"]
         resumed = self._load() if self.o.get("resume") else None
         runs = 0
@@ -308,19 +156,31 @@ class XCCBeamRun:
 
     # -------------------------------------------------------------- checkpoints
     def fingerprint(self) -> str:
-        from baseline.beam.solver import Beam
-
-        keep = fingerprint_options(Beam.OPTIONS, self.o)
+        keep = fingerprint_options(OPTIONS, self.o)
         keep["_state"] = "bitset"  # the frontier's rows are the poly engine's item bitsets
-        h = hashlib.sha256(self.xcc.opt_ptr.tobytes() + self.xcc.opt_items.tobytes()
-                           + json.dumps(keep, sort_keys=True, default=str).encode())
+        h = hashlib.sha256(
+            self.xcc.opt_ptr.tobytes()
+            + self.xcc.opt_items.tobytes()
+            + json.dumps(keep, sort_keys=True, default=str).encode()
+        )
         return h.hexdigest()[:16]
 
     def _save(self, k, width, run, board, score, hsh, first, chosen, endgame_next=0) -> None:
         """The frontier; in the end-game also the next survivor to exhaust (those before it failed)."""
-        checkpoint.save(Path(self.o["checkpoint"]), "frontier", board=board, score=score, hsh=hsh, first=first,
-                        chosen=chosen, level=k, width=width, run=run, endgame_next=endgame_next,
-                        fingerprint=self.fingerprint())
+        checkpoint.save(
+            Path(self.o["checkpoint"]),
+            "frontier",
+            board=board,
+            score=score,
+            hsh=hsh,
+            first=first,
+            chosen=chosen,
+            level=k,
+            width=width,
+            run=run,
+            endgame_next=endgame_next,
+            fingerprint=self.fingerprint(),
+        )
 
     def _load(self) -> dict:
         return checkpoint.load(Path(self.o["resume"]), "frontier", self.fingerprint())
@@ -329,8 +189,9 @@ class XCCBeamRun:
         from puzzles.outputs import atomic_write
         from puzzles.render import render
 
-        atomic_write(str(Path(self.o["checkpoint"]) / "best.svg"),
-                     render(self.p, [self.xcc.decode[int(q)] for q in chosen_row]))
+        atomic_write(
+            str(Path(self.o["checkpoint"]) / "best.svg"), render(self.p, [self.xcc.decode[int(q)] for q in chosen_row])
+        )
 
     def _one_run(self, width, deadline, progress, stats, run=0, resumed=None):
         o, t = self.o, self.t
@@ -357,7 +218,18 @@ class XCCBeamRun:
         deg = t["nbr"].shape[1]
         near = np.zeros(max(1, int(self.opt_sites.max(initial=1)) * max(1, deg)), np.int64)
         child = np.zeros(t["n_words"], np.uint64)
-        tables = (t["sg_ptr"], t["s_near"], t["c_info"], t["g_ptr"], t["g_tag"], t["e_opt"], t["e_lmask"], t["ow_ptr"], t["ow_idx"], t["ow_mask"])
+        tables = (
+            t["sg_ptr"],
+            t["s_near"],
+            t["c_info"],
+            t["g_ptr"],
+            t["g_tag"],
+            t["e_opt"],
+            t["e_lmask"],
+            t["ow_ptr"],
+            t["ow_idx"],
+            t["ow_mask"],
+        )
         while self.pieces_left(chosen[0]) > exhaust_at + 1e-9:
             if deadline is not None and time.perf_counter() >= deadline:
                 return "limit", [], "time limit during the beam"
@@ -371,9 +243,37 @@ class XCCBeamRun:
             opt = np.zeros(m, np.int64)
             sc = np.zeros(m)
             hs = np.zeros(m, np.uint64)
-            m = _expand(board, first, site, n, t["scan"], t["nbr"], t["area"], *tables, t["tag"], t["os_ptr"],
-                        t["os_idx"], self.opt_hash, self.opt_weight, score, hsh, o["lookahead"], o["touch"],
-                        o["boundary"], o["covers"], par, opt, sc, hs, child, stamp, stack, scratch, opts, near)
+            m = _expand(
+                board,
+                first,
+                site,
+                n,
+                t["scan"],
+                t["nbr"],
+                t["area"],
+                *tables,
+                t["tag"],
+                t["os_ptr"],
+                t["os_idx"],
+                self.opt_hash,
+                self.opt_weight,
+                score,
+                hsh,
+                o["lookahead"],
+                o["touch"],
+                o["boundary"],
+                o["covers"],
+                par,
+                opt,
+                sc,
+                hs,
+                child,
+                stamp,
+                stack,
+                scratch,
+                opts,
+                near,
+            )
             t_expand = time.perf_counter() - tl - t_sites
             if m == 0:
                 stats["levels"].append({"level": k + 1, "kept": 0, "children": 0})
@@ -387,16 +287,28 @@ class XCCBeamRun:
                 ranked = _per_parent(ranked, par, o["per_parent"], len(ranked), n)
             probing = 0 < o.get("probe_at", 0) and self.pieces_left(chosen[0]) - 1 <= o["probe_at"]
             if o.get("every_site") or probing:  # the best `width` children that pass the checks asked for
-                keep, new_board, new_first = self._checked_children(ranked, width, board, first, par, opt, chosen,
-                                                                    tables, scratch, stats, probing, deadline)
+                keep, new_board, new_first = self._checked_children(
+                    ranked, width, board, first, par, opt, chosen, tables, scratch, stats, probing, deadline
+                )
                 if self._probe_solution is not None:
                     return "solved", [self._probe_solution], ""
             else:
                 keep = ranked[:width]
                 new_board = np.zeros((len(keep), t["n_words"]), np.uint64)
                 new_first = np.zeros(len(keep), np.int64)
-                _children(board, first, par[keep], opt[keep], t["scan"], t["ow_ptr"], t["ow_idx"], t["ow_mask"],
-                          t["tag"], new_board, new_first)
+                _children(
+                    board,
+                    first,
+                    par[keep],
+                    opt[keep],
+                    t["scan"],
+                    t["ow_ptr"],
+                    t["ow_idx"],
+                    t["ow_mask"],
+                    t["tag"],
+                    new_board,
+                    new_first,
+                )
             if len(keep) == 0:
                 stats["levels"].append({"level": k + 1, "kept": 0, "children": int(m)})
                 return "limit", [], f"every state died at level {k + 1} (width {width}): widen the beam"
@@ -412,16 +324,31 @@ class XCCBeamRun:
                 self._picture(chosen[int(np.argmax(score))])
                 self._drawn, last_picture = k, now
             dt = time.perf_counter() - tl
-            lv = {"width": width, "level": k, "kept": int(len(keep)), "children": int(m), "best": float(score.max()),
-                  "worst": float(score.min()), "time_s": dt,
-                  "sites_s": t_sites, "expand_s": t_expand}
+            lv = {
+                "width": width,
+                "level": k,
+                "kept": int(len(keep)),
+                "children": int(m),
+                "best": float(score.max()),
+                "worst": float(score.min()),
+                "time_s": dt,
+                "sites_s": t_sites,
+                "expand_s": t_expand,
+            }
             stats["levels"].append(lv)
             if progress:
                 left = self.pieces_left(chosen[0]) - exhaust_at
                 el = time.perf_counter() - t0
-                progress({"level": k, "kept": lv["kept"], "best_score": round(lv["best"], 2),
-                          "worst_score": round(lv["worst"], 2), "states_per_s": round(m / dt if dt > 0 else 0),
-                          "eta_s": round(el / k * left, 1)})
+                progress(
+                    {
+                        "level": k,
+                        "kept": lv["kept"],
+                        "best_score": round(lv["best"], 2),
+                        "worst_score": round(lv["worst"], 2),
+                        "states_per_s": round(m / dt if dt > 0 else 0),
+                        "eta_s": round(el / k * left, 1),
+                    }
+                )
         if ck and start == 0:  # the survivors, as the end-game starts
             self._save(k, width, run, board, score, hsh, first, chosen)
             if k >= self._drawn:
@@ -440,8 +367,9 @@ class XCCBeamRun:
                 last_save = time.perf_counter()
         return "limit", [], f"no survivor of the beam (width {width}) completes: widen the beam"
 
-    def _checked_children(self, ranked, width, board, first, par, opt, chosen, tables, scratch, stats, probing,
-                          deadline):
+    def _checked_children(
+        self, ranked, width, board, first, par, opt, chosen, tables, scratch, stats, probing, deadline
+    ):
         """(kept, boards, first free sites) of the best ``width`` of the ``ranked`` children that pass
         the checks asked for, built and checked a width at a time, best first: ``every_site`` (no
         free site left uncoverable) and, when ``probing``, a probe (``_probe``)."""
@@ -449,19 +377,21 @@ class XCCBeamRun:
         keep, boards, firsts = [], [], []
         at = kept = 0
         while at < len(ranked) and kept < width:
-            part = ranked[at: at + width - kept]
+            part = ranked[at : at + width - kept]
             at += len(part)
             nb = np.zeros((len(part), t["n_words"]), np.uint64)
             nf = np.zeros(len(part), np.int64)
-            _children(board, first, par[part], opt[part], t["scan"], t["ow_ptr"], t["ow_idx"], t["ow_mask"], t["tag"],
-                      nb, nf)
+            _children(
+                board, first, par[part], opt[part], t["scan"], t["ow_ptr"], t["ow_idx"], t["ow_mask"], t["tag"], nb, nf
+            )
             ok = np.ones(len(part), np.bool_)
             if self.o.get("every_site"):
                 _alive(nb, nf, len(part), t["scan"], *tables, scratch, ok)
                 stats["every_site_dropped"] = stats.get("every_site_dropped", 0) + int(len(part) - ok.sum())
             if probing:
-                self._probe(nb, ok, lambda i, part=part: [*chosen[par[part[i]]].tolist(), int(opt[part[i]])], stats,
-                            deadline)
+                self._probe(
+                    nb, ok, lambda i, part=part: [*chosen[par[part[i]]].tolist(), int(opt[part[i]])], stats, deadline
+                )
             keep.append(part[ok])
             boards.append(nb[ok])
             firsts.append(nf[ok])
@@ -526,7 +456,7 @@ class XCCBeamRun:
         stats["time_s"] = time.perf_counter() - t0
         stats["nodes"] = sum(lv["children"] for lv in stats["levels"]) + stats["endgame_nodes"]
         # pieces placed: the beam's last level, or deeper in an end-game exhaust
-        stats["deepest"] = max(max((lv["level"] for lv in stats["levels"] if lv["kept"]), default=0),
-                               stats.get("endgame_deepest", 0))
+        stats["deepest"] = max(
+            max((lv["level"] for lv in stats["levels"] if lv["kept"]), default=0), stats.get("endgame_deepest", 0)
+        )
         return SolveResult(status, sols, None, None, stats, message)
-

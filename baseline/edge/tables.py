@@ -66,7 +66,7 @@ def build_tables(p: EdgePuzzle, merge: bool = False):
             for a in ok:
                 key = 0
                 for j, s in enumerate(sides):
-                    key += a[2][s] * n_col ** j
+                    key += a[2][s] * n_col**j
                 buckets[key].append(a)
             ptr = np.zeros(size + 1, np.int64)
             for key, b in enumerate(buckets):
@@ -80,8 +80,14 @@ def build_tables(p: EdgePuzzle, merge: bool = False):
             tab_base[cls * 16 + K] = total_slots
             total_slots += size + 1
             ptr_parts.append(ptr)
-    return (tab_base, np.concatenate(ptr_parts), np.asarray(piece_l, np.int32),
-            np.asarray(rot_l, np.int8), np.asarray(col_l, np.int32), n_col)
+    return (
+        tab_base,
+        np.concatenate(ptr_parts),
+        np.asarray(piece_l, np.int32),
+        np.asarray(rot_l, np.int8),
+        np.asarray(col_l, np.int32),
+        n_col,
+    )
 
 
 @njit(cache=True, inline="always")
@@ -93,8 +99,10 @@ def static_range(k, placed, nb, dep_nk, dep_side, dep_mul, dep_base, dep_fixed, 
     f = dep_fixed[k]
     if f >= 0:
         for j in range(dep_nk[k]):
-            if cand_col[4 * placed[nb[4 * k + j]] + ((dep_side[4 * k + j] + 2) & 3)] != \
-                    cand_col[4 * f + dep_side[4 * k + j]]:
+            if (
+                cand_col[4 * placed[nb[4 * k + j]] + ((dep_side[4 * k + j] + 2) & 3)]
+                != cand_col[4 * f + dep_side[4 * k + j]]
+            ):
                 return f, f
         return f, f + 1
     key = 0
@@ -140,11 +148,14 @@ class EdgeTables:
             for rep, group in self.copies.items():
                 self.avail[group] = 0
                 self.avail[rep] = len(group)
-        (self.tab_base, self.tab_ptr, self.cand_piece, self.cand_rot, self.cand_col,
-         self.n_col) = build_tables(p, self.copies is not None)
+        (self.tab_base, self.tab_ptr, self.cand_piece, self.cand_rot, self.cand_col, self.n_col) = build_tables(
+            p, self.copies is not None
+        )
         self.nbr = np.array([p.neighbour(c, s) for c in range(n) for s in range(4)], np.int64)
-        self.cls_of = np.array([sum(1 << s for s, o in enumerate(p.outside_sides(c)) if o) if p.bordered else 0
-                                for c in range(n)], np.int64)
+        self.cls_of = np.array(
+            [sum(1 << s for s, o in enumerate(p.outside_sides(c)) if o) if p.bordered else 0 for c in range(n)],
+            np.int64,
+        )
         self.fixed_n = len(p.fixed)
         self.fixed_piece = np.array([f.piece for f in p.fixed] + [0], np.int64)
         self.fixed_rot = np.array([f.rotation for f in p.fixed] + [0], np.int64)
@@ -158,8 +169,9 @@ class EdgeTables:
         f0 = len(self.cand_piece)  # fixed placements go after the table candidates
         self.s_piece = np.concatenate([self.cand_piece, np.array([f.piece for f in p.fixed], np.int32)])
         self.s_rot = np.concatenate([self.cand_rot, np.array([f.rotation for f in p.fixed], np.int8)])
-        self.s_col = np.concatenate([self.cand_col, np.array(
-            [c for f in p.fixed for c in p.placed(f.piece, f.rotation)], np.int32)])
+        self.s_col = np.concatenate(
+            [self.cand_col, np.array([c for f in p.fixed for c in p.placed(f.piece, f.rotation)], np.int32)]
+        )
         self.dep_fixed = np.full(n + 1, -1, np.int64)
         self.dep_fixed[: len(p.fixed)] = np.arange(f0, f0 + len(p.fixed))
         self.dep_nb = np.zeros(4 * (n + 1), np.int64)
@@ -170,11 +182,14 @@ class EdgeTables:
                 self.dep_nb[4 * k + j] = slot // 4
                 self.dep_side[4 * k + j] = (slot % 4 + 2) % 4
         if self.n_col > 256:
-            raise UsageError(f"static orders take at most 255 colours, this puzzle has "
-                             f"{self.n_col - 1}; use --opt order=mrv")
+            raise UsageError(
+                f"static orders take at most 255 colours, this puzzle has {self.n_col - 1}; use --opt order=mrv"
+            )
         # packed candidates and, per depth, where the key's colours are (module docstring of run_static)
         col = self.s_col.reshape(-1, 4).astype(np.int64)
-        self.cand = (self.s_piece.astype(np.int64) << 32) | col[:, 0] | (col[:, 1] << 8) | (col[:, 2] << 16) | (col[:, 3] << 24)
+        self.cand = (
+            (self.s_piece.astype(np.int64) << 32) | col[:, 0] | (col[:, 1] << 8) | (col[:, 2] << 16) | (col[:, 3] << 24)
+        )
         depth_of = np.zeros(n, np.int64)
         depth_of[self.order] = np.arange(n)
         self.dep_at = depth_of[self.dep_nb]
@@ -185,7 +200,7 @@ class EdgeTables:
         self.dep_shift = 8 * ((self.dep_side + 2) % 4)
         self.dep_all = np.array([self.tab_base[self.cls_of[c] * 16] for c in self.order] + [0], np.int64)
 
-    def shuffled(self, rng: np.random.Generator) -> "EdgeTables":
+    def shuffled(self, rng: np.random.Generator) -> EdgeTables:
         """A copy whose candidates for every key come in a random order (randomised value order);
         the tables' arrays are shared, only the candidate arrays are new."""
         t = copy.copy(self)

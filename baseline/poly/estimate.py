@@ -31,8 +31,36 @@ from puzzles.errors import UsageError
 
 
 @njit(cache=True)
-def _children(p, board, scan, nbr, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, tag, prim,
-              n_sites_look, wit, later, os_ptr, os_idx, area, stamp, stack, scratch, best_buf, cur, viable):
+def _children(
+    p,
+    board,
+    scan,
+    nbr,
+    sg_ptr,
+    s_near,
+    c_info,
+    g_ptr,
+    g_tag,
+    e_opt,
+    e_lmask,
+    ow_ptr,
+    ow_idx,
+    ow_mask,
+    tag,
+    prim,
+    n_sites_look,
+    wit,
+    later,
+    os_ptr,
+    os_idx,
+    area,
+    stamp,
+    stack,
+    scratch,
+    best_buf,
+    cur,
+    viable,
+):
     """The node at ``board``: (d, v, s) -- the options of its site (the engine's d, the nodes
     below it), how many of them have a subtree (written to ``viable``), and how many complete
     the board.  d is -1 when every site is covered already (a solution when the primary items are).
@@ -43,8 +71,29 @@ def _children(p, board, scan, nbr, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, 
     sub-critical regions, where most children die at once and plain probes almost never
     reach the depths that hold the nodes."""
     n_scan = scan.shape[0]
-    d = poly._choose(p, board, scan, nbr, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
-                     tag, wit, later, n_sites_look, False, scratch, best_buf)
+    d = poly._choose(
+        p,
+        board,
+        scan,
+        nbr,
+        sg_ptr,
+        s_near,
+        c_info,
+        g_ptr,
+        g_tag,
+        e_opt,
+        e_lmask,
+        ow_ptr,
+        ow_idx,
+        ow_mask,
+        tag,
+        wit,
+        later,
+        n_sites_look,
+        False,
+        scratch,
+        best_buf,
+    )
     if d <= 0:
         return d, 0, 0
     for i in range(d):
@@ -58,8 +107,29 @@ def _children(p, board, scan, nbr, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, 
             p2 = p
             while p2 < n_scan and poly._bit(board, scan[p2]):
                 p2 += 1
-            d2 = poly._choose(p2, board, scan, nbr, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
-                              ow_mask, tag, wit, later, n_sites_look, False, scratch, best_buf)
+            d2 = poly._choose(
+                p2,
+                board,
+                scan,
+                nbr,
+                sg_ptr,
+                s_near,
+                c_info,
+                g_ptr,
+                g_tag,
+                e_opt,
+                e_lmask,
+                ow_ptr,
+                ow_idx,
+                ow_mask,
+                tag,
+                wit,
+                later,
+                n_sites_look,
+                False,
+                scratch,
+                best_buf,
+            )
             if d2 > 0:
                 viable[v] = o
                 v += 1
@@ -70,9 +140,48 @@ def _children(p, board, scan, nbr, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, 
 
 
 @njit(cache=True)
-def _probe_batch(n_probes, start, board, scan, nbr, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
-                 tag, prim, n_sites_look, wit, later, os_ptr, os_idx, area, stamp, stack, scratch, best_buf, cur,
-                 viable, branches, visit_cap, kids, nk, ik, wl, pl, nodes_out, sols_out, depth_out, level_sum):
+def _probe_batch(
+    n_probes,
+    start,
+    board,
+    scan,
+    nbr,
+    sg_ptr,
+    s_near,
+    c_info,
+    g_ptr,
+    g_tag,
+    e_opt,
+    e_lmask,
+    ow_ptr,
+    ow_idx,
+    ow_mask,
+    tag,
+    prim,
+    n_sites_look,
+    wit,
+    later,
+    os_ptr,
+    os_idx,
+    area,
+    stamp,
+    stack,
+    scratch,
+    best_buf,
+    cur,
+    viable,
+    branches,
+    visit_cap,
+    kids,
+    nk,
+    ik,
+    wl,
+    pl,
+    nodes_out,
+    sols_out,
+    depth_out,
+    level_sum,
+):
     """``n_probes`` probes from the bitset ``start``: each one's weighted node total, its weighted
     solutions, its depth, and the weighted nodes per level.
 
@@ -98,9 +207,36 @@ def _probe_batch(n_probes, start, board, scan, nbr, sg_ptr, s_near, c_info, g_pt
                 p = pl[lv]
                 while p < n_scan and poly._bit(board, scan[p]):
                     p += 1
-                d, v, n_sol = _children(p, board, scan, nbr, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
-                                        ow_mask, tag, prim, n_sites_look, wit, later, os_ptr, os_idx, area, stamp,
-                                        stack, scratch, best_buf, cur, viable)
+                d, v, n_sol = _children(
+                    p,
+                    board,
+                    scan,
+                    nbr,
+                    sg_ptr,
+                    s_near,
+                    c_info,
+                    g_ptr,
+                    g_tag,
+                    e_opt,
+                    e_lmask,
+                    ow_ptr,
+                    ow_idx,
+                    ow_mask,
+                    tag,
+                    prim,
+                    n_sites_look,
+                    wit,
+                    later,
+                    os_ptr,
+                    os_idx,
+                    area,
+                    stamp,
+                    stack,
+                    scratch,
+                    best_buf,
+                    cur,
+                    viable,
+                )
                 visited += 1
                 deepest = max(deepest, lv)
                 w = wl[lv]
@@ -144,8 +280,16 @@ def _probe_batch(n_probes, start, board, scan, nbr, sg_ptr, s_near, c_info, g_pt
         depth_out[k] = deepest
 
 
-def estimate_tree(search, probes: int = 2000, seed: int = 0, board: np.ndarray | None = None,
-                  time_s: float | None = None, progress=None, branches: int = 1, visit_cap: int = 10_000) -> dict:
+def estimate_tree(
+    search,
+    probes: int = 2000,
+    seed: int = 0,
+    board: np.ndarray | None = None,
+    time_s: float | None = None,
+    progress=None,
+    branches: int = 1,
+    visit_cap: int = 10_000,
+) -> dict:
     """Knuth's estimate of ``search``'s exhaustive tree (a ``PolySearch``), from the empty
     region or from ``board`` (the engine's item bitset, as the polyform beam keeps its states).
 
@@ -175,11 +319,48 @@ def estimate_tree(search, probes: int = 2000, seed: int = 0, board: np.ndarray |
         n = min(batch, probes - done)
         nodes_out, sols_out = np.zeros(n), np.zeros(n)
         depth_out = np.zeros(n, np.int64)
-        _probe_batch(n, start, search.board, a["scan"], a["nbr"], a["sg_ptr"], a["s_near"], a["c_info"], a["g_ptr"], a["g_tag"], a["e_opt"],
-                     a["e_lmask"], a["ow_ptr"], a["ow_idx"], a["ow_mask"], a["tag"], a["prim"], search.sites,
-                     search.wit, search.later, a["os_ptr"], a["os_idx"], a["area"] if search.pockets else 0,
-                     search.stamp, search.stack, search.scratch, search.best_buf, cur, viable, branches, visit_cap,
-                     kids, nk, ik, wl, pl, nodes_out, sols_out, depth_out, level_sum)
+        _probe_batch(
+            n,
+            start,
+            search.board,
+            a["scan"],
+            a["nbr"],
+            a["sg_ptr"],
+            a["s_near"],
+            a["c_info"],
+            a["g_ptr"],
+            a["g_tag"],
+            a["e_opt"],
+            a["e_lmask"],
+            a["ow_ptr"],
+            a["ow_idx"],
+            a["ow_mask"],
+            a["tag"],
+            a["prim"],
+            search.sites,
+            search.wit,
+            search.later,
+            a["os_ptr"],
+            a["os_idx"],
+            a["area"] if search.pockets else 0,
+            search.stamp,
+            search.stack,
+            search.scratch,
+            search.best_buf,
+            cur,
+            viable,
+            branches,
+            visit_cap,
+            kids,
+            nk,
+            ik,
+            wl,
+            pl,
+            nodes_out,
+            sols_out,
+            depth_out,
+            level_sum,
+        )
         nodes.append(nodes_out)
         sols.append(sols_out)
         depths.append(depth_out)
@@ -202,10 +383,15 @@ def estimate_tree(search, probes: int = 2000, seed: int = 0, board: np.ndarray |
     per_level = level_sum / n
     last = int(np.nonzero(per_level)[0].max()) + 1 if per_level.any() else 0
     return {
-        "probes": n, "seconds": round(time.perf_counter() - t0, 3),
-        "nodes": mean, "nodes_stderr": se, "log10_nodes": math.log10(mean) if mean > 0 else None,
-        "solutions": smean, "solutions_stderr": sse,
+        "probes": n,
+        "seconds": round(time.perf_counter() - t0, 3),
+        "nodes": mean,
+        "nodes_stderr": se,
+        "log10_nodes": math.log10(mean) if mean > 0 else None,
+        "solutions": smean,
+        "solutions_stderr": sse,
         "probes_reaching_a_solution": int((sols_a > 0).sum()),
-        "depth_max": int(depth_a.max()), "depth_mean": round(float(depth_a.mean()), 2),
+        "depth_max": int(depth_a.max()),
+        "depth_mean": round(float(depth_a.mean()), 2),
         "log10_nodes_per_level": [round(math.log10(v), 3) if v > 0 else None for v in per_level[:last]],
     }

@@ -7,17 +7,34 @@ and node limits between chunks and calls ``progress`` about twice a second.
 
 from __future__ import annotations
 
+import enum
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from baseline.runtime.kernel import BUDGET
 
 
-def drive(step: Callable[[int], int], nodes: Callable[[], int], *, time_s: float | None,
-          node_limit: int | None, progress: Callable[[dict], None] | None,
-          info: Callable[[], dict], on_stop: Callable[[int], bool], chunk_s: float = 0.1) -> str:
+class Outcome(enum.StrEnum):
+    """How ``drive`` ended."""
+
+    DONE = "done"  # the kernel exhausted its search space
+    STOPPED = "stopped"  # ``on_stop`` ended it (enough solutions, a split leaf)
+    LIMIT = "limit"  # the time or node limit
+
+
+def drive(
+    step: Callable[[int], int],
+    nodes: Callable[[], int],
+    *,
+    time_s: float | None,
+    node_limit: int | None,
+    progress: Callable[[dict], None] | None,
+    info: Callable[[], dict],
+    on_stop: Callable[[int], bool],
+    chunk_s: float = 0.1,
+) -> Outcome:
     """Call ``step(budget)`` until it returns something other than BUDGET and
-    ``on_stop(code)`` says to stop.  Returns 'done', 'stopped' or 'limit'."""
+    ``on_stop(code)`` says to stop.  Returns how it ended (``Outcome``)."""
     t0 = time.perf_counter()
     last = t0
     budget = 1_000  # small first chunk: a slow node rate must not overrun a short time limit
@@ -25,7 +42,7 @@ def drive(step: Callable[[int], int], nodes: Callable[[], int], *, time_s: float
         if node_limit is not None:
             left = node_limit - nodes()
             if left <= 0:
-                return "limit"
+                return Outcome.LIMIT
             b = min(budget, left)
         else:
             b = budget
@@ -37,14 +54,14 @@ def drive(step: Callable[[int], int], nodes: Callable[[], int], *, time_s: float
             # aim each chunk at chunk_s seconds
             budget = int(max(1000, min(budget * 4, budget * chunk_s / max(dt, 1e-6))))
         elif on_stop(code):
-            return "stopped" if code != 0 else "done"
+            return Outcome.STOPPED if code != 0 else Outcome.DONE
         if progress is not None and now - last >= 0.5:
             last = now
             d = {"elapsed_s": now - t0}
             d.update(info())
             progress(d)
         if time_s is not None and now - t0 >= time_s:
-            return "limit"
+            return Outcome.LIMIT
 
 
 def luby(i: int) -> int:

@@ -13,26 +13,26 @@ import numpy as np
 from numba import njit
 
 # codes a kernel returns
-DONE = 0        # the search space is exhausted
-SOLUTION = 1    # the current path is a solution (the kernel pauses on it when asked to)
-BUDGET = 2      # the node budget is spent; call again to go on
-LEAF = 3        # the path reached the split depth: it is a sub-problem (tree splitting)
+DONE = 0  # the search space is exhausted
+SOLUTION = 1  # the current path is a solution (the kernel pauses on it when asked to)
+BUDGET = 2  # the node budget is spent; call again to go on
+LEAF = 3  # the path reached the split depth: it is a sub-problem (tree splitting)
 
 # slots of the state array st
-LEVEL = 0       # depth of the current path
-PHASE = 1       # where in its loop the kernel resumes (Knuth's step number for Algorithm C)
-NODES = 2       # nodes (placements) so far
-COUNT = 3       # solutions so far
-DEEPEST = 4     # the deepest level reached
-BEST_MIS = 5    # edge-backtrack mode best: mismatched joins of the best board so far
+LEVEL = 0  # depth of the current path
+PHASE = 1  # where in its loop the kernel resumes (Knuth's step number for Algorithm C)
+NODES = 2  # nodes (placements) so far
+COUNT = 3  # solutions so far
+DEEPEST = 4  # the deepest level reached
+BEST_MIS = 5  # edge-backtrack mode best: mismatched joins of the best board so far
 N_SLOTS = 6
 
-FINISHED = 9    # PHASE once the search is exhausted
+FINISHED = 9  # PHASE once the search is exhausted
 
 # sentinels
-MANY = 1 << 30          # more than any count of options or pieces: the start of a minimum search
-NO_BOUND = 1 << 40      # more mismatches, nodes or budget than any search reaches: "unbounded"
-NO_SCORE = -1e300       # below every score: a dead state
+MANY = 1 << 30  # more than any count of options or pieces: the start of a minimum search
+NO_BOUND = 1 << 40  # more mismatches, nodes or budget than any search reaches: "unbounded"
+NO_SCORE = -1e300  # below every score: a dead state
 
 
 def new_state() -> np.ndarray:

@@ -9,8 +9,8 @@ warm worker pays it once for all its cells.
 
 from __future__ import annotations
 
-from functools import lru_cache
-from typing import Callable
+from collections.abc import Callable
+from functools import cache
 
 _done: set = set()
 
@@ -21,7 +21,7 @@ def once(key, fn: Callable[[], object]) -> None:
         _done.add(key)
 
 
-@lru_cache(maxsize=None)
+@cache
 def tiny_edge():
     """A 3x3 edge-matching puzzle with solutions (a planted one at least)."""
     from puzzles.generate import edge_puzzle
@@ -29,7 +29,7 @@ def tiny_edge():
     return edge_puzzle(3, 3, 1, 2, 7)[0]
 
 
-@lru_cache(maxsize=None)
+@cache
 def tiny_xcc_puzzle():
     """A small exact cover (4-queens: two solutions)."""
     from puzzles.queens import QueensPuzzle

@@ -9,229 +9,25 @@ sub-problems whose counts add up to the whole.
 
 from __future__ import annotations
 
-import hashlib
 import time
 from pathlib import Path
 
 import numpy as np
 
 from baseline.poly import engine as poly
-from baseline.runtime import checkpoint, warmup
-from baseline.runtime.driver import drive, luby
-from baseline.runtime.kernel import (
-    BUDGET,
-    COUNT,
-    DEEPEST,
-    DONE,
-    LEAF,
-    LEVEL,
-    MANY,
-    NO_BOUND,
-    NODES,
-    PHASE,
-    SOLUTION,
-    new_state,
-)
-from baseline.xcc import bitset, dlx, memo
+from baseline.poly.tables import DEFAULT_SWEEP
+from baseline.runtime import warmup
+from baseline.runtime.driver import Outcome, drive, luby
+from baseline.runtime.kernel import BUDGET, DEEPEST, DONE, LEAF, MANY, NO_BOUND, SOLUTION
+from baseline.xcc import memo
+from baseline.xcc.searches import ENGINES, PolySearch, _Search, make_search
 from puzzles import outputs
 from puzzles.errors import UsageError
 from puzzles.outputs import atomic_write
 from puzzles.xcc import XCC
 from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
 
-# the most clash-row memory (n_options^2 / 8 bytes) the auto engine spends on bitsets
-BITSET_MAX_OPTIONS = 12_000
 PICTURE_EVERY_S = 60.0  # with a checkpoint: the deepest partial solution drawn this often
-
-
-class _Search:
-    """What both engines share: counters, the path, snapshots of a paused search."""
-
-    engine = ""
-    STATE: tuple[str, ...] = ()
-
-    def _start(self, depth: int, seed: int) -> None:
-        """Counters at the root; MRV ties broken at random when ``seed`` >= 0."""
-        self.prof = np.zeros(depth, np.int64)
-        self.st = new_state()
-        self.st[PHASE] = 2  # Algorithm C's step C2: enter level 0
-        self.randomize = seed >= 0
-        if self.randomize:
-            dlx.seed_rng(seed)
-
-    @property
-    def nodes(self) -> int:
-        return int(self.st[NODES])
-
-    @property
-    def count(self) -> int:
-        return int(self.st[COUNT])
-
-    def fingerprint(self, mode: str) -> str:
-        xcc = self.xcc
-        h = hashlib.sha256(xcc.opt_ptr.tobytes() + xcc.opt_items.tobytes() + xcc.opt_colors.tobytes()
-                           + f"{xcc.n_primary}/{mode}/{self.engine}".encode())
-        return h.hexdigest()[:16]
-
-    def save(self, d: Path, mode: str, solutions: list[list[int]]) -> None:
-        """Snapshot the paused search (its path and state) and the solutions found so far."""
-        flat = np.array([k for s in solutions for k in s], np.int64)
-        lens = np.array([len(s) for s in solutions], np.int64)
-        checkpoint.save(d, "search", fingerprint=self.fingerprint(mode), sol_flat=flat, sol_lens=lens,
-                        **{k: getattr(self, k) for k in self.STATE})
-
-    def load(self, d: Path, mode: str) -> list[list[int]]:
-        z = checkpoint.load(d, "search", self.fingerprint(mode))
-        for k in self.STATE:
-            a, v = getattr(self, k), z[k]
-            if k == "st" and a.shape != v.shape:  # a snapshot from before the state had its BEST_MIS slot
-                a[:len(v)] = v
-            else:
-                a[...] = v
-        out, pos = [], 0
-        for n in z["sol_lens"].tolist():
-            out.append(z["sol_flat"][pos:pos + n].tolist())
-            pos += n
-        return out
-
-
-class DLXSearch(_Search):
-    """Dancing links: memory linear in the problem, for large problems."""
-
-    engine = "dlx"
-    STATE = ("UL", "DL", "COLOR", "LEN", "LL", "RL", "x", "chosen", "st", "prof")
-
-    def __init__(self, xcc: XCC, seed: int = -1):
-        self.xcc = xcc
-        (self.TOP, self.UL, self.DL, self.COLOR, self.LEN, self.OPT, self.LL, self.RL) = dlx.build_links(
-            xcc.n_items, xcc.n_primary, xcc.opt_ptr, xcc.opt_items, xcc.opt_colors)
-        depth = xcc.n_primary + 2
-        self.x = np.zeros(depth, np.int32)
-        self.chosen = np.zeros(depth, np.int32)
-        self._start(depth, seed)
-
-    def step(self, budget: int, stop_on_solution: bool, split_depth: int = -1) -> int:
-        return dlx.run(self.TOP, self.UL, self.DL, self.COLOR, self.LEN, self.LL, self.RL,
-                       self.x, self.chosen, self.st, self.prof, budget, stop_on_solution,
-                       split_depth, self.randomize)
-
-    def current_options(self) -> list[int]:
-        """Option indices of x[0..level-1] (a solution or a leaf of a split)."""
-        return [int(self.OPT[self.x[k]]) for k in range(int(self.st[LEVEL]))]
-
-
-class BitsetSearch(_Search):
-    """Live options as one bitset per level: the faster engine on small problems."""
-
-    engine = "bitset"
-    STATE = ("Lst", "Ust", "item", "pos", "st", "prof")
-
-    def __init__(self, xcc: XCC, seed: int = -1):
-        self.xcc = xcc
-        self.M, self.CONF, self.PI, self.lo, self.hi = bitset.build(
-            xcc.n_items, xcc.n_primary, xcc.opt_ptr, xcc.opt_items, xcc.opt_colors)
-        depth = xcc.n_primary + 2
-        self.Lst = np.zeros((depth, self.M.shape[1]), np.uint64)
-        self.Ust = np.zeros((depth, self.PI.shape[1]), np.uint64)
-        bitset.start(self.Lst, self.Ust, xcc.n_options, xcc.n_primary)
-        self.item = np.zeros(depth, np.int64)
-        self.pos = np.zeros(depth, np.int64)
-        self._start(depth, seed)
-
-    def step(self, budget: int, stop_on_solution: bool, split_depth: int = -1) -> int:
-        return bitset.run(self.M, self.CONF, self.PI, self.lo, self.hi,
-                          self.Lst, self.Ust, self.item, self.pos, self.st, self.prof,
-                          budget, stop_on_solution, split_depth, self.randomize)
-
-    def current_options(self) -> list[int]:
-        return [int(k) - 1 for k in self.pos[:int(self.st[LEVEL])]]
-
-
-class PolySearch(_Search):
-    """Selby's site search over bitsets, no option counts kept (``poly.py``): for large polyform problems."""
-
-    engine = "poly"
-    STATE = ("board", "first", "base", "cnt", "pos", "chosen", "cbuf", "uses", "wit", "deep", "stamp", "st", "prof")
-
-    def __init__(self, xcc: XCC, seed: int = -1, grid: str | None = None, sites: int = poly.DEFAULT_SITES,
-                 sweep: float = 90.0, pockets: bool = True, tables: dict | None = None):
-        self.xcc = xcc
-        self.a = a = tables if tables is not None else poly.build(xcc, grid, sweep)
-        self.sites = sites
-        per = np.diff(xcc.opt_ptr.astype(np.int64))
-        depth = (a["n_sites"] // max(1, int(per.min())) if xcc.n_options else 0) + 2
-        self.board = np.zeros(a["n_words"], np.uint64)
-        self.first = np.zeros(depth + 1, np.int64)
-        self.base = np.zeros(depth + 2, np.int64)
-        self.cnt = np.zeros(depth + 1, np.int64)
-        self.pos = np.zeros(depth + 1, np.int64)
-        self.chosen = np.zeros(depth + 1, np.int64)
-        self.cbuf = np.zeros(max(1, depth * a["max_col"]), np.int64)
-        self.scratch = np.zeros(max(1, a["max_col"]), np.int64)
-        self.best_buf = np.zeros(max(1, a["max_col"]), np.int64)
-        self.uses = np.zeros(xcc.n_items, np.int64)
-        self.wit = np.full((max(1, a["n_sites"]), 3), -1, np.int64)  # options that fitted at each site
-        self.later = np.zeros(max(1, a["n_sites"]), np.int64)
-        self.deep = np.zeros(depth + 1, np.int64)  # the deepest path so far
-        self.pockets = pockets
-        self.stamp = np.zeros(max(1, a["n_sites"]) + 1, np.int64)  # pocket floods (last slot: the tag counter)
-        self.stack = np.zeros(max(1, a["n_sites"]), np.int64)
-        self._start(depth, -1)
-        self.randomize = seed >= 0
-        if self.randomize:
-            poly.seed_rng(seed)
-
-    def restart(self, board: np.ndarray) -> None:
-        """A new search from a partly covered board (the engine's own item bitset, as the
-        polyform beam keeps its states): the beam's end-game exhausts each survivor this way,
-        with no sub-problem to build."""
-        self.board[:] = board
-        depth = len(self.prof)
-        self._start(depth, -1)
-        self.wit[:] = -1
-        self.uses[:] = 0
-
-    def step(self, budget: int, stop_on_solution: bool, split_depth: int = -1) -> int:
-        a = self.a
-        return poly.run(a["scan"], a["nbr"], a["sg_ptr"], a["s_near"], a["c_info"], a["g_ptr"], a["g_tag"], a["e_opt"],
-                        a["e_lmask"], a["ow_ptr"], a["ow_idx"], a["ow_mask"], a["tag"], a["prim"], self.sites,
-                        self.board, self.first, self.base, self.cnt, self.pos, self.chosen, self.cbuf,
-                        self.scratch, self.best_buf, self.uses, self.wit, self.later, self.deep,
-                        a["os_ptr"], a["os_idx"], a["area"] if self.pockets else 0, self.stamp, self.stack,
-                        self.st, self.prof,
-                        budget, stop_on_solution, split_depth, self.randomize)
-
-    def current_options(self) -> list[int]:
-        return [int(o) for o in self.chosen[:int(self.st[LEVEL])]]
-
-    def deepest_options(self) -> list[int]:
-        """The options of the deepest partial solution met so far."""
-        return [int(o) for o in self.deep[:int(self.st[DEEPEST])]]
-
-    def tag_uses(self) -> dict[int, int]:
-        """{item (input numbering): solutions whose options carry it as their tag (the piece)}."""
-        nz = np.nonzero(self.uses)[0]
-        return {int(self.a["old_of"][i]): int(self.uses[i]) for i in nz}
-
-
-ENGINES = {"dlx": DLXSearch, "bitset": BitsetSearch, "poly": PolySearch}
-
-
-def make_search(xcc: XCC, seed: int = -1, engine: str = "auto", grid: str | None = None,
-                sites: int = poly.DEFAULT_SITES, sweep: float = 90.0) -> _Search:
-    """The search engine for ``xcc``: bitsets when the clash rows are small, else dancing links;
-    ``poly`` (asked for by name) for large polyform problems, given their ``grid``.
-
-    ``dlx`` and ``bitset`` visit the same tree in the same order, so counts,
-    nodes and the first solution do not depend on which of them runs;
-    ``poly`` chooses its sites its own way (same counts, other nodes)."""
-    if engine == "auto":
-        engine = "bitset" if 0 < xcc.n_options <= BITSET_MAX_OPTIONS else "dlx"
-    if engine not in ENGINES:
-        raise UsageError(f"solver backtrack: engine must be auto, dlx, bitset or poly, not {engine!r}")
-    if engine == "poly":
-        return PolySearch(xcc, seed, grid, sites, sweep)
-    return ENGINES[engine](xcc, seed)
 
 
 class Backtrack(SolverBase):
@@ -244,27 +40,57 @@ class Backtrack(SolverBase):
         "checkpoint": Option(str, "", "directory: snapshot the search path there every checkpoint_every seconds"),
         "resume": Option(str, "", "directory: continue the search snapshotted there"),
         "checkpoint_every": Option(float, 30.0, "seconds between snapshots", lo=0.1),
-        "engine": Option(str, "auto", "auto (bitset up to 12,000 options, else dlx), dlx or bitset: same tree, "
-                                     "different speed; poly: Selby's site search over bitsets, no option "
-                                     "counts (large polyform problems: Eternity)", ("auto", "dlx", "bitset", "poly")),
-        "sites": Option(int, poly.DEFAULT_SITES, "engine poly: boundary sites counted to choose each node's site "
-                        "(0: all of them; fewer is faster a node, and the tree can grow 1000-fold)", lo=0),
-        "sweep": Option(float, 90.0, "engine poly: the direction the boundary is scanned in, in degrees (90: rows "
-                        "from the top)", lo=-360.0, hi=360.0),
+        "engine": Option(
+            str,
+            "auto",
+            "auto (bitset up to 12,000 options, else dlx), dlx or bitset: same tree, "
+            "different speed; poly: Selby's site search over bitsets, no option "
+            "counts (large polyform problems: Eternity)",
+            ("auto", "dlx", "bitset", "poly"),
+        ),
+        "sites": Option(
+            int,
+            poly.DEFAULT_SITES,
+            "engine poly: boundary sites counted to choose each node's site "
+            "(0: all of them; fewer is faster a node, and the tree can grow 1000-fold)",
+            lo=0,
+        ),
+        "sweep": Option(
+            float,
+            DEFAULT_SWEEP,
+            "engine poly: the direction the boundary is scanned in, in degrees (90: rows from the top)",
+            lo=-360.0,
+            hi=360.0,
+        ),
         "split_depth": Option(int, 0, "with part: cut the search tree at this depth (see split)", lo=0),
         "part": Option(int, -1, "solve only this sub-problem (0-based) of the split; the parts' counts add up", lo=-1),
-        "restarts": Option(str, "none", "mode first: restart with new random tie-breaks (seed, seed+1, ...) after a "
-                                        "node budget following the Luby sequence", ("none", "luby")),
+        "restarts": Option(
+            str,
+            "none",
+            "mode first: restart with new random tie-breaks (seed, seed+1, ...) after a "
+            "node budget following the Luby sequence",
+            ("none", "luby"),
+        ),
         "unit": Option(int, 100_000, "restarts: nodes of one Luby unit", lo=1),
-        "memo": Option(bool, False, "memoise the search on the uncovered items and the secondary colours (DXZ) "
-                                    "and build the diagram of all solutions: counts where sub-problems repeat "
-                                    "(domino tilings, strips) at a fraction of the nodes; mode sample always does"),
-        "memo_mb": Option(float, 1024.0, "memo: megabytes for the memo (a quarter, a cache that evicts) and the "
-                                         "diagram (the rest; a diagram that outgrows it is a clear error)",
-                          lo=16.0, hi=1_048_576.0),
+        "memo": Option(
+            bool,
+            False,
+            "memoise the search on the uncovered items and the secondary colours (DXZ) "
+            "and build the diagram of all solutions: counts where sub-problems repeat "
+            "(domino tilings, strips) at a fraction of the nodes; mode sample always does",
+        ),
+        "memo_mb": Option(
+            float,
+            1024.0,
+            "memo: megabytes for the memo (a quarter, a cache that evicts) and the "
+            "diagram (the rest; a diagram that outgrows it is a clear error)",
+            lo=16.0,
+            hi=1_048_576.0,
+        ),
         "diagram": Option(str, "", "memo: write the diagram of all solutions to this file (.npz, versioned)"),
-        "from_diagram": Option(str, "", "memo: read the diagram from this file (written by diagram=) instead of "
-                                        "searching"),
+        "from_diagram": Option(
+            str, "", "memo: read the diagram from this file (written by diagram=) instead of searching"
+        ),
     }
     MODES = ("first", "count", "all", "sample")
 
@@ -276,13 +102,16 @@ class Backtrack(SolverBase):
             clash = [k for k in ("checkpoint", "resume", "part") if o[k] not in ("", -1)]
             clash += [k for k, v in (("split_depth", 0), ("restarts", "none"), ("engine", "auto")) if o[k] != v]
             if clash:
-                raise UsageError(f"solver backtrack: option {clash[0]} does not go with the memoised search "
-                                 "(memo=true, the diagram options or mode sample)")
+                raise UsageError(
+                    f"solver backtrack: option {clash[0]} does not go with the memoised search "
+                    "(memo=true, the diagram options or mode sample)"
+                )
             if o["diagram"]:
                 outputs.check(o["diagram"], "option diagram")
 
     def warm(self, puzzle, mode: str) -> None:
         """Both engines' kernels (the engine is chosen from the size of the XCC, known only after the build)."""
+
         def run() -> None:
             xcc = warmup.tiny_xcc_puzzle().to_xcc()
             for engine in ENGINES:
@@ -302,8 +131,17 @@ class Backtrack(SolverBase):
         t0 = time.perf_counter()
         xcc = whole = puzzle.to_xcc()
         if o["memo"] or mode == "sample" or o["diagram"] or o["from_diagram"]:
-            return memo.solve_memo(xcc, mode, limits, progress, time.perf_counter() - t0, memo_mb=o["memo_mb"],
-                                   seed=max(o["seed"], 0), save=o["diagram"], load=o["from_diagram"])
+            return memo.solve_memo(
+                xcc,
+                mode,
+                limits,
+                progress,
+                time.perf_counter() - t0,
+                memo_mb=o["memo_mb"],
+                seed=max(o["seed"], 0),
+                save=o["diagram"],
+                load=o["from_diagram"],
+            )
         prefix: list[int] = []
         if o["part"] >= 0 or o["split_depth"] > 0:
             xcc, prefix = part_of(whole, o["split_depth"], o["part"])
@@ -318,8 +156,17 @@ class Backtrack(SolverBase):
             found = search.load(Path(o["resume"]), mode)
         build_s = time.perf_counter() - t0
         ck = Path(o["checkpoint"]) if o["checkpoint"] else None
-        res = solve_xcc(search, mode, limits, progress, build_s, ck, o["checkpoint_every"], found,
-                        _picture(puzzle, xcc, prefix, whole))
+        res = solve_xcc(
+            search,
+            mode,
+            limits,
+            progress,
+            build_s,
+            ck,
+            o["checkpoint_every"],
+            found,
+            _picture(puzzle, xcc, prefix, whole),
+        )
         if "tag_uses" in res.stats and puzzle.kind == "polyform":
             res.stats["piece_uses"] = piece_uses_of(puzzle, xcc, res.stats.pop("tag_uses"))
         if prefix:  # a part's solutions complete with the placements of its prefix
@@ -340,15 +187,19 @@ class Backtrack(SolverBase):
                 budget = min(budget, limits.nodes - spent)
             if (left is not None and left <= 0) or budget <= 0:
                 break
-            search = make_search(xcc, max(o["seed"], 0) + run, o["engine"], grid, o["sites"],
-                                 o["sweep"])
+            search = make_search(xcc, max(o["seed"], 0) + run, o["engine"], grid, o["sites"], o["sweep"])
             res = solve_xcc(search, "first", Limits(time_s=left, nodes=budget), progress, build_s)
             spent += int(res.stats.get("nodes") or 0)
             if res.status != Status.LIMIT:
                 res.stats.update(nodes=spent, restarts=run - 1, time_s=time.perf_counter() - t1)
                 return res
-        return SolveResult(Status.LIMIT, [], None, None, {"nodes": spent, "restarts": run - 1, "build_s": build_s,
-                                                          "time_s": time.perf_counter() - t1})
+        return SolveResult(
+            Status.LIMIT,
+            [],
+            None,
+            None,
+            {"nodes": spent, "restarts": run - 1, "build_s": build_s, "time_s": time.perf_counter() - t1},
+        )
 
     def split_parts(self, puzzle, depth: int) -> int:
         return len(split(puzzle.to_xcc(), depth))
@@ -359,6 +210,7 @@ class Backtrack(SolverBase):
 
 def _picture(puzzle, xcc: XCC, prefix: list[int], whole: XCC):
     """options of ``xcc`` -> an SVG of the partial solution (a part's prefix included)."""
+
     def draw(options: list[int]) -> str:
         from puzzles.render import render
 
@@ -383,9 +235,17 @@ def piece_uses_of(puzzle, xcc: XCC, tag_uses: dict[int, int]) -> dict[str, int]:
     return dict(sorted(out.items()))
 
 
-def solve_xcc(search: _Search, mode: str, limits: Limits, progress, build_s: float,
-              ck: Path | None = None, every: float = 30.0, found: list[list[int]] | None = None,
-              picture=None) -> SolveResult:
+def solve_xcc(
+    search: _Search,
+    mode: str,
+    limits: Limits,
+    progress,
+    build_s: float,
+    ck: Path | None = None,
+    every: float = 30.0,
+    found: list[list[int]] | None = None,
+    picture=None,
+) -> SolveResult:
     """Run a search (either engine) to the end or a limit and package the answer.
 
     With ``ck`` the paused search is snapshotted there every ``every``
@@ -422,11 +282,13 @@ def solve_xcc(search: _Search, mode: str, limits: Limits, progress, build_s: flo
         return code
 
     t0 = time.perf_counter()
-    outcome = "done" if want is not None and len(raw) >= want else None
+    outcome = Outcome.DONE if want is not None and len(raw) >= want else None
     outcome = outcome or drive(
         step,
         lambda: search.nodes,
-        time_s=limits.time_s, node_limit=limits.nodes, progress=progress,
+        time_s=limits.time_s,
+        node_limit=limits.nodes,
+        progress=progress,
         info=lambda: {"nodes": search.nodes, "solutions": search.count, "deepest": int(search.st[DEEPEST])},
         on_stop=on_stop,
     )
@@ -437,15 +299,25 @@ def solve_xcc(search: _Search, mode: str, limits: Limits, progress, build_s: flo
     elapsed = time.perf_counter() - t0
     depth = int(np.max(np.nonzero(search.prof)[0])) + 1 if search.prof.any() else 0
     stats = {
-        "time_s": elapsed, "build_s": build_s, "nodes": search.nodes,
+        "time_s": elapsed,
+        "build_s": build_s,
+        "nodes": search.nodes,
         "nodes_per_s": search.nodes / elapsed if elapsed > 0 else 0.0,
-        "options": xcc.n_options, "items": xcc.n_items,
-        "nodes_per_level": search.prof[:depth].tolist(), "deepest": int(search.st[DEEPEST]),
+        "options": xcc.n_options,
+        "items": xcc.n_items,
+        "nodes_per_level": search.prof[:depth].tolist(),
+        "deepest": int(search.st[DEEPEST]),
     }
     if isinstance(search, PolySearch):
         stats["tag_uses"] = search.tag_uses()
-    return enumerated(mode, complete=outcome == "done", solutions=solutions,
-                      count=search.count if mode == "count" else None, stats=stats, wanted=want)
+    return enumerated(
+        mode,
+        complete=outcome == Outcome.DONE,
+        solutions=solutions,
+        count=search.count if mode == "count" else None,
+        stats=stats,
+        wanted=want,
+    )
 
 
 def split(xcc: XCC, depth: int) -> list[list[int]]:

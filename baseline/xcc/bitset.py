@@ -150,8 +150,7 @@ def next_option(Lst, M, hi, l, i, k):
 
 
 @njit(cache=True)
-def run(M, CONF, PI, lo, hi, Lst, Ust, item, pos, st, prof,
-        budget, stop_on_solution, split_depth, randomize):
+def run(M, CONF, PI, lo, hi, Lst, Ust, item, pos, st, prof, budget, stop_on_solution, split_depth, randomize):
     """Advance the search by at most ``budget`` nodes (the contract of ``dlx.run``).
 
     ``Lst[l]`` / ``Ust[l]``: the live options and the uncovered primary items

@@ -37,7 +37,7 @@ import time
 import numpy as np
 from numba import njit
 
-from baseline.runtime.driver import drive
+from baseline.runtime.driver import Outcome, drive
 from baseline.runtime.kernel import BUDGET, DONE, FINISHED, LEVEL, NODES, PHASE, new_state
 from baseline.xcc import bitset
 from baseline.xcc.bitset import fewest_options, is_empty, next_option
@@ -47,17 +47,17 @@ from solving import SolveResult, Status, enumerated
 
 __all__ = ["BOT", "FULL", "TOP", "MemoSearch", "run", "secondary_masks", "solve_memo"]
 
-FULL = 4          # return codes beside the kernel's: the diagram's node table is full (at its cap),
-GROW = 5          # or the memo or the node table wants to double (below its cap): grow, then call again
-BOT, TOP = 0, 1   # the diagram's terminals: the empty family and the family of the empty set
+FULL = 4  # return codes beside the kernel's: the diagram's node table is full (at its cap),
+GROW = 5  # or the memo or the node table wants to double (below its cap): grow, then call again
+BOT, TOP = 0, 1  # the diagram's terminals: the empty family and the family of the empty set
 
 # slots of the memo state array ``ms``
-RET = 0           # the node a finished level returns to its parent
-N_NODES = 1       # diagram nodes in use (terminals included)
-N_MEMO = 2        # memo entries in use
-HITS = 3          # memo hits
-EVICTIONS = 4     # states forgotten to make room for others
-ROOT = 5          # the root's node once the search is done
+RET = 0  # the node a finished level returns to its parent
+N_NODES = 1  # diagram nodes in use (terminals included)
+N_MEMO = 2  # memo entries in use
+HITS = 3  # memo hits
+EVICTIONS = 4  # states forgotten to make room for others
+ROOT = 5  # the root's node once the search is done
 MS_SLOTS = 6
 
 _MIX = np.uint64(0x9E3779B97F4A7C15)
@@ -150,8 +150,31 @@ def _remember(tab, ms, Ust, Sst, l, h, node):
 
 
 @njit(cache=True)
-def run(M, CONF, PI, SM, lo, hi, Lst, Ust, Sst, item, pos, opt, chain, hsh,
-        tab, lab, zlo, zhi, st, ms, budget, memo_cap, node_cap):
+def run(
+    M,
+    CONF,
+    PI,
+    SM,
+    lo,
+    hi,
+    Lst,
+    Ust,
+    Sst,
+    item,
+    pos,
+    opt,
+    chain,
+    hsh,
+    tab,
+    lab,
+    zlo,
+    zhi,
+    st,
+    ms,
+    budget,
+    memo_cap,
+    node_cap,
+):
     """Advance the memoised search by at most ``budget`` nodes (options tried).
 
     Returns BUDGET (call again), DONE (``ms[ROOT]`` is the diagram's root),
@@ -315,7 +338,8 @@ class MemoSearch:
         self.xcc = xcc
         items = narrow_order(xcc)[np.asarray(xcc.opt_items, np.int64)].astype(np.int32)
         self.M, self.CONF, self.PI, self.lo, self.hi = bitset.build(
-            xcc.n_items, xcc.n_primary, xcc.opt_ptr, items, xcc.opt_colors)
+            xcc.n_items, xcc.n_primary, xcc.opt_ptr, items, xcc.opt_colors
+        )
         self.SM = secondary_masks(xcc.n_items, xcc.n_primary, xcc.opt_ptr, xcc.opt_items, xcc.opt_colors)
         depth = xcc.n_primary + 2
         self.Lst = np.zeros((depth, self.M.shape[1]), np.uint64)
@@ -354,15 +378,42 @@ class MemoSearch:
 
     def stats(self) -> dict:
         ms = self.ms
-        return {"diagram_nodes": int(ms[N_NODES]), "memo_entries": int(ms[N_MEMO]), "memo_hits": int(ms[HITS]),
-                "memo_evictions": int(ms[EVICTIONS]), "memo_slots": len(self.tab),
-                "diagram_capacity": len(self.lab)}
+        return {
+            "diagram_nodes": int(ms[N_NODES]),
+            "memo_entries": int(ms[N_MEMO]),
+            "memo_hits": int(ms[HITS]),
+            "memo_evictions": int(ms[EVICTIONS]),
+            "memo_slots": len(self.tab),
+            "diagram_capacity": len(self.lab),
+        }
 
     def step(self, budget: int) -> int:
         while True:
-            code = run(self.M, self.CONF, self.PI, self.SM, self.lo, self.hi, self.Lst, self.Ust, self.Sst,
-                       self.item, self.pos, self.opt, self.chain, self.hsh, self.tab, self.lab, self.zlo, self.zhi,
-                       self.st, self.ms, budget, self.memo_cap, self.node_cap)
+            code = run(
+                self.M,
+                self.CONF,
+                self.PI,
+                self.SM,
+                self.lo,
+                self.hi,
+                self.Lst,
+                self.Ust,
+                self.Sst,
+                self.item,
+                self.pos,
+                self.opt,
+                self.chain,
+                self.hsh,
+                self.tab,
+                self.lab,
+                self.zlo,
+                self.zhi,
+                self.st,
+                self.ms,
+                budget,
+                self.memo_cap,
+                self.node_cap,
+            )
             if code != GROW:
                 return code
             self._grow()
@@ -380,18 +431,29 @@ class MemoSearch:
             for name in ("lab", "zlo", "zhi"):
                 a = getattr(self, name)
                 b = np.zeros(n, a.dtype)
-                b[:len(a)] = a
+                b[: len(a)] = a
                 setattr(self, name, b)
 
     def diagram(self):
         """The finished search's diagram (``zdd.Diagram``), trimmed to the nodes in use."""
         n = int(self.ms[N_NODES])
-        return Diagram(self.lab[:n].copy(), self.zlo[:n].copy(), self.zhi[:n].copy(), int(self.ms[ROOT]),
-                       self.xcc.n_options)
+        return Diagram(
+            self.lab[:n].copy(), self.zlo[:n].copy(), self.zhi[:n].copy(), int(self.ms[ROOT]), self.xcc.n_options
+        )
 
 
-def solve_memo(xcc, mode: str, limits, progress, build_s: float, *, memo_mb: float = 1024.0, seed: int = 0,
-               save: str = "", load: str = ""):
+def solve_memo(
+    xcc,
+    mode: str,
+    limits,
+    progress,
+    build_s: float,
+    *,
+    memo_mb: float = 1024.0,
+    seed: int = 0,
+    save: str = "",
+    load: str = "",
+):
     """Modes count, all, first and sample through the diagram of all solutions.
 
     The diagram comes from the memoised search, or from ``load`` (a saved one
@@ -410,16 +472,24 @@ def solve_memo(xcc, mode: str, limits, progress, build_s: float, *, memo_mb: flo
             code[0] = search.step(b)
             return code[0]
 
-        outcome = drive(step, lambda: search.nodes, time_s=limits.time_s, node_limit=limits.nodes,
-                        progress=progress, info=lambda: {"nodes": search.nodes, **search.stats()},
-                        on_stop=lambda c: True)
+        outcome = drive(
+            step,
+            lambda: search.nodes,
+            time_s=limits.time_s,
+            node_limit=limits.nodes,
+            progress=progress,
+            info=lambda: {"nodes": search.nodes, **search.stats()},
+            on_stop=lambda c: True,
+        )
         stats.update(search.stats())
         nodes = search.nodes
         if code[0] == FULL:
-            raise UsageError(f"solver backtrack: the diagram of all solutions outgrew memo_mb={memo_mb:g} "
-                             f"({search.diagram_nodes:,} nodes after {nodes:,} search nodes); "
-                             "raise --opt memo_mb or count without memo")
-        complete = outcome == "done"
+            raise UsageError(
+                f"solver backtrack: the diagram of all solutions outgrew memo_mb={memo_mb:g} "
+                f"({search.diagram_nodes:,} nodes after {nodes:,} search nodes); "
+                "raise --opt memo_mb or count without memo"
+            )
+        complete = outcome == Outcome.DONE
         diagram = search.diagram() if complete else None
     stats["nodes"] = nodes
     if not complete:
@@ -438,6 +508,11 @@ def solve_memo(xcc, mode: str, limits, progress, build_s: float, *, memo_mb: flo
     want = limits.wanted(mode)
     raw = list(diagram.solutions(want)) if mode in ("first", "all") else []
     stats["time_s"] = time.perf_counter() - t0
-    return enumerated(mode, complete=True, solutions=[[xcc.decode[k] for k in s] for s in raw],
-                      count=total if mode == "count" else (None if mode == "first" else total), stats=stats,
-                      wanted=want)
+    return enumerated(
+        mode,
+        complete=True,
+        solutions=[[xcc.decode[k] for k in s] for s in raw],
+        count=total if mode == "count" else (None if mode == "first" else total),
+        stats=stats,
+        wanted=want,
+    )

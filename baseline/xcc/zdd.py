@@ -137,7 +137,7 @@ class Diagram:
             lens = np.zeros(n, np.int64)
             _sample(self.lab, self.zlo, self.zhi, self._counts, self.root, n, seed & 0xFFFFFFFF, out, lens)
             ends = np.cumsum(lens)
-            return [out[e - s:e].tolist() for s, e in zip(lens.tolist(), ends.tolist())]
+            return [out[e - s : e].tolist() for s, e in zip(lens.tolist(), ends.tolist())]
         rng = random.Random(seed)
         big = self._big
         draws = []
@@ -160,11 +160,20 @@ class Diagram:
     # ------------------------------------------------------------------ files
     def save(self, path: str | Path, fingerprint: str) -> None:
         """Write the diagram (versioned, with the fingerprint of its XCC) whole, then rename."""
+
         def write(tmp: str) -> None:
             with open(tmp, "wb") as f:
-                np.savez_compressed(f, format=np.array(FORMAT), version=np.array(VERSION),
-                                    fingerprint=np.array(fingerprint), root=np.array(self.root),
-                                    n_options=np.array(self.n_options), lab=self.lab, zlo=self.zlo, zhi=self.zhi)
+                np.savez_compressed(
+                    f,
+                    format=np.array(FORMAT),
+                    version=np.array(VERSION),
+                    fingerprint=np.array(fingerprint),
+                    root=np.array(self.root),
+                    n_options=np.array(self.n_options),
+                    lab=self.lab,
+                    zlo=self.zlo,
+                    zhi=self.zhi,
+                )
 
         atomic_save(path, write)
 
@@ -175,8 +184,7 @@ class Diagram:
         where = f"{path}"
         try:
             with np.load(path, allow_pickle=False) as z:
-                data = {k: z[k] for k in ("format", "version", "fingerprint", "root", "n_options", "lab", "zlo",
-                                          "zhi")}
+                data = {k: z[k] for k in ("format", "version", "fingerprint", "root", "n_options", "lab", "zlo", "zhi")}
         except FileNotFoundError:
             raise InputError(where, None, "no such file") from None
         except KeyError as e:
@@ -192,10 +200,17 @@ class Diagram:
         lab, zlo, zhi = data["lab"], data["zlo"], data["zhi"]
         n, root, n_opt = len(lab), int(data["root"]), int(data["n_options"])
         idx = np.arange(n)
-        ok = (lab.ndim == zlo.ndim == zhi.ndim == 1 and len(zlo) == n == len(zhi) and n >= 2
-              and 0 <= root < n and np.all(zlo[2:] < idx[2:]) and np.all(zhi[2:] < idx[2:])
-              and np.all(zlo[2:] >= 0) and np.all(zhi[2:] >= 0)
-              and np.all((lab[2:] >= 0) & (lab[2:] < n_opt)))
+        ok = (
+            lab.ndim == zlo.ndim == zhi.ndim == 1
+            and len(zlo) == n == len(zhi)
+            and n >= 2
+            and 0 <= root < n
+            and np.all(zlo[2:] < idx[2:])
+            and np.all(zhi[2:] < idx[2:])
+            and np.all(zlo[2:] >= 0)
+            and np.all(zhi[2:] >= 0)
+            and np.all((lab[2:] >= 0) & (lab[2:] < n_opt))
+        )
         if not ok:
             raise InputError(where, "nodes", "the arrays do not form a diagram (children before parents)")
         return cls(lab.astype(np.int32), zlo.astype(np.int64), zhi.astype(np.int64), root, n_opt)
@@ -214,6 +229,10 @@ def _depths(zlo, zhi):
 
 def fingerprint(xcc) -> str:
     """What a diagram answers: the XCC's arrays (its options, in order)."""
-    h = hashlib.sha256(np.asarray(xcc.opt_ptr, np.int64).tobytes() + np.asarray(xcc.opt_items, np.int64).tobytes()
-                       + np.asarray(xcc.opt_colors, np.int64).tobytes() + f"{xcc.n_primary}".encode())
+    h = hashlib.sha256(
+        np.asarray(xcc.opt_ptr, np.int64).tobytes()
+        + np.asarray(xcc.opt_items, np.int64).tobytes()
+        + np.asarray(xcc.opt_colors, np.int64).tobytes()
+        + f"{xcc.n_primary}".encode()
+    )
     return h.hexdigest()[:32]

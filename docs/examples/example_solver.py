@@ -30,8 +30,12 @@ class Example(SolverBase):
 
         def search(path) -> bool:  # True: stop (enough solutions or a limit)
             nonlocal count, nodes
-            if limits.time_s is not None and time.perf_counter() - t0 > limits.time_s or \
-                    limits.nodes is not None and nodes >= limits.nodes:
+            if (
+                limits.time_s is not None
+                and time.perf_counter() - t0 > limits.time_s
+                or limits.nodes is not None
+                and nodes >= limits.nodes
+            ):
                 return True
             open_items = [it for it in range(x.n_primary) if it not in state]
             if not open_items:

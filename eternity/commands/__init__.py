@@ -23,5 +23,24 @@ from eternity.commands import (
     verify,
 )
 
-COMMANDS = [solvers, list_puzzles, info, generate, enumerate_forms, solve, verify, render, decode, estimate, export,
-            run, tilability, table, plot, commit, open_half, prove, check_proof]
+COMMANDS = [
+    solvers,
+    list_puzzles,
+    info,
+    generate,
+    enumerate_forms,
+    solve,
+    verify,
+    render,
+    decode,
+    estimate,
+    export,
+    run,
+    tilability,
+    table,
+    plot,
+    commit,
+    open_half,
+    prove,
+    check_proof,
+]

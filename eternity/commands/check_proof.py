@@ -16,8 +16,10 @@ def cmd_check_proof(a) -> int:
     ok, d = zk.check(p, read_text(a.proof), a.proof, ph)
     claim = f"a board with at least {d['score']} matching joins" if d["score"] is not None else "a solution"
     if ok:
-        print(f"the proof checks: the prover holds {claim} of {a.puzzle} (soundness error 2^-"
-              f"{d['rounds'] * 0.5849625:.1f}; {time.perf_counter() - t0:.2f} s)")
+        print(
+            f"the proof checks: the prover holds {claim} of {a.puzzle} (soundness error 2^-"
+            f"{d['rounds'] * 0.5849625:.1f}; {time.perf_counter() - t0:.2f} s)"
+        )
         return EXIT_OK
     print("the proof does NOT check")
     return EXIT_INVALID

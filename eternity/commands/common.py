@@ -11,8 +11,10 @@ from puzzles.errors import InputError, UsageError
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERNAL = 0, 1, 2, 3, 4
 
-SPLIT_CAVEAT = ("A cheat who can tile only one side is caught half the time (repeat with fresh commitments), and "
-                "the exchange convinces the challenger who chose the side, not a bystander.")
+SPLIT_CAVEAT = (
+    "A cheat who can tile only one side is caught half the time (repeat with fresh commitments), and "
+    "the exchange convinces the challenger who chose the side, not a bystander."
+)
 
 
 class _Help(argparse.HelpFormatter):
@@ -20,8 +22,11 @@ class _Help(argparse.HelpFormatter):
 
     def _get_help_string(self, action):
         text = action.help or ""
-        if (action.option_strings and action.default not in (None, False, argparse.SUPPRESS)
-                and "default" not in text.lower()):
+        if (
+            action.option_strings
+            and action.default not in (None, False, argparse.SUPPRESS)
+            and "default" not in text.lower()
+        ):
             text += " (default: %(default)s)"
         return text
 

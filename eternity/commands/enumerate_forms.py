@@ -17,8 +17,13 @@ def cmd_enumerate(a) -> int:
         raise UsageError(f"enumerate: --size {a.size}: expected 1 to 12")
     forms = free_polyforms(grid, a.size)
     holes = sum(has_hole(grid, f) for f in forms)
-    info = {"grid": grid.name, "size": a.size, "free": len(forms), "with_holes": holes,
-            "without_holes": len(forms) - holes}
+    info = {
+        "grid": grid.name,
+        "size": a.size,
+        "free": len(forms),
+        "with_holes": holes,
+        "without_holes": len(forms) - holes,
+    }
     if a.json:
         if a.forms:
             info["forms"] = [[list(c) for c in f] for f in forms]

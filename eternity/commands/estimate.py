@@ -23,8 +23,10 @@ def cmd_estimate(a) -> int:
     if p.kind == "polyform":
         return _knuth(a, p)
     if p.kind != "edge" or not p.bordered:
-        raise UsageError(f"estimate: {a.puzzle}: Owen's model covers bordered edge-matching puzzles "
-                         "(polyform puzzles get Knuth's estimate)")
+        raise UsageError(
+            f"estimate: {a.puzzle}: Owen's model covers bordered edge-matching puzzles "
+            "(polyform puzzles get Knuth's estimate)"
+        )
     if a.probes is not None or a.sweep is not None or a.branches is not None:
         raise UsageError("estimate: --probes, --branches and --sweep are for polyform puzzles (Knuth's estimate)")
     slips = None
@@ -51,11 +53,18 @@ def cmd_estimate(a) -> int:
     total, prof = estimate.search_nodes(p, order, slips)
     if slips:
         log_s = prof[-1]  # full boards with the invalid joins the slips allow
-    out = {"puzzle": p.name or a.puzzle, "expected_solutions": 10 ** log_s if log_s < 308 else None,
-           "log10_expected_solutions": log_s, "class": "sub-critical" if log_s < 0 else "super-critical",
-           "symmetry": estimate.symmetry_factors(p), "order": order_name,
-           "log10_total_nodes": total, "total_nodes": 10 ** total if total < 308 else None,
-           "slips": slips, "log10_nodes_per_depth": prof}
+    out = {
+        "puzzle": p.name or a.puzzle,
+        "expected_solutions": 10**log_s if log_s < 308 else None,
+        "log10_expected_solutions": log_s,
+        "class": "sub-critical" if log_s < 0 else "super-critical",
+        "symmetry": estimate.symmetry_factors(p),
+        "order": order_name,
+        "log10_total_nodes": total,
+        "total_nodes": 10**total if total < 308 else None,
+        "slips": slips,
+        "log10_nodes_per_depth": prof,
+    }
     if a.measure:
         if slips:
             raise UsageError("estimate: --measure counts exact solutions; drop --slips")
@@ -65,24 +74,30 @@ def cmd_estimate(a) -> int:
             res = measure(p, order_name, a.time_limit)
         plot_path = Path(a.plot or f"estimate-{p.name or 'puzzle'}.png")
         plot([res], plot_path)
-        out["measured"] = {k: res[k] for k in ("solutions", "complete", "measured_total", "ratio", "time_s",
-                                                "measured_per_depth")}
+        out["measured"] = {
+            k: res[k] for k in ("solutions", "complete", "measured_total", "ratio", "time_s", "measured_per_depth")
+        }
         out["plot"] = str(plot_path)
     if a.json:
         _out(out)
     else:
         what = "expected boards    " if slips else "expected solutions "
-        print(f"{what} {10 ** log_s:.6g}  (log10 {log_s:.3f}, {out['class']})"
-              + (f"  with up to {len(slips)} invalid inner joins" if slips else ""))
+        print(
+            f"{what} {10**log_s:.6g}  (log10 {log_s:.3f}, {out['class']})"
+            + (f"  with up to {len(slips)} invalid inner joins" if slips else "")
+        )
         print("symmetry factors    " + ", ".join(f"{k} {v}" for k, v in out["symmetry"].items()))
-        print(f"search nodes        {10 ** total:.4g} with order {order_name} (log10 {total:.3f})")
+        print(f"search nodes        {10**total:.4g} with order {order_name} (log10 {total:.3f})")
         peak = max(range(len(prof)), key=prof.__getitem__)
         print(f"widest depth        {peak + 1} (log10 {prof[peak]:.2f} nodes)")
         if a.measure:
             m = out["measured"]
-            print(f"measured nodes      {m['measured_total']:,} ({m['solutions']} solutions"
-                  + ("" if m["complete"] else ", cut short by the time limit") + f", {m['time_s']:.2f} s); "
-                  f"estimate/measured {m['ratio']:.3g}")
+            print(
+                f"measured nodes      {m['measured_total']:,} ({m['solutions']} solutions"
+                + ("" if m["complete"] else ", cut short by the time limit")
+                + f", {m['time_s']:.2f} s); "
+                f"estimate/measured {m['ratio']:.3g}"
+            )
             print(f"plot                {out['plot']}")
     return 0
 
@@ -101,23 +116,30 @@ def _knuth(a, p) -> int:
     ``--measure`` the engine then exhausts (up to ``--time-limit``) and the plot holds the
     estimate against the nodes it met per level."""
     from baseline.poly.estimate import estimate_tree
+    from baseline.poly.tables import DEFAULT_SWEEP
     from baseline.runtime.kernel import DONE
-    from baseline.xcc.backtrack import make_search
+    from baseline.xcc.searches import make_search
 
     for flag in ("slips", "critical"):
         if getattr(a, flag):
             raise UsageError(f"estimate: --{flag} is for edge-matching puzzles (Owen's model)")
     if a.plot and not a.measure:
         raise UsageError("estimate: --plot goes with --measure")
-    sweep = 90.0 if a.sweep is None else a.sweep
+    sweep = DEFAULT_SWEEP if a.sweep is None else a.sweep
     with _refused("estimate"):
         xcc = p.to_xcc()
         search = make_search(xcc, engine="poly", grid=p.grid_name, sweep=sweep)
     progress, status_ctx = _live_progress(a, f"eternity estimate {a.puzzle}")
     with status_ctx:
         probes = a.probes or (10**12 if a.time_limit else 2000)  # a time limit alone: probe until it
-        res = estimate_tree(search, probes=probes, seed=a.seed, time_s=a.time_limit, branches=a.branches or 1,
-                            progress=(lambda **k: progress(k)) if progress else None)
+        res = estimate_tree(
+            search,
+            probes=probes,
+            seed=a.seed,
+            time_s=a.time_limit,
+            branches=a.branches or 1,
+            progress=(lambda **k: progress(k)) if progress else None,
+        )
         t0 = time.perf_counter()  # the engine's speed, from the root: a few seconds, or the measured exhaust
         cap = (a.time_limit or math.inf) if a.measure else 3.0
         code = None
@@ -128,44 +150,73 @@ def _knuth(a, p) -> int:
         el = time.perf_counter() - t0
     rate = search.nodes / el if el > 0 else 0.0
     hours = res["nodes"] / rate / 3600 if rate > 0 else None
-    out = {"puzzle": p.name or a.puzzle, "method": "knuth", "engine": "poly", "sweep": sweep, "seed": a.seed,
-           "branches": a.branches or 1,
-           **res, "nodes_per_s": round(rate), "exhaust_hours_one_core": hours}
+    out = {
+        "puzzle": p.name or a.puzzle,
+        "method": "knuth",
+        "engine": "poly",
+        "sweep": sweep,
+        "seed": a.seed,
+        "branches": a.branches or 1,
+        **res,
+        "nodes_per_s": round(rate),
+        "exhaust_hours_one_core": hours,
+    }
     if a.measure:
         from eternity.measure import plot
 
         measured = [int(v) for v in search.prof]
         while measured and measured[-1] == 0:
             measured.pop()
-        est = [10 ** v if v is not None else math.nan for v in res["log10_nodes_per_level"]]  # nan: no line
+        est = [10**v if v is not None else math.nan for v in res["log10_nodes_per_level"]]  # nan: no line
         n = max(len(measured), len(est))
         m_total = sum(measured)
-        out["measured"] = {"complete": code == DONE, "solutions": search.count, "measured_total": m_total,
-                           "ratio": res["nodes"] / m_total if m_total else None, "time_s": round(el, 3),
-                           "measured_per_level": measured}
+        out["measured"] = {
+            "complete": code == DONE,
+            "solutions": search.count,
+            "measured_total": m_total,
+            "ratio": res["nodes"] / m_total if m_total else None,
+            "time_s": round(el, 3),
+            "measured_per_level": measured,
+        }
         plot_path = Path(a.plot or f"estimate-{p.name or 'puzzle'}.png")
-        plot([{"puzzle": p.name or a.puzzle, "measured_per_depth": measured + [0] * (n - len(measured)),
-               "estimated_per_depth": est + [math.nan] * (n - len(est))}], plot_path, model="Knuth",
-             title="Knuth's probes (dashed) against the poly engine's exhaust (solid)")
+        plot(
+            [
+                {
+                    "puzzle": p.name or a.puzzle,
+                    "measured_per_depth": measured + [0] * (n - len(measured)),
+                    "estimated_per_depth": est + [math.nan] * (n - len(est)),
+                }
+            ],
+            plot_path,
+            model="Knuth",
+            title="Knuth's probes (dashed) against the poly engine's exhaust (solid)",
+        )
         out["plot"] = str(plot_path)
     if a.json:
         _out(out)
     else:
         se, sse = res["nodes_stderr"], res["solutions_stderr"]
         rel = "n/a" if se is None else f"{se / res['nodes']:.0%}" if res["nodes"] > 0 else "0%"
-        print(f"tree nodes          {res['nodes']:.4g} (log10 {res['log10_nodes'] or 0:.2f}, standard error {rel}) "
-              f"from {res['probes']:,} probes in {res['seconds']:.1f} s (Knuth, engine poly, sweep {sweep:g})")
-        print(f"solutions           {res['solutions']:.3g} (standard error {'n/a' if sse is None else f'{sse:.3g}'}; "
-              f"{res['probes_reaching_a_solution']:,} probes met one)")
+        print(
+            f"tree nodes          {res['nodes']:.4g} (log10 {res['log10_nodes'] or 0:.2f}, standard error {rel}) "
+            f"from {res['probes']:,} probes in {res['seconds']:.1f} s (Knuth, engine poly, sweep {sweep:g})"
+        )
+        print(
+            f"solutions           {res['solutions']:.3g} (standard error {'n/a' if sse is None else f'{sse:.3g}'}; "
+            f"{res['probes_reaching_a_solution']:,} probes met one)"
+        )
         print(f"probe depths        mean {res['depth_mean']}, deepest {res['depth_max']}")
         print(f"engine speed        {rate:,.0f} nodes/s on one core (measured here)")
         if hours is not None:
             print(f"exhaust             about {_duration(hours * 3600)} on one core")
         if a.measure:
             m = out["measured"]
-            print(f"measured nodes      {m['measured_total']:,} ({m['solutions']} solutions"
-                  + ("" if m["complete"] else ", cut short by the time limit") + f", {m['time_s']:.2f} s)"
-                  + (f"; estimate/measured {m['ratio']:.3g}" if m["ratio"] is not None else ""))
+            print(
+                f"measured nodes      {m['measured_total']:,} ({m['solutions']} solutions"
+                + ("" if m["complete"] else ", cut short by the time limit")
+                + f", {m['time_s']:.2f} s)"
+                + (f"; estimate/measured {m['ratio']:.3g}" if m["ratio"] is not None else "")
+            )
             print(f"plot                {out['plot']}")
     return 0
 
@@ -186,32 +237,59 @@ def _critical(a) -> int:
         _out({"rows": rows, "cols": cols, "frame_colors": frame, "seeds": a.seeds, **res})
         return 0
     crit = res["critical_inner_colors"]
-    print(f"{rows}x{cols}, {frame} frame colours: critical at "
-          + (f"{crit:.2f} inner colours" if crit is not None else "no crossing found"))
+    print(
+        f"{rows}x{cols}, {frame} frame colours: critical at "
+        + (f"{crit:.2f} inner colours" if crit is not None else "no crossing found")
+    )
     for i, lg in res["table"]:
-        print(f"  {i:3d} inner colours  log10 expected solutions {lg:8.3f}  "
-              + ("super-critical" if lg >= 0 else "sub-critical"))
+        print(
+            f"  {i:3d} inner colours  log10 expected solutions {lg:8.3f}  "
+            + ("super-critical" if lg >= 0 else "sub-critical")
+        )
     return 0
 
 
 def add(sub) -> None:
-    s = sub.add_parser("estimate", help="expected solutions and search-tree size: Owen's model (edge matching), "
-                                        "Knuth's probes (polyforms)")
+    s = sub.add_parser(
+        "estimate",
+        help="expected solutions and search-tree size: Owen's model (edge matching), Knuth's probes (polyforms)",
+    )
     s.add_argument("puzzle", nargs="?")
-    s.add_argument("--order", default="rowscan", help="rowscan, rowscan-up, colscan, spiral, frame-first, or a file of cell names")
+    s.add_argument(
+        "--order", default="rowscan", help="rowscan, rowscan-up, colscan, spiral, frame-first, or a file of cell names"
+    )
     s.add_argument("--slips", help="D1,D2,...: the k-th invalid inner join is allowed from depth D_k (slip array)")
-    s.add_argument("--critical", metavar="ROWSxCOLS:FRAME",
-                   help="instead of a puzzle: the inner-colour count where a generated family turns sub-critical")
-    s.add_argument("--seeds", type=arg(int, 1, 1000), default=3, help="--critical: generated instances per colour count")
-    s.add_argument("--measure", action="store_true",
-                   help="count with edge-backtrack in the same order and plot estimated against measured nodes")
+    s.add_argument(
+        "--critical",
+        metavar="ROWSxCOLS:FRAME",
+        help="instead of a puzzle: the inner-colour count where a generated family turns sub-critical",
+    )
+    s.add_argument(
+        "--seeds", type=arg(int, 1, 1000), default=3, help="--critical: generated instances per colour count"
+    )
+    s.add_argument(
+        "--measure",
+        action="store_true",
+        help="count with edge-backtrack in the same order and plot estimated against measured nodes",
+    )
     s.add_argument("--plot", help="--measure: where the PNG goes (default estimate-PUZZLE.png)")
-    s.add_argument("--time-limit", type=arg(float, 0.001), help="--measure: stop the count after this many seconds; "
-                   "polyforms: stop probing after this many seconds")
-    s.add_argument("--probes", type=arg(int, 1), help="polyforms: random probes of the poly engine's tree (default 2000)")
-    s.add_argument("--sweep", type=arg(float, -360.0, 360.0), help="polyforms: the engine's sweep in degrees (default 90)")
-    s.add_argument("--branches", type=arg(int, 1, 64), help="polyforms: children a probe follows at each node (default 1, "
-                   "Knuth's path; 2 or more: Purdom's partial backtracking, dearer probes that see rare deep branches)")
+    s.add_argument(
+        "--time-limit",
+        type=arg(float, 0.001),
+        help="--measure: stop the count after this many seconds; polyforms: stop probing after this many seconds",
+    )
+    s.add_argument(
+        "--probes", type=arg(int, 1), help="polyforms: random probes of the poly engine's tree (default 2000)"
+    )
+    s.add_argument(
+        "--sweep", type=arg(float, -360.0, 360.0), help="polyforms: the engine's sweep in degrees (default 90)"
+    )
+    s.add_argument(
+        "--branches",
+        type=arg(int, 1, 64),
+        help="polyforms: children a probe follows at each node (default 1, "
+        "Knuth's path; 2 or more: Purdom's partial backtracking, dearer probes that see rare deep branches)",
+    )
     s.add_argument("--seed", type=arg(int, 0), default=0, help="polyforms: the probes' random seed")
     s.add_argument("--json", action="store_true")
     s.add_argument("--quiet", action="store_true", help="polyforms: no progress")

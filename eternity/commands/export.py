@@ -10,6 +10,7 @@ from puzzles.errors import UsageError
 
 def cmd_export(a) -> int:
     from puzzles import catalog, formats
+
     p = catalog.load(a.puzzle)
     opts = _opts(a.opt)
     if a.to == "xcc":
@@ -61,14 +62,21 @@ def cmd_export(a) -> int:
 def add(sub) -> None:
     s = sub.add_parser("export", help="write a puzzle in another format")
     s.add_argument("puzzle")
-    s.add_argument("--to", required=True, choices=["xcc", "dimacs", "cpsat", "mzn", "wcnf", "opb", "lp", "mps", "fzn",
-                                                   "bucas", "solution", "json"],
-                   help="xcc: Knuth's format (dlx2, miniexact, xcover); dimacs: the CNF (sat's encodings); cpsat: the "
-                        "CP-SAT proto; mzn: the MiniZinc model; wcnf (MaxSAT: the max-score problem), opb "
-                        "(pseudo-Boolean), lp, mps, fzn: the CPMpy model through CPMpy's writers; bucas: the "
-                        "e2.bucas.name viewer URL; solution: a known solution; json: the puzzle file")
-    s.add_argument("--opt", action="append", metavar="K=V",
-                   help="the encoding's options (--to dimacs: sat's options; cpsat, mzn and the CPMpy formats: "
-                        "identical=merge|distinct, model=...; best=true: the max-score problem)")
+    s.add_argument(
+        "--to",
+        required=True,
+        choices=["xcc", "dimacs", "cpsat", "mzn", "wcnf", "opb", "lp", "mps", "fzn", "bucas", "solution", "json"],
+        help="xcc: Knuth's format (dlx2, miniexact, xcover); dimacs: the CNF (sat's encodings); cpsat: the "
+        "CP-SAT proto; mzn: the MiniZinc model; wcnf (MaxSAT: the max-score problem), opb "
+        "(pseudo-Boolean), lp, mps, fzn: the CPMpy model through CPMpy's writers; bucas: the "
+        "e2.bucas.name viewer URL; solution: a known solution; json: the puzzle file",
+    )
+    s.add_argument(
+        "--opt",
+        action="append",
+        metavar="K=V",
+        help="the encoding's options (--to dimacs: sat's options; cpsat, mzn and the CPMpy formats: "
+        "identical=merge|distinct, model=...; best=true: the max-score problem)",
+    )
     s.add_argument("-o", "--output", required=True)
     s.set_defaults(func=cmd_export, outputs={"output": "file"})

@@ -21,8 +21,10 @@ def _memory_check(cells: int) -> None:
     except (ValueError, OSError):
         return
     if need > avail / 2:
-        raise UsageError(f"generate: {cells:,} cells need about {need / 2**30:.1f} GiB, more than half the "
-                         f"{avail / 2**30:.1f} GiB available")
+        raise UsageError(
+            f"generate: {cells:,} cells need about {need / 2**30:.1f} GiB, more than half the "
+            f"{avail / 2**30:.1f} GiB available"
+        )
 
 
 def cmd_generate(a) -> int:
@@ -87,7 +89,9 @@ def add(sub) -> None:
     g.add_argument("--rows", type=arg(int, 1, MAX_SIDE), help="square grid: a ROWS x COLS rectangle")
     g.add_argument("--cols", type=arg(int, 1, MAX_SIDE))
     g.add_argument("--region", help="hexagon:SIDE (drafter grid) or a built-in polyform puzzle whose region is cut")
-    g.add_argument("--size", type=arg(int, 1, 64), help="units per piece: cells (default 5), drafters on the drafter grid (12)")
+    g.add_argument(
+        "--size", type=arg(int, 1, 64), help="units per piece: cells (default 5), drafters on the drafter grid (12)"
+    )
     g.add_argument("--excess", type=arg(int, 0, 10_000), default=0, help="extra pieces beyond what the region needs")
     g.add_argument("--dudes", action="store_true", help="drafter grid: only pieces without 30 degree corners")
     g.add_argument("--no-mirror", action="store_true", help="pieces may not be turned over")

@@ -7,6 +7,7 @@ from eternity.commands.common import _out
 
 def cmd_info(a) -> int:
     from puzzles import catalog, formats
+
     p = catalog.load(a.puzzle)
     info = p.summary()
     info["hash"] = formats.puzzle_hash(p)

@@ -26,9 +26,11 @@ def cmd_open(a) -> int:
 
 
 def add(sub) -> None:
-    s = sub.add_parser("open", help="Selby's split: open the half a challenger names",
-                       description="Write the half of the solution on the named side, with its salt. "
-                                   + SPLIT_CAVEAT)
+    s = sub.add_parser(
+        "open",
+        help="Selby's split: open the half a challenger names",
+        description="Write the half of the solution on the named side, with its salt. " + SPLIT_CAVEAT,
+    )
     s.add_argument("puzzle")
     s.add_argument("solution")
     s.add_argument("commitment")

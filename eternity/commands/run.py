@@ -15,10 +15,19 @@ def cmd_run(a) -> int:
     db = a.db or str(Path("results") / (Path(a.config).stem + ".sqlite"))
     if a.executor == "local" and a.scheduler:
         raise UsageError("run: --scheduler needs --executor dask")
-    s = run(a.config, db, jobs=a.jobs, executor=a.executor, scheduler=a.scheduler,
-            show_progress=not a.quiet, families=a.family, solvers=a.solver)
-    print(f"{s['ran']} cells run, {s['skipped']} already stored, {s['solved']} answered; results in {db}",
-          file=sys.stderr)
+    s = run(
+        a.config,
+        db,
+        jobs=a.jobs,
+        executor=a.executor,
+        scheduler=a.scheduler,
+        show_progress=not a.quiet,
+        families=a.family,
+        solvers=a.solver,
+    )
+    print(
+        f"{s['ran']} cells run, {s['skipped']} already stored, {s['solved']} answered; results in {db}", file=sys.stderr
+    )
     return 0
 
 
@@ -30,8 +39,16 @@ def add(sub) -> None:
     s.add_argument("--executor", choices=["local", "dask"], default="local")
     s.add_argument("--scheduler", help="Dask scheduler address (default: start a local cluster)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
-    s.add_argument("--family", action="append", metavar="NAME",
-                   help="run only this family of the config (repeatable; stored results are shared)")
-    s.add_argument("--solver", action="append", metavar="LABEL",
-                   help="run only the solver entries with this label or name (repeatable)")
+    s.add_argument(
+        "--family",
+        action="append",
+        metavar="NAME",
+        help="run only this family of the config (repeatable; stored results are shared)",
+    )
+    s.add_argument(
+        "--solver",
+        action="append",
+        metavar="LABEL",
+        help="run only the solver entries with this label or name (repeatable)",
+    )
     s.set_defaults(func=cmd_run, outputs={"db": "db"})

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 
+import solving
 from eternity.commands.common import EXIT_INVALID, EXIT_LIMIT, EXIT_OK, _live_progress, _opts, _out
 from puzzles.errors import InputError, UsageError
 from puzzles.ranges import arg
@@ -23,8 +24,9 @@ def cmd_solve(a) -> int:
     if (a.checkpoint or a.resume) and "checkpoint" not in solving.solver_class(name).OPTIONS:
         raise UsageError(f"solver {name} has no checkpoints (beam and backtrack have)")
     solver = solving.get(name, opts)
-    limits = solving.Limits(time_s=a.time_limit, nodes=a.node_limit,
-                            solutions=a.samples if a.mode == "sample" else a.limit)
+    limits = solving.Limits(
+        time_s=a.time_limit, nodes=a.node_limit, solutions=a.samples if a.mode == "sample" else a.limit
+    )
     # --distinct needs every solution: count by enumerating them
     mode = "all" if a.distinct and a.mode in ("count", "all") else a.mode
     if a.distinct and mode == "all":
@@ -52,9 +54,15 @@ def cmd_solve(a) -> int:
         from puzzles.outputs import write_or_rescue
 
         # count, all, sample: every answer goes in the file (a solution file holds one board only)
-        doc = {"format": "eternity/solutions", "version": 1, "puzzle": formats.puzzle_hash(p), "mode": a.mode,
-               "status": res.status.value, "count": res.count,
-               "solutions": [formats.solution_to_dict(p, s)["placements"] for s in res.solutions]}
+        doc = {
+            "format": "eternity/solutions",
+            "version": 1,
+            "puzzle": formats.puzzle_hash(p),
+            "mode": a.mode,
+            "status": res.status.value,
+            "count": res.count,
+            "solutions": [formats.solution_to_dict(p, s)["placements"] for s in res.solutions],
+        }
         write_or_rescue(a.output, json.dumps(doc, indent=1) + "\n", "the solutions")
     if (a.output or a.svg or a.json) and res.solutions:  # pydantic and the renderer only when something is written
         from puzzles import formats
@@ -62,16 +70,18 @@ def cmd_solve(a) -> int:
         from puzzles.render import render
 
         if a.output and a.mode in ("first", "best"):  # a long solve's answer survives a failed write (a rescue copy)
-            write_or_rescue(a.output, json.dumps(formats.solution_to_dict(p, res.solutions[0]), indent=1) + "\n",
-                            "the solution")
+            write_or_rescue(
+                a.output, json.dumps(formats.solution_to_dict(p, res.solutions[0]), indent=1) + "\n", "the solution"
+            )
         if a.svg:
             write_or_rescue(a.svg, render(p, res.solutions[0]), "the picture")
     if a.json:
         d = res.as_dict()
         if verified is not None:  # "verified" means a solution was checked: absent when there was none
             d["verified"] = verified
-        d["solutions"] = [formats.solution_to_dict(p, s)["placements"] for s in res.solutions[: a.show]] \
-            if res.solutions else []
+        d["solutions"] = (
+            [formats.solution_to_dict(p, s)["placements"] for s in res.solutions[: a.show]] if res.solutions else []
+        )
         if res.best_score is not None and res.solutions and p.kind == "edge":
             d["bucas_url"] = formats.bucas_url(p, res.solutions[0])
         _out(d)
@@ -83,11 +93,16 @@ def cmd_solve(a) -> int:
             line += f"  distinct {res.stats['distinct']}"
         if res.best_score is not None:
             line += f"  best score {res.best_score}" + {True: " (proven optimal)", False: " (best so far)"}.get(
-                res.optimal, "")
+                res.optimal, ""
+            )
         if verified is not None:
             line += f"  verified {verified}"
-        shown = {"load_s": res.load_s, "build_s": res.build_s, "search_s": res.search_s,
-                 **{k: v for k, v in res.stats.items() if k in ("nodes", "placements_per_s")}}
+        shown = {
+            "load_s": res.load_s,
+            "build_s": res.build_s,
+            "search_s": res.search_s,
+            **{k: v for k, v in res.stats.items() if k in ("nodes", "placements_per_s")},
+        }
         line += "  " + "  ".join(f"{k} {v:.3g}" if isinstance(v, float) else f"{k} {v}" for k, v in shown.items())
         print(line)
         if res.best_score is not None and res.solutions and p.kind == "edge":  # the board, for the viewer
@@ -122,22 +137,39 @@ def add(sub) -> None:
     s.add_argument("puzzle")
     s.add_argument("--solver")
     s.add_argument("--opt", action="append", metavar="K=V")
-    s.add_argument("--mode", default="first", choices=["first", "count", "all", "best", "sample"],
-                   help="first solution, count, all solutions, best board (edge matching), or sample: solutions "
-                        "drawn uniformly at random (backtrack's diagram of all solutions)")
+    s.add_argument(
+        "--mode",
+        default="first",
+        choices=list(solving.MODES),
+        help="first solution, count, all solutions, best board (edge matching), or sample: solutions "
+        "drawn uniformly at random (backtrack's diagram of all solutions)",
+    )
     s.add_argument("--samples", type=arg(int, 1, 10**7), default=10, help="mode sample: how many to draw")
     s.add_argument("--distinct", action="store_true", help="also count up to symmetry and identical pieces")
     s.add_argument("--time-limit", type=arg(float, 0.001), help="seconds")
-    s.add_argument("--checkpoint", metavar="DIR", help="beam: write the frontier to DIR (every level, a wide one every 60 s); mode best also "
-                   "the best board (best.npz, best.svg with mismatches in red, best.url for e2.bucas.name)")
-    s.add_argument("--resume", metavar="DIR", help="beam: continue from the frontier in DIR, or in mode best from its best board")
+    s.add_argument(
+        "--checkpoint",
+        metavar="DIR",
+        help="beam: write the frontier to DIR (every level, a wide one every 60 s); mode best also "
+        "the best board (best.npz, best.svg with mismatches in red, best.url for e2.bucas.name)",
+    )
+    s.add_argument(
+        "--resume", metavar="DIR", help="beam: continue from the frontier in DIR, or in mode best from its best board"
+    )
     s.add_argument("--node-limit", type=arg(int, 1))
     s.add_argument("--limit", type=arg(int, 1), help="solutions to collect in mode all")
     s.add_argument("--show", type=arg(int, 0), default=1, help="solutions printed with --json")
-    s.add_argument("-o", "--output", help="modes first and best: the solution file; count, all and sample: every "
-                                         "answer (format eternity/solutions: the count and all solutions)")
+    s.add_argument(
+        "-o",
+        "--output",
+        help="modes first and best: the solution file; count, all and sample: every "
+        "answer (format eternity/solutions: the count and all solutions)",
+    )
     s.add_argument("--svg", help="the first solution as an SVG picture (a name ending in .svg)")
     s.add_argument("--json", action="store_true")
-    s.add_argument("--quiet", action="store_true", help="no progress (a live line on a terminal, else a log line "
-                                                        "every 15 s on stderr)")
+    s.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress (a live line on a terminal, else a log line every 15 s on stderr)",
+    )
     s.set_defaults(func=cmd_solve, outputs={"output": "file", "svg": "svg", "checkpoint": "dir"})

@@ -16,12 +16,25 @@ def cmd_solvers(a) -> int:
     rows = []
     for name in solving.names():
         cls = solving.solver_class(name)
-        rows.append({"name": name, "modes": list(cls.MODES), "kinds": list(cls.KINDS),
-                     "options": {k: {"type": o.kind.__name__, "default": o.default, "choices": list(o.choices or []),
-                                     "range": o.range if o.kind in (int, float) else None,
-                                     "help": o.help} for k, o in cls.OPTIONS.items()},
-                     "doc": (cls.__doc__ or sys.modules[cls.__module__].__doc__ or "").strip().splitlines()[0],
-                     "here": cls.here() if a.name == name or a.json else None})
+        rows.append(
+            {
+                "name": name,
+                "modes": list(cls.MODES),
+                "kinds": list(cls.KINDS),
+                "options": {
+                    k: {
+                        "type": o.kind.__name__,
+                        "default": o.default,
+                        "choices": list(o.choices or []),
+                        "range": o.range if o.kind in (int, float) else None,
+                        "help": o.help,
+                    }
+                    for k, o in cls.OPTIONS.items()
+                },
+                "doc": (cls.__doc__ or sys.modules[cls.__module__].__doc__ or "").strip().splitlines()[0],
+                "here": cls.here() if a.name == name or a.json else None,
+            }
+        )
     if a.name:
         rows = [r for r in rows if r["name"] == a.name]
         if not rows:
@@ -45,8 +58,10 @@ def cmd_solvers(a) -> int:
             con.print(f"  On this machine: {r['here']}", markup=False, highlight=False)
         for k, o in r["options"].items():
             values = ", ".join(map(str, o["choices"])) or o["range"] or ""
-            con.print(f"  [bold]{k}[/bold] ({o['type']}, default {o['default']!r}" + (f"; {values}" if values else "")
-                      + ")", highlight=False)
+            con.print(
+                f"  [bold]{k}[/bold] ({o['type']}, default {o['default']!r}" + (f"; {values}" if values else "") + ")",
+                highlight=False,
+            )
             con.print(f"      {o['help']}", markup=False, highlight=False)
     return 0
 

@@ -9,15 +9,17 @@ from eternity.commands.common import _db
 CLOCK_NAMES = ("solve", "search", "total")  # experiments.report.CLOCKS, without importing the report here
 
 
-
 def cmd_table(a) -> int:
     from experiments.report import experiments_in, table
 
     db = _db(a.db)
     names = experiments_in(db)
     if a.experiment is None and len(names) > 1:
-        print(f"eternity table: {a.db} holds {len(names)} experiments ({', '.join(names)}), pooled here; "
-              "--experiment NAME shows one", file=sys.stderr)
+        print(
+            f"eternity table: {a.db} holds {len(names)} experiments ({', '.join(names)}), pooled here; "
+            "--experiment NAME shows one",
+            file=sys.stderr,
+        )
     sys.stdout.write(table(db, a.format, a.clock, a.experiment, "winners" if a.winners else "all"))
     return 0
 
@@ -25,13 +27,25 @@ def cmd_table(a) -> int:
 def add(sub) -> None:
     s = sub.add_parser("table", help="benchmark table from a results database")
     s.add_argument("db")
-    s.add_argument("--format", choices=["md", "csv", "latex", "json"], default="md", help="md (the default), csv, "
-                                                                                          "latex or json")
-    s.add_argument("--experiment", metavar="NAME", help="only this experiment's cells (a config's name); a database "
-                                                        "that holds several pools them otherwise, and says so")
-    s.add_argument("--clock", choices=CLOCK_NAMES, default="solve",
-                   help="the time the table ranks by: solve (build + search, the default), search, or total "
-                        "(the whole cell: loading, building, searching, verifying)")
-    s.add_argument("--winners", action="store_true",
-                   help="one row a family and class: its best single configuration beside the virtual best")
+    s.add_argument(
+        "--format", choices=["md", "csv", "latex", "json"], default="md", help="md (the default), csv, latex or json"
+    )
+    s.add_argument(
+        "--experiment",
+        metavar="NAME",
+        help="only this experiment's cells (a config's name); a database "
+        "that holds several pools them otherwise, and says so",
+    )
+    s.add_argument(
+        "--clock",
+        choices=CLOCK_NAMES,
+        default="solve",
+        help="the time the table ranks by: solve (build + search, the default), search, or total "
+        "(the whole cell: loading, building, searching, verifying)",
+    )
+    s.add_argument(
+        "--winners",
+        action="store_true",
+        help="one row a family and class: its best single configuration beside the virtual best",
+    )
     s.set_defaults(func=cmd_table)

@@ -12,7 +12,6 @@ from puzzles.tilability_design import REGIONS, offer_limit
 SAMPLES = 400  # the default data size: split-half above 0.8 on generated puzzles (docs/results/tilability.md)
 
 
-
 def cmd_tilability(a) -> int:
     import json
 
@@ -32,23 +31,42 @@ def cmd_tilability(a) -> int:
     if a.region_size < 1 or a.excess < 1 or a.samples < 2:
         raise UsageError("tilability: --region-size and --excess must be at least 1, --samples at least 2")
     if a.region_size + a.excess > offer_limit(len(base.pieces), a.region_size, a.regions):
-        raise UsageError(f"tilability: region size + excess = {a.region_size + a.excess} is more than the "
-                         f"{len(base.pieces)} pieces of {a.puzzle}" + (f" less the {a.region_size} that cut the region"
-                                                                       if a.regions == "apart" else ""))
-    stem = f"tilability-{Path(a.puzzle).stem}-k{a.region_size}+{a.excess}" + ("" if a.regions == "last" else
-                                                                              f"-{a.regions}")
+        raise UsageError(
+            f"tilability: region size + excess = {a.region_size + a.excess} is more than the "
+            f"{len(base.pieces)} pieces of {a.puzzle}"
+            + (f" less the {a.region_size} that cut the region" if a.regions == "apart" else "")
+        )
+    stem = f"tilability-{Path(a.puzzle).stem}-k{a.region_size}+{a.excess}" + (
+        "" if a.regions == "last" else f"-{a.regions}"
+    )
     db = a.db or str(Path("results") / f"{stem}-s{a.seed}.sqlite")
-    data = T.collect(a.puzzle, a.region_size, a.excess, a.samples, a.seed, db, jobs=a.jobs,
-                     time_limit=a.time_limit, executor=a.executor, show_progress=not a.quiet, regions=a.regions)
+    data = T.collect(
+        a.puzzle,
+        a.region_size,
+        a.excess,
+        a.samples,
+        a.seed,
+        db,
+        jobs=a.jobs,
+        time_limit=a.time_limit,
+        executor=a.executor,
+        show_progress=not a.quiet,
+        regions=a.regions,
+    )
     states = data.states
     if data.cut_short:
-        print(f"tilability: {data.cut_short} exhausts did not finish (see {db}) and are left out; they are likely "
-              "the states with the most tilings: raise --time-limit or lower --region-size", file=sys.stderr)
+        print(
+            f"tilability: {data.cut_short} exhausts did not finish (see {db}) and are left out; they are likely "
+            "the states with the most tilings: raise --time-limit or lower --region-size",
+            file=sys.stderr,
+        )
     if T.too_few_regions(data):
-        print(f"tilability: warning: only {data.distinct_regions} distinct regions in {len(states)} states, so the "
-              "split halves share their regions and their agreement says little (a puzzle with few solutions: its "
-              "partial tilings keep leaving the same region, and the weights then say which pieces they leave last)",
-              file=sys.stderr)
+        print(
+            f"tilability: warning: only {data.distinct_regions} distinct regions in {len(states)} states, so the "
+            "split halves share their regions and their agreement says little (a puzzle with few solutions: its "
+            "partial tilings keep leaving the same region, and the weights then say which pieces they leave last)",
+            file=sys.stderr,
+        )
     try:
         res = T.analyse(states, len(base.pieces), a.region_terms)
     except ValueError as e:
@@ -62,32 +80,54 @@ def cmd_tilability(a) -> int:
     ranked = sorted(doc["weights"].items(), key=lambda kv: kv[1])
     held = doc["heldout_log_likelihood"]
     regions = "?" if data.distinct_regions is None else data.distinct_regions
-    print(f"{doc['states']} exhausts ({regions} distinct regions), {doc['states_with_solutions']} with solutions, "
-          f"{doc['solutions']} solutions; split-half rank correlation {doc['split_half_rank_correlation']:.3f}")
+    print(
+        f"{doc['states']} exhausts ({regions} distinct regions), {doc['states_with_solutions']} with solutions, "
+        f"{doc['solutions']} solutions; split-half rank correlation {doc['split_half_rank_correlation']:.3f}"
+    )
     for k, v in held.items():
         print(f"held-out log-likelihood {k}: fitted {v['fitted']:.2f}  uniform {v['uniform']:.2f}")
-    print("worst pieces: " + ", ".join(f"{n} ({w:+.2f})" for n, w in ranked[:3])
-          + "; best: " + ", ".join(f"{n} ({w:+.2f})" for n, w in ranked[::-1][:3]))
-    print(f"weights written to {a.output}" + (f", plot to {a.plot}" if a.plot else "") + f"; exhausts in {db}",
-          file=sys.stderr)
+    print(
+        "worst pieces: "
+        + ", ".join(f"{n} ({w:+.2f})" for n, w in ranked[:3])
+        + "; best: "
+        + ", ".join(f"{n} ({w:+.2f})" for n, w in ranked[::-1][:3])
+    )
+    print(
+        f"weights written to {a.output}" + (f", plot to {a.plot}" if a.plot else "") + f"; exhausts in {db}",
+        file=sys.stderr,
+    )
     return 0
 
 
 def add(sub) -> None:
     s = sub.add_parser("tilability", help="fit Selby's piece weights from excess-piece exhausts")
     s.add_argument("puzzle", help="a polyform puzzle (built-in, e.g. eternity1-boat, or a file)")
-    s.add_argument("--region-size", type=arg(int, 1, 1000), default=3, help="pieces the sampled regions hold (default 3)")
-    s.add_argument("--excess", type=arg(int, 1, 100_000),
-                   help="pieces offered beyond the region size (default: all the puzzle's other pieces)")
-    s.add_argument("--samples", type=arg(int, 2, 1_000_000), default=SAMPLES, help=f"states to exhaust (default {SAMPLES})")
-    s.add_argument("--regions", choices=REGIONS, default="last",
-                   help="sampled regions: what a random partial tiling of the board leaves (last, the default), "
-                        "what the first pieces of one cover from a random edge of the board (first; any board "
-                        "size), or that with the state's pieces drawn from the others (apart). Most `first` "
-                        "solutions are the cutting pieces themselves: docs/results/tilability.md")
-    s.add_argument("--region-terms", action="store_true",
-                   help="one constant per state (Selby's region terms): weights judge which pieces tile, not how "
-                        "many tilings a region has")
+    s.add_argument(
+        "--region-size", type=arg(int, 1, 1000), default=3, help="pieces the sampled regions hold (default 3)"
+    )
+    s.add_argument(
+        "--excess",
+        type=arg(int, 1, 100_000),
+        help="pieces offered beyond the region size (default: all the puzzle's other pieces)",
+    )
+    s.add_argument(
+        "--samples", type=arg(int, 2, 1_000_000), default=SAMPLES, help=f"states to exhaust (default {SAMPLES})"
+    )
+    s.add_argument(
+        "--regions",
+        choices=REGIONS,
+        default="last",
+        help="sampled regions: what a random partial tiling of the board leaves (last, the default), "
+        "what the first pieces of one cover from a random edge of the board (first; any board "
+        "size), or that with the state's pieces drawn from the others (apart). Most `first` "
+        "solutions are the cutting pieces themselves: docs/results/tilability.md",
+    )
+    s.add_argument(
+        "--region-terms",
+        action="store_true",
+        help="one constant per state (Selby's region terms): weights judge which pieces tile, not how "
+        "many tilings a region has",
+    )
     s.add_argument("--seed", type=arg(int, 0), default=0)
     s.add_argument("--time-limit", type=arg(float, 0.001), default=120.0, help="seconds per exhaust")
     s.add_argument("--jobs", type=arg(int, 1, 1024), help="exhausts at a time (default: the number of cores)")

@@ -46,7 +46,10 @@ def add(sub) -> None:
     s.add_argument("puzzle")
     s.add_argument("solution")
     s.add_argument("--score", action="store_true", help="mismatches allowed; print the score")
-    s.add_argument("--commitment", metavar="COMMITMENT", help="SOLUTION is a half opened by `eternity open`: check "
-                                                             "it against this commitment (Selby's split)")
+    s.add_argument(
+        "--commitment",
+        metavar="COMMITMENT",
+        help="SOLUTION is a half opened by `eternity open`: check it against this commitment (Selby's split)",
+    )
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_verify)

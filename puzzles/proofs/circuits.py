@@ -64,15 +64,19 @@ class EdgeStatement:
     def __init__(self, puzzle: EdgePuzzle, score: int | None = None):
         p = puzzle
         if p.n_pieces != p.n_cells:
-            raise UsageError(f"prove: {p.n_pieces} pieces for {p.n_cells} cells: the proof covers puzzles whose "
-                             "pieces fill the board exactly")
+            raise UsageError(
+                f"prove: {p.n_pieces} pieces for {p.n_cells} cells: the proof covers puzzles whose "
+                "pieces fill the board exactly"
+            )
         self.p, self.score = p, score
         self.n = p.n_cells
         self.joins = p.joins()
         self.rim = [(x, d) for x in range(self.n) for d in range(4) if p.outside_sides(x)[d]] if p.bordered else []
         if p.bordered and int((p.pieces == 0).sum()) != len(self.rim):
-            raise UsageError(f"prove: the pieces have {int((p.pieces == 0).sum())} grey sides for "
-                             f"{len(self.rim)} rim sides: no board obeys the border rule")
+            raise UsageError(
+                f"prove: the pieces have {int((p.pieces == 0).sum())} grey sides for "
+                f"{len(self.rim)} rim sides: no board obeys the border rule"
+            )
         if score is not None and not 0 <= score <= len(self.joins):
             raise UsageError(f"prove: --score {score} is out of range 0..{len(self.joins)}")
         self.n_in = 4 * self.n + (len(self.joins) if score is not None else 0)
@@ -85,23 +89,23 @@ class EdgeStatement:
         board = {int(pl[0]): (int(pl[1]), int(pl[2])) for pl in placements}
         for x in range(self.n):
             piece, r = board.get(x, (0, 0))
-            w[4 * x:4 * x + 4] = [F.const(int(v)) for v in rotate(self.p.pieces[piece], r)]
+            w[4 * x : 4 * x + 4] = [F.const(int(v)) for v in rotate(self.p.pieces[piece], r)]
         if self.score is not None:
-            shown = w[:4 * self.n].astype(np.int64).reshape(self.n, 4)
+            shown = w[: 4 * self.n].astype(np.int64).reshape(self.n, 4)
             matched = [j for j, (x, side, y) in enumerate(self.joins) if shown[x, side] == shown[y, (side + 2) % 4]]
-            for j in matched[:self.score]:  # claim exactly `score` of them
+            for j in matched[: self.score]:  # claim exactly `score` of them
                 w[4 * self.n + j] = 1
         return w
 
     def circuit(self, eng, x: np.ndarray, a: int, r: int, s: int) -> None:
         S, R = x.shape[0], x.shape[1]
-        c = x[:, :, :4 * self.n].reshape(S, R, self.n, 4)
-        g = _g(c, a, s, eng.mul, eng.add_const)                  # (S, R, n)
+        c = x[:, :, : 4 * self.n].reshape(S, R, self.n, 4)
+        g = _g(c, a, s, eng.mul, eng.add_const)  # (S, R, n)
         t = eng.add_const(F.neg(g), r)
-        while t.shape[2] > 1:                                     # the product of all cells, as a tree
+        while t.shape[2] > 1:  # the product of all cells, as a tree
             half = t.shape[2] // 2
-            prod = eng.mul(t[:, :, :half], t[:, :, half:2 * half])
-            t = np.concatenate([prod, t[:, :, 2 * half:]], axis=2)
+            prod = eng.mul(t[:, :, :half], t[:, :, half : 2 * half])
+            t = np.concatenate([prod, t[:, :, 2 * half :]], axis=2)
         eng.output(eng.add_const(t, -self.piece_product(a, r, s)))
         if self.rim:
             cells, sides = np.array(self.rim).T
@@ -117,7 +121,7 @@ class EdgeStatement:
         if self.score is None:
             eng.output(diff)
             return
-        e = x[:, :, 4 * self.n:]
+        e = x[:, :, 4 * self.n :]
         eng.output(eng.mul(e, eng.add_const(e, -1)))
         eng.output(eng.mul(e, diff))
         total = F.matsum(e, np.ones((e.shape[2], 1), np.uint64))
@@ -144,8 +148,10 @@ class XccStatement:
     def __init__(self, puzzle):
         xcc = puzzle.to_xcc()
         if np.any(xcc.opt_colors != 0):
-            raise UsageError(f"prove: {puzzle.kind} puzzles compile to an exact cover with colours, which this "
-                             "proof does not cover (edge-matching puzzles have their own statement)")
+            raise UsageError(
+                f"prove: {puzzle.kind} puzzles compile to an exact cover with colours, which this "
+                "proof does not cover (edge-matching puzzles have their own statement)"
+            )
         self.p, self.xcc = puzzle, xcc
         self.n_opt, self.n_sec = xcc.n_options, xcc.n_items - xcc.n_primary
         self.n_in = self.n_opt + self.n_sec
@@ -170,8 +176,8 @@ class XccStatement:
             if k is None:
                 raise UsageError(f"prove: the placement {tuple(pl)} is not an option of the puzzle")
             w[k] = 1
-        used = self.incidence[:self.n_opt].astype(np.int64).T @ w[:self.n_opt].astype(np.int64)
-        w[self.n_opt:] = np.clip(1 - used[self.xcc.n_primary:], 0, 1).astype(np.uint64)
+        used = self.incidence[: self.n_opt].astype(np.int64).T @ w[: self.n_opt].astype(np.int64)
+        w[self.n_opt :] = np.clip(1 - used[self.xcc.n_primary :], 0, 1).astype(np.uint64)
         return w
 
     def circuit(self, eng, x: np.ndarray, a: int, r: int, s: int) -> None:

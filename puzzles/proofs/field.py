@@ -41,9 +41,9 @@ def mul(a, b):
     b = np.asarray(b, np.uint64)
     a1, a0 = a >> np.uint64(32), a & _M32
     b1, b0 = b >> np.uint64(32), b & _M32
-    lo = a0 * b0                     # < 2^64
-    mid = a1 * b0 + a0 * b1          # < 2^62
-    hi = a1 * b1                     # < 2^58
+    lo = a0 * b0  # < 2^64
+    mid = a1 * b0 + a0 * b1  # < 2^62
+    hi = a1 * b1  # < 2^58
     # a*b = hi * 2^64 + mid * 2^32 + lo, and 2^64 = 8, 2^61 = 1 (mod p)
     t = (hi << np.uint64(3)) + (mid >> np.uint64(29)) + ((mid & _M29) << np.uint64(32))
     return reduce(reduce(t) + reduce(lo))

@@ -42,8 +42,8 @@ def _next(a: np.ndarray) -> np.ndarray:
 
 class _Engine:
     n_in: int
-    tapes: np.ndarray       # (slots, rounds, n_in + n_mult)
-    party0: np.ndarray      # (slots, rounds) bool: the slot is party 0 (it adds constants)
+    tapes: np.ndarray  # (slots, rounds, n_in + n_mult)
+    party0: np.ndarray  # (slots, rounds) bool: the slot is party 0 (it adds constants)
 
     def __init__(self) -> None:
         self.cursor = 0
@@ -58,7 +58,7 @@ class _Engine:
     def _rand(self, k: int) -> np.ndarray:
         a = self.n_in + self.cursor
         self.cursor += k
-        return self.tapes[:, :, a:a + k]
+        return self.tapes[:, :, a : a + k]
 
     def output(self, x: np.ndarray) -> None:
         """A wire whose value must be 0 (every constraint is written as an expression = 0)."""
@@ -69,8 +69,9 @@ class _Engine:
         return np.concatenate(self.views, axis=2) if self.views else np.zeros(self.tapes.shape[:2] + (0,), np.uint64)
 
     def output_shares(self) -> np.ndarray:
-        return np.concatenate(self.outputs, axis=2) if self.outputs else np.zeros(self.tapes.shape[:2] + (0,),
-                                                                                   np.uint64)
+        return (
+            np.concatenate(self.outputs, axis=2) if self.outputs else np.zeros(self.tapes.shape[:2] + (0,), np.uint64)
+        )
 
 
 class ProverEngine(_Engine):
@@ -84,8 +85,8 @@ class ProverEngine(_Engine):
 
     def share_inputs(self, witness: np.ndarray) -> np.ndarray:
         """Shares of the witness: parties 0 and 1 from their tapes, party 2 the rest (explicit)."""
-        x0 = self.tapes[0, :, :self.n_in]
-        x1 = self.tapes[1, :, :self.n_in]
+        x0 = self.tapes[0, :, : self.n_in]
+        x1 = self.tapes[1, :, : self.n_in]
         x2 = F.sub(F.sub(np.broadcast_to(witness, x0.shape), x0), x1)
         return np.stack([x0, x1, x2])
 
@@ -103,18 +104,25 @@ class ProverEngine(_Engine):
 class VerifierEngine(_Engine):
     """Parties e and e+1 of each round: slot 0 recomputed, slot 1 as the proof gives it."""
 
-    def __init__(self, challenge: np.ndarray, seeds: list[tuple[bytes, bytes]], x2: list[np.ndarray | None],
-                 z_next: np.ndarray, n_in: int, n_mult: int):
+    def __init__(
+        self,
+        challenge: np.ndarray,
+        seeds: list[tuple[bytes, bytes]],
+        x2: list[np.ndarray | None],
+        z_next: np.ndarray,
+        n_in: int,
+        n_mult: int,
+    ):
         super().__init__()
         self.n_in = n_in
-        self.pid = np.stack([challenge, (challenge + 1) % 3])      # (2, rounds)
+        self.pid = np.stack([challenge, (challenge + 1) % 3])  # (2, rounds)
         self.tapes = np.stack([np.stack([tape(s[j], n_in + n_mult) for s in seeds]) for j in (0, 1)])
         self.party0 = self.pid == 0
         self.x2 = x2
-        self.z_next = z_next                                       # (rounds, n_mult): party e+1's outputs
+        self.z_next = z_next  # (rounds, n_mult): party e+1's outputs
 
     def share_inputs(self) -> np.ndarray:
-        x = self.tapes[:, :, :self.n_in].copy()
+        x = self.tapes[:, :, : self.n_in].copy()
         for t in range(x.shape[1]):
             for j in (0, 1):
                 if self.pid[j, t] == 2:
@@ -129,6 +137,6 @@ class VerifierEngine(_Engine):
         r = self._rand(k)
         a = self.cursor - k
         z0 = F.add(F.add(F.mul(x[0], y[0]), F.mul(x[1], y[0])), F.add(F.mul(x[0], y[1]), F.sub(r[0], r[1])))
-        z = np.stack([z0, self.z_next[:, a:a + k]])
+        z = np.stack([z0, self.z_next[:, a : a + k]])
         self.views.append(z)
         return z.reshape(shape)

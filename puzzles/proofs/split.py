@@ -66,14 +66,17 @@ def halves(puzzle, placements) -> tuple[list, list]:
     if isinstance(puzzle, EdgePuzzle):
         order = sorted(placements, key=lambda pl: int(pl[0]))
     elif isinstance(puzzle, PolyformPuzzle):
+
         def centre(pl):
             cells = list(pl[2])
             return (sum(c[1] for c in cells) / len(cells), sum(c[0] for c in cells) / len(cells))
 
         order = sorted(placements, key=centre)
     else:
-        raise UsageError(f"commit: the split needs a board cut along piece edges (edge and polyform puzzles), not "
-                         f"a {puzzle.kind} puzzle")
+        raise UsageError(
+            f"commit: the split needs a board cut along piece edges (edge and polyform puzzles), not "
+            f"a {puzzle.kind} puzzle"
+        )
     k = (len(order) + 1) // 2
     return order[:k], order[k:]
 
@@ -110,11 +113,18 @@ def commit(puzzle, placements, puzzle_hash: str, nonce: bytes | None = None) -> 
     key = _canon(sorted(_placements(puzzle, placements), key=_canon))
     nonce = nonce or secrets.token_bytes(16)
     return {
-        "format": COMMIT_FORMAT, "version": VERSION, "puzzle": puzzle_hash, "nonce": nonce.hex(),
-        "left": {"cells": _cells_of(puzzle, left), "pieces": sorted((_label(puzzle, pl) for pl in left),
-                                                                    key=lambda s: (len(s), s))},
-        "commitments": {side: _digest(_salt(key, nonce, side), _placements(puzzle, half))
-                        for side, half in zip(SIDES, (left, right))},
+        "format": COMMIT_FORMAT,
+        "version": VERSION,
+        "puzzle": puzzle_hash,
+        "nonce": nonce.hex(),
+        "left": {
+            "cells": _cells_of(puzzle, left),
+            "pieces": sorted((_label(puzzle, pl) for pl in left), key=lambda s: (len(s), s)),
+        },
+        "commitments": {
+            side: _digest(_salt(key, nonce, side), _placements(puzzle, half))
+            for side, half in zip(SIDES, (left, right))
+        },
     }
 
 
@@ -130,8 +140,14 @@ def open_half(puzzle, placements, commitment: dict, side: str) -> dict:
     half = _placements(puzzle, left if side == "left" else right)
     if _digest(salt, half) != commitment["commitments"][side]:
         raise UsageError("open: this solution is not the one the commitment was made from (the hash differs)")
-    return {"format": HALF_FORMAT, "version": VERSION, "puzzle": commitment["puzzle"], "side": side,
-            "salt": salt.hex(), "placements": half}
+    return {
+        "format": HALF_FORMAT,
+        "version": VERSION,
+        "puzzle": commitment["puzzle"],
+        "side": side,
+        "salt": salt.hex(),
+        "placements": half,
+    }
 
 
 def _check_header(data: Any, source: str, fmt: str, what: str, puzzle_hash: str) -> None:
@@ -172,8 +188,9 @@ def verify_half(puzzle, half: Any, half_source: str, commitment: dict, puzzle_ha
     problems = []
     if _digest(salt, raw) != commitment["commitments"][side]:
         problems.append(f"the {side} half does not match its commitment")
-    placements = solution_from_dict(puzzle, {"format": "eternity/solution", "version": 1, "placements": raw},
-                                    half_source)
+    placements = solution_from_dict(
+        puzzle, {"format": "eternity/solution", "version": 1, "placements": raw}, half_source
+    )
     cells = set(_cells_of(puzzle, placements))
     left_cells = set(commitment["left"]["cells"])
     want_cells = left_cells if side == "left" else _all_cells(puzzle) - left_cells

@@ -69,8 +69,17 @@ def _b(a: np.ndarray) -> bytes:
 
 
 def _header(puzzle_hash: str, st, rounds: int) -> bytes:
-    return json.dumps({"format": FORMAT, "version": VERSION, "puzzle": puzzle_hash, "statement": st.kind,
-                       "score": getattr(st, "score", None), "rounds": rounds}, sort_keys=True).encode()
+    return json.dumps(
+        {
+            "format": FORMAT,
+            "version": VERSION,
+            "puzzle": puzzle_hash,
+            "statement": st.kind,
+            "score": getattr(st, "score", None),
+            "rounds": rounds,
+        },
+        sort_keys=True,
+    ).encode()
 
 
 def _phase1(header: bytes, h: list[list[bytes]]) -> tuple[int, int, int]:
@@ -94,8 +103,14 @@ def _phase2(header: bytes, abc: tuple[int, int, int], com: list[list[bytes]], ou
     return _sha(b"eternity/zk/phase2", header, repr(abc).encode(), b"".join(x for row in com for x in row), _b(out))
 
 
-def prove(puzzle, placements, puzzle_hash: str, score: int | None = None, rounds: int | None = None,
-          check_witness: bool = True) -> dict:
+def prove(
+    puzzle,
+    placements,
+    puzzle_hash: str,
+    score: int | None = None,
+    rounds: int | None = None,
+    check_witness: bool = True,
+) -> dict:
     """A proof (as a dict ready for JSON) that ``placements`` solve ``puzzle`` (or score at least ``score``).
 
     ``check_witness=False`` lets a test build the proof a cheater would: it then does not check."""
@@ -114,22 +129,34 @@ def prove(puzzle, placements, puzzle_hash: str, score: int | None = None, rounds
     views, outs = eng.view_bytes(), eng.output_shares()
     if check_witness and np.any(F.add(F.add(outs[0], outs[1]), outs[2]) != 0):
         raise UsageError("prove: the solution does not satisfy the statement (run `eternity verify`)")
-    com = [[_sha(b"view", seeds[i][t], _b(x[2, t]) if i == 2 else b"", _b(views[i, t])) for t in range(R)]
-           for i in range(3)]
+    com = [
+        [_sha(b"view", seeds[i][t], _b(x[2, t]) if i == 2 else b"", _b(views[i, t])) for t in range(R)]
+        for i in range(3)
+    ]
     digest = _phase2(header, abc, com, outs)
     e = _trits(digest, R)
     openings = []
     for t in range(R):
         i, j, k = int(e[t]), (int(e[t]) + 1) % 3, (int(e[t]) + 2) % 3
-        openings.append({
-            "seeds": [seeds[i][t].hex(), seeds[j][t].hex()],
-            "x2": base64.b64encode(_b(x[2, t])).decode() if 2 in (i, j) else None,
-            "z": base64.b64encode(_b(views[j, t])).decode(),
-            "h": h[k][t].hex(),
-            "c": com[k][t].hex(),
-        })
-    return {"format": FORMAT, "version": VERSION, "puzzle": puzzle_hash, "statement": st.kind,
-            "score": getattr(st, "score", None), "rounds": R, "challenge": digest.hex(), "openings": openings}
+        openings.append(
+            {
+                "seeds": [seeds[i][t].hex(), seeds[j][t].hex()],
+                "x2": base64.b64encode(_b(x[2, t])).decode() if 2 in (i, j) else None,
+                "z": base64.b64encode(_b(views[j, t])).decode(),
+                "h": h[k][t].hex(),
+                "c": com[k][t].hex(),
+            }
+        )
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "puzzle": puzzle_hash,
+        "statement": st.kind,
+        "score": getattr(st, "score", None),
+        "rounds": R,
+        "challenge": digest.hex(),
+        "openings": openings,
+    }
 
 
 def dumps(proof: dict) -> str:

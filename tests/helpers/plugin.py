@@ -16,8 +16,7 @@ def install(tmp: Path, entries: dict[str, str], monkeypatch, module_dirs=()) -> 
     info = Path(tmp) / "eternity_test_plugin-0.dist-info"
     info.mkdir(parents=True, exist_ok=True)
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: eternity-test-plugin\nVersion: 0\n")
-    (info / "entry_points.txt").write_text(
-        "[eternity.solvers]\n" + "".join(f"{n} = {t}\n" for n, t in entries.items()))
+    (info / "entry_points.txt").write_text("[eternity.solvers]\n" + "".join(f"{n} = {t}\n" for n, t in entries.items()))
     dirs = [str(tmp), *map(str, module_dirs)]
     for d in dirs:
         monkeypatch.syspath_prepend(d)

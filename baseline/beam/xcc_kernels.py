@@ -1,0 +1,307 @@
+"""The XCC beam's numba kernels (polyforms, queens): the sites to fill, the expansion of a level, the
+liveness test and the materialising of the kept children; the policy is ``xcc.py``'s."""
+
+from __future__ import annotations
+
+import math
+
+from numba import njit
+
+from baseline.poly.engine import _bit, _count, _place, _pocket
+from baseline.runtime.kernel import MANY
+
+
+@njit(cache=True)
+def _pick_site(
+    board, scan, start, n_look, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch
+):
+    """(the chosen site, its number of fitting options): the most constrained of the first
+    ``n_look`` free sites in scan order from position ``start``; -1 when none is free."""
+    best, best_n, seen = -1, MANY, 0
+    for p in range(start, scan.shape[0]):
+        s = scan[p]
+        if _bit(board, s):
+            continue
+        k = _count(
+            s, best_n, board, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch
+        )
+        if k < best_n:
+            best, best_n = s, k
+        seen += 1
+        if seen >= n_look or best_n <= 1:
+            break
+    return best, best_n
+
+
+@njit(cache=True)
+def _sites(
+    board,
+    first,
+    n_states,
+    scan,
+    n_look,
+    sg_ptr,
+    s_near,
+    c_info,
+    g_ptr,
+    g_tag,
+    e_opt,
+    e_lmask,
+    ow_ptr,
+    ow_idx,
+    ow_mask,
+    scratch,
+    site,
+    n_fit,
+):
+    """Each state's site and its number of fitting options; returns their sum (the children's upper bound)."""
+    m = 0
+    for i in range(n_states):
+        s, k = _pick_site(
+            board[i],
+            scan,
+            first[i],
+            n_look,
+            sg_ptr,
+            s_near,
+            c_info,
+            g_ptr,
+            g_tag,
+            e_opt,
+            e_lmask,
+            ow_ptr,
+            ow_idx,
+            ow_mask,
+            scratch,
+        )
+        site[i] = s
+        n_fit[i] = k if s >= 0 else 0
+        m += n_fit[i]
+    return m
+
+
+@njit(cache=True)
+def _expand(
+    board,
+    first,
+    site,
+    n_states,
+    scan,
+    nbr,
+    area,
+    sg_ptr,
+    s_near,
+    c_info,
+    g_ptr,
+    g_tag,
+    e_opt,
+    e_lmask,
+    ow_ptr,
+    ow_idx,
+    ow_mask,
+    tag,
+    os_ptr,
+    os_idx,
+    opt_hash,
+    opt_weight,
+    score,
+    hsh,
+    lookahead,
+    touch,
+    w_boundary,
+    w_covers,
+    out_parent,
+    out_opt,
+    out_score,
+    out_hash,
+    child,
+    stamp,
+    stack,
+    scratch,
+    opts,
+    near,
+):
+    """The live children of every state at its site, scored; returns their number.
+
+    A child is dead when it cuts off a pocket no set of pieces fills, when one of the next
+    ``lookahead`` free sites in scan order has no fitting option, or (``touch``) when a free
+    site next to the placed piece has none."""
+    m = 0
+    n_scan = scan.shape[0]
+    deg = nbr.shape[1]
+    for i in range(n_states):
+        s = site[i]
+        if s < 0:
+            continue
+        c = board[i]
+        k = _count(s, MANY, c, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, opts)
+        for j in range(k):
+            o = opts[j]
+            for w in range(c.shape[0]):
+                child[w] = c[w]
+            _place(o, child, ow_ptr, ow_idx, ow_mask, tag, True)
+            sc = score[i] + opt_weight[o]
+            ok = True
+            n_near = 0
+            if deg > 0:
+                # boundary change: a free neighbour is a new boundary edge, one covered before is one less
+                delta = 0
+                for r in range(os_ptr[o], os_ptr[o + 1]):
+                    x = os_idx[r]
+                    for d in range(deg):
+                        y = nbr[x, d]
+                        if y == -2:
+                            continue
+                        if y == -1:
+                            delta -= 1
+                        elif not _bit(child, y):
+                            delta += 1
+                            if touch:
+                                seen_y = False
+                                for u in range(n_near):
+                                    if near[u] == y:
+                                        seen_y = True
+                                        break
+                                if not seen_y:
+                                    near[n_near] = y
+                                    n_near += 1
+                        elif _bit(c, y):
+                            delta -= 1
+                sc -= w_boundary * delta
+                if area > 0 and _pocket(o, child, os_ptr, os_idx, nbr, area, stamp, stack):
+                    ok = False
+            # the free sites next to the new piece must each still have a fitting option
+            for u in range(n_near):
+                if not ok:
+                    break
+                if (
+                    _count(
+                        near[u],
+                        1,
+                        child,
+                        sg_ptr,
+                        s_near,
+                        c_info,
+                        g_ptr,
+                        g_tag,
+                        e_opt,
+                        e_lmask,
+                        ow_ptr,
+                        ow_idx,
+                        ow_mask,
+                        scratch,
+                    )
+                    == 0
+                ):
+                    ok = False
+            # lookahead: the next free sites in scan order must still have a cover
+            if ok and lookahead > 0:
+                seen = 0
+                fewest = MANY
+                p = first[i]
+                while p < n_scan:
+                    t = scan[p]
+                    p += 1
+                    if _bit(child, t):
+                        continue
+                    kk = _count(
+                        t,
+                        64,
+                        child,
+                        sg_ptr,
+                        s_near,
+                        c_info,
+                        g_ptr,
+                        g_tag,
+                        e_opt,
+                        e_lmask,
+                        ow_ptr,
+                        ow_idx,
+                        ow_mask,
+                        scratch,
+                    )
+                    if kk == 0:
+                        ok = False
+                        break
+                    if kk < fewest:
+                        fewest = kk
+                    seen += 1
+                    if seen >= lookahead:
+                        break
+                if ok and seen > 0:
+                    sc += w_covers * math.log(fewest)
+            if ok:
+                out_parent[m] = i
+                out_opt[m] = o
+                out_score[m] = sc
+                out_hash[m] = hsh[i] ^ opt_hash[o]
+                m += 1
+    return m
+
+
+@njit(cache=True)
+def _alive(
+    board,
+    first,
+    n_states,
+    scan,
+    sg_ptr,
+    s_near,
+    c_info,
+    g_ptr,
+    g_tag,
+    e_opt,
+    e_lmask,
+    ow_ptr,
+    ow_idx,
+    ow_mask,
+    scratch,
+    out,
+):
+    """out[i]: every free site of state i still has a fitting option (the ``every_site`` check).
+    A site far from the last pieces can lose its last option to a piece used elsewhere; the touch
+    and lookahead checks do not see it, and the state is dead long before the beam reaches it."""
+    for i in range(n_states):
+        ok = True
+        for p in range(first[i], scan.shape[0]):
+            s = scan[p]
+            if _bit(board[i], s):
+                continue
+            if (
+                _count(
+                    s,
+                    1,
+                    board[i],
+                    sg_ptr,
+                    s_near,
+                    c_info,
+                    g_ptr,
+                    g_tag,
+                    e_opt,
+                    e_lmask,
+                    ow_ptr,
+                    ow_idx,
+                    ow_mask,
+                    scratch,
+                )
+                == 0
+            ):
+                ok = False
+                break
+        out[i] = ok
+
+
+@njit(cache=True)
+def _children(board, first, par, opt, scan, ow_ptr, ow_idx, ow_mask, tag, out_board, out_first):
+    """The kept children's boards, and the scan position of each one's first free site."""
+    n_scan = scan.shape[0]
+    for j in range(par.shape[0]):
+        row = out_board[j]
+        src = board[par[j]]
+        for w in range(row.shape[0]):
+            row[w] = src[w]
+        _place(opt[j], row, ow_ptr, ow_idx, ow_mask, tag, True)
+        p = first[par[j]]
+        while p < n_scan and _bit(row, scan[p]):
+            p += 1
+        out_first[j] = p
