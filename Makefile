@@ -1,10 +1,11 @@
-# Entry points: `make run` (the main job), `make test` (the test suite), `make docs` (the documentation site).
+# Entry points: `make run` (the main job), `make test` (the test suite), `make lint` (ruff, mypy, import-linter),
+# `make docs` (the documentation site).
 # Each creates .venv with everything the project needs when it is missing.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test docs setup bytecode clean
+.PHONY: run test lint docs setup bytecode clean
 
 $(BIN)/eternity: pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -24,6 +25,13 @@ run: setup
 
 test: setup
 	$(BIN)/python -m pytest
+
+# The habits of the field: lint and format (ruff), types (mypy), the layers and rooms (import-linter).
+lint: setup
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/lint-imports --no-cache
 
 # The documentation site, into build/site/; strict: a broken link, a missing page or a reference page that the
 # code cannot write (an option without help) fails the build.

@@ -74,7 +74,8 @@ class SolverSpec(_M):
             if isinstance(v, list) and not v:
                 raise ValueError(f"options.{k}: empty grid")
         for combo in self.expand():
-            cls(combo)  # unknown options and bad values raise here
+            # unknown options, bad values, and options that do not apply to the row's mode raise here
+            cls(combo).check_options(self.mode)
         return self
 
     def expand(self) -> list[dict[str, Any]]:

@@ -88,13 +88,21 @@ def cells(cfg: Config, instances: list[Instance], parsed: dict | None = None) ->
     out = []
     detail = {f.name: f.detail for f in cfg.families}
     checkers = [solving.get(spec.name) for spec in cfg.solvers]
+    # every option combination of every row, as a solver: checked on each instance before any cell runs
+    configured = [[solving.get(spec.name, opts) for opts in spec.expand()] for spec in cfg.solvers]
     for inst in instances:
         puzzle = (parsed or {}).get(inst.id) or _puzzle(inst)
-        for spec, solver in zip(cfg.solvers, checkers):
+        for row, (spec, solver) in enumerate(zip(cfg.solvers, checkers)):
             try:
                 solver.check(puzzle, spec.mode)
             except UsageError:  # a puzzle kind or mode this solver does not handle: no cell
                 continue
+            for opts, one in zip(spec.expand(), configured[row]):
+                try:
+                    one.check(puzzle, spec.mode)
+                except UsageError as e:  # an option the row asks for does not apply here: the whole run is refused
+                    label = spec.label or config_label(spec.name, opts, spec.mode)
+                    raise UsageError(f"run: {cfg.name}: solvers[{row}] ({label}) on {inst.name}: {e}") from None
             n_parts = solver.split_parts(puzzle, spec.split_depth) if spec.split_depth else 0
             for opts in spec.expand():
                 for rep in range(cfg.repeats):
@@ -258,6 +266,7 @@ def run(
                 f"families.{fam.name}",
                 "selects no instance" + (f" (no file matches {fam.glob!r})" if getattr(fam, "glob", None) else ""),
             )
+    cells(cfg, instances)  # every row's options checked on every instance: a refused row leaves no database
     store = Store(db)  # after the instances: a config that cannot be sampled leaves no database behind
     parsed = {inst.id: _puzzle(inst) for inst in instances}
     for inst in instances:

@@ -5,6 +5,7 @@ and large-neighbourhood steps) and independent jobs in parallel processes.
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -37,6 +38,10 @@ def _mismatches(p: EdgePuzzle, placements) -> int:
 
 class BestMode:
     """The best-mode part of ``BeamRun``."""
+
+    if TYPE_CHECKING:  # a part of BeamRun: it reads the run's tables and state, which BeamRun sets
+
+        def __getattr__(self, name: str) -> Any: ...
 
     def _better(self, placements, score, t0, progress, width=None, save=True) -> None:
         """A board from the beam or the repair: kept (and checkpointed) when it beats the best."""

@@ -32,7 +32,7 @@ OPTIONS = {
         float,
         0.3,
         "best mode with a time limit: the share of the time given to the repair "
-        "phase after the beam (large-neighbourhood search, baseline/repair.py)",
+        "phase after the beam (large-neighbourhood search, baseline/beam/repair.py)",
         lo=0.0,
         hi=1.0,
         modes=("best",),

@@ -27,7 +27,7 @@ board with the border rule kept.  The run repeats with a wider beam while
 time is left and reports the best board over time.
 
 State arrays (one row a state): ``cands[i, d]`` the candidate placed at
-depth d (an index into the candidates of ``edge_tables``), ``used[i, q]``,
+depth d (an index into the candidates of ``baseline.edge.tables``), ``used[i, q]``,
 ``rem[i, c]`` colour-c edges left on unused pieces, ``need[i, c]`` open
 colour-c edges on the board, ``mis[i]`` mismatched joins.  The frontier is
 checkpointed packed by ``codec`` (10 bits a tile on Eternity II).

@@ -7,6 +7,7 @@ further pass is as wide as the time left and the memory allow.
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -44,6 +45,10 @@ def available_memory() -> int | None:
 
 class Schedule:
     """The schedule's part of ``BeamRun``: calibration, the memory cap and the budgeted passes."""
+
+    if TYPE_CHECKING:  # a part of BeamRun: it reads the run's tables and state, which BeamRun sets
+
+        def __getattr__(self, name: str) -> Any: ...
 
     def _calibrate(self, t0, deadline) -> None:
         """The time model for tail passes after a resume: two narrow passes from the root, which

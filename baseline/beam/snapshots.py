@@ -12,6 +12,7 @@ import hashlib
 import json
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -28,6 +29,10 @@ FRONTIER_EVERY_S = 60.0
 
 class Snapshots:
     """The checkpoint part of ``BeamRun``."""
+
+    if TYPE_CHECKING:  # a part of BeamRun: it reads the run's tables and state, which BeamRun sets
+
+        def __getattr__(self, name: str) -> Any: ...
 
     def fingerprint(self) -> str:
         """The puzzle, the mode and every option that changes the search (``Option.fingerprint``)."""

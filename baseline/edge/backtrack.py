@@ -1,6 +1,6 @@
 """`edge-backtrack`: the specialised edge-matching backtracker in numba.
 
-The candidate tables (``edge_tables``) give, for a cell's border class and
+The candidate tables (``baseline.edge.tables``) give, for a cell's border class and
 the colours on its placed sides, the (piece, rotation) pairs that fit.  Three
 kernels walk them: ``run_static`` (any static order, packed candidates),
 ``run_best`` (mode best: branch and bound under a slip array) and ``run``
