@@ -375,7 +375,9 @@ def test_a_long_budget_measures_again_wider_before_its_wide_pass(monkeypatch, bu
     from baseline.beam import schedule
 
     clock = [0.0]
-    monkeypatch.setattr(bm, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
+    fake_time = types.SimpleNamespace(perf_counter=lambda: clock[0])
+    monkeypatch.setattr(bm, "time", fake_time)
+    monkeypatch.setattr(schedule, "time", fake_time)
     monkeypatch.setattr(schedule, "available_memory", lambda: None)
     run = bm.BeamRun(catalog.load("eternity2-corners-0"), dict(solving.get("beam").options), best=True)
     widths = []

@@ -56,7 +56,7 @@ def test_one_parser_for_the_command_line_and_the_portfolio():
         parse_members("beam:width")
 
 
-BUGGY = '''
+BUGGY = """
 import numpy as np
 from solving import SolverBase
 
@@ -64,7 +64,7 @@ class Buggy(SolverBase):
     name = "buggy"
     def solve(self, puzzle, *, mode="first", limits=None, progress=None):
         return np.zeros(3) + np.zeros(4)   # a bug: a ValueError that is not a refusal
-'''
+"""
 
 
 @pytest.fixture
@@ -98,17 +98,23 @@ def test_a_config_row_with_a_refused_option_is_refused_before_the_run(tmp_path):
     from experiments.runner import run
 
     cfg = tmp_path / "c.toml"
-    cfg.write_text('''
+    cfg.write_text("""
 name = "c"
 time_limit = 5.0
 families = [{kind = "builtin", name = "q", names = ["queens-6"]}]
 solvers = [{name = "backtrack", mode = "count"}, {name = "beam", mode = "first", options = {width = [4, 8], threads = 2}}]
-''')
+""")
     db = tmp_path / "c.sqlite"
-    with pytest.raises(UsageError, match=r"solvers\[1\] \(beam\[threads=2,width=4\]/first\) on queens-6: .*option threads"):
+    with pytest.raises(
+        UsageError, match=r"solvers\[1\] \(beam\[threads=2,width=4\]/first\) on queens-6: .*option threads"
+    ):
         run(str(cfg), str(db), jobs=1, show_progress=False)
     assert not db.exists()  # nothing ran, nothing was written
-    cfg.write_text(cfg.read_text().replace('mode = "first", options = {width = [4, 8], threads = 2}',
-                                           'mode = "first", options = {width = 4, penalty = 1.0}'))
+    cfg.write_text(
+        cfg.read_text().replace(
+            'mode = "first", options = {width = [4, 8], threads = 2}',
+            'mode = "first", options = {width = 4, penalty = 1.0}',
+        )
+    )
     with pytest.raises(Exception, match=r"solvers.1: solver beam: option penalty is for mode best"):
         run(str(cfg), str(db), jobs=1, show_progress=False)

@@ -188,7 +188,7 @@ def test_portfolio_outlives_a_crashing_member_and_kills_a_hanging_one(tmp_path, 
     [
         ("nosuch", "unknown solver|no solver"),
         ("portfolio", "its own member"),
-        ("edge-backtrack:order", "not key=value"),
+        ("edge-backtrack:order", "expected KEY=VALUE"),
         ("cube:jobs=0", "jobs"),
         ("", "no members"),
     ],

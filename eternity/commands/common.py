@@ -69,7 +69,7 @@ def _load(a):
 
 
 def _db(path: str) -> str:
-    from .store import check_readable
+    from experiments.store import check_readable
 
     check_readable(path)
     return path
