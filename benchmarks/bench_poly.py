@@ -83,9 +83,9 @@ def state_exhaust(cap: float) -> list[tuple]:
     for label, opts in ENGINES[1:2]:
         s = search_for(p, x, label, opts)
         a = s.a
-        board = np.zeros(a["n_words"], np.uint64)
+        board = np.zeros(a.n_words, np.uint64)
         for o in PRAM_STATE:
-            poly._place(o, board, a["ow_ptr"], a["ow_idx"], a["ow_mask"], a["tag"], True)
+            poly._place(o, board, a.ow_ptr, a.ow_idx, a.ow_mask, a.tag, True)
         s.restart(board)
         s.step(1, False)  # compile / warm the kernel
         s.restart(board)

@@ -182,14 +182,14 @@ def _reference_children(run, cov, sites, lookahead, touch, w_boundary, w_covers)
     """One state's live children and scores, by plain Python over the original items."""
     x, t = run.xcc, run.t
     new = np.empty(x.n_items, np.int64)
-    new[t["old_of"]] = np.arange(x.n_items)
+    new[t.old_of] = np.arange(x.n_items)
     opts = [set(x.opt_items[x.opt_ptr[o] : x.opt_ptr[o + 1]].tolist()) for o in range(x.n_options)]
-    cells = {int(t["old_of"][s]) for s in range(t["n_sites"])}
+    cells = {int(t.old_of[s]) for s in range(t.n_sites)}
     nbr = {
-        int(t["old_of"][s]): [int(t["old_of"][y]) if y >= 0 else y for y in t["nbr"][s] if y != -2]
-        for s in range(t["n_sites"])
+        int(t.old_of[s]): [int(t.old_of[y]) if y >= 0 else y for y in t.nbr[s] if y != -2]
+        for s in range(t.n_sites)
     }
-    scan = [int(t["old_of"][s]) for s in t["scan"]]
+    scan = [int(t.old_of[s]) for s in t.scan]
 
     def fits(c, site):
         return [o for o in range(x.n_options) if site in opts[o] and not (opts[o] & c)]
@@ -203,7 +203,7 @@ def _reference_children(run, cov, sites, lookahead, touch, w_boundary, w_covers)
     for o in fits(cov, site):
         c = cov | opts[o]
         alive = True
-        if run.t["area"]:  # a new free component next to the piece of a size no pieces fill
+        if run.t.area:  # a new free component next to the piece of a size no pieces fill
             for y in {y for a in opts[o] & cells for y in nbr[a] if y >= 0 and y not in c}:
                 comp, todo = {y}, [y]
                 while todo:
@@ -211,7 +211,7 @@ def _reference_children(run, cov, sites, lookahead, touch, w_boundary, w_covers)
                         if v >= 0 and v not in c and v not in comp:
                             comp.add(v)
                             todo.append(v)
-                if len(comp) <= 3 * run.t["area"] and len(comp) % run.t["area"]:
+                if len(comp) <= 3 * run.t.area and len(comp) % run.t.area:
                     alive = False
         if touch and any(not fits(c, y) for a in opts[o] & cells for y in nbr[a] if y >= 0 and y not in c):
             alive = False
@@ -232,7 +232,7 @@ def _random_fillings(run, n, most, seed, first=0):
     x, t = run.xcc, run.t
     rng = np.random.default_rng(seed)
     new = np.empty(x.n_items, np.int64)
-    new[t["old_of"]] = np.arange(x.n_items)
+    new[t.old_of] = np.arange(x.n_items)
     covs, chosen = [], []
     for k in range(n):
         c, pre = set(), []
@@ -243,7 +243,7 @@ def _random_fillings(run, n, most, seed, first=0):
                 pre.append(int(q))
         covs.append(c)
         chosen.append(pre)
-    board = np.zeros((n, t["n_words"]), np.uint64)
+    board = np.zeros((n, t.n_words), np.uint64)
     for i, c in enumerate(covs):
         for it in c:
             board[i, new[it] >> 6] |= np.uint64(1) << np.uint64(new[it] & 63)
@@ -265,36 +265,36 @@ def test_polyform_beam_children_agree_with_a_plain_expansion(name, touch):
     covs, board, _ = _random_fillings(run, 12, 6, 7)  # 0..5 options
     n = len(covs)
     free = lambda i, s: not (int(board[i, s >> 6]) >> int(s & 63)) & 1  # noqa: E731
-    first = np.array([next((q for q, s in enumerate(t["scan"]) if free(i, s)), len(t["scan"])) for i in range(n)])
+    first = np.array([next((q for q, s in enumerate(t.scan) if free(i, s)), len(t.scan)) for i in range(n)])
     tables = (
-        t["sg_ptr"],
-        t["s_near"],
-        t["c_info"],
-        t["g_ptr"],
-        t["g_tag"],
-        t["e_opt"],
-        t["e_lmask"],
-        t["ow_ptr"],
-        t["ow_idx"],
-        t["ow_mask"],
+        t.sg_ptr,
+        t.s_near,
+        t.c_info,
+        t.g_ptr,
+        t.g_tag,
+        t.e_opt,
+        t.e_lmask,
+        t.ow_ptr,
+        t.ow_idx,
+        t.ow_mask,
     )
-    size = max(64, t["max_col"])
+    size = max(64, t.max_col)
     site, n_fit = np.zeros(n, np.int64), np.zeros(n, np.int64)
-    m = _sites(board, first, n, t["scan"], 4, *tables, np.zeros(size, np.int64), site, n_fit)
+    m = _sites(board, first, n, t.scan, 4, *tables, np.zeros(size, np.int64), site, n_fit)
     par, opt, sc, hs = np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m), np.zeros(m, np.uint64)
-    near = np.zeros(int(run.opt_sites.max()) * max(1, t["nbr"].shape[1]), np.int64)
+    near = np.zeros(int(run.opt_sites.max()) * max(1, t.nbr.shape[1]), np.int64)
     m = _expand(
         board,
         first,
         site,
         n,
-        t["scan"],
-        t["nbr"],
-        t["area"],
+        t.scan,
+        t.nbr,
+        t.area,
         *tables,
-        t["tag"],
-        t["os_ptr"],
-        t["os_idx"],
+        t.tag,
+        t.os_ptr,
+        t.os_idx,
         run.opt_hash,
         run.opt_weight,
         np.zeros(n),
@@ -307,9 +307,9 @@ def test_polyform_beam_children_agree_with_a_plain_expansion(name, touch):
         opt,
         sc,
         hs,
-        np.zeros(t["n_words"], np.uint64),
-        np.zeros(t["n_sites"] + 1, np.int64),
-        np.zeros(t["n_sites"], np.int64),
+        np.zeros(t.n_words, np.uint64),
+        np.zeros(t.n_sites + 1, np.int64),
+        np.zeros(t.n_sites, np.int64),
         np.zeros(size, np.int64),
         np.zeros(size, np.int64),
         near,
@@ -391,18 +391,18 @@ def test_every_site_check_agrees_with_a_plain_one(name):
     want = [all(s in c or any(s in o and not o & c for o in opts) for s in sites) for c in covs]
     got = np.zeros(n, np.bool_)
     tables = (
-        t["sg_ptr"],
-        t["s_near"],
-        t["c_info"],
-        t["g_ptr"],
-        t["g_tag"],
-        t["e_opt"],
-        t["e_lmask"],
-        t["ow_ptr"],
-        t["ow_idx"],
-        t["ow_mask"],
+        t.sg_ptr,
+        t.s_near,
+        t.c_info,
+        t.g_ptr,
+        t.g_tag,
+        t.e_opt,
+        t.e_lmask,
+        t.ow_ptr,
+        t.ow_idx,
+        t.ow_mask,
     )
-    _alive(board, np.zeros(n, np.int64), n, t["scan"], *tables, np.zeros(max(64, t["max_col"]), np.int64), got)
+    _alive(board, np.zeros(n, np.int64), n, t.scan, *tables, np.zeros(max(64, t.max_col), np.int64), got)
     assert got.tolist() == want
     assert True in want and False in want
     res = solving.get("beam", {"width": 300, "every_site": True}).solve(p, mode="first", limits=Limits())

@@ -255,9 +255,9 @@ def test_knuth_probes_from_a_partial_state_estimate_its_exhaust():
     assert s.step(NO_BOUND, True) == SOLUTION
     first = s.current_options()
     a = s.a
-    board = np.zeros(a["n_words"], np.uint64)
+    board = np.zeros(a.n_words, np.uint64)
     for o in first[:4]:  # four pieces of a tiling: a state with at least that tiling below it
-        poly._place(o, board, a["ow_ptr"], a["ow_idx"], a["ow_mask"], a["tag"], True)
+        poly._place(o, board, a.ow_ptr, a.ow_idx, a.ow_mask, a.tag, True)
     s.restart(board)
     while s.step(NO_BOUND, False) != DONE:
         pass

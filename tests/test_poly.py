@@ -90,7 +90,7 @@ def test_a_sites_count_skips_only_options_that_clash(make, near):
     x = p.to_xcc()
     t = poly_tables.build(x, grid=p.grid_name, near=near)
     new = np.empty(x.n_items, np.int64)
-    new[t["old_of"]] = np.arange(x.n_items)
+    new[t.old_of] = np.arange(x.n_items)
     opts = [set(new[x.opt_items[x.opt_ptr[q] : x.opt_ptr[q + 1]]].tolist()) for q in range(x.n_options)]
     rng = np.random.default_rng(near)
     out = np.zeros(x.n_options + 1, np.int64)
@@ -99,26 +99,26 @@ def test_a_sites_count_skips_only_options_that_clash(make, near):
         for q in rng.permutation(x.n_options)[: rng.integers(0, 4) * 3]:
             if not opts[q] & covered:
                 covered |= opts[q]
-        board = np.zeros(t["n_words"], np.uint64)
+        board = np.zeros(t.n_words, np.uint64)
         for i in covered:
             board[i >> 6] |= np.uint64(1) << np.uint64(i & 63)
-        for s in range(t["n_sites"]):
+        for s in range(t.n_sites):
             if s in covered:
                 continue
             k = poly._count(
                 s,
                 10**9,
                 board,
-                t["sg_ptr"],
-                t["s_near"],
-                t["c_info"],
-                t["g_ptr"],
-                t["g_tag"],
-                t["e_opt"],
-                t["e_lmask"],
-                t["ow_ptr"],
-                t["ow_idx"],
-                t["ow_mask"],
+                t.sg_ptr,
+                t.s_near,
+                t.c_info,
+                t.g_ptr,
+                t.g_tag,
+                t.e_opt,
+                t.e_lmask,
+                t.ow_ptr,
+                t.ow_idx,
+                t.ow_mask,
                 out,
             )
             want = {q for q in range(x.n_options) if s in opts[q] and not opts[q] & covered}

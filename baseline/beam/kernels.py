@@ -8,6 +8,7 @@ They read the run's constant arrays as one ``BeamTables`` and a level as a ``Fro
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -19,6 +20,55 @@ from baseline.runtime.kernel import NO_SCORE
 ENDGAME_NONE = 0  # the state has no completion
 ENDGAME_SOLUTION = 1  # a completion, written into the row
 ENDGAME_GAVE_UP = 2  # the node budget ran out first
+
+
+class BeamTables(NamedTuple):
+    """The run's constant arrays, as the kernels read them (``BeamRun.__init__`` derives them from the
+    edge tables and the search order; module docstring of ``run.py``)."""
+
+    twin: np.ndarray  # [q] the previous free piece identical to q, or -1
+    zu: np.ndarray  # [q] Zobrist keys of the pieces
+    zb: np.ndarray  # [4 * depth + side, colour] Zobrist keys of the open edges
+    cell_cat: np.ndarray  # [4 * depth + side] the edge pool of the depth's own edge (0 frame, 1 rim inward, 2 inner)
+    dep_cat: np.ndarray  # [4 * depth + side] the edge pool of the neighbour's edge it meets
+    order_cls: np.ndarray  # [depth] the border class of the depth's cell
+    dep_nk: np.ndarray  # [depth] known neighbours when the depth is filled
+    dep_nbd: np.ndarray  # [4 * depth + j] the depth of the j-th known neighbour
+    dep_side: np.ndarray  # [4 * depth + j] the side it lies on
+    dep_base: np.ndarray  # [depth] the candidate table's base for the depth's key
+    dep_mul: np.ndarray  # [4 * depth + j] the key's multiplier of that side's colour
+    dep_fixed: np.ndarray  # [depth] the candidate of a fixed piece there, or -1
+    dep_free: np.ndarray  # [4 * depth + side] that side faces a cell filled later
+    tab_base: np.ndarray  # [class * 16 + known sides] the table of a site's key
+    tab_ptr: np.ndarray  # candidate ranges of each key
+    s_piece: np.ndarray  # [candidate] its piece
+    s_col: np.ndarray  # [4 * candidate + side] its colours
+    lg: np.ndarray  # log-factorials (``log_tables``)
+    ldf: np.ndarray  # log double factorials
+    look_ptr: np.ndarray  # [depth] the forecast's sites of each depth, in look_cell
+    look_cell: np.ndarray
+    allow: np.ndarray  # [depth] mismatches allowed from there (the slips)
+    n_col: int
+
+
+class Knobs(NamedTuple):
+    """The run's constant choices, as the kernels read them."""
+
+    lookahead: int  # cells ahead checked for a dead site
+    best: bool  # mode best: mismatches allowed (by ``allow``), each costing the penalty
+    use_score: bool  # score=pairings (else generation order)
+    cut_margin: float  # the mismatch cut's margin (-1: no cut)
+    forecast: float  # the forecast's charge, in penalties
+
+
+class Children(NamedTuple):
+    """One thread's out arrays of ``_expand``: a child a row."""
+
+    parent: np.ndarray
+    cand: np.ndarray
+    mis: np.ndarray
+    score: np.ndarray
+    hash: np.ndarray
 
 
 def log_tables(n_max: int) -> tuple[np.ndarray, np.ndarray]:
@@ -98,58 +148,7 @@ def _site_dead(kk, k, i, cands, used, dep_nk, dep_nbd, dep_side, tab_base, tab_p
 
 
 @njit(cache=True, nogil=True)
-def _expand(
-    k,
-    s0,
-    s1,
-    phase,
-    m0,
-    gain,
-    thr,
-    made,
-    bases,
-    cands,
-    used,
-    rem,
-    need,
-    mis,
-    hsh,
-    twin,
-    zu,
-    zb,
-    cell_cat,
-    dep_cat,
-    order_cls,
-    dep_nk,
-    dep_nbd,
-    dep_side,
-    dep_base,
-    dep_mul,
-    dep_fixed,
-    dep_free,
-    tab_base,
-    tab_ptr,
-    s_piece,
-    s_col,
-    n_col,
-    lookahead,
-    allow,
-    best,
-    penalty,
-    use_score,
-    force,
-    lg,
-    ldf,
-    cut_margin,
-    forecast,
-    look_ptr,
-    look_cell,
-    out_parent,
-    out_cand,
-    out_mis,
-    out_score,
-    out_hash,
-):
+def _expand(k, s0, s1, phase, m0, gain, thr, made, bases, st, tb, kn, penalty, force, out):
     """The children of states s0..s1-1 at depth k: (parent, candidate, mismatches, score, hash)
     into the out arrays from index m0; returns (the index after the last written, or minus the
     room that was needed when the out arrays were too small; the best gain of an exact child).
@@ -168,6 +167,12 @@ def _expand(
     two or more known sides (``look_cell[look_ptr[k]:look_ptr[k + 1]]``) that no unused piece fits
     exactly once it is placed: a mismatch to come.  The sites beside a fixed piece are where the
     row scan meets three known sides, and where best mode piles up its mismatches."""
+    cands, used, rem, need, mis, hsh = st.cands, st.used, st.rem, st.need, st.mis, st.hash
+    # the run's tables, by the names the loop uses (a tuple unpacked in field order costs nothing)
+    (twin, zu, zb, cell_cat, dep_cat, order_cls, dep_nk, dep_nbd, dep_side, dep_base, dep_mul, dep_fixed, dep_free,
+     tab_base, tab_ptr, s_piece, s_col, lg, ldf, look_ptr, look_cell, allow, n_col) = tb  # fmt: skip
+    lookahead, best, use_score, cut_margin, forecast = kn
+    out_parent, out_cand, out_mis, out_score, out_hash = out
     cap = out_parent.shape[0]
     m = m0
     n = cands.shape[1]
@@ -357,35 +362,20 @@ def _expand(
 
 
 @njit(cache=True, nogil=True)
-def _children(
-    k,
-    sel_parent,
-    sel_cand,
-    sel_mis,
-    cands,
-    used,
-    rem,
-    need,
-    hsh,
-    zu,
-    zb,
-    cell_cat,
-    dep_cat,
-    n_col,
-    s_piece,
-    s_col,
-    dep_nk,
-    dep_nbd,
-    dep_side,
-    dep_free,
-    n_cands,
-    n_used,
-    n_rem,
-    n_need,
-    n_mis,
-    n_hsh,
-):
+def _children(k, sel_parent, sel_cand, sel_mis, st, tb, new):
     """Materialise the selected children into the new state arrays."""
+    cands, used, rem, need, hsh = st.cands, st.used, st.rem, st.need, st.hash
+    zu, zb, cell_cat, dep_cat, n_col, s_piece, s_col = (
+        tb.zu,
+        tb.zb,
+        tb.cell_cat,
+        tb.dep_cat,
+        tb.n_col,
+        tb.s_piece,
+        tb.s_col,
+    )
+    dep_nk, dep_nbd, dep_side, dep_free = tb.dep_nk, tb.dep_nbd, tb.dep_side, tb.dep_free
+    n_cands, n_used, n_rem, n_need, n_mis, n_hsh = new
     for t in range(sel_parent.shape[0]):
         i = sel_parent[t]
         ci = sel_cand[t]
@@ -412,27 +402,12 @@ def _children(
 
 
 @njit(cache=True)
-def _endgame(
-    k0,
-    n,
-    row,
-    used_row,
-    dep_nk,
-    dep_nbd,
-    dep_side,
-    dep_base,
-    dep_mul,
-    dep_fixed,
-    tab_ptr,
-    s_piece,
-    s_col,
-    cur,
-    end,
-    budget,
-):
+def _endgame(k0, n, row, used_row, tb, cur, end, budget):
     """Exhaustive search of one state from depth k0: fills ``row`` and returns
     (1, nodes) on a solution, (0, nodes) when there is none, (2, nodes) when
     the node budget ran out."""
+    dep_nk, dep_nbd, dep_side, dep_base, dep_mul = tb.dep_nk, tb.dep_nbd, tb.dep_side, tb.dep_base, tb.dep_mul
+    dep_fixed, tab_ptr, s_piece, s_col = tb.dep_fixed, tb.tab_ptr, tb.s_piece, tb.s_col
     k = k0
     nodes = 0
     entering = True

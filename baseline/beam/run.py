@@ -43,7 +43,17 @@ import numpy as np
 
 from baseline.beam.best import BestMode
 from baseline.beam.frontier import Frontier, PassEnd, _per_parent, _take
-from baseline.beam.kernels import ENDGAME_GAVE_UP, ENDGAME_SOLUTION, _children, _endgame, _expand, log_tables
+from baseline.beam.kernels import (
+    ENDGAME_GAVE_UP,
+    ENDGAME_SOLUTION,
+    BeamTables,
+    Children,
+    Knobs,
+    _children,
+    _endgame,
+    _expand,
+    log_tables,
+)
 from baseline.beam.schedule import Schedule, _planned_width
 from baseline.beam.snapshots import FRONTIER_EVERY_S, Snapshots
 from baseline.edge.tables import EdgeTables, slip_allowance
@@ -146,6 +156,13 @@ class BeamRun(Snapshots, Schedule, BestMode):
         self.s_rot8 = tables.s_rot.astype(np.int8)
         self.rdt = np.int16 if 4 * p.n_pieces + 8 < 2**15 else np.int32
         self.stats = {"levels": [], "endgame_states": 0, "endgame_nodes": 0, "endgame_gave_up": 0}
+        self.tb = BeamTables(
+            self.twin, self.zu, self.zb, self.cell_cat, self.dep_cat, self.order_cls, tables.dep_nk, self.dep_nbd,
+            tables.dep_side, tables.dep_base, tables.dep_mul, tables.dep_fixed, self.dep_free, tables.tab_base,
+            tables.tab_ptr, tables.s_piece, tables.s_col, self.lg, self.ldf, self.look_ptr, self.look_cell, self.allow,
+            self.n_col,
+        )  # fmt: skip
+        self.kn = Knobs(o["lookahead"], best, o["score"] == "pairings", float(o["cut"]), float(o["forecast"]))
 
     # -------------------------------------------------------------- states
     # A frontier (``Frontier``) holds one row a state.
@@ -170,7 +187,7 @@ class BeamRun(Snapshots, Schedule, BestMode):
         )
 
     def _materialise(self, k, states, sp, sc, sm):
-        tables, Wn = self.tables, len(sp)
+        Wn = len(sp)
         new = (
             np.empty((Wn, self.n), self.cdt),
             np.empty((Wn, self.p.n_pieces), np.bool_),
@@ -183,29 +200,7 @@ class BeamRun(Snapshots, Schedule, BestMode):
 
         def run(j):
             a, b = bounds[j], bounds[j + 1]
-            _children(
-                k,
-                sp[a:b],
-                sc[a:b],
-                sm[a:b],
-                states.cands,
-                states.used,
-                states.rem,
-                states.need,
-                states.hash,
-                self.zu,
-                self.zb,
-                self.cell_cat,
-                self.dep_cat,
-                self.n_col,
-                tables.s_piece,
-                tables.s_col,
-                tables.dep_nk,
-                self.dep_nbd,
-                tables.dep_side,
-                self.dep_free,
-                *(x[a:b] for x in new),
-            )
+            _children(k, sp[a:b], sc[a:b], sm[a:b], states, self.tb, tuple(x[a:b] for x in new))
 
         self._map(run, T)
         return new
@@ -246,9 +241,7 @@ class BeamRun(Snapshots, Schedule, BestMode):
         range a thread; with the mismatch cut, all ranges make their exact children first
         (phase 0), then the threshold is taken over all of them and each range makes its
         mismatch children (phase 1)."""
-        cands, used, rem, need, mis, hsh, _ = states
-        tables = self.tables
-        W = cands.shape[0]
+        W = states.cands.shape[0]
         T, bounds = self._ranges(W)
         if T > 1:
             self.stats["threaded_levels"] = self.stats.get("threaded_levels", 0) + 1
@@ -258,13 +251,7 @@ class BeamRun(Snapshots, Schedule, BestMode):
         while True:
             made, bases = np.zeros(W, np.int64), np.zeros(W)
             outs = [
-                (
-                    np.empty(cap, np.int64),
-                    np.empty(cap, np.int64),
-                    np.empty(cap, np.int64),
-                    np.empty(cap, np.float64),
-                    np.empty(cap, np.uint64),
-                )
+                Children(*(np.empty(cap, dt) for dt in (np.int64, np.int64, np.int64, np.float64, np.uint64)))
                 for _ in range(T)
             ]
 
@@ -279,43 +266,12 @@ class BeamRun(Snapshots, Schedule, BestMode):
                     thr,
                     made,
                     bases,
-                    cands,
-                    used,
-                    rem,
-                    need,
-                    mis,
-                    hsh,
-                    self.twin,
-                    self.zu,
-                    self.zb,
-                    self.cell_cat,
-                    self.dep_cat,
-                    self.order_cls,
-                    tables.dep_nk,
-                    self.dep_nbd,
-                    tables.dep_side,
-                    tables.dep_base,
-                    tables.dep_mul,
-                    tables.dep_fixed,
-                    self.dep_free,
-                    tables.tab_base,
-                    tables.tab_ptr,
-                    tables.s_piece,
-                    tables.s_col,
-                    self.n_col,
-                    self.o["lookahead"],
-                    self.allow,
-                    self.best,
+                    states,
+                    self.tb,
+                    self.kn,
                     self.pen[k],
-                    self.o["score"] == "pairings",
                     force,
-                    self.lg,
-                    self.ldf,
-                    self.o["cut"],
-                    self.o["forecast"],
-                    self.look_ptr,
-                    self.look_cell,
-                    *outs[j],
+                    outs[j],
                 )
 
             res = self._map(lambda j: run(j, 0 if split else 2, 0, 0.0, -1e300), T)
@@ -331,7 +287,7 @@ class BeamRun(Snapshots, Schedule, BestMode):
                     # kernel's test) make mismatch children, cut_states times as many as places are left
                     take = int(self.o["cut_states"] * (cut_rank - total)) + 1
                     if take < W:
-                        bound = bases + gain + self.o["cut"] - self.pen[k] * (mis + 1)
+                        bound = bases + gain + self.o["cut"] - self.pen[k] * (states.mis + 1)
                         thr = float(np.partition(bound, W - take)[W - take])
                 res = self._map(lambda j, ms=ms, gain=gain, thr=thr: run(j, 1, ms[j], gain, thr), T)
             if all(r[0] >= 0 for r in res):
@@ -599,7 +555,6 @@ class BeamRun(Snapshots, Schedule, BestMode):
                 return (PassEnd.SOLUTION, states.cands[i], 0)
             return (PassEnd.BOARD, states.cands[i], int(mis[i]))
         # the end-game: every survivor, best first
-        tables = self.tables
         cur = np.zeros(n + 1, np.int64)
         end = np.zeros(n + 1, np.int64)
         for i in range(len(states.cands)):
@@ -607,24 +562,7 @@ class BeamRun(Snapshots, Schedule, BestMode):
                 return (PassEnd.LIMIT, None, None)
             row = states.cands[i].copy()
             used = states.used[i].copy()
-            code, nodes = _endgame(
-                k,
-                n,
-                row,
-                used,
-                tables.dep_nk,
-                self.dep_nbd,
-                tables.dep_side,
-                tables.dep_base,
-                tables.dep_mul,
-                tables.dep_fixed,
-                tables.tab_ptr,
-                tables.s_piece,
-                tables.s_col,
-                cur,
-                end,
-                o["endgame_nodes"],
-            )
+            code, nodes = _endgame(k, n, row, used, self.tb, cur, end, o["endgame_nodes"])
             self.stats["endgame_states"] += 1
             self.stats["endgame_nodes"] += int(nodes)
             if code == ENDGAME_SOLUTION:

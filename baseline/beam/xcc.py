@@ -84,7 +84,7 @@ class XCCBeamRun:
         # the poly engine's tables: a state is a bitset over the items, a site's options are grouped by piece
         poly_grid = puzzle.grid_name if puzzle.kind == "polyform" else None
         self.t = poly_tables.build(xcc, grid=poly_grid, sweep=self.o["sweep"])
-        self.opt_sites = np.diff(self.t["os_ptr"])
+        self.opt_sites = np.diff(self.t.os_ptr)
         if poly_grid is not None:
             self.sites_per_piece = float(np.mean([len(pc.cells) for pc in puzzle.pieces]))
         else:  # no geometry: every primary item is a site, in item order
@@ -124,7 +124,7 @@ class XCCBeamRun:
 
     def pieces_left(self, chosen_row) -> float:
         """Pieces' worth of free sites left after the options of ``chosen_row``."""
-        free = self.t["n_sites"] - int(self.opt_sites[chosen_row].sum())
+        free = self.t.n_sites - int(self.opt_sites[chosen_row].sum())
         return free / self.sites_per_piece
 
     def solve(self, limits: Limits, progress) -> SolveResult:
@@ -197,8 +197,8 @@ class XCCBeamRun:
         o, t = self.o, self.t
         t0 = time.perf_counter()
         ea = o["exhaust_at"]
-        exhaust_at = min(30, max(1, round(t["n_sites"] / self.sites_per_piece / 4))) if ea < 0 else ea
-        board = np.zeros((1, t["n_words"]), np.uint64)
+        exhaust_at = min(30, max(1, round(t.n_sites / self.sites_per_piece / 4))) if ea < 0 else ea
+        board = np.zeros((1, t.n_words), np.uint64)
         score = np.zeros(1)
         hsh = np.zeros(1, np.uint64)
         first = np.zeros(1, np.int64)
@@ -210,26 +210,15 @@ class XCCBeamRun:
             start = int(resumed.get("endgame_next", 0))
         ck = bool(o.get("checkpoint"))
         last_save = last_picture = time.perf_counter()
-        n_sites = t["n_sites"]
+        n_sites = t.n_sites
         stamp = np.zeros(n_sites + 1, np.int64)
         stack = np.zeros(max(1, n_sites), np.int64)
-        scratch = np.zeros(max(64, t["max_col"]), np.int64)
-        opts = np.zeros(max(64, t["max_col"]), np.int64)
-        deg = t["nbr"].shape[1]
+        scratch = np.zeros(max(64, t.max_col), np.int64)
+        opts = np.zeros(max(64, t.max_col), np.int64)
+        deg = t.nbr.shape[1]
         near = np.zeros(max(1, int(self.opt_sites.max(initial=1)) * max(1, deg)), np.int64)
-        child = np.zeros(t["n_words"], np.uint64)
-        tables = (
-            t["sg_ptr"],
-            t["s_near"],
-            t["c_info"],
-            t["g_ptr"],
-            t["g_tag"],
-            t["e_opt"],
-            t["e_lmask"],
-            t["ow_ptr"],
-            t["ow_idx"],
-            t["ow_mask"],
-        )
+        child = np.zeros(t.n_words, np.uint64)
+        tables = (t.sg_ptr, t.s_near, t.c_info, t.g_ptr, t.g_tag, t.e_opt, t.e_lmask, t.ow_ptr, t.ow_idx, t.ow_mask)
         while self.pieces_left(chosen[0]) > exhaust_at + 1e-9:
             if deadline is not None and time.perf_counter() >= deadline:
                 return "limit", [], "time limit during the beam"
@@ -237,7 +226,7 @@ class XCCBeamRun:
             n = len(score)
             site = np.zeros(n, np.int64)
             n_fit = np.zeros(n, np.int64)
-            m = _sites(board, first, n, t["scan"], o["sites"], *tables, scratch, site, n_fit)
+            m = _sites(board, first, n, t.scan, o["sites"], *tables, scratch, site, n_fit)
             t_sites = time.perf_counter() - tl
             par = np.zeros(m, np.int64)
             opt = np.zeros(m, np.int64)
@@ -248,13 +237,13 @@ class XCCBeamRun:
                 first,
                 site,
                 n,
-                t["scan"],
-                t["nbr"],
-                t["area"],
+                t.scan,
+                t.nbr,
+                t.area,
                 *tables,
-                t["tag"],
-                t["os_ptr"],
-                t["os_idx"],
+                t.tag,
+                t.os_ptr,
+                t.os_idx,
                 self.opt_hash,
                 self.opt_weight,
                 score,
@@ -294,18 +283,18 @@ class XCCBeamRun:
                     return "solved", [self._probe_solution], ""
             else:
                 keep = ranked[:width]
-                new_board = np.zeros((len(keep), t["n_words"]), np.uint64)
+                new_board = np.zeros((len(keep), t.n_words), np.uint64)
                 new_first = np.zeros(len(keep), np.int64)
                 _children(
                     board,
                     first,
                     par[keep],
                     opt[keep],
-                    t["scan"],
-                    t["ow_ptr"],
-                    t["ow_idx"],
-                    t["ow_mask"],
-                    t["tag"],
+                    t.scan,
+                    t.ow_ptr,
+                    t.ow_idx,
+                    t.ow_mask,
+                    t.tag,
                     new_board,
                     new_first,
                 )
@@ -379,14 +368,12 @@ class XCCBeamRun:
         while at < len(ranked) and kept < width:
             part = ranked[at : at + width - kept]
             at += len(part)
-            nb = np.zeros((len(part), t["n_words"]), np.uint64)
+            nb = np.zeros((len(part), t.n_words), np.uint64)
             nf = np.zeros(len(part), np.int64)
-            _children(
-                board, first, par[part], opt[part], t["scan"], t["ow_ptr"], t["ow_idx"], t["ow_mask"], t["tag"], nb, nf
-            )
+            _children(board, first, par[part], opt[part], t.scan, t.ow_ptr, t.ow_idx, t.ow_mask, t.tag, nb, nf)
             ok = np.ones(len(part), np.bool_)
             if self.o.get("every_site"):
-                _alive(nb, nf, len(part), t["scan"], *tables, scratch, ok)
+                _alive(nb, nf, len(part), t.scan, *tables, scratch, ok)
                 stats["every_site_dropped"] = stats.get("every_site_dropped", 0) + int(len(part) - ok.sum())
             if probing:
                 self._probe(

@@ -28,12 +28,35 @@ no list of its tilings.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from baseline.runtime.kernel import BUDGET, COUNT, DEEPEST, DONE, FINISHED, LEAF, LEVEL, MANY, PHASE, SOLUTION, pause
 
 DEFAULT_SITES = 0  # 0: every boundary site is counted (measured in benchmarks/bench_poly.py: robust)
+
+
+class PolyWork(NamedTuple):
+    """The work arrays of one search (``PolySearch`` owns them; ``run`` advances them): the board and,
+    per level, where the scan stands, the options tried and the site counts' buffers."""
+
+    board: np.ndarray  # the covered items, as a bitset
+    first: np.ndarray  # [level] the first free site in scan order
+    base: np.ndarray  # [level] the level's options start in cbuf
+    cnt: np.ndarray  # [level] how many
+    pos: np.ndarray  # [level] the next one to try
+    chosen: np.ndarray  # [level] the option placed
+    cbuf: np.ndarray  # the options of every level, end to end
+    scratch: np.ndarray  # a site's options while it is counted
+    best_buf: np.ndarray  # the best site's options
+    uses: np.ndarray  # [piece] times placed
+    wit: np.ndarray  # [site, j] witnesses: options a count of the site found
+    later: np.ndarray  # sites whose witnesses still fit, counted last
+    deep: np.ndarray  # the deepest path so far
+    stamp: np.ndarray  # the pocket check's visit stamps
+    stack: np.ndarray  # and its stack
 
 
 @njit(cache=True)
@@ -107,28 +130,11 @@ def _witnessed(s, board, wit, tag, ow_ptr, ow_idx, ow_mask):
 
 
 @njit(cache=True, inline="always")
-def _consider(
-    s,
-    best,
-    best_n,
-    board,
-    sg_ptr,
-    s_near,
-    c_info,
-    g_ptr,
-    g_tag,
-    e_opt,
-    e_lmask,
-    ow_ptr,
-    ow_idx,
-    ow_mask,
-    wit,
-    randomize,
-    scratch,
-    best_buf,
-):
+def _consider(s, best, best_n, board, pt, wit, randomize, scratch, best_buf):
     """Count site s against the best so far (its options to best_buf when it wins, its first
     ones kept as witnesses); returns the new (best, best_n)."""
+    sg_ptr, s_near, c_info, g_ptr, g_tag = pt.sg_ptr, pt.s_near, pt.c_info, pt.g_ptr, pt.g_tag
+    e_opt, e_lmask, ow_ptr, ow_idx, ow_mask = pt.e_opt, pt.e_lmask, pt.ow_ptr, pt.ow_idx, pt.ow_mask
     # a tie counts only when its count is complete: randomised runs count one further
     cap = best_n + 1 if randomize and best_n < MANY else best_n
     k = _count(s, cap, board, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch)
@@ -142,29 +148,7 @@ def _consider(
 
 
 @njit(cache=True)
-def _choose(
-    p,
-    board,
-    scan,
-    nbr,
-    sg_ptr,
-    s_near,
-    c_info,
-    g_ptr,
-    g_tag,
-    e_opt,
-    e_lmask,
-    ow_ptr,
-    ow_idx,
-    ow_mask,
-    tag,
-    wit,
-    later,
-    n_sites_look,
-    randomize,
-    scratch,
-    best_buf,
-):
+def _choose(p, board, pt, wit, later, n_sites_look, randomize, scratch, best_buf):
     """The site to branch on: the fewest fitting options among the boundary sites from scan
     position p (the first free one), at most ``n_sites_look`` of them counted (0: all).  Its
     options go to best_buf; returns their number, or -1 when every site is covered.
@@ -173,6 +157,9 @@ def _choose(
     have at least that many options; they are counted last, and not at all once the best is
     that small -- so a node counts the sites its placement touched, not the whole boundary.  It
     is always right: witnesses are tested on the board as it is."""
+    scan, nbr, sg_ptr, s_near, c_info = pt.scan, pt.nbr, pt.sg_ptr, pt.s_near, pt.c_info
+    g_ptr, g_tag, e_opt, e_lmask, ow_ptr = pt.g_ptr, pt.g_tag, pt.e_opt, pt.e_lmask, pt.ow_ptr
+    ow_idx, ow_mask, tag = pt.ow_idx, pt.ow_mask, pt.tag
     W = wit.shape[1]
     n_scan = scan.shape[0]
     if p >= n_scan:
@@ -199,51 +186,13 @@ def _choose(
             later[n_later] = s
             n_later += 1
             continue
-        best, best_n = _consider(
-            s,
-            best,
-            best_n,
-            board,
-            sg_ptr,
-            s_near,
-            c_info,
-            g_ptr,
-            g_tag,
-            e_opt,
-            e_lmask,
-            ow_ptr,
-            ow_idx,
-            ow_mask,
-            wit,
-            randomize,
-            scratch,
-            best_buf,
-        )
+        best, best_n = _consider(s, best, best_n, board, pt, wit, randomize, scratch, best_buf)
         seen += 1
         done = best_n <= 1 or seen == n_sites_look
     for i in range(n_later):
         if done or (best_n + 1 if randomize and best_n < MANY else best_n) <= W:
             break  # each of these has W options or more: none can win
-        best, best_n = _consider(
-            later[i],
-            best,
-            best_n,
-            board,
-            sg_ptr,
-            s_near,
-            c_info,
-            g_ptr,
-            g_tag,
-            e_opt,
-            e_lmask,
-            ow_ptr,
-            ow_idx,
-            ow_mask,
-            wit,
-            randomize,
-            scratch,
-            best_buf,
-        )
+        best, best_n = _consider(later[i], best, best_n, board, pt, wit, randomize, scratch, best_buf)
         seen += 1
         done = best_n <= 1 or seen == n_sites_look
     if best < 0:  # free sites, none on the boundary: the first one
@@ -325,51 +274,14 @@ def _place(o, board, ow_ptr, ow_idx, ow_mask, tag, on):
 
 
 @njit(cache=True)
-def run(
-    scan,
-    nbr,
-    sg_ptr,
-    s_near,
-    c_info,
-    g_ptr,
-    g_tag,
-    e_opt,
-    e_lmask,
-    ow_ptr,
-    ow_idx,
-    ow_mask,
-    tag,
-    prim,
-    n_sites_look,
-    board,
-    first,
-    base,
-    cnt,
-    pos,
-    chosen,
-    cbuf,
-    scratch,
-    best_buf,
-    uses,
-    wit,
-    later,
-    deep,
-    os_ptr,
-    os_idx,
-    area,
-    stamp,
-    stack,
-    st,
-    prof,
-    budget,
-    stop_on_solution,
-    split_depth,
-    randomize,
-):
+def run(pt, n_sites_look, ws, area, st, prof, budget, stop_on_solution, split_depth, randomize):
     """Advance the search by at most ``budget`` nodes (a resumable state machine, as ``dlx.run``).
 
     Phases: 2 enter a level (choose its site), 1 try the level's next
     option, 3 go back up one level."""
+    board, first, base, cnt, pos, chosen, cbuf, scratch, best_buf, uses, wit, later, deep, stamp, stack = ws
+    scan, nbr, ow_ptr, ow_idx, ow_mask, tag, prim = pt.scan, pt.nbr, pt.ow_ptr, pt.ow_idx, pt.ow_mask, pt.tag, pt.prim
+    os_ptr, os_idx = pt.os_ptr, pt.os_idx
     level = st[LEVEL]
     phase = st[PHASE]
     spent = 0
@@ -386,29 +298,7 @@ def run(
             while p < n_scan and _bit(board, scan[p]):
                 p += 1
             first[level] = p
-            best_n = _choose(
-                p,
-                board,
-                scan,
-                nbr,
-                sg_ptr,
-                s_near,
-                c_info,
-                g_ptr,
-                g_tag,
-                e_opt,
-                e_lmask,
-                ow_ptr,
-                ow_idx,
-                ow_mask,
-                tag,
-                wit,
-                later,
-                n_sites_look,
-                randomize,
-                scratch,
-                best_buf,
-            )
+            best_n = _choose(p, board, pt, wit, later, n_sites_look, randomize, scratch, best_buf)
             if best_n < 0:  # every site covered: a solution when every primary item is
                 if _covered(board, prim):
                     st[COUNT] += 1

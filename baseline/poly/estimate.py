@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -30,37 +31,37 @@ from baseline.poly import engine as poly
 from puzzles.errors import UsageError
 
 
+class ProbeWork(NamedTuple):
+    """A batch of probes' work arrays: the engine's counting buffers (``PolySearch`` lends them), and
+    per level the drawn children and where each probe stands."""
+
+    wit: np.ndarray
+    later: np.ndarray
+    stamp: np.ndarray
+    stack: np.ndarray
+    scratch: np.ndarray
+    best_buf: np.ndarray
+    cur: np.ndarray  # a node's options
+    viable: np.ndarray  # those with a subtree
+    kids: np.ndarray  # [level, i] the children drawn at a level
+    nk: np.ndarray  # [level] how many
+    ik: np.ndarray  # [level] the next one to visit
+    wl: np.ndarray  # [level] the weight of the path down to it
+    pl: np.ndarray  # [level] the first free site there
+
+
+class ProbeOut(NamedTuple):
+    """What a batch of probes reports: per probe its weighted nodes, solutions and depth; per level the
+    weighted nodes summed over the batch."""
+
+    nodes_out: np.ndarray
+    sols_out: np.ndarray
+    depth_out: np.ndarray
+    level_sum: np.ndarray
+
+
 @njit(cache=True)
-def _children(
-    p,
-    board,
-    scan,
-    nbr,
-    sg_ptr,
-    s_near,
-    c_info,
-    g_ptr,
-    g_tag,
-    e_opt,
-    e_lmask,
-    ow_ptr,
-    ow_idx,
-    ow_mask,
-    tag,
-    prim,
-    n_sites_look,
-    wit,
-    later,
-    os_ptr,
-    os_idx,
-    area,
-    stamp,
-    stack,
-    scratch,
-    best_buf,
-    cur,
-    viable,
-):
+def _children(p, board, pt, n_sites_look, wit, later, area, stamp, stack, scratch, best_buf, cur, viable):
     """The node at ``board``: (d, v, s) -- the options of its site (the engine's d, the nodes
     below it), how many of them have a subtree (written to ``viable``), and how many complete
     the board.  d is -1 when every site is covered already (a solution when the primary items are).
@@ -70,30 +71,12 @@ def _children(
     a solution.  Still unbiased, and it keeps probes alive in the thin, deep trees of
     sub-critical regions, where most children die at once and plain probes almost never
     reach the depths that hold the nodes."""
+    scan, nbr = pt.scan, pt.nbr
+    ow_ptr = pt.ow_ptr
+    ow_idx, ow_mask, tag, prim, os_ptr = pt.ow_idx, pt.ow_mask, pt.tag, pt.prim, pt.os_ptr
+    os_idx = pt.os_idx
     n_scan = scan.shape[0]
-    d = poly._choose(
-        p,
-        board,
-        scan,
-        nbr,
-        sg_ptr,
-        s_near,
-        c_info,
-        g_ptr,
-        g_tag,
-        e_opt,
-        e_lmask,
-        ow_ptr,
-        ow_idx,
-        ow_mask,
-        tag,
-        wit,
-        later,
-        n_sites_look,
-        False,
-        scratch,
-        best_buf,
-    )
+    d = poly._choose(p, board, pt, wit, later, n_sites_look, False, scratch, best_buf)
     if d <= 0:
         return d, 0, 0
     for i in range(d):
@@ -107,29 +90,7 @@ def _children(
             p2 = p
             while p2 < n_scan and poly._bit(board, scan[p2]):
                 p2 += 1
-            d2 = poly._choose(
-                p2,
-                board,
-                scan,
-                nbr,
-                sg_ptr,
-                s_near,
-                c_info,
-                g_ptr,
-                g_tag,
-                e_opt,
-                e_lmask,
-                ow_ptr,
-                ow_idx,
-                ow_mask,
-                tag,
-                wit,
-                later,
-                n_sites_look,
-                False,
-                scratch,
-                best_buf,
-            )
+            d2 = poly._choose(p2, board, pt, wit, later, n_sites_look, False, scratch, best_buf)
             if d2 > 0:
                 viable[v] = o
                 v += 1
@@ -140,48 +101,7 @@ def _children(
 
 
 @njit(cache=True)
-def _probe_batch(
-    n_probes,
-    start,
-    board,
-    scan,
-    nbr,
-    sg_ptr,
-    s_near,
-    c_info,
-    g_ptr,
-    g_tag,
-    e_opt,
-    e_lmask,
-    ow_ptr,
-    ow_idx,
-    ow_mask,
-    tag,
-    prim,
-    n_sites_look,
-    wit,
-    later,
-    os_ptr,
-    os_idx,
-    area,
-    stamp,
-    stack,
-    scratch,
-    best_buf,
-    cur,
-    viable,
-    branches,
-    visit_cap,
-    kids,
-    nk,
-    ik,
-    wl,
-    pl,
-    nodes_out,
-    sols_out,
-    depth_out,
-    level_sum,
-):
+def _probe_batch(n_probes, start, board, pt, n_sites_look, pw, area, branches, visit_cap, out):
     """``n_probes`` probes from the bitset ``start``: each one's weighted node total, its weighted
     solutions, its depth, and the weighted nodes per level.
 
@@ -189,6 +109,11 @@ def _probe_batch(
     from those with a subtree, each weighted by their number over the drawn ones (Purdom's
     partial backtracking; 1 is Knuth's single path), while it has visited fewer than
     ``visit_cap`` nodes, then one: a count fixed before each draw keeps the mean unbiased."""
+    nodes_out, sols_out, depth_out, level_sum = out
+    wit, later, stamp, stack, scratch, best_buf, cur, viable, kids, nk, ik, wl, pl = pw
+    scan = pt.scan
+    ow_ptr = pt.ow_ptr
+    ow_idx, ow_mask, tag, prim = pt.ow_idx, pt.ow_mask, pt.tag, pt.prim
     n_scan = scan.shape[0]
     top = level_sum.shape[0]
     for k in range(n_probes):
@@ -208,34 +133,7 @@ def _probe_batch(
                 while p < n_scan and poly._bit(board, scan[p]):
                     p += 1
                 d, v, n_sol = _children(
-                    p,
-                    board,
-                    scan,
-                    nbr,
-                    sg_ptr,
-                    s_near,
-                    c_info,
-                    g_ptr,
-                    g_tag,
-                    e_opt,
-                    e_lmask,
-                    ow_ptr,
-                    ow_idx,
-                    ow_mask,
-                    tag,
-                    prim,
-                    n_sites_look,
-                    wit,
-                    later,
-                    os_ptr,
-                    os_idx,
-                    area,
-                    stamp,
-                    stack,
-                    scratch,
-                    best_buf,
-                    cur,
-                    viable,
+                    p, board, pt, n_sites_look, wit, later, area, stamp, stack, scratch, best_buf, cur, viable
                 )
                 visited += 1
                 deepest = max(deepest, lv)
@@ -301,11 +199,11 @@ def estimate_tree(
     if branches < 1 or visit_cap < 1:
         raise UsageError("estimate: branches and the visit cap must be at least 1")
     a = search.a
-    start = (board if board is not None else np.zeros(a["n_words"], np.uint64)).astype(np.uint64)
+    start = (board if board is not None else np.zeros(a.n_words, np.uint64)).astype(np.uint64)
     depth = len(search.prof) + 1
     level_sum = np.zeros(depth, np.float64)
-    cur = np.zeros(max(1, a["max_col"]), np.int64)  # a node's options, while its children are looked at
-    viable = np.zeros(max(1, a["max_col"]), np.int64)
+    cur = np.zeros(max(1, a.max_col), np.int64)  # a node's options, while its children are looked at
+    viable = np.zeros(max(1, a.max_col), np.int64)
     kids = np.zeros((depth, branches), np.int64)  # per level: the drawn children, how many, the next one
     nk, ik = np.zeros(depth, np.int64), np.zeros(depth, np.int64)
     wl, pl = np.zeros(depth + 1), np.zeros(depth + 1, np.int64)  # per level: the weight, the first free site
@@ -319,48 +217,13 @@ def estimate_tree(
         n = min(batch, probes - done)
         nodes_out, sols_out = np.zeros(n), np.zeros(n)
         depth_out = np.zeros(n, np.int64)
-        _probe_batch(
-            n,
-            start,
-            search.board,
-            a["scan"],
-            a["nbr"],
-            a["sg_ptr"],
-            a["s_near"],
-            a["c_info"],
-            a["g_ptr"],
-            a["g_tag"],
-            a["e_opt"],
-            a["e_lmask"],
-            a["ow_ptr"],
-            a["ow_idx"],
-            a["ow_mask"],
-            a["tag"],
-            a["prim"],
-            search.sites,
-            search.wit,
-            search.later,
-            a["os_ptr"],
-            a["os_idx"],
-            a["area"] if search.pockets else 0,
-            search.stamp,
-            search.stack,
-            search.scratch,
-            search.best_buf,
-            cur,
-            viable,
-            branches,
-            visit_cap,
-            kids,
-            nk,
-            ik,
-            wl,
-            pl,
-            nodes_out,
-            sols_out,
-            depth_out,
-            level_sum,
-        )
+        work = ProbeWork(
+            search.wit, search.later, search.stamp, search.stack, search.scratch, search.best_buf, cur, viable,
+            kids, nk, ik, wl, pl,
+        )  # fmt: skip
+        out = ProbeOut(nodes_out, sols_out, depth_out, level_sum)
+        area = a.area if search.pockets else 0
+        _probe_batch(n, start, search.board, a, search.sites, work, area, branches, visit_cap, out)
         nodes.append(nodes_out)
         sols.append(sols_out)
         depths.append(depth_out)

@@ -3,6 +3,8 @@ cover classes of the options, the z-order of the cells; the search (``engine.py`
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -11,6 +13,33 @@ from puzzles.xcc import XCC
 
 DEFAULT_SWEEP = 90.0  # degrees: the boundary is scanned from the top rows down, each row left to right
 NEAR = 3  # the cells around a site whose cover classes its options (3: the neighbours on drafter grids)
+
+
+class PolyTables(NamedTuple):
+    """The poly engine's tables of one puzzle (``build``), as every search and kernel over them reads
+    them.  Items are renumbered so that the sites come first, in the order the boundary is scanned."""
+
+    n_sites: int  # cells (sites) to cover: the first n_sites items
+    n_words: int  # 64-bit words of a board bitset
+    scan: np.ndarray  # [site] its rank in the scan order
+    nbr: np.ndarray  # [site, j] its nearest cells, -1 padded
+    ow_ptr: np.ndarray  # [option] its words' range in ow_idx / ow_mask
+    ow_idx: np.ndarray  # the words an option covers
+    ow_mask: np.ndarray  # and its bits in each
+    tag: np.ndarray  # [option] the piece it places (its colour item)
+    sg_ptr: np.ndarray  # [site] its range of cover classes in c_info
+    s_near: np.ndarray  # [site, j] the near cells whose state classes its options
+    c_info: np.ndarray  # [class] (near-cell pattern, first group)
+    g_ptr: np.ndarray  # [group] its range of entries in e_opt / e_lmask
+    g_tag: np.ndarray  # [group] the piece of its options
+    e_opt: np.ndarray  # [entry] an option
+    e_lmask: np.ndarray  # [entry] the option's bits in its site's word
+    prim: np.ndarray  # the bitset of the primary items
+    os_ptr: np.ndarray  # [option] its range of sites in os_idx
+    os_idx: np.ndarray  # the sites an option covers (the pocket check)
+    area: int  # the cells of every piece, when all pieces have the same (else 0)
+    max_col: int  # the most options of any site
+    old_of: np.ndarray  # [new item] its number in the XCC problem
 
 
 def _zorder(xy: np.ndarray) -> np.ndarray:
@@ -82,7 +111,7 @@ def _classes(os_ptr, os_idx, s_near, n_sites):
     return cls
 
 
-def build(xcc: XCC, grid: str | None = None, sweep: float = DEFAULT_SWEEP, near: int = NEAR):
+def build(xcc: XCC, grid: str | None = None, sweep: float = DEFAULT_SWEEP, near: int = NEAR) -> PolyTables:
     """The engine's flat arrays for ``xcc`` (uncoloured).
 
     Sites are the primary items named as cells when ``grid`` is given (the
@@ -194,26 +223,26 @@ def build(xcc: XCC, grid: str | None = None, sweep: float = DEFAULT_SWEEP, near:
     col_len = np.diff(np.concatenate([[0], np.cumsum(np.bincount(e_site, minlength=n_sites))]))
     old_of = np.empty(n_items, np.int64)
     old_of[new] = np.arange(n_items)
-    return {
-        "n_sites": n_sites,
-        "n_words": n_words,
-        "scan": scan.astype(np.int64),
-        "nbr": inbr,
-        "ow_ptr": ow_ptr,
-        "ow_idx": ow_idx,
-        "ow_mask": ow_mask,
-        "tag": tag,
-        "sg_ptr": sg_ptr,
-        "s_near": s_near,
-        "c_info": c_info,
-        "g_ptr": g_ptr,
-        "g_tag": g_tag,
-        "e_opt": e_opt.astype(np.int64),
-        "e_lmask": e_lmask,
-        "prim": prim,
-        "os_ptr": os_ptr,
-        "os_idx": os_idx.astype(np.int64),
-        "area": area,
-        "max_col": int(col_len.max()) if n_sites else 0,
-        "old_of": old_of,
-    }
+    return PolyTables(
+        n_sites,
+        n_words,
+        scan.astype(np.int64),
+        inbr,
+        ow_ptr,
+        ow_idx,
+        ow_mask,
+        tag,
+        sg_ptr,
+        s_near,
+        c_info,
+        g_ptr,
+        g_tag,
+        e_opt.astype(np.int64),
+        e_lmask,
+        prim,
+        os_ptr,
+        os_idx.astype(np.int64),
+        area,
+        int(col_len.max()) if n_sites else 0,
+        old_of,
+    )

@@ -177,29 +177,29 @@ class PolySearch(_Search):
         sites: int = poly.DEFAULT_SITES,
         sweep: float = poly_tables.DEFAULT_SWEEP,
         pockets: bool = True,
-        tables: dict | None = None,
+        tables: poly_tables.PolyTables | None = None,
     ):
         self.xcc = xcc
         self.a = a = tables if tables is not None else poly_tables.build(xcc, grid, sweep)
         self.sites = sites
         per = np.diff(xcc.opt_ptr.astype(np.int64))
-        depth = (a["n_sites"] // max(1, int(per.min())) if xcc.n_options else 0) + 2
-        self.board = np.zeros(a["n_words"], np.uint64)
+        depth = (a.n_sites // max(1, int(per.min())) if xcc.n_options else 0) + 2
+        self.board = np.zeros(a.n_words, np.uint64)
         self.first = np.zeros(depth + 1, np.int64)
         self.base = np.zeros(depth + 2, np.int64)
         self.cnt = np.zeros(depth + 1, np.int64)
         self.pos = np.zeros(depth + 1, np.int64)
         self.chosen = np.zeros(depth + 1, np.int64)
-        self.cbuf = np.zeros(max(1, depth * a["max_col"]), np.int64)
-        self.scratch = np.zeros(max(1, a["max_col"]), np.int64)
-        self.best_buf = np.zeros(max(1, a["max_col"]), np.int64)
+        self.cbuf = np.zeros(max(1, depth * a.max_col), np.int64)
+        self.scratch = np.zeros(max(1, a.max_col), np.int64)
+        self.best_buf = np.zeros(max(1, a.max_col), np.int64)
         self.uses = np.zeros(xcc.n_items, np.int64)
-        self.wit = np.full((max(1, a["n_sites"]), 3), -1, np.int64)  # options that fitted at each site
-        self.later = np.zeros(max(1, a["n_sites"]), np.int64)
+        self.wit = np.full((max(1, a.n_sites), 3), -1, np.int64)  # options that fitted at each site
+        self.later = np.zeros(max(1, a.n_sites), np.int64)
         self.deep = np.zeros(depth + 1, np.int64)  # the deepest path so far
         self.pockets = pockets
-        self.stamp = np.zeros(max(1, a["n_sites"]) + 1, np.int64)  # pocket floods (last slot: the tag counter)
-        self.stack = np.zeros(max(1, a["n_sites"]), np.int64)
+        self.stamp = np.zeros(max(1, a.n_sites) + 1, np.int64)  # pocket floods (last slot: the tag counter)
+        self.stack = np.zeros(max(1, a.n_sites), np.int64)
         self._start(depth, -1)
         self.randomize = seed >= 0
         if self.randomize:
@@ -217,47 +217,13 @@ class PolySearch(_Search):
 
     def step(self, budget: int, stop_on_solution: bool, split_depth: int = -1) -> int:
         a = self.a
-        return poly.run(
-            a["scan"],
-            a["nbr"],
-            a["sg_ptr"],
-            a["s_near"],
-            a["c_info"],
-            a["g_ptr"],
-            a["g_tag"],
-            a["e_opt"],
-            a["e_lmask"],
-            a["ow_ptr"],
-            a["ow_idx"],
-            a["ow_mask"],
-            a["tag"],
-            a["prim"],
-            self.sites,
-            self.board,
-            self.first,
-            self.base,
-            self.cnt,
-            self.pos,
-            self.chosen,
-            self.cbuf,
-            self.scratch,
-            self.best_buf,
-            self.uses,
-            self.wit,
-            self.later,
-            self.deep,
-            a["os_ptr"],
-            a["os_idx"],
-            a["area"] if self.pockets else 0,
-            self.stamp,
-            self.stack,
-            self.st,
-            self.prof,
-            budget,
-            stop_on_solution,
-            split_depth,
-            self.randomize,
-        )
+        work = poly.PolyWork(
+            self.board, self.first, self.base, self.cnt, self.pos, self.chosen, self.cbuf, self.scratch,
+            self.best_buf, self.uses, self.wit, self.later, self.deep, self.stamp, self.stack,
+        )  # fmt: skip
+        area = a.area if self.pockets else 0
+        return poly.run(a, self.sites, work, area, self.st, self.prof, budget, stop_on_solution, split_depth,
+                        self.randomize)  # fmt: skip
 
     def current_options(self) -> list[int]:
         return [int(o) for o in self.chosen[: int(self.st[LEVEL])]]
@@ -269,7 +235,7 @@ class PolySearch(_Search):
     def tag_uses(self) -> dict[int, int]:
         """{item (input numbering): solutions whose options carry it as their tag (the piece)}."""
         nz = np.nonzero(self.uses)[0]
-        return {int(self.a["old_of"][i]): int(self.uses[i]) for i in nz}
+        return {int(self.a.old_of[i]): int(self.uses[i]) for i in nz}
 
 
 ENGINES = {"dlx": DLXSearch, "bitset": BitsetSearch, "poly": PolySearch}
