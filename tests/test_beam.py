@@ -185,10 +185,7 @@ def _reference_children(run, cov, sites, lookahead, touch, w_boundary, w_covers)
     new[t.old_of] = np.arange(x.n_items)
     opts = [set(x.opt_items[x.opt_ptr[o] : x.opt_ptr[o + 1]].tolist()) for o in range(x.n_options)]
     cells = {int(t.old_of[s]) for s in range(t.n_sites)}
-    nbr = {
-        int(t.old_of[s]): [int(t.old_of[y]) if y >= 0 else y for y in t.nbr[s] if y != -2]
-        for s in range(t.n_sites)
-    }
+    nbr = {int(t.old_of[s]): [int(t.old_of[y]) if y >= 0 else y for y in t.nbr[s] if y != -2] for s in range(t.n_sites)}
     scan = [int(t.old_of[s]) for s in t.scan]
 
     def fits(c, site):
@@ -266,53 +263,33 @@ def test_polyform_beam_children_agree_with_a_plain_expansion(name, touch):
     n = len(covs)
     free = lambda i, s: not (int(board[i, s >> 6]) >> int(s & 63)) & 1  # noqa: E731
     first = np.array([next((q for q, s in enumerate(t.scan) if free(i, s)), len(t.scan)) for i in range(n)])
-    tables = (
-        t.sg_ptr,
-        t.s_near,
-        t.c_info,
-        t.g_ptr,
-        t.g_tag,
-        t.e_opt,
-        t.e_lmask,
-        t.ow_ptr,
-        t.ow_idx,
-        t.ow_mask,
-    )
     size = max(64, t.max_col)
     site, n_fit = np.zeros(n, np.int64), np.zeros(n, np.int64)
-    m = _sites(board, first, n, t.scan, 4, *tables, np.zeros(size, np.int64), site, n_fit)
+    m = _sites(board, first, n, t, 4, np.zeros(size, np.int64), site, n_fit)
     par, opt, sc, hs = np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m), np.zeros(m, np.uint64)
     near = np.zeros(int(run.opt_sites.max()) * max(1, t.nbr.shape[1]), np.int64)
-    m = _expand(
-        board,
-        first,
-        site,
-        n,
-        t.scan,
-        t.nbr,
-        t.area,
-        *tables,
-        t.tag,
-        t.os_ptr,
-        t.os_idx,
-        run.opt_hash,
-        run.opt_weight,
-        np.zeros(n),
-        np.zeros(n, np.uint64),
-        2,
-        touch,
-        0.1,
-        1.0,
-        par,
-        opt,
-        sc,
-        hs,
+    work = (
         np.zeros(t.n_words, np.uint64),
         np.zeros(t.n_sites + 1, np.int64),
         np.zeros(t.n_sites, np.int64),
         np.zeros(size, np.int64),
         np.zeros(size, np.int64),
         near,
+    )
+    score, hsh = np.zeros(n), np.zeros(n, np.uint64)
+    m = _expand(
+        board,
+        first,
+        site,
+        n,
+        t,
+        run.opt_hash,
+        run.opt_weight,
+        score,
+        hsh,
+        (2, touch, 0.1, 1.0),
+        (par, opt, sc, hs),
+        work,
     )
     got = [{} for _ in range(n)]
     for j in range(m):
@@ -390,19 +367,7 @@ def test_every_site_check_agrees_with_a_plain_one(name):
     sites = [i for i in range(x.n_primary) if x.item_names[i].startswith("c")]
     want = [all(s in c or any(s in o and not o & c for o in opts) for s in sites) for c in covs]
     got = np.zeros(n, np.bool_)
-    tables = (
-        t.sg_ptr,
-        t.s_near,
-        t.c_info,
-        t.g_ptr,
-        t.g_tag,
-        t.e_opt,
-        t.e_lmask,
-        t.ow_ptr,
-        t.ow_idx,
-        t.ow_mask,
-    )
-    _alive(board, np.zeros(n, np.int64), n, t.scan, *tables, np.zeros(max(64, t.max_col), np.int64), got)
+    _alive(board, np.zeros(n, np.int64), n, t, np.zeros(max(64, t.max_col), np.int64), got)
     assert got.tolist() == want
     assert True in want and False in want
     res = solving.get("beam", {"width": 300, "every_site": True}).solve(p, mode="first", limits=Limits())

@@ -1,6 +1,6 @@
 """Selby's beam search on exact-cover puzzles (polyforms, Eternity 1999).
 
-The edge-matching beam (``beam.py``) works on cells with colour tables; this
+The edge-matching beam (``run.py``) works on cells with colour tables; this
 one works on any uncoloured XCC problem whose primary items include the
 sites to fill (for polyforms the cells of the region, in reading order).
 A state is the set of items covered, as a bitset over the ``poly`` engine's
@@ -218,7 +218,6 @@ class XCCBeamRun:
         deg = t.nbr.shape[1]
         near = np.zeros(max(1, int(self.opt_sites.max(initial=1)) * max(1, deg)), np.int64)
         child = np.zeros(t.n_words, np.uint64)
-        tables = (t.sg_ptr, t.s_near, t.c_info, t.g_ptr, t.g_tag, t.e_opt, t.e_lmask, t.ow_ptr, t.ow_idx, t.ow_mask)
         while self.pieces_left(chosen[0]) > exhaust_at + 1e-9:
             if deadline is not None and time.perf_counter() >= deadline:
                 return "limit", [], "time limit during the beam"
@@ -226,42 +225,16 @@ class XCCBeamRun:
             n = len(score)
             site = np.zeros(n, np.int64)
             n_fit = np.zeros(n, np.int64)
-            m = _sites(board, first, n, t.scan, o["sites"], *tables, scratch, site, n_fit)
+            m = _sites(board, first, n, t, o["sites"], scratch, site, n_fit)
             t_sites = time.perf_counter() - tl
             par = np.zeros(m, np.int64)
             opt = np.zeros(m, np.int64)
             sc = np.zeros(m)
             hs = np.zeros(m, np.uint64)
+            knobs = (o["lookahead"], o["touch"], o["boundary"], o["covers"])
+            work = (child, stamp, stack, scratch, opts, near)
             m = _expand(
-                board,
-                first,
-                site,
-                n,
-                t.scan,
-                t.nbr,
-                t.area,
-                *tables,
-                t.tag,
-                t.os_ptr,
-                t.os_idx,
-                self.opt_hash,
-                self.opt_weight,
-                score,
-                hsh,
-                o["lookahead"],
-                o["touch"],
-                o["boundary"],
-                o["covers"],
-                par,
-                opt,
-                sc,
-                hs,
-                child,
-                stamp,
-                stack,
-                scratch,
-                opts,
-                near,
+                board, first, site, n, t, self.opt_hash, self.opt_weight, score, hsh, knobs, (par, opt, sc, hs), work
             )
             t_expand = time.perf_counter() - tl - t_sites
             if m == 0:
@@ -277,7 +250,7 @@ class XCCBeamRun:
             probing = 0 < o.get("probe_at", 0) and self.pieces_left(chosen[0]) - 1 <= o["probe_at"]
             if o.get("every_site") or probing:  # the best `width` children that pass the checks asked for
                 keep, new_board, new_first = self._checked_children(
-                    ranked, width, board, first, par, opt, chosen, tables, scratch, stats, probing, deadline
+                    ranked, width, board, first, par, opt, chosen, scratch, stats, probing, deadline
                 )
                 if self._probe_solution is not None:
                     return "solved", [self._probe_solution], ""
@@ -356,9 +329,7 @@ class XCCBeamRun:
                 last_save = time.perf_counter()
         return "limit", [], f"no survivor of the beam (width {width}) completes: widen the beam"
 
-    def _checked_children(
-        self, ranked, width, board, first, par, opt, chosen, tables, scratch, stats, probing, deadline
-    ):
+    def _checked_children(self, ranked, width, board, first, par, opt, chosen, scratch, stats, probing, deadline):
         """(kept, boards, first free sites) of the best ``width`` of the ``ranked`` children that pass
         the checks asked for, built and checked a width at a time, best first: ``every_site`` (no
         free site left uncoverable) and, when ``probing``, a probe (``_probe``)."""
@@ -373,7 +344,7 @@ class XCCBeamRun:
             _children(board, first, par[part], opt[part], t.scan, t.ow_ptr, t.ow_idx, t.ow_mask, t.tag, nb, nf)
             ok = np.ones(len(part), np.bool_)
             if self.o.get("every_site"):
-                _alive(nb, nf, len(part), t.scan, *tables, scratch, ok)
+                _alive(nb, nf, len(part), t, scratch, ok)
                 stats["every_site_dropped"] = stats.get("every_site_dropped", 0) + int(len(part) - ok.sum())
             if probing:
                 self._probe(

@@ -34,27 +34,11 @@ def _pick_site(
 
 
 @njit(cache=True)
-def _sites(
-    board,
-    first,
-    n_states,
-    scan,
-    n_look,
-    sg_ptr,
-    s_near,
-    c_info,
-    g_ptr,
-    g_tag,
-    e_opt,
-    e_lmask,
-    ow_ptr,
-    ow_idx,
-    ow_mask,
-    scratch,
-    site,
-    n_fit,
-):
+def _sites(board, first, n_states, pt, n_look, scratch, site, n_fit):
     """Each state's site and its number of fitting options; returns their sum (the children's upper bound)."""
+    scan, sg_ptr, s_near, c_info, g_ptr = pt.scan, pt.sg_ptr, pt.s_near, pt.c_info, pt.g_ptr
+    g_tag, e_opt, e_lmask, ow_ptr, ow_idx = pt.g_tag, pt.e_opt, pt.e_lmask, pt.ow_ptr, pt.ow_idx
+    ow_mask = pt.ow_mask
     m = 0
     for i in range(n_states):
         s, k = _pick_site(
@@ -81,51 +65,19 @@ def _sites(
 
 
 @njit(cache=True)
-def _expand(
-    board,
-    first,
-    site,
-    n_states,
-    scan,
-    nbr,
-    area,
-    sg_ptr,
-    s_near,
-    c_info,
-    g_ptr,
-    g_tag,
-    e_opt,
-    e_lmask,
-    ow_ptr,
-    ow_idx,
-    ow_mask,
-    tag,
-    os_ptr,
-    os_idx,
-    opt_hash,
-    opt_weight,
-    score,
-    hsh,
-    lookahead,
-    touch,
-    w_boundary,
-    w_covers,
-    out_parent,
-    out_opt,
-    out_score,
-    out_hash,
-    child,
-    stamp,
-    stack,
-    scratch,
-    opts,
-    near,
-):
+def _expand(board, first, site, n_states, pt, opt_hash, opt_weight, score, hsh, kn, out, work):
     """The live children of every state at its site, scored; returns their number.
 
     A child is dead when it cuts off a pocket no set of pieces fills, when one of the next
     ``lookahead`` free sites in scan order has no fitting option, or (``touch``) when a free
     site next to the placed piece has none."""
+    child, stamp, stack, scratch, opts, near = work
+    out_parent, out_opt, out_score, out_hash = out
+    lookahead, touch, w_boundary, w_covers = kn
+    scan, nbr, area, sg_ptr, s_near = pt.scan, pt.nbr, pt.area, pt.sg_ptr, pt.s_near
+    c_info, g_ptr, g_tag, e_opt, e_lmask = pt.c_info, pt.g_ptr, pt.g_tag, pt.e_opt, pt.e_lmask
+    ow_ptr, ow_idx, ow_mask, tag, os_ptr = pt.ow_ptr, pt.ow_idx, pt.ow_mask, pt.tag, pt.os_ptr
+    os_idx = pt.os_idx
     m = 0
     n_scan = scan.shape[0]
     deg = nbr.shape[1]
@@ -240,27 +192,13 @@ def _expand(
 
 
 @njit(cache=True)
-def _alive(
-    board,
-    first,
-    n_states,
-    scan,
-    sg_ptr,
-    s_near,
-    c_info,
-    g_ptr,
-    g_tag,
-    e_opt,
-    e_lmask,
-    ow_ptr,
-    ow_idx,
-    ow_mask,
-    scratch,
-    out,
-):
+def _alive(board, first, n_states, pt, scratch, out):
     """out[i]: every free site of state i still has a fitting option (the ``every_site`` check).
     A site far from the last pieces can lose its last option to a piece used elsewhere; the touch
     and lookahead checks do not see it, and the state is dead long before the beam reaches it."""
+    scan, sg_ptr, s_near, c_info, g_ptr = pt.scan, pt.sg_ptr, pt.s_near, pt.c_info, pt.g_ptr
+    g_tag, e_opt, e_lmask, ow_ptr, ow_idx = pt.g_tag, pt.e_opt, pt.e_lmask, pt.ow_ptr, pt.ow_idx
+    ow_mask = pt.ow_mask
     for i in range(n_states):
         ok = True
         for p in range(first[i], scan.shape[0]):
