@@ -256,75 +256,13 @@ class EdgeSearch:
     def step(self, budget: int, stop_on_solution: bool) -> int:
         t = self.t
         if self.best:
-            return run_best(
-                self.p.n_cells,
-                t.dep_base,
-                t.dep_nk,
-                t.dep_at,
-                t.dep_shift,
-                t.dep_mul,
-                t.dep_fixed,
-                t.dep_all,
-                t.tab_ptr,
-                t.cand,
-                self.avail,
-                self.cur,
-                self.end,
-                self.pas,
-                self.mis,
-                self.pl_val,
-                self.allow,
-                self.best_cand,
-                self.st,
-                self.prof,
-                budget,
-            )
+            return run_best(self.p.n_cells, t.static_arrays(), self.avail, self.cur, self.end, self.pas, self.mis,
+                            self.pl_val, self.allow, self.best_cand, self.st, self.prof, budget)  # fmt: skip
         if not self.dynamic:
-            return run_static(
-                self.p.n_cells,
-                t.dep_base,
-                t.dep_nk,
-                t.dep_at,
-                t.dep_shift,
-                t.dep_mul,
-                t.dep_fixed,
-                t.tab_ptr,
-                t.cand,
-                self.avail,
-                self.cur,
-                self.end,
-                self.pl_val,
-                self.st,
-                self.prof,
-                budget,
-                stop_on_solution,
-            )
-        return run(
-            self.order,
-            t.fixed_n,
-            t.fixed_piece,
-            t.fixed_rot,
-            t.fixed_cols,
-            t.nbr,
-            t.cls_of,
-            t.tab_base,
-            t.tab_ptr,
-            t.cand_piece,
-            t.cand_rot,
-            t.cand_col,
-            t.n_col,
-            self.bc,
-            self.avail,
-            self.cell_at,
-            self.cur,
-            self.end,
-            self.pl_piece,
-            self.pl_rot,
-            self.st,
-            self.prof,
-            budget,
-            stop_on_solution,
-        )
+            return run_static(self.p.n_cells, t.static_arrays(), self.avail, self.cur, self.end, self.pl_val, self.st,
+                              self.prof, budget, stop_on_solution)  # fmt: skip
+        return run(self.order, t.dynamic_arrays(), self.bc, self.avail, self.cell_at, self.cur, self.end, self.pl_piece,
+                   self.pl_rot, self.st, self.prof, budget, stop_on_solution)  # fmt: skip
 
     def placements(self, cands: np.ndarray | None = None) -> list[EdgePlacement]:
         """The board of the current path (or of the candidate indices ``cands``, one per depth)."""

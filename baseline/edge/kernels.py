@@ -39,25 +39,7 @@ def _lookup(cell, bc, nbr, cls_of, tab_base, tab_ptr, n_col):
 
 
 @njit(cache=True)
-def run_static(
-    n,
-    dep_base,
-    dep_nk,
-    dep_at,
-    dep_shift,
-    dep_mul,
-    dep_fixed,
-    tab_ptr,
-    cand,
-    avail,
-    cur,
-    end,
-    pl_val,
-    st,
-    prof,
-    budget,
-    stop_on_solution,
-):
+def run_static(n, tb, avail, cur, end, pl_val, st, prof, budget, stop_on_solution):
     """The fast path for static orders: a tight loop over depths.
 
     ``cand[i]`` packs a candidate: its piece in the high 32 bits, the colours
@@ -75,6 +57,8 @@ def run_static(
     its placed neighbours.  st: [0] depth, [1] phase (0 enter depth,
     1 continue at depth, 9 done), [2] placements, [3] solutions, [4] deepest.
     """
+    dep_base, dep_nk, dep_at, dep_shift, dep_mul = tb.dep_base, tb.dep_nk, tb.dep_at, tb.dep_shift, tb.dep_mul
+    dep_fixed, tab_ptr, cand = tb.dep_fixed, tb.tab_ptr, tb.cand
     k = st[LEVEL]
     left = budget
     deep = st[DEEPEST]
@@ -147,29 +131,7 @@ def run_static(
 
 
 @njit(cache=True)
-def run_best(
-    n,
-    dep_base,
-    dep_nk,
-    dep_at,
-    dep_shift,
-    dep_mul,
-    dep_fixed,
-    dep_all,
-    tab_ptr,
-    cand,
-    avail,
-    cur,
-    end,
-    pas,
-    mis,
-    pl_val,
-    allow,
-    best_cand,
-    st,
-    prof,
-    budget,
-):
+def run_best(n, tb, avail, cur, end, pas, mis, pl_val, allow, best_cand, st, prof, budget):
     """Mode ``best``: the exhaustive search of boards with at most ``allow[k]``
     mismatched joins among the first k + 1 pieces (Owen's slip array, [Owen]),
     branch and bound on the best complete board so far.
@@ -183,6 +145,8 @@ def run_best(
     [5] the best board's mismatches (``best_cand`` holds it).  Returns
     SOLUTION when a better board was found (the caller records it), DONE
     when the bound is exhausted or the board is perfect."""
+    dep_base, dep_nk, dep_at, dep_shift, dep_mul = tb.dep_base, tb.dep_nk, tb.dep_at, tb.dep_shift, tb.dep_mul
+    dep_fixed, dep_all, tab_ptr, cand = tb.dep_fixed, tb.dep_all, tb.tab_ptr, tb.cand
     k = st[LEVEL]
     left = budget
     deep = st[DEEPEST]
@@ -272,38 +236,16 @@ def run_best(
 
 
 @njit(cache=True)
-def run(
-    order,
-    fixed_n,
-    fixed_piece,
-    fixed_rot,
-    fixed_cols,
-    nbr,
-    cls_of,
-    tab_base,
-    tab_ptr,
-    cand_piece,
-    cand_rot,
-    cand_col,
-    n_col,
-    bc,
-    avail,
-    cell_at,
-    cur,
-    end,
-    pl_piece,
-    pl_rot,
-    st,
-    prof,
-    budget,
-    stop_on_solution,
-):
+def run(order, tb, bc, avail, cell_at, cur, end, pl_piece, pl_rot, st, prof, budget, stop_on_solution):
     """Order ``mrv``: advance the search by at most ``budget`` placements, choosing at each
     depth the empty cell with the fewest candidates (static orders run ``run_static``).
 
     ``st`` (slots in ``kernel``): PHASE 0 = enter depth k, 1 = try the next
     candidate at depth k, 2 = remove the piece at depth k, 3 = go up.
     """
+    fixed_n, fixed_piece, fixed_rot, fixed_cols, nbr = tb.fixed_n, tb.fixed_piece, tb.fixed_rot, tb.fixed_cols, tb.nbr
+    cls_of, tab_base, tab_ptr, cand_piece, cand_rot = tb.cls_of, tb.tab_base, tb.tab_ptr, tb.cand_piece, tb.cand_rot
+    cand_col, n_col = tb.cand_col, tb.n_col
     n = order.shape[0]
     k = st[LEVEL]
     phase = st[PHASE]

@@ -31,6 +31,7 @@ placements; ``cand`` packs a candidate into one int64 (``run_static``).
 from __future__ import annotations
 
 import copy
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -127,6 +128,37 @@ def slip_allowance(spec: str, n: int) -> np.ndarray:
     return np.array([sum(1 for d in sl if d <= k + 1) for k in range(n + 1)], np.int64)
 
 
+class StaticTables(NamedTuple):
+    """What the static-order kernels (``run_static``, ``run_best``) read, per depth of the order."""
+
+    dep_base: np.ndarray  # [depth] the candidate table's base for the depth's cell class
+    dep_nk: np.ndarray  # [depth] neighbours already placed
+    dep_at: np.ndarray  # [4 * depth + j] the depth of the j-th of them
+    dep_shift: np.ndarray  # [4 * depth + j] the shift of its colour that faces the cell
+    dep_mul: np.ndarray  # [4 * depth + j] the colour's multiplier in the key
+    dep_fixed: np.ndarray  # [depth] the candidate of a fixed piece there, or -1
+    dep_all: np.ndarray  # [depth] the table of every candidate of the class (mode best)
+    tab_ptr: np.ndarray  # candidate ranges of each key
+    cand: np.ndarray  # [candidate] packed: the piece (group) and the colours later depths read
+
+
+class DynamicTables(NamedTuple):
+    """What the most-constrained-cell kernel (``run``, order mrv) reads, per cell."""
+
+    fixed_n: int
+    fixed_piece: np.ndarray
+    fixed_rot: np.ndarray
+    fixed_cols: np.ndarray
+    nbr: np.ndarray  # [4 * cell + side] the neighbour, or -1
+    cls_of: np.ndarray  # [cell] its border class
+    tab_base: np.ndarray  # [class * 16 + known sides] the table of a cell's key
+    tab_ptr: np.ndarray
+    cand_piece: np.ndarray
+    cand_rot: np.ndarray
+    cand_col: np.ndarray
+    n_col: int
+
+
 class EdgeTables:
     """The candidate tables of one puzzle and, for a static order, what each depth looks up.
 
@@ -216,6 +248,16 @@ class EdgeTables:
             t.s_piece, t.s_rot, t.cand = self.s_piece[full], self.s_rot[full], self.cand[full]
             t.s_col = self.s_col.reshape(-1, 4)[full].reshape(-1)
         return t
+
+    def static_arrays(self) -> StaticTables:
+        """The arrays of a static order, as its kernels take them."""
+        return StaticTables(self.dep_base, self.dep_nk, self.dep_at, self.dep_shift, self.dep_mul, self.dep_fixed,
+                            self.dep_all, self.tab_ptr, self.cand)  # fmt: skip
+
+    def dynamic_arrays(self) -> DynamicTables:
+        """The arrays of the most-constrained-cell order, as its kernel takes them."""
+        return DynamicTables(self.fixed_n, self.fixed_piece, self.fixed_rot, self.fixed_cols, self.nbr, self.cls_of,
+                             self.tab_base, self.tab_ptr, self.cand_piece, self.cand_rot, self.cand_col, self.n_col)  # fmt: skip
 
     def static_lookup(self):
         """Per depth of a static order: the table and the bc slots of the key."""
