@@ -150,31 +150,7 @@ def _remember(tab, ms, Ust, Sst, l, h, node):
 
 
 @njit(cache=True)
-def run(
-    M,
-    CONF,
-    PI,
-    SM,
-    lo,
-    hi,
-    Lst,
-    Ust,
-    Sst,
-    item,
-    pos,
-    opt,
-    chain,
-    hsh,
-    tab,
-    lab,
-    zlo,
-    zhi,
-    st,
-    ms,
-    budget,
-    memo_cap,
-    node_cap,
-):
+def run(prob, path, store, st, ms, budget, memo_cap, node_cap):
     """Advance the memoised search by at most ``budget`` nodes (options tried).
 
     Returns BUDGET (call again), DONE (``ms[ROOT]`` is the diagram's root),
@@ -182,8 +158,13 @@ def run(
     ``memo_cap`` / ``node_cap``: double it and call again) or FULL (the node
     table is full at its cap).  The tables start small and grow, so a small
     search touches little memory.
+    ``prob``: the bitset problem (M, CONF, PI, SM, lo, hi: ``bitset.build``); ``path``: the search's
+    per-level arrays; ``store``: the memo table and the diagram's nodes.
     ``st`` as the other kernels ([0] level, [1] pc: 2 enter level, 5 try the
     next option, 8 return ``ms[RET]`` to the parent; [2] nodes)."""
+    tab, lab, zlo, zhi = store
+    Lst, Ust, Sst, item, pos, opt, chain, hsh = path
+    M, CONF, PI, SM, lo, hi = prob
     W = Lst.shape[1]
     WI = Ust.shape[1]
     WS = Sst.shape[1]
@@ -389,31 +370,10 @@ class MemoSearch:
 
     def step(self, budget: int) -> int:
         while True:
-            code = run(
-                self.M,
-                self.CONF,
-                self.PI,
-                self.SM,
-                self.lo,
-                self.hi,
-                self.Lst,
-                self.Ust,
-                self.Sst,
-                self.item,
-                self.pos,
-                self.opt,
-                self.chain,
-                self.hsh,
-                self.tab,
-                self.lab,
-                self.zlo,
-                self.zhi,
-                self.st,
-                self.ms,
-                budget,
-                self.memo_cap,
-                self.node_cap,
-            )
+            problem = (self.M, self.CONF, self.PI, self.SM, self.lo, self.hi)
+            path = (self.Lst, self.Ust, self.Sst, self.item, self.pos, self.opt, self.chain, self.hsh)
+            store = (self.tab, self.lab, self.zlo, self.zhi)  # these grow: taken afresh each call
+            code = run(problem, path, store, self.st, self.ms, budget, self.memo_cap, self.node_cap)
             if code != GROW:
                 return code
             self._grow()
