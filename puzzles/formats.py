@@ -511,6 +511,36 @@ def read_solution(puzzle, path) -> list:
     return solution_from_dict(puzzle, _json(source, read_text(path)), source)
 
 
+class _WeightsModel(BaseModel):
+    """A tilability weights file (format eternity/weights): per-piece log-weights and how they were fitted
+    (the fit's own fields are kept as written; only the weights are read)."""
+
+    model_config = ConfigDict(extra="allow")
+    format: Literal["eternity/weights"] | None = None
+    weights: dict[str, float]
+
+
+def write_weights(doc: dict, path) -> None:
+    """Write a weights document (``experiments.tilability.weights_document``) whole."""
+    atomic_write(path, json.dumps(doc, indent=1) + "\n")
+
+
+def read_weights(puzzle: PolyformPuzzle, path) -> dict[str, float]:
+    """The log-weight of each piece of ``puzzle`` from a weights file, by piece name; every piece must
+    have one (a file fitted for another puzzle is refused, naming the first piece it lacks)."""
+    source = str(path)
+    data = _json(source, read_text(path))
+    try:
+        m = _WeightsModel.model_validate(data)
+    except ValidationError as e:
+        raise _validation(source, e) from None
+    names = [pc.name for pc in puzzle.pieces]
+    missing = [n for n in names if n not in m.weights]
+    if missing:
+        raise InputError(source, "weights", f"no weight for piece {missing[0]!r} ({len(missing)} missing)")
+    return {n: m.weights[n] for n in names}
+
+
 def bucas_url(p: EdgePuzzle, placements) -> str:
     """The e2.bucas.name viewer URL (board_edges: 4 letters a cell, N E S W, 'a' = grey)."""
     from .edge import rotate

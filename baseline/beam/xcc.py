@@ -54,7 +54,7 @@ from baseline.runtime import checkpoint
 from baseline.runtime.kernel import BUDGET, DEEPEST, DONE, SOLUTION
 from baseline.xcc.searches import PolySearch, make_search
 from puzzles.errors import UsageError
-from puzzles.formats import InputError
+from puzzles.formats import read_weights
 from solving import Limits, SolveResult
 from solving.options import fingerprint_options
 
@@ -102,17 +102,8 @@ class XCCBeamRun:
             return w
         if self.p.kind != "polyform":
             raise UsageError("beam: weights apply to polyform puzzles")
-        try:
-            data = json.loads(Path(path).read_text())
-            table = {str(k): float(v) for k, v in data["weights"].items()}
-        except FileNotFoundError:
-            raise InputError(path, None, "no such weights file") from None
-        except (ValueError, KeyError, TypeError, AttributeError) as e:
-            raise InputError(path, "weights", f'expected {{"weights": {{piece name: log-weight}}}} ({e})') from None
+        table = read_weights(self.p, path)
         names = [pc.name for pc in self.p.pieces]
-        missing = [n for n in names if n not in table]
-        if missing:
-            raise InputError(path, "weights", f"no weight for piece {missing[0]!r} ({len(missing)} missing)")
         per_piece = np.array([table[n] for n in names])
         piece = getattr(self.xcc.decode, "piece", None)  # a placement table: its piece column
         if piece is not None:

@@ -13,7 +13,6 @@ SAMPLES = 400  # the default data size: split-half above 0.8 on generated puzzle
 
 
 def cmd_tilability(a) -> int:
-    import json
 
     from experiments import tilability as T
     from puzzles import catalog
@@ -72,9 +71,9 @@ def cmd_tilability(a) -> int:
     except ValueError as e:
         raise UsageError(f"tilability: {e}") from None
     doc = T.weights_document(a.puzzle, a.region_size, a.excess, a.samples, a.seed, res, a.regions, data)
-    from puzzles.formats import atomic_write
+    from puzzles.formats import write_weights
 
-    atomic_write(a.output, json.dumps(doc, indent=1) + "\n")
+    write_weights(doc, a.output)
     if a.plot:
         T.plot_weights(doc, a.plot)
     ranked = sorted(doc["weights"].items(), key=lambda kv: kv[1])
