@@ -5,7 +5,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint docs setup bytecode clean
+.PHONY: run test test-timing lint docs setup bytecode clean
 
 $(BIN)/eternity: pyproject.toml
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,10 @@ run: setup
 
 test: setup
 	$(BIN)/python -m pytest
+
+# The checks that a limit holds within a wall-clock margin (marker `timing`): apart, as their margin depends on the machine.
+test-timing: setup
+	$(BIN)/python -m pytest -m timing
 
 # The habits of the field: lint and format (ruff), types (mypy), the layers and rooms (import-linter).
 lint: setup

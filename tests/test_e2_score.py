@@ -86,6 +86,7 @@ def test_assignment_step_reports_the_change_it_makes():
         assert sorted(pc) == list(range(p.n_pieces))  # still every piece once
 
 
+@pytest.mark.timing
 def test_budget_schedule_uses_the_time_and_widens():
     p = catalog.load("eternity2-corners-3")
     s = solving.get("beam", {"repair": 0})
@@ -108,6 +109,7 @@ def test_repair_phase_improves_or_keeps_the_beam_board():
     assert verify(p, r.solutions[0], allow_mismatch=True).score == r.best_score
 
 
+@pytest.mark.timing
 def test_a_perfect_board_ends_the_run_early():
     p = catalog.load("eternity2-clue3")
     r = solving.get("beam").solve(p, mode="best", limits=Limits(time_s=30))

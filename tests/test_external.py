@@ -63,6 +63,7 @@ def test_a_crashing_or_nonsensical_binary_is_an_error_with_its_stderr(tmp_path):
     assert res.status == solving.Status.ERROR and "segfault near clause 7" in res.message
 
 
+@pytest.mark.timing
 def test_a_hanging_binary_stops_at_the_time_limit(tmp_path):
     import time
 

@@ -336,6 +336,7 @@ def test_ctrl_c_in_beam_best_mode_keeps_the_best_board(tmp_path, monkeypatch, ca
     assert json.loads(out.read_text())["placements"]
 
 
+@pytest.mark.timing
 def test_cube_generation_stops_at_the_deadline_and_refuses_too_many(monkeypatch):
     import time
 
@@ -393,6 +394,7 @@ mode = "count"
 """
 
 
+@pytest.mark.timing
 def test_ctrl_c_on_run_stores_what_finished_and_stops_at_once(tmp_path):
     """Ctrl-C: the finished cells are stored, the run says it stops, the running cells are not awaited, and
     the same command resumes."""

@@ -1,6 +1,6 @@
 """Every path out of the program: checked before work, written whole with the user's umask, never lost.
 
-Each case of the reliability issue is reproduced here: the command exits 2 with one line naming the
+Each way an output can go wrong is reproduced here: the command exits 2 with one line naming the
 option or file and the problem, and leaves no partial file behind; a solve whose answer cannot be
 written at the end keeps it in a rescue file.
 """

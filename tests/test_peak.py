@@ -168,6 +168,7 @@ def test_portfolio_records_the_member_that_answered():
     assert len(res.stats["members"]) == 3
 
 
+@pytest.mark.timing
 def test_portfolio_outlives_a_crashing_member_and_kills_a_hanging_one(tmp_path, monkeypatch):
     install(tmp_path, {"hang": "doubles:Hang", "crash": "doubles:Crash"}, monkeypatch, [HELPERS])
     p = generate.edge_puzzle(4, 4, 2, 3, 2)[0]
@@ -203,6 +204,7 @@ def test_member_specs_parse():
     assert parse_members("a:x=1,y=two; b") == [("a", {"x": "1", "y": "two"}), ("b", {})]
 
 
+@pytest.mark.timing
 def test_race_reports_a_dead_child_and_stops_at_the_settling_answer():
     def dies(stop):
         os._exit(3)

@@ -83,6 +83,7 @@ def _install_doubles(tmp_path, monkeypatch):
     )
 
 
+@pytest.mark.timing
 def test_hanging_crashing_killed_and_hungry_solvers_are_recorded(tmp_path, monkeypatch):
     """Each failure is recorded, its worker replaced, and every other cell answered."""
     _install_doubles(tmp_path, monkeypatch)
