@@ -7,9 +7,11 @@ from hypothesis import strategies as st
 import solving
 from baseline.xcc.backtrack import count_xcc, split
 from puzzles import catalog, generate
-from puzzles.edge import EdgePuzzle
+from puzzles.edge import EdgePuzzle, Fixed
+from puzzles.errors import UsageError
 from puzzles.symmetry import distinct_count
 from puzzles.verify import verify
+from solving import Limits, Status, solve_verified
 
 QUEENS = {4: (2, 1), 5: (10, 2), 6: (4, 1), 7: (40, 6), 8: (92, 12), 9: (352, 46), 10: (724, 92)}
 
@@ -73,7 +75,6 @@ def test_brendan_first_solutions_up_to_7x7():
 def test_clue1_first_solution_and_fixed_piece():
     p = catalog.load("eternity2-clue1")
     sol = catalog.known_solution("eternity2-clue1")
-    from puzzles.edge import Fixed
 
     p2 = EdgePuzzle(p.rows, p.cols, p.pieces, fixed=[Fixed(*sol[14]), Fixed(*sol[0])])
     for solver in ("edge-backtrack", "backtrack"):
@@ -218,3 +219,20 @@ def test_best_mode_slips_bound_the_mismatches():
         solving.get("edge-backtrack", {"slips": "0"}).solve(p, mode="best")
     with pytest.raises(ValueError, match="static order"):
         solving.get("edge-backtrack", {"order": "mrv"}).solve(p, mode="best")
+
+
+def test_backtrack_restarts_answer_like_one_search():
+    from puzzles import catalog
+
+    for name in ("queens-8", "pentomino-3x20"):
+        p = catalog.load(name)
+        res, ok = solve_verified(
+            solving.get("backtrack", {"restarts": "luby", "unit": 1, "seed": 4}), p, "first", Limits(time_s=60)
+        )
+        assert res.status == Status.SOLVED and ok and res.stats["restarts"] >= 1
+    res, _ = solve_verified(
+        solving.get("backtrack", {"restarts": "luby", "unit": 5}), catalog.load("queens-3"), "first"
+    )
+    assert res.status == Status.UNSAT
+    with pytest.raises(UsageError, match="restarts are for mode first"):
+        solving.get("backtrack", {"restarts": "luby"}).solve(catalog.load("queens-4"), mode="count")

@@ -1,13 +1,16 @@
 """CP-SAT models: exact counts (enumeration parameters), agreement with backtrack, max-score."""
 
+import json
+
 import pytest
 from helpers.agreement import count_with
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solving
-from puzzles import catalog, generate
+from puzzles import catalog, formats, generate
 from puzzles.verify import verify
+from solving import Limits, Status, solve_verified
 
 
 def count(p, **opts):
@@ -126,3 +129,15 @@ def test_export_cpsat(tmp_path):
     assert main(["export", "owen-a", "--to", "cpsat", "-o", str(out), "--opt", "model=table"]) == 0
     text = out.read_text()
     assert "variables" in text and "table" in text
+
+
+def test_cpsat_merged_copies_take_a_hint_that_names_any_copy(tmp_path):
+    """A hint names pieces as the file has them; the merged model knows only each group's first piece."""
+    p = generate.edge_puzzle(4, 4, 2, 3, 0)[0]
+    sol = solving.get("edge-backtrack").solve(p, mode="first").solutions[0]
+    groups = p.identical_groups()
+    assert any(pl.piece != g[0] for g in groups.values() if len(g) > 1 for pl in sol if pl.piece in g)
+    hint = tmp_path / "hint.json"
+    hint.write_text(json.dumps(formats.solution_to_dict(p, sol)))
+    res, ok = solve_verified(solving.get("cpsat", {"hint": str(hint)}), p, "first", Limits(time_s=30))
+    assert res.status == Status.SOLVED and ok and res.stats["identical_orderings"] == 4

@@ -13,6 +13,7 @@ import pytest
 from eternity.cli import main
 from experiments.report import table
 from experiments.runner import run
+from puzzles.errors import UsageError
 
 ROOT = Path(__file__).resolve().parent.parent
 HELPERS = str(Path(__file__).resolve().parent / "helpers")
@@ -327,3 +328,71 @@ def test_split_count_fans_out_and_adds_up(tmp_path):
         assert "8 parts at depth 1" in wholes[(inst, "backtrack/count")][5]
     assert "count-part" not in table(db, "csv")
     assert run(str(f), db, jobs=2, show_progress=False)["ran"] == 0  # resumable as usual
+
+
+def test_a_run_can_select_families_and_solvers(tmp_path):
+    from experiments.config import load_config
+    from experiments.runner import select
+
+    cfg = load_config(str(Path(__file__).parent.parent / "experiments" / "peak.toml"))
+    part = select(cfg, ["edge-7x7-3-7"], ["edge-backtrack", "cube[jobs=2]"])
+    assert [f.name for f in part.families] == ["edge-7x7-3-7"]
+    assert [s.label or s.name for s in part.solvers] == ["edge-backtrack", "edge-backtrack[luby]", "cube[jobs=2]"]
+    assert {s.cores for s in part.solvers} == {1, 2}
+    with pytest.raises(UsageError, match="no family 'x'"):
+        select(cfg, ["x"], None)
+    with pytest.raises(UsageError, match="no solver 'y'"):
+        select(cfg, None, ["y"])
+
+
+def test_cells_hold_their_cores():
+    import threading
+
+    from experiments.runner import _Cores
+
+    cores, busy, peak = _Cores(2), [0], [0]
+    lock = threading.Lock()
+
+    def cell(n):
+        with cores.held(n):
+            with lock:
+                busy[0] += min(n, 2)
+                peak[0] = max(peak[0], busy[0])
+            time.sleep(0.05)
+            with lock:
+                busy[0] -= min(n, 2)
+
+    threads = [threading.Thread(target=cell, args=(n,)) for n in (2, 1, 1, 2, 1, 5)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert peak[0] == 2
+
+
+def test_a_wide_cell_is_not_passed_over():
+    import threading
+
+    from experiments.runner import _Cores
+
+    cores, started = _Cores(2), []
+    first = threading.Event()
+
+    def cell(tag, n, hold):
+        with cores.held(n):
+            started.append(tag)
+            first.set()
+            time.sleep(hold)
+
+    a = threading.Thread(target=cell, args=("narrow-0", 1, 0.3))
+    a.start()
+    first.wait()
+    wide = threading.Thread(target=cell, args=("wide", 2, 0.01))
+    wide.start()
+    time.sleep(0.05)  # the wide cell is queued; narrow ones that come later wait behind it
+    rest = [threading.Thread(target=cell, args=(f"narrow-{i}", 1, 0.01)) for i in (1, 2, 3)]
+    for t in rest:
+        t.start()
+    for t in [a, wide, *rest]:
+        t.join()
+    assert started[:2] == ["narrow-0", "wide"]

@@ -1,0 +1,96 @@
+"""`edge-backtrack` (``baseline.edge``): its tables, value orders, restarts and merged identical pieces, against
+the counts of the other solvers."""
+
+import numpy as np
+import pytest
+from helpers.boards import broken, count, small
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import solving
+from baseline.edge.tables import EdgeTables
+from puzzles import generate
+from puzzles.edge import EdgePuzzle, Fixed
+from puzzles.errors import UsageError
+from solving import Limits, Status, solve_verified
+
+
+def test_shuffled_tables_keep_every_key():
+    p = generate.edge_puzzle(5, 5, 2, 4, 1)[0]
+    t = EdgeTables(p, "rowscan")
+    u = t.shuffled(np.random.default_rng(0))
+    assert not np.array_equal(t.cand, u.cand)
+    for a, b in zip(t.tab_ptr[:-1], t.tab_ptr[1:]):
+        assert sorted(t.cand[a:b]) == sorted(u.cand[a:b])
+    assert sorted(zip(t.s_piece, t.s_rot)) == sorted(zip(u.s_piece, u.s_rot))
+
+
+@settings(max_examples=10, deadline=None)
+@given(small, st.integers(0, 100), st.sampled_from(["rowscan", "spiral", "mrv"]))
+def test_seeded_value_order_counts_alike(args, seed, order):
+    *shape, pseed, _ = args
+    p = generate.edge_puzzle(*shape, pseed)[0]
+    assert count("edge-backtrack", p, seed=seed, order=order) == count("edge-backtrack", p, order=order)
+
+
+def test_restarts_find_verified_solutions_and_prove_unsat():
+    p = generate.edge_puzzle(5, 5, 2, 4, 11)[0]
+    res, ok = solve_verified(
+        solving.get("edge-backtrack", {"restarts": "luby", "unit": 50, "seed": 3}), p, "first", Limits(time_s=30)
+    )
+    assert res.status == Status.SOLVED and ok and res.stats["restarts"] >= 1
+    q = next(
+        b
+        for b in (broken(generate.edge_puzzle(4, 4, 2, 3, k)[0], k) for k in range(50))
+        if count("edge-backtrack", b)[1] == 0
+    )
+    # a restart that runs its tree out has proven it
+    res, _ = solve_verified(solving.get("edge-backtrack", {"restarts": "luby", "unit": 10_000}), q, "first")
+    assert res.status == Status.UNSAT
+    with pytest.raises(UsageError, match="restarts are for mode first"):
+        solving.get("edge-backtrack", {"restarts": "luby"}).solve(p, mode="count")
+
+
+@settings(max_examples=25, deadline=None)
+@given(small)
+def test_merged_identical_pieces_count_alike_and_answer_verified(args):
+    """One candidate per group of identical pieces: the same count (times the copies'
+    permutations), a tree no larger, and first and best answers that the verifier accepts."""
+    *shape, seed, breakit = args
+    p = generate.edge_puzzle(*shape, seed)[0]
+    if breakit:
+        p = broken(p, seed)
+    for order in ("rowscan", "mrv"):
+        merged = solving.get("edge-backtrack", {"identical": "merge", "order": order})
+        plain = solving.get("edge-backtrack", {"identical": "distinct", "order": order}).solve(
+            p, mode="count", limits=Limits(time_s=60)
+        )
+        m = merged.solve(p, mode="count", limits=Limits(time_s=60))
+        assert m.status == plain.status and m.count == plain.count
+        if order == "rowscan":  # mrv may pick other cells, as the copies count once there
+            assert m.stats["nodes"] <= plain.stats["nodes"]
+        for mode in ("first", "best") if order == "rowscan" else ("first",):
+            res, ok = solve_verified(merged, p, mode, Limits(time_s=60))
+            if mode == "first":
+                assert res.status == (Status.SOLVED if plain.count else Status.UNSAT)
+            assert ok is not False
+
+
+def test_merging_shrinks_the_tree_of_a_board_with_copies_and_keeps_fixed_twins_apart():
+    p = generate.edge_puzzle(4, 5, 2, 2, 0)[0]  # 144 orderings of its identical pieces
+    a = solving.get("edge-backtrack", {"identical": "merge"}).solve(p, mode="count")
+    b = solving.get("edge-backtrack", {"identical": "distinct"}).solve(p, mode="count")
+    assert a.count == b.count == 279936 and a.stats["nodes"] * 50 < b.stats["nodes"]
+    a = solving.get("edge-backtrack", {"identical": "merge", "order": "mrv"}).solve(p, mode="count")
+    b = solving.get("edge-backtrack", {"identical": "distinct", "order": "mrv"}).solve(p, mode="count")
+    assert a.count == b.count == 279936 and a.stats["nodes"] * 50 < b.stats["nodes"]
+    # pin a piece that has a twin: the twin stays free, the pinned copy stays put
+    t = EdgeTables(p, "rowscan", merge=True)
+    group = next(g for g in t.copies.values() if len(g) > 1)
+    sol = solving.get("edge-backtrack").solve(p, mode="first").solutions[0]
+    pin = next(pl for pl in sol if pl.piece == group[-1])
+    q = EdgePuzzle(p.rows, p.cols, p.pieces, fixed=[Fixed(*pin)], name="pinned")
+    m = count("edge-backtrack", q, identical="merge")
+    assert m == count("edge-backtrack", q, identical="distinct") and m[1] > 0
+    res, ok = solve_verified(solving.get("edge-backtrack"), q, "first", Limits(time_s=30))
+    assert ok and any(pl.cell == pin.cell and pl.piece == pin.piece for pl in res.solutions[0])
