@@ -129,25 +129,7 @@ def test_kill_and_resume_gives_the_uninterrupted_solution(tmp_path):
     ends with the same solution as a run never interrupted."""
     pz = tmp_path / "p.json"
     assert (
-        main(
-            [
-                "generate",
-                "edge",
-                "--rows",
-                "10",
-                "--cols",
-                "10",
-                "--frame-colors",
-                "3",
-                "--inner-colors",
-                "6",
-                "--seed",
-                "2",
-                "-o",
-                str(pz),
-            ]
-        )
-        == 0
+        main("generate edge --rows 10 --cols 10 --frame-colors 3 --inner-colors 6 --seed 2 -o".split() + [str(pz)]) == 0
     )
     full, resumed, ck = tmp_path / "full.json", tmp_path / "resumed.json", tmp_path / "ck"
     opts = ["--solver", "beam", "--opt", "width=3000", "--opt", "seed=7"]

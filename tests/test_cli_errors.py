@@ -109,25 +109,7 @@ def test_bad_solution_files(tmp_path, capsys):
 
 def test_generate_writes_nothing_on_bad_arguments(tmp_path, capsys):
     out = tmp_path / "p.json"
-    assert (
-        main(
-            [
-                "generate",
-                "edge",
-                "--rows",
-                "-3",
-                "--cols",
-                "4",
-                "--frame-colors",
-                "2",
-                "--inner-colors",
-                "3",
-                "-o",
-                str(out),
-            ]
-        )
-        == 2
-    )
+    assert main("generate edge --rows -3 --cols 4 --frame-colors 2 --inner-colors 3 -o".split() + [str(out)]) == 2
     assert not out.exists()
     assert not os.listdir(tmp_path)
 

@@ -212,17 +212,8 @@ def test_estimate_cli_probes_a_polyform_tree(tmp_path, capsys):
     assert out["nodes_per_s"] > 0 and out["exhaust_hours_one_core"] > 0
     assert (
         main(
-            [
-                "estimate",
-                "pentomino-3x20",
-                "--probes",
-                "200",
-                "--measure",
-                "--plot",
-                str(tmp_path / "k.png"),
-                "--json",
-                "--quiet",
-            ]
+            "estimate pentomino-3x20 --probes 200 --measure --plot".split()
+            + [str(tmp_path / "k.png"), "--json", "--quiet"]
         )
         == 0
     )

@@ -31,41 +31,15 @@ def world(tmp_path_factory):
     d = tmp_path_factory.mktemp("fuzz")
     assert (
         main(
-            [
-                "generate",
-                "edge",
-                "--rows",
-                "3",
-                "--cols",
-                "3",
-                "--frame-colors",
-                "1",
-                "--inner-colors",
-                "2",
-                "-o",
-                str(d / "e3.json"),
-                "--planted",
-                str(d / "e3sol.json"),
-            ]
+            "generate edge --rows 3 --cols 3 --frame-colors 1 --inner-colors 2 -o".split()
+            + [str(d / "e3.json"), "--planted", str(d / "e3sol.json")]
         )
         == 0
     )
     assert (
         main(
-            [
-                "generate",
-                "polyform",
-                "--rows",
-                "2",
-                "--cols",
-                "5",
-                "--size",
-                "5",
-                "-o",
-                str(d / "p.json"),
-                "--planted",
-                str(d / "psol.json"),
-            ]
+            "generate polyform --rows 2 --cols 5 --size 5 -o".split()
+            + [str(d / "p.json"), "--planted", str(d / "psol.json")]
         )
         == 0
     )
@@ -135,33 +109,11 @@ def _check(argv: list[str], code: int, err: str, out_dir: Path) -> None:
             assert data.rstrip().endswith(b"</svg>"), (argv, p.name)
 
 
-PUZZLES = [
-    "queens-4",
-    "queens-5",
-    "brendan-3x3",
-    "brendan-4x4",
-    "pentomino-3x20",
-    "nosuch",
-    "FILE:e3.json",
-    "FILE:p.json",
-    "FILE:bytes.bin",
-    "FILE:empty.json",
-    "FILE:trunc.json",
-    "FILE:dir",
-    "FILE:missing.json",
-]
+PUZZLES = "queens-4 queens-5 brendan-3x3 brendan-4x4 pentomino-3x20 nosuch FILE:e3.json FILE:p.json FILE:bytes.bin FILE:empty.json FILE:trunc.json FILE:dir FILE:missing.json".split()
 NUMBERS = ["0", "1", "2", "3", "-1", "-5", "0.5", "1e9", "100000", "nan", "inf", "abc", ""]
 OUTPUTS = ["OUT:a.json", "OUT:a.svg", "OUT:a.png", "OUT:a.xyz", "/proc/x.json", "OUT:", "OUT:sub/b.json"]
 SOLUTIONS = ["FILE:e3sol.json", "FILE:psol.json", "FILE:bytes.bin", "FILE:trunc.json", "FILE:missing.json"]
-PROOF_FILES = [
-    "FILE:e3commit.json",
-    "FILE:e3half.json",
-    "FILE:e3proof.json",
-    "FILE:bytes.bin",
-    "FILE:trunc.json",
-    "FILE:missing.json",
-    "FILE:e3sol.json",
-]
+PROOF_FILES = "FILE:e3commit.json FILE:e3half.json FILE:e3proof.json FILE:bytes.bin FILE:trunc.json FILE:missing.json FILE:e3sol.json".split()
 DBS = ["FILE:ok.sqlite", "FILE:foreign.sqlite", "FILE:bytes.bin", "FILE:missing.sqlite", "FILE:dir"]
 
 
@@ -175,44 +127,7 @@ FLAGS = {
     "info": ["--json"] + PUZZLES,
     "enumerate": ["square", "triangle", "hexagon", "drafter", "nosuch", "--size", "--json", "--forms"] + NUMBERS,
     "solve": PUZZLES
-    + [
-        "--solver",
-        "backtrack",
-        "edge-backtrack",
-        "cpsat",
-        "sat",
-        "beam",
-        "nosuch",
-        "--mode",
-        "first",
-        "count",
-        "all",
-        "best",
-        "--opt",
-        "width=10",
-        "width=-5",
-        "width=0",
-        "order=mrv",
-        "order=nosuch",
-        "engine=dlx",
-        "backend=kissat404",
-        "backend=minisat22",
-        "workers=2",
-        "seed=3",
-        "=",
-        "nokey",
-        "--distinct",
-        "--time-limit",
-        "--node-limit",
-        "--limit",
-        "--show",
-        "--json",
-        "--quiet",
-        "-o",
-        "--svg",
-        "--checkpoint",
-        "--resume",
-    ]
+    + "--solver backtrack edge-backtrack cpsat sat beam nosuch --mode first count all best --opt width=10 width=-5 width=0 order=mrv order=nosuch engine=dlx backend=kissat404 backend=minisat22 workers=2 seed=3 = nokey --distinct --time-limit --node-limit --limit --show --json --quiet -o --svg --checkpoint --resume".split()
     + NUMBERS
     + OUTPUTS,
     "verify": PUZZLES + SOLUTIONS + ["--score", "--json", "--commitment", "FILE:e3commit.json", "FILE:e3half.json"],
@@ -222,133 +137,31 @@ FLAGS = {
     "prove": PUZZLES + SOLUTIONS + ["--score", "--bits", "--rounds"] + NUMBERS[:8] + OUTPUTS,
     "check-proof": PUZZLES + PROOF_FILES,
     "render": PUZZLES + SOLUTIONS + ["--pieces", "-o"] + OUTPUTS,
-    "generate": [
-        "edge",
-        "polyform",
-        "--rows",
-        "--cols",
-        "--frame-colors",
-        "--inner-colors",
-        "--seed",
-        "--size",
-        "--excess",
-        "--grid",
-        "square",
-        "drafter",
-        "nosuch",
-        "--region",
-        "hexagon:2",
-        "hexagon:x",
-        "--dudes",
-        "--no-mirror",
-        "-o",
-        "--planted",
-    ]
+    "generate": "edge polyform --rows --cols --frame-colors --inner-colors --seed --size --excess --grid square drafter nosuch --region hexagon:2 hexagon:x --dudes --no-mirror -o --planted".split()
     + NUMBERS[:9]
     + OUTPUTS,
     "export": PUZZLES
-    + [
-        "--to",
-        "xcc",
-        "dimacs",
-        "cpsat",
-        "bucas",
-        "solution",
-        "json",
-        "nosuch",
-        "--opt",
-        "amo=ladder",
-        "amo=nosuch",
-        "-o",
-    ]
+    + "--to xcc dimacs cpsat bucas solution json nosuch --opt amo=ladder amo=nosuch -o".split()
     + OUTPUTS,
     "estimate": PUZZLES
-    + [
-        "--order",
-        "rowscan",
-        "spiral",
-        "nosuch",
-        "--slips",
-        "1,2",
-        "x,y",
-        "0",
-        "--critical",
-        "5x5:2",
-        "4x4:1",
-        "axb",
-        "3x3:0",
-        "--seeds",
-        "--json",
-        "--plot",
-    ]
+    + "--order rowscan spiral nosuch --slips 1,2 x,y 0 --critical 5x5:2 4x4:1 axb 3x3:0 --seeds --json --plot".split()
     + NUMBERS[:6]
     + OUTPUTS,
     "decode": PUZZLES + ["--from", "--model", "-o"] + SOLUTIONS + OUTPUTS,
     "table": DBS + ["--format", "md", "csv", "latex", "json", "nosuch", "--clock", "solve", "search", "total"],
     "plot": DBS + ["--kind", "cactus", "hardness", "nosuch", "--clock", "total", "-o"] + OUTPUTS,
-    "run": [
-        "FILE:ok.toml",
-        "FILE:bytes.bin",
-        "FILE:missing.toml",
-        "--db",
-        "--jobs",
-        "--executor",
-        "local",
-        "nosuch",
-        "--scheduler",
-        "x",
-        "--quiet",
-    ]
+    "run": "FILE:ok.toml FILE:bytes.bin FILE:missing.toml --db --jobs --executor local nosuch --scheduler x --quiet".split()
     + DBS
     + OUTPUTS
     + NUMBERS[:6],
-    "tilability": [
-        "queens-4",
-        "FILE:p.json",
-        "FILE:bytes.bin",
-        "--region-size",
-        "--excess",
-        "--samples",
-        "--regions",
-        "last",
-        "first",
-        "nosuch",
-        "--seed",
-        "--time-limit",
-        "--jobs",
-        "--db",
-        "--plot",
-        "--quiet",
-        "-o",
-    ]
+    "tilability": "queens-4 FILE:p.json FILE:bytes.bin --region-size --excess --samples --regions last first nosuch --seed --time-limit --jobs --db --plot --quiet -o".split()
     + NUMBERS[:7]
     + OUTPUTS,
 }
 
 
 SOLVERS = ["backtrack", "edge-backtrack", "cpsat", "sat", "beam", "nosuch"]
-OPTS = [
-    "width=10",
-    "width=-5",
-    "width=0",
-    "order=mrv",
-    "order=spiral",
-    "order=nosuch",
-    "engine=dlx",
-    "engine=x",
-    "backend=kissat404",
-    "backend=minisat22",
-    "workers=2",
-    "seed=3",
-    "amo=ladder",
-    "model=xcc",
-    "=",
-    "nokey",
-    "memo=true",
-    "memo_mb=1",
-    "diagram=d.npz",
-    "from_diagram=bytes.bin",
-]
+OPTS = "width=10 width=-5 width=0 order=mrv order=spiral order=nosuch engine=dlx engine=x backend=kissat404 backend=minisat22 workers=2 seed=3 amo=ladder model=xcc = nokey memo=true memo_mb=1 diagram=d.npz from_diagram=bytes.bin".split()
 SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switch})
     "list": ([], {"--json": None}),
     "solvers": ([], {"--json": None}),
@@ -666,24 +479,7 @@ TOML_VALUES = st.sampled_from(
         '"/nonexistent/*.json"',
     ]
 )
-FAMILY_KEYS = [
-    "kind",
-    "name",
-    "rows",
-    "cols",
-    "frame_colors",
-    "inner_colors",
-    "instances",
-    "names",
-    "glob",
-    "size",
-    "puzzle",
-    "region_size",
-    "excess",
-    "samples",
-    "regions",
-    "nosuch",
-]
+FAMILY_KEYS = "kind name rows cols frame_colors inner_colors instances names glob size puzzle region_size excess samples regions nosuch".split()
 KINDS = st.sampled_from(['"edge"', '"builtin"', '"files"', '"polyform"', '"excess"', '"nosuch"'])
 
 

@@ -222,21 +222,8 @@ def test_damaged_databases_snapshots_cnf_and_models(world, out):  # noqa: F811
         )
     snap = out.parent / "snap"
     assert main(
-        [
-            "solve",
-            "pentomino-6x10",
-            "--solver",
-            "backtrack",
-            "--mode",
-            "count",
-            "--node-limit",
-            "20000",
-            "--opt",
-            f"checkpoint={snap}",
-            "--opt",
-            "checkpoint_every=0.1",
-            "--quiet",
-        ]
+        "solve pentomino-6x10 --solver backtrack --mode count --node-limit 20000 --opt".split()
+        + [f"checkpoint={snap}", "--opt", "checkpoint_every=0.1", "--quiet"]
     ) in (0, 3)
     files = sorted(p for p in snap.iterdir() if p.is_file())
     assert files
@@ -245,19 +232,8 @@ def test_damaged_databases_snapshots_cnf_and_models(world, out):  # noqa: F811
         for n in _lengths(len(data), most=12):
             p.write_bytes(data[:n])
             _try(
-                [
-                    "solve",
-                    "pentomino-6x10",
-                    "--solver",
-                    "backtrack",
-                    "--mode",
-                    "count",
-                    "--node-limit",
-                    "1000",
-                    "--opt",
-                    f"resume={snap}",
-                    "--quiet",
-                ],
+                "solve pentomino-6x10 --solver backtrack --mode count --node-limit 1000 --opt".split()
+                + [f"resume={snap}", "--quiet"],
                 out,
             )
         p.write_bytes(data)

@@ -76,24 +76,8 @@ def test_cli_generate_verify_and_swap(tmp_path, capsys):
     pz, sol = tmp_path / "p.json", tmp_path / "s.json"
     assert (
         main(
-            [
-                "generate",
-                "edge",
-                "--rows",
-                "6",
-                "--cols",
-                "6",
-                "--frame-colors",
-                "3",
-                "--inner-colors",
-                "5",
-                "--seed",
-                "7",
-                "-o",
-                str(pz),
-                "--planted",
-                str(sol),
-            ]
+            "generate edge --rows 6 --cols 6 --frame-colors 3 --inner-colors 5 --seed 7 -o".split()
+            + [str(pz), "--planted", str(sol)]
         )
         == 0
     )

@@ -167,20 +167,8 @@ def test_generate_and_enumerate_cli(tmp_path, capsys):
     out, sol = tmp_path / "p.json", tmp_path / "s.json"
     assert (
         main(
-            [
-                "generate",
-                "polyform",
-                "--grid",
-                "drafter",
-                "--region",
-                "hexagon:2",
-                "--seed",
-                "1",
-                "-o",
-                str(out),
-                "--planted",
-                str(sol),
-            ]
+            "generate polyform --grid drafter --region hexagon:2 --seed 1 -o".split()
+            + [str(out), "--planted", str(sol)]
         )
         == 0
     )

@@ -18,22 +18,8 @@ from experiments.store import RESULT_COLUMNS, Store
 def e3(tmp_path):
     assert (
         main(
-            [
-                "generate",
-                "edge",
-                "--rows",
-                "3",
-                "--cols",
-                "3",
-                "--frame-colors",
-                "1",
-                "--inner-colors",
-                "2",
-                "-o",
-                str(tmp_path / "p.json"),
-                "--planted",
-                str(tmp_path / "s.json"),
-            ]
+            "generate edge --rows 3 --cols 3 --frame-colors 1 --inner-colors 2 -o".split()
+            + [str(tmp_path / "p.json"), "--planted", str(tmp_path / "s.json")]
         )
         == 0
     )
@@ -58,22 +44,8 @@ def test_an_output_that_is_an_input_is_refused(e3, capsys):
     same = e3 / "same.json"
     assert "its own file" in one_line_exit_2(
         capsys,
-        [
-            "generate",
-            "edge",
-            "--rows",
-            "3",
-            "--cols",
-            "3",
-            "--frame-colors",
-            "1",
-            "--inner-colors",
-            "2",
-            "-o",
-            str(same),
-            "--planted",
-            str(same),
-        ],
+        "generate edge --rows 3 --cols 3 --frame-colors 1 --inner-colors 2 -o".split()
+        + [str(same), "--planted", str(same)],
     )
     assert not same.exists()
 
@@ -315,24 +287,7 @@ def test_ctrl_c_in_beam_best_mode_keeps_the_best_board(tmp_path, monkeypatch, ca
     assert "interrupted" in err and str(kept.name) in err
     assert main(["verify", "eternity2", str(kept), "--score"]) == 0
     out = tmp_path / "b.json"
-    assert (
-        main(
-            [
-                "solve",
-                "eternity2",
-                "--solver",
-                "beam",
-                "--mode",
-                "best",
-                "--opt",
-                "width=256",
-                "-o",
-                str(out),
-                "--quiet",
-            ]
-        )
-        == 130
-    )
+    assert main("solve eternity2 --solver beam --mode best --opt width=256 -o".split() + [str(out), "--quiet"]) == 130
     assert json.loads(out.read_text())["placements"]
 
 

@@ -34,15 +34,7 @@ def checks(p, proof: dict) -> bool:
 
 @pytest.mark.parametrize(
     "name",
-    [
-        "eternity2-clue1",
-        "eternity2-clue2",
-        "eternity2-clue3",
-        "eternity2-clue4",
-        "brendan-8x8",
-        "pentomino-6x10",
-        "queens-8",
-    ],
+    "eternity2-clue1 eternity2-clue2 eternity2-clue3 eternity2-clue4 brendan-8x8 pentomino-6x10 queens-8".split(),
 )
 def test_honest_proofs_check(name):
     p, sol = board(name)

@@ -157,18 +157,7 @@ def test_sampled_state_has_more_pieces_than_its_region_needs():
 
 def test_tilability_command_end_to_end(tmp_path, capsys, monkeypatch):
     out, db = tmp_path / "w.json", tmp_path / "t.sqlite"
-    args = [
-        "tilability",
-        "serenity",
-        "--region-size",
-        "2",
-        "--excess",
-        "4",
-        "--samples",
-        "6",
-        "--seed",
-        "3",
-        "--db",
+    args = "tilability serenity --region-size 2 --excess 4 --samples 6 --seed 3 --db".split() + [
         str(db),
         "--quiet",
         "-o",
@@ -222,21 +211,8 @@ def test_tilability_offers_every_other_piece_by_default(tmp_path, capsys):
     out = tmp_path / "w.json"
     assert (
         main(
-            [
-                "tilability",
-                "serenity",
-                "--region-size",
-                "2",
-                "--samples",
-                "2",
-                "--seed",
-                "1",
-                "--db",
-                str(tmp_path / "t.sqlite"),
-                "--quiet",
-                "-o",
-                str(out),
-            ]
+            "tilability serenity --region-size 2 --samples 2 --seed 1 --db".split()
+            + [str(tmp_path / "t.sqlite"), "--quiet", "-o", str(out)]
         )
         == 0
     )

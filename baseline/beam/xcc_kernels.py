@@ -12,9 +12,8 @@ from baseline.runtime.kernel import MANY
 
 
 @njit(cache=True)
-def _pick_site(
-    board, scan, start, n_look, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch
-):
+def _pick_site(board, scan, start, n_look, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
+               scratch):
     """(the chosen site, its number of fitting options): the most constrained of the first
     ``n_look`` free sites in scan order from position ``start``; -1 when none is free."""
     best, best_n, seen = -1, MANY, 0
@@ -22,9 +21,8 @@ def _pick_site(
         s = scan[p]
         if _bit(board, s):
             continue
-        k = _count(
-            s, best_n, board, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch
-        )
+        k = _count(s, best_n, board, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
+                   scratch)
         if k < best_n:
             best, best_n = s, k
         seen += 1
@@ -41,23 +39,8 @@ def _sites(board, first, n_states, pt, n_look, scratch, site, n_fit):
     ow_mask = pt.ow_mask
     m = 0
     for i in range(n_states):
-        s, k = _pick_site(
-            board[i],
-            scan,
-            first[i],
-            n_look,
-            sg_ptr,
-            s_near,
-            c_info,
-            g_ptr,
-            g_tag,
-            e_opt,
-            e_lmask,
-            ow_ptr,
-            ow_idx,
-            ow_mask,
-            scratch,
-        )
+        s, k = _pick_site(board[i], scan, first[i], n_look, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr,
+                          ow_idx, ow_mask, scratch)
         site[i] = s
         n_fit[i] = k if s >= 0 else 0
         m += n_fit[i]
@@ -127,22 +110,8 @@ def _expand(board, first, site, n_states, pt, opt_hash, opt_weight, score, hsh, 
                 if not ok:
                     break
                 if (
-                    _count(
-                        near[u],
-                        1,
-                        child,
-                        sg_ptr,
-                        s_near,
-                        c_info,
-                        g_ptr,
-                        g_tag,
-                        e_opt,
-                        e_lmask,
-                        ow_ptr,
-                        ow_idx,
-                        ow_mask,
-                        scratch,
-                    )
+                    _count(near[u], 1, child, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
+                           ow_mask, scratch)
                     == 0
                 ):
                     ok = False
@@ -156,22 +125,8 @@ def _expand(board, first, site, n_states, pt, opt_hash, opt_weight, score, hsh, 
                     p += 1
                     if _bit(child, t):
                         continue
-                    kk = _count(
-                        t,
-                        64,
-                        child,
-                        sg_ptr,
-                        s_near,
-                        c_info,
-                        g_ptr,
-                        g_tag,
-                        e_opt,
-                        e_lmask,
-                        ow_ptr,
-                        ow_idx,
-                        ow_mask,
-                        scratch,
-                    )
+                    kk = _count(t, 64, child, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
+                                ow_mask, scratch)
                     if kk == 0:
                         ok = False
                         break
@@ -206,22 +161,8 @@ def _alive(board, first, n_states, pt, scratch, out):
             if _bit(board[i], s):
                 continue
             if (
-                _count(
-                    s,
-                    1,
-                    board[i],
-                    sg_ptr,
-                    s_near,
-                    c_info,
-                    g_ptr,
-                    g_tag,
-                    e_opt,
-                    e_lmask,
-                    ow_ptr,
-                    ow_idx,
-                    ow_mask,
-                    scratch,
-                )
+                _count(s, 1, board[i], sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
+                       scratch)
                 == 0
             ):
                 ok = False

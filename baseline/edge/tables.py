@@ -180,14 +180,11 @@ class EdgeTables:
             for rep, group in self.copies.items():
                 self.avail[group] = 0
                 self.avail[rep] = len(group)
-        (self.tab_base, self.tab_ptr, self.cand_piece, self.cand_rot, self.cand_col, self.n_col) = build_tables(
-            p, self.copies is not None
-        )
+        (self.tab_base, self.tab_ptr, self.cand_piece, self.cand_rot, self.cand_col, self.n_col) = build_tables(p,
+                                                                                                                self.copies is not None)
         self.nbr = np.array([p.neighbour(c, s) for c in range(n) for s in range(4)], np.int64)
-        self.cls_of = np.array(
-            [sum(1 << s for s, o in enumerate(p.outside_sides(c)) if o) if p.bordered else 0 for c in range(n)],
-            np.int64,
-        )
+        self.cls_of = np.array([sum(1 << s for s, o in enumerate(p.outside_sides(c)) if o) if p.bordered else 0 for c in range(n)],
+                               np.int64)
         self.fixed_n = len(p.fixed)
         self.fixed_piece = np.array([f.piece for f in p.fixed] + [0], np.int64)
         self.fixed_rot = np.array([f.rotation for f in p.fixed] + [0], np.int64)
@@ -201,9 +198,7 @@ class EdgeTables:
         f0 = len(self.cand_piece)  # fixed placements go after the table candidates
         self.s_piece = np.concatenate([self.cand_piece, np.array([f.piece for f in p.fixed], np.int32)])
         self.s_rot = np.concatenate([self.cand_rot, np.array([f.rotation for f in p.fixed], np.int8)])
-        self.s_col = np.concatenate(
-            [self.cand_col, np.array([c for f in p.fixed for c in p.placed(f.piece, f.rotation)], np.int32)]
-        )
+        self.s_col = np.concatenate([self.cand_col, np.array([c for f in p.fixed for c in p.placed(f.piece, f.rotation)], np.int32)])
         self.dep_fixed = np.full(n + 1, -1, np.int64)
         self.dep_fixed[: len(p.fixed)] = np.arange(f0, f0 + len(p.fixed))
         self.dep_nb = np.zeros(4 * (n + 1), np.int64)
@@ -214,9 +209,7 @@ class EdgeTables:
                 self.dep_nb[4 * k + j] = slot // 4
                 self.dep_side[4 * k + j] = (slot % 4 + 2) % 4
         if self.n_col > 256:
-            raise UsageError(
-                f"static orders take at most 255 colours, this puzzle has {self.n_col - 1}; use --opt order=mrv"
-            )
+            raise UsageError(f"static orders take at most 255 colours, this puzzle has {self.n_col - 1}; use --opt order=mrv")
         # packed candidates and, per depth, where the key's colours are (module docstring of run_static)
         col = self.s_col.reshape(-1, 4).astype(np.int64)
         self.cand = (

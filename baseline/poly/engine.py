@@ -196,22 +196,8 @@ def _choose(p, board, pt, wit, later, n_sites_look, randomize, scratch, best_buf
         seen += 1
         done = best_n <= 1 or seen == n_sites_look
     if best < 0:  # free sites, none on the boundary: the first one
-        best_n = _count(
-            scan[p],
-            MANY,
-            board,
-            sg_ptr,
-            s_near,
-            c_info,
-            g_ptr,
-            g_tag,
-            e_opt,
-            e_lmask,
-            ow_ptr,
-            ow_idx,
-            ow_mask,
-            best_buf,
-        )
+        best_n = _count(scan[p], MANY, board, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
+                        ow_mask, best_buf)
     return best_n
 
 

@@ -132,9 +132,8 @@ def _probe_batch(n_probes, start, board, pt, n_sites_look, pw, area, branches, v
                 p = pl[lv]
                 while p < n_scan and poly._bit(board, scan[p]):
                     p += 1
-                d, v, n_sol = _children(
-                    p, board, pt, n_sites_look, wit, later, area, stamp, stack, scratch, best_buf, cur, viable
-                )
+                d, v, n_sol = _children(p, board, pt, n_sites_look, wit, later, area, stamp, stack, scratch, best_buf,
+                                        cur, viable)
                 visited += 1
                 deepest = max(deepest, lv)
                 w = wl[lv]

@@ -318,9 +318,8 @@ class MemoSearch:
     def __init__(self, xcc, memo_mb: float = 1024.0):
         self.xcc = xcc
         items = narrow_order(xcc)[np.asarray(xcc.opt_items, np.int64)].astype(np.int32)
-        self.M, self.CONF, self.PI, self.lo, self.hi = bitset.build(
-            xcc.n_items, xcc.n_primary, xcc.opt_ptr, items, xcc.opt_colors
-        )
+        self.M, self.CONF, self.PI, self.lo, self.hi = bitset.build(xcc.n_items, xcc.n_primary, xcc.opt_ptr, items,
+                                                                    xcc.opt_colors)
         self.SM = secondary_masks(xcc.n_items, xcc.n_primary, xcc.opt_ptr, xcc.opt_items, xcc.opt_colors)
         depth = xcc.n_primary + 2
         self.Lst = np.zeros((depth, self.M.shape[1]), np.uint64)
@@ -397,9 +396,8 @@ class MemoSearch:
     def diagram(self):
         """The finished search's diagram (``zdd.Diagram``), trimmed to the nodes in use."""
         n = int(self.ms[N_NODES])
-        return Diagram(
-            self.lab[:n].copy(), self.zlo[:n].copy(), self.zhi[:n].copy(), int(self.ms[ROOT]), self.xcc.n_options
-        )
+        return Diagram(self.lab[:n].copy(), self.zlo[:n].copy(), self.zhi[:n].copy(), int(self.ms[ROOT]),
+                       self.xcc.n_options)
 
 
 def solve_memo(
@@ -432,15 +430,8 @@ def solve_memo(
             code[0] = search.step(b)
             return code[0]
 
-        outcome = drive(
-            step,
-            lambda: search.nodes,
-            time_s=limits.time_s,
-            node_limit=limits.nodes,
-            progress=progress,
-            info=lambda: {"nodes": search.nodes, **search.stats()},
-            on_stop=lambda c: True,
-        )
+        outcome = drive(step, lambda: search.nodes, time_s=limits.time_s, node_limit=limits.nodes, progress=progress,
+                        info=lambda: {"nodes": search.nodes, **search.stats()}, on_stop=lambda c: True)
         stats.update(search.stats())
         nodes = search.nodes
         if code[0] == FULL:
@@ -468,11 +459,5 @@ def solve_memo(
     want = limits.wanted(mode)
     raw = list(diagram.solutions(want)) if mode in ("first", "all") else []
     stats["time_s"] = time.perf_counter() - t0
-    return enumerated(
-        mode,
-        complete=True,
-        solutions=[[xcc.decode[k] for k in s] for s in raw],
-        count=total if mode == "count" else (None if mode == "first" else total),
-        stats=stats,
-        wanted=want,
-    )
+    return enumerated(mode, complete=True, solutions=[[xcc.decode[k] for k in s] for s in raw],
+                      count=total if mode == "count" else (None if mode == "first" else total), stats=stats, wanted=want)

@@ -163,17 +163,9 @@ class Diagram:
 
         def write(tmp: str) -> None:
             with open(tmp, "wb") as f:
-                np.savez_compressed(
-                    f,
-                    format=np.array(FORMAT),
-                    version=np.array(VERSION),
-                    fingerprint=np.array(fingerprint),
-                    root=np.array(self.root),
-                    n_options=np.array(self.n_options),
-                    lab=self.lab,
-                    zlo=self.zlo,
-                    zhi=self.zhi,
-                )
+                np.savez_compressed(f, format=np.array(FORMAT), version=np.array(VERSION),
+                                    fingerprint=np.array(fingerprint), root=np.array(self.root),
+                                    n_options=np.array(self.n_options), lab=self.lab, zlo=self.zlo, zhi=self.zhi)
 
         atomic_save(path, write)
 
