@@ -156,17 +156,7 @@ def experiments_in(db: str) -> list[str]:
         store.close()
 
 
-WINNER_COLUMNS = [
-    "family",
-    "class",
-    "cells",
-    "best",
-    "solved",
-    "par2_s",
-    "median_s",
-    "virtual_best_solved",
-    "virtual_best_median_s",
-]
+WINNER_COLUMNS = "family class cells best solved par2_s median_s virtual_best_solved virtual_best_median_s".split()
 
 
 def winners(summary: list[dict]) -> list[dict]:

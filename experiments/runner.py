@@ -44,6 +44,12 @@ class Instance:
     puzzle: dict
 
 
+# what a worker's row gives the store, besides the cell's own fields
+ROW_FIELDS = (
+    "status wall_s cpu_s peak_mb nodes conflicts count best_score message load_s build_s search_s optimal".split()
+)
+
+
 def classify(puzzle) -> tuple[float | None, str | None]:
     """Owen's expected number of solutions and the class, when the model is available."""
     from puzzles import estimate
@@ -300,26 +306,7 @@ def run(
         if "whole" in cell:  # a part of a split count: kept out of the tables, summed into the whole
             full["mode"] = "count-part"
         full["options"] = json.dumps(cell["options"], sort_keys=True)
-        full.update(
-            {
-                k: row.get(k)
-                for k in (
-                    "status",
-                    "wall_s",
-                    "cpu_s",
-                    "peak_mb",
-                    "nodes",
-                    "conflicts",
-                    "count",
-                    "best_score",
-                    "message",
-                    "load_s",
-                    "build_s",
-                    "search_s",
-                    "optimal",
-                )
-            }
-        )
+        full.update({k: row.get(k) for k in ROW_FIELDS})
         full["detail"] = json.dumps(row["detail"]) if row.get("detail") is not None else None
         full["verified"] = None if row.get("verified") is None else int(bool(row["verified"]))
         full.update(versions=vers, host=host, finished_at=time.strftime("%Y-%m-%dT%H:%M:%S"))

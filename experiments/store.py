@@ -32,35 +32,7 @@ CREATE TABLE IF NOT EXISTS results (
 );
 """
 
-RESULT_COLUMNS = [
-    "key",
-    "experiment",
-    "instance",
-    "family",
-    "solver",
-    "config",
-    "options",
-    "mode",
-    "repeat",
-    "time_limit",
-    "status",
-    "wall_s",
-    "cpu_s",
-    "peak_mb",
-    "nodes",
-    "conflicts",
-    "count",
-    "best_score",
-    "verified",
-    "message",
-    "versions",
-    "host",
-    "finished_at",
-    "detail",
-    "load_s",
-    "build_s",
-    "search_s",
-]
+RESULT_COLUMNS = "key experiment instance family solver config options mode repeat time_limit status wall_s cpu_s peak_mb nodes conflicts count best_score verified message versions host finished_at detail load_s build_s search_s".split()
 # columns later than the first; count_exact: a count beyond 64 bits, in decimal (``count`` holds it as a REAL)
 ADDED = {
     "detail": "TEXT",

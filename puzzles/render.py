@@ -18,36 +18,7 @@ from .polyform import PolyformPuzzle
 from .queens import QueensPuzzle
 
 # 0 is the grey border; then well-separated colours (Kelly's list, extended).
-PALETTE = [
-    "#9a9a9a",
-    "#f3c300",
-    "#875692",
-    "#f38400",
-    "#a1caf1",
-    "#be0032",
-    "#c2b280",
-    "#008856",
-    "#e68fac",
-    "#0067a5",
-    "#f99379",
-    "#604e97",
-    "#f6a600",
-    "#b3446c",
-    "#dcd300",
-    "#882d17",
-    "#8db600",
-    "#654522",
-    "#e25822",
-    "#2b3d26",
-    "#1f1f7a",
-    "#00c5cd",
-    "#ff69b4",
-    "#556b2f",
-    "#7fffd4",
-    "#d2691e",
-    "#4b0082",
-    "#98fb98",
-]
+PALETTE = "#9a9a9a #f3c300 #875692 #f38400 #a1caf1 #be0032 #c2b280 #008856 #e68fac #0067a5 #f99379 #604e97 #f6a600 #b3446c #dcd300 #882d17 #8db600 #654522 #e25822 #2b3d26 #1f1f7a #00c5cd #ff69b4 #556b2f #7fffd4 #d2691e #4b0082 #98fb98".split()
 
 
 def colour(k: int) -> str:
