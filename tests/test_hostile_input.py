@@ -327,25 +327,13 @@ CTRL_C = """
 name = "ctrlc"
 seed = 1
 time_limit = 60.0
-[[families]]
-kind = "edge"
-name = "small"
-rows = [3]
-cols = [3]
-frame_colors = [1]
-inner_colors = [1, 2]
-instances = 2
-[[families]]
-kind = "edge"
-name = "long"
-rows = [8]
-cols = [8]
-frame_colors = [2]
-inner_colors = [2]
-instances = 2
-[[solvers]]
-name = "edge-backtrack"
-mode = "count"
+families = [
+    {kind = "edge", name = "small", rows = [3], cols = [3], frame_colors = [1], inner_colors = [1, 2], instances = 2},
+    {kind = "edge", name = "long", rows = [8], cols = [8], frame_colors = [2], inner_colors = [2], instances = 2},
+]
+solvers = [
+    {name = "edge-backtrack", mode = "count"},
+]
 """
 
 

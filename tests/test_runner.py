@@ -294,18 +294,13 @@ def test_shipped_configs_parse_and_name_registered_solvers():
 SPLIT = """
 name = "split"
 time_limit = 30.0
-[[families]]
-kind = "builtin"
-name = "b"
-names = ["queens-8"]
-[[solvers]]
-name = "backtrack"
-mode = "count"
-split_depth = 1
-[[solvers]]
-name = "backtrack"
-mode = "count"
-label = "plain"
+families = [
+    {kind = "builtin", name = "b", names = ["queens-8"]},
+]
+solvers = [
+    {name = "backtrack", mode = "count", split_depth = 1},
+    {name = "backtrack", mode = "count", label = "plain"},
+]
 """
 
 
