@@ -126,7 +126,9 @@ def main(argv: list[str] | None = None) -> int:
             return _internal_error(argv, e, debug)
         name = str(e.filename or "")
         shown = name if len(name) <= 200 else name[:100] + "..." + name[-60:]
-        print(f"eternity: error: {shown}: {e.strerror.lower()}", file=sys.stderr)  # a file name the system refuses
+        print(
+            f"eternity: error: {shown}: {(e.strerror or str(e)).lower()}", file=sys.stderr
+        )  # a file name the system refuses
         return EXIT_USAGE
     except Exception as e:  # a bug, not bad input: say so, and keep the traceback
         return _internal_error(argv, e, debug)

@@ -185,7 +185,7 @@ class ExcessFamily(_Family):
     region_size: int = Field(ge=1, description="the region of a state, in pieces' area")
     excess: int = Field(ge=1, description="pieces on offer beyond those the region needs")
     samples: int = Field(ge=1, description="states to draw (raising it later adds only the new ones)")
-    regions: Literal[REGIONS] = Field(
+    regions: Literal[REGIONS] = Field(  # type: ignore[valid-type]  # the values of the one tuple REGIONS
         "last",
         description="what a partial tiling leaves (`last`), what its first "
         "pieces cover (`first`), or that with other pieces (`apart`)",

@@ -166,7 +166,7 @@ _INTERNAL = re.compile(
 )
 
 
-def _loc(err: dict) -> str:
+def _loc(err) -> str:
     """The field an error is about, as the file names it: pydantic's union and tag steps left out."""
     out: list[str] = []
     for i, x in enumerate(err.get("loc", ())):

@@ -77,7 +77,7 @@ class Option:
             raise UsageError(f"option {name}: {value!r} is not {_KIND_NAMES[self.kind]}")
         if self.choices and value not in self.choices:
             raise UsageError(f"option {name}: {value!r} is not one of {', '.join(map(str, self.choices))}")
-        if self.kind in (int, float):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
             ranges.in_range(f"option {name}", value, self.lo, self.hi)
         return value
 

@@ -112,7 +112,7 @@ def race(
         for i, p in enumerate(procs):
             if p.is_alive():
                 try:
-                    os.killpg(p.pid, signal.SIGKILL)
+                    os.killpg(p.pid, signal.SIGKILL)  # type: ignore[arg-type]  # alive: it has a pid
                 except (ProcessLookupError, PermissionError):
                     p.kill()
             p.join(timeout=5)

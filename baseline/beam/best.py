@@ -39,6 +39,8 @@ def _mismatches(p: EdgePuzzle, placements) -> int:
 class BestMode:
     """The best-mode part of ``BeamRun``."""
 
+    best_score: Any  # the best board's score (None until the first board)
+
     if TYPE_CHECKING:  # a part of BeamRun: it reads the run's tables and state, which BeamRun sets
 
         def __getattr__(self, name: str) -> Any: ...

@@ -186,7 +186,7 @@ class BeamRun(Snapshots, Schedule, BestMode):
             np.zeros(1),
         )
 
-    def _materialise(self, k, states, sp, sc, sm):
+    def _materialise(self, k, states, sp, sc, sm) -> tuple[np.ndarray, ...]:
         Wn = len(sp)
         new = (
             np.empty((Wn, self.n), self.cdt),
@@ -210,7 +210,7 @@ class BeamRun(Snapshots, Schedule, BestMode):
         W = cands.shape[0]
         states = Frontier(*(np.repeat(a, W, axis=0) for a in self.root()))
         for d in range(k):
-            states = Frontier(*self._materialise(d, states, np.arange(W), cands[:, d].copy(), mis), score)
+            states = Frontier(*self._materialise(d, states, np.arange(W), cands[:, d].copy(), mis), score)  # type: ignore[call-arg]
         return states
 
     def _cut_rank(self, width: int) -> int:
@@ -374,13 +374,14 @@ class BeamRun(Snapshots, Schedule, BestMode):
         t0 = self._t0
         deadline = None if limits.time_s is None else t0 + limits.time_s
         o = self.o
-        self.history = []
+        self.history: list[tuple[float, int]] = []
         budget = self.best and deadline is not None and o["schedule"] != "widen"
         if o["schedule"] == "budget" and deadline is None:
             raise UsageError("solver beam: schedule=budget needs a time limit")
         repairing = self.best and deadline is not None and o["repair"] > 0
         beam_deadline = deadline
         if repairing:
+            assert deadline is not None  # repairing needs a time limit
             beam_deadline = t0 + (1.0 - o["repair"]) * (deadline - t0)
         self.best_pl, self.best_score = None, None  # the best board as placements (repair works on these)
         resumed = self._load_best() if self.best and o["resume"] else None
@@ -394,6 +395,7 @@ class BeamRun(Snapshots, Schedule, BestMode):
                 # narrow passes lets it shrink to meet the deadline), then the repair phase; a
                 # narrow pass cut short (a probe) gives way to the schedule again
                 self._calibrate(t0, beam_deadline)
+                assert beam_deadline is not None  # the budget schedule has a deadline
                 if cut_width >= _planned_width(self._model, beam_deadline - time.perf_counter()) / 2:
                     self.stats["resumed_pass"] = cut_width
                     status = self._pass(cut_width, beam_deadline, progress, t0, resume=True, profile=self._model)
@@ -415,7 +417,12 @@ class BeamRun(Snapshots, Schedule, BestMode):
         if status == PassEnd.SOLUTION:
             return self._result("solved", [self.placements(self.solution)], None, t0, self.history)
         if self.best and self.best_pl is not None:
-            if repairing and time.perf_counter() < deadline and self.best_score < self.p.n_joins:
+            if (
+                repairing
+                and deadline is not None
+                and time.perf_counter() < deadline
+                and self.best_score < self.p.n_joins
+            ):
                 self._repair(t0, deadline, progress)
             self._save_best(force=True)
             return self._result("solved", [self.best_pl], self.best_score, t0, self.history)

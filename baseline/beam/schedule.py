@@ -46,6 +46,8 @@ def available_memory() -> int | None:
 class Schedule:
     """The schedule's part of ``BeamRun``: calibration, the memory cap and the budgeted passes."""
 
+    o: dict[str, Any]
+
     if TYPE_CHECKING:  # a part of BeamRun: it reads the run's tables and state, which BeamRun sets
 
         def __getattr__(self, name: str) -> Any: ...

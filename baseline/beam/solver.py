@@ -15,7 +15,7 @@ from baseline.beam.run import BeamRun
 from baseline.runtime import warmup
 from puzzles.edge import EdgePlacement, EdgePuzzle
 from puzzles.errors import UsageError
-from solving import Limits, SolverBase, SolveResult
+from solving import Limits, SolverBase, SolveResult, Status
 
 # ------------------------------------------------------------------ solver
 
@@ -102,7 +102,7 @@ def _parallel_best(p: EdgePuzzle, options: dict, limits: Limits, progress) -> So
     done = [x for x in outs if x.result is not None and x.result[0] is not None]
     if not done:
         errors = "; ".join(x.error for x in outs if x.error) or "no job returned a board"
-        return SolveResult("error", [], None, None, {"time_s": time.perf_counter() - t0}, errors)
+        return SolveResult(Status.ERROR, [], None, None, {"time_s": time.perf_counter() - t0}, errors)
     win = max(done, key=lambda x: x.result[1])
     pl, score, stats = win.result
     scores = {x.index: (x.result[1] if x.result else x.error) for x in outs}
@@ -116,5 +116,10 @@ def _parallel_best(p: EdgePuzzle, options: dict, limits: Limits, progress) -> So
     if progress:
         progress({"score": score})
     return SolveResult(
-        "solved", [[EdgePlacement(*x) for x in pl]], None, score, stats, f"best of {o['jobs']} jobs: job {win.index}"
+        Status.SOLVED,
+        [[EdgePlacement(*x) for x in pl]],
+        None,
+        score,
+        stats,
+        f"best of {o['jobs']} jobs: job {win.index}",
     )

@@ -76,7 +76,7 @@ def _nearest(nbr: np.ndarray, k: int) -> np.ndarray:
     if nbr.shape[1] == 0 or k == 0:
         return out[:, :0]
     for s in range(n):
-        seen, ring, got = {s}, [s], []
+        seen, ring, got = {s}, [s], list[int]()
         while ring and len(got) < k:
             nxt = []
             for u in ring:

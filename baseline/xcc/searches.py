@@ -25,6 +25,15 @@ class _Search:
 
     engine = ""
     STATE: tuple[str, ...] = ()
+    xcc: XCC
+
+    def step(self, budget: int, stop_on_solution: bool, split_depth: int = -1) -> int:
+        """Advance the search by at most ``budget`` nodes; a kernel's return code."""
+        raise NotImplementedError
+
+    def current_options(self) -> list[int]:
+        """The options of the current path, level by level."""
+        raise NotImplementedError
 
     def _start(self, depth: int, seed: int) -> None:
         """Counters at the root; MRV ties broken at random when ``seed`` >= 0."""

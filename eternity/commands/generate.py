@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import Any
 
 from eternity.commands.common import _Parser, _refused
 from puzzles.errors import UsageError
@@ -32,6 +33,8 @@ def cmd_generate(a) -> int:
 
     if a.rows and a.cols:
         _memory_check(a.rows * a.cols)
+    p: Any  # an edge or a polyform puzzle
+    planted: list[Any]
     with _refused(f"generate {a.family}"):
         if a.family == "edge":
             p, planted = generate.edge_puzzle(a.rows, a.cols, a.frame_colors, a.inner_colors, a.seed, a.name)

@@ -21,7 +21,7 @@ def cmd_solve(a) -> int:
     for key in ("checkpoint", "resume"):
         if getattr(a, key):
             opts[key] = getattr(a, key)
-    if (a.checkpoint or a.resume) and "checkpoint" not in solving.solver_class(name).OPTIONS:
+    if (a.checkpoint or a.resume) and "checkpoint" not in getattr(solving.solver_class(name), "OPTIONS", {}):
         raise UsageError(f"solver {name} has no checkpoints (beam and backtrack have)")
     solver = solving.get(name, opts)
     limits = solving.Limits(
@@ -92,9 +92,8 @@ def cmd_solve(a) -> int:
         if "distinct" in res.stats:
             line += f"  distinct {res.stats['distinct']}"
         if res.best_score is not None:
-            line += f"  best score {res.best_score}" + {True: " (proven optimal)", False: " (best so far)"}.get(
-                res.optimal, ""
-            )
+            said = {True: " (proven optimal)", False: " (best so far)", None: ""}
+            line += f"  best score {res.best_score}{said[res.optimal]}"
         if verified is not None:
             line += f"  verified {verified}"
         shown = {
