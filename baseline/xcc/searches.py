@@ -107,23 +107,9 @@ class DLXSearch(_Search):
         self._start(depth, seed)
 
     def step(self, budget: int, stop_on_solution: bool, split_depth: int = -1) -> int:
-        return dlx.run(
-            self.TOP,
-            self.UL,
-            self.DL,
-            self.COLOR,
-            self.LEN,
-            self.LL,
-            self.RL,
-            self.x,
-            self.chosen,
-            self.st,
-            self.prof,
-            budget,
-            stop_on_solution,
-            split_depth,
-            self.randomize,
-        )
+        links = (self.TOP, self.UL, self.DL, self.COLOR, self.LEN, self.LL, self.RL)
+        path = (self.x, self.chosen, self.st, self.prof)
+        return dlx.run(*links, *path, budget, stop_on_solution, split_depth, self.randomize)
 
     def current_options(self) -> list[int]:
         """Option indices of x[0..level-1] (a solution or a leaf of a split)."""
@@ -150,23 +136,9 @@ class BitsetSearch(_Search):
         self._start(depth, seed)
 
     def step(self, budget: int, stop_on_solution: bool, split_depth: int = -1) -> int:
-        return bitset.run(
-            self.M,
-            self.CONF,
-            self.PI,
-            self.lo,
-            self.hi,
-            self.Lst,
-            self.Ust,
-            self.item,
-            self.pos,
-            self.st,
-            self.prof,
-            budget,
-            stop_on_solution,
-            split_depth,
-            self.randomize,
-        )
+        problem = (self.M, self.CONF, self.PI, self.lo, self.hi)
+        path = (self.Lst, self.Ust, self.item, self.pos, self.st, self.prof)
+        return bitset.run(*problem, *path, budget, stop_on_solution, split_depth, self.randomize)
 
     def current_options(self) -> list[int]:
         return [int(k) - 1 for k in self.pos[: int(self.st[LEVEL])]]
