@@ -11,6 +11,7 @@ import math
 
 import solving
 from puzzles import estimate
+from puzzles.errors import UsageError
 from puzzles.orders import ORDERS, search_order
 
 
@@ -22,7 +23,7 @@ def measure(p, order: str = "rowscan", time_s: float | None = None) -> dict:
     measured tree is then a lower bound).
     """
     if order not in ORDERS or order == "mrv":
-        raise ValueError(
+        raise UsageError(
             f"--measure needs a static order edge-backtrack knows: {', '.join(o for o in ORDERS if o != 'mrv')}"
         )
     total, prof = estimate.search_nodes(p, search_order(p, order))

@@ -200,7 +200,7 @@ def table(db: str, fmt: str = "md", clock: str = "solve", experiment: str | None
     ``experiment``: only that config's cells (a database may hold several).  ``view="winners"``: one row a
     family and class, its best single configuration beside the virtual best (``winners``)."""
     if clock not in CLOCKS:
-        raise ValueError(f"unknown clock {clock!r} ({', '.join(CLOCKS)})")
+        raise UsageError(f"unknown clock {clock!r} ({', '.join(CLOCKS)})")
     store = Store(db)
     named = {
         "par2_s": f"par2_{clock}_s",
@@ -334,7 +334,7 @@ def plot(db: str, kind: str, output: str, clock: str = "solve") -> None:
         ax.set_yscale("log")
         ax.set_title(f"{what}: hardness against inner colours (colour: solver; line style: board)")
     else:
-        raise ValueError(f"unknown plot kind {kind!r} (cactus, hardness)")
+        raise UsageError(f"unknown plot kind {kind!r} (cactus, hardness)")
     ax.grid(alpha=0.3)
     if ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)

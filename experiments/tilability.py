@@ -20,6 +20,7 @@ import numpy as np
 
 import solving
 from puzzles import catalog
+from puzzles.errors import UsageError
 from puzzles.formats import atomic_write
 from puzzles.tilability import State, fit, log_likelihood, rank_correlation, uniform_fit
 
@@ -138,7 +139,7 @@ def analyse(states: list[State], n_pieces: int, region_terms: bool = False) -> d
     which pieces tile, ``puzzles.tilability.log_likelihood``); else one
     constant for all, and the held-out score also judges the predicted counts."""
     if len(states) < 2:
-        raise ValueError("need at least two complete exhausts")
+        raise UsageError("need at least two complete exhausts")
     full = fit(states, n_pieces, per_state=region_terms)
     halves = [states[0::2], states[1::2]]
     fa, fb = fit(halves[0], n_pieces, per_state=region_terms), fit(halves[1], n_pieces, per_state=region_terms)

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from puzzles.errors import UsageError
+
 from .grids import Cell, Grid
 
 
@@ -24,7 +26,7 @@ def _seed(grid: Grid) -> tuple[Cell, ...]:
 def free_polyforms(grid: Grid, n: int, progress: Callable[[int, int], None] | None = None) -> list[tuple[Cell, ...]]:
     """The canonical forms of the free polyforms of ``n`` units, sorted."""
     if n < 1:
-        raise ValueError("size must be at least 1")
+        raise UsageError("size must be at least 1")
     level = {_seed(grid)}
     for size in range(2, n + 1):
         nxt: set[tuple[Cell, ...]] = set()

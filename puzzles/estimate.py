@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
+from puzzles.errors import UsageError
+
 from .edge import EdgePuzzle
 
 
@@ -278,7 +280,7 @@ def log_expected_solutions(p: EdgePuzzle) -> float:
 def expected_solutions(p: EdgePuzzle) -> float:
     """Owen's expected number of solutions (inf when beyond float range)."""
     if not isinstance(p, EdgePuzzle) or not p.bordered or p.rows < 2 or p.cols < 2:
-        raise ValueError("Owen's model covers bordered edge-matching puzzles")
+        raise UsageError("Owen's model covers bordered edge-matching puzzles")
     lg = log_expected_solutions(p)
     return 10**lg if lg < 308 else float("inf")
 

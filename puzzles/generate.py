@@ -12,6 +12,8 @@ import random
 
 import numpy as np
 
+from puzzles.errors import UsageError
+
 from .edge import E, EdgePlacement, EdgePuzzle, S
 from .polyform import PolyformPuzzle, PolyPiece, PolyPlacement
 
@@ -21,11 +23,11 @@ def edge_puzzle(
 ) -> tuple[EdgePuzzle, list[EdgePlacement]]:
     """A random bordered edge-matching puzzle and its planted solution."""
     if rows < 2 or cols < 2:
-        raise ValueError("rows and cols must be at least 2")
+        raise UsageError("rows and cols must be at least 2")
     if frame_colors < 1:
-        raise ValueError("frame colours must be at least 1")
+        raise UsageError("frame colours must be at least 1")
     if max(rows, cols) > 2 and inner_colors < 1:
-        raise ValueError("inner colours must be at least 1")
+        raise UsageError("inner colours must be at least 1")
     rng = random.Random(seed)
     shown = np.zeros((rows * cols, 4), dtype=np.int64)
 
@@ -56,11 +58,11 @@ def polyomino_puzzle(
 ) -> tuple[PolyformPuzzle, list[PolyPlacement]]:
     """A rows x cols rectangle cut into connected pieces of ``size`` cells."""
     if rows < 1 or cols < 1 or size < 1:
-        raise ValueError("rows, cols and size must be positive")
+        raise UsageError("rows, cols and size must be positive")
     if (rows * cols) % size:
-        raise ValueError(f"{rows}x{cols} = {rows * cols} cells is not a multiple of the piece size {size}")
+        raise UsageError(f"{rows}x{cols} = {rows * cols} cells is not a multiple of the piece size {size}")
     if rows * cols > MAX_POLYOMINO_CELLS:
-        raise ValueError(
+        raise UsageError(
             f"{rows}x{cols} = {rows * cols} cells: the random cutter handles at most {MAX_POLYOMINO_CELLS} cells"
         )
     rng = random.Random(seed)
@@ -69,7 +71,7 @@ def polyomino_puzzle(
         if parts is not None:
             break
     else:
-        raise ValueError("could not cut the rectangle into connected pieces of that size; try another seed")
+        raise UsageError("could not cut the rectangle into connected pieces of that size; try another seed")
     from .grids import SquareGrid
 
     g = SquareGrid()

@@ -51,6 +51,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 
+from puzzles.errors import UsageError
+
 Cell = tuple[int, ...]
 S3 = math.sqrt(3.0)
 
@@ -301,4 +303,4 @@ def get_grid(name: str) -> Grid:
     try:
         return GRIDS[name]
     except KeyError:
-        raise ValueError(f"unknown grid {name!r} (known: {', '.join(sorted(GRIDS))})") from None
+        raise UsageError(f"unknown grid {name!r} (known: {', '.join(sorted(GRIDS))})") from None

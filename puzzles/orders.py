@@ -14,6 +14,8 @@ Fixed cells always come first.
 
 from __future__ import annotations
 
+from puzzles.errors import UsageError
+
 from .edge import EdgePuzzle
 
 ORDERS = ("rowscan", "rowscan-up", "colscan", "spiral", "frame-first", "mrv")
@@ -50,6 +52,6 @@ def search_order(p: EdgePuzzle, name: str) -> list[int]:
         order = [x for x in range(R * C)[::-1] if x // C >= k]
         order += [r * C + c for c in range(C - 1, -1, -1) for r in range(k - 1, -1, -1)]
     else:
-        raise ValueError(f"unknown order {name!r} (known: {', '.join(ORDERS)}, rows-cols-K)")
+        raise UsageError(f"unknown order {name!r} (known: {', '.join(ORDERS)}, rows-cols-K)")
     fixed = [f.cell for f in p.fixed]
     return fixed + [x for x in order if x not in set(fixed)]

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import random
 
+from puzzles.errors import UsageError
+
 from .grids import S3, Cell, Grid, get_grid
 from .polyform import PolyformPuzzle, PolyPiece, PolyPlacement
 
@@ -22,7 +24,7 @@ from .polyform import PolyformPuzzle, PolyPiece, PolyPlacement
 def hexagon_region(side: int) -> list[Cell]:
     """The drafter-grid cells of a regular hexagon of ``side`` unit triangles round the origin."""
     if side < 1:
-        raise ValueError("hexagon side must be at least 1")
+        raise UsageError("hexagon side must be at least 1")
     grid = get_grid("drafter")
     out = []
     for i in range(-2 * side, 2 * side + 1):
@@ -103,7 +105,7 @@ def partition(
     """Cut ``region`` into connected pieces of ``units`` units each."""
     area = units * grid.unit_size
     if len(region) % area:
-        raise ValueError(f"the region's {len(region)} cells are not a multiple of the piece area {area}")
+        raise UsageError(f"the region's {len(region)} cells are not a multiple of the piece area {area}")
     key = _reading_key(grid)
     ordered = sorted(region, key=key)
     for _ in range(max_restarts):
@@ -136,9 +138,9 @@ def region_puzzle(
     """A random partition of ``region`` as a puzzle, with ``excess`` extra pieces, and its planted solution."""
     grid = get_grid(grid_name)
     if dudes and grid_name != "drafter":
-        raise ValueError("dudes (no 30 degree corners) applies to the drafter grid only")
+        raise UsageError("dudes (no 30 degree corners) applies to the drafter grid only")
     if excess < 0:
-        raise ValueError("excess must be at least 0")
+        raise UsageError("excess must be at least 0")
     rng = random.Random(seed)
     parts = partition(grid, region, units, rng, dudes)
     extra: list[list[Cell]] = []

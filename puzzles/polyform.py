@@ -17,6 +17,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from puzzles.errors import UsageError
+
 from .grids import Cell, get_grid
 from .xcc import XCC
 
@@ -185,7 +187,7 @@ class PolyformPuzzle:
             raise ValueError("duplicate item names")
         n_items = len(item_names)
         if n_items > np.iinfo(np.int32).max or len(flat) > np.iinfo(np.int32).max:
-            raise ValueError("polyform puzzle too large for the XCC arrays")
+            raise UsageError("polyform puzzle too large for the XCC arrays")
         return XCC(
             item_names=item_names,
             n_primary=n_cells + (len(names) if self.exact else 0),

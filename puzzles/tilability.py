@@ -33,6 +33,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from puzzles.errors import UsageError
+
 from .polyform import PolyformPuzzle, PolyPiece
 from .tilability_design import offer_limit
 from .xcc import XCC
@@ -79,7 +81,7 @@ def sample_region(
     n_cells = len(cells)  # the XCC lists the region's cells first, sorted, then the pieces
     target = k * area
     if target > n_cells:
-        raise ValueError(f"region size {k} is more than the board holds")
+        raise UsageError(f"region size {k} is more than the board holds")
     xcc = xcc if xcc is not None else p.to_xcc()
     ptr, items = xcc.opt_ptr.astype(np.int64), xcc.opt_items.astype(np.int64)
     owner = np.repeat(np.arange(xcc.n_options), np.diff(ptr))
@@ -203,16 +205,16 @@ def sample_state(
     places first, which favours easily placed pieces)."""
     n = k + excess
     if n > offer_limit(len(p.pieces), k, regions):
-        raise ValueError(
+        raise UsageError(
             f"region size {k} plus excess {excess} is more than the {len(p.pieces)} pieces"
             + (f" less the {k} that cut the region" if regions == "apart" else "")
         )
     sizes = {len(pc.cells) for pc in p.pieces}
     if len(sizes) != 1:
-        raise ValueError("the tilability model needs pieces of one size")
+        raise UsageError("the tilability model needs pieces of one size")
     if regions in ("first", "apart"):
         if prefix is None:
-            raise ValueError(f"regions={regions} needs a native prefix search")
+            raise UsageError(f"regions={regions} needs a native prefix search")
         if regions == "apart":  # the cut first, then the state's pieces from the others
             region, cut = sample_region_first(p, k, rng, prefix)
             chosen = sorted(rng.sample(sorted(set(range(len(p.pieces))) - set(cut)), n))

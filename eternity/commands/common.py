@@ -42,13 +42,13 @@ class _Parser(argparse.ArgumentParser):
 
 @contextlib.contextmanager
 def _refused(prefix: str):
-    """A ValueError from below is a request refused: one line, ``prefix: why`` (a UsageError passes as it is)."""
+    """A refusal from below (``UsageError``) named by the command it refused: one line, ``prefix: why``.
+    Any other exception passes on as it is: a ValueError from below is a bug, reported as one."""
     try:
         yield
-    except UsageError:
-        raise
-    except ValueError as e:
-        raise UsageError(f"{prefix}: {e}") from None
+    except UsageError as e:
+        msg = str(e)
+        raise UsageError(msg if msg.startswith(prefix) else f"{prefix}: {msg}") from None
 
 
 def _out(obj) -> None:

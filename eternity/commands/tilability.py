@@ -68,7 +68,7 @@ def cmd_tilability(a) -> int:
         )
     try:
         res = T.analyse(states, len(base.pieces), a.region_terms)
-    except ValueError as e:
+    except UsageError as e:
         raise UsageError(f"tilability: {e}") from None
     doc = T.weights_document(a.puzzle, a.region_size, a.excess, a.samples, a.seed, res, a.regions, data)
     from puzzles.formats import write_weights
