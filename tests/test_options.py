@@ -76,8 +76,12 @@ def buggy(tmp_path, monkeypatch):
     import tempfile
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    from solving import registry
+
     solving.register("buggy", "buggy_solver:Buggy")
     yield tmp_path
+    registry._extra.pop("buggy", None)  # this process only: later tests list the shipped solvers
+    registry._classes.pop("buggy", None)
     sys.modules.pop("buggy_solver", None)
 
 

@@ -26,6 +26,7 @@ import time
 import numpy as np
 
 from baseline.edge.kernels import run, run_best, run_static
+from baseline.edge.split import part_puzzle, prefixes
 from baseline.edge.tables import EdgeTables, slip_allowance
 from baseline.runtime import warmup
 from baseline.runtime.driver import Outcome, drive, luby
@@ -43,6 +44,7 @@ class EdgeBacktrack(SolverBase):
     name = "edge-backtrack"
     KINDS = ("edge",)
     MODES = ("first", "count", "all", "best")
+    CAN_SPLIT = True
     OPTIONS = {
         "order": Option(str, "rowscan", "search order", ORDERS),
         "slips": Option(
@@ -73,7 +75,27 @@ class EdgeBacktrack(SolverBase):
             "modes first, count, best) or each piece its own",
             ("merge", "distinct"),
         ),
+        "split_depth": Option(
+            int,
+            0,
+            "search only one part of a cut: the first N free cells of the row scan filled one way",
+            lo=0,
+            modes=("first", "count", "all"),
+        ),
+        "part": Option(
+            int,
+            0,
+            "with split_depth: which part (0..parts-1, in the order of baseline/edge/split.py)",
+            lo=0,
+            modes=("first", "count", "all"),
+        ),
     }
+
+    def split_parts(self, puzzle, depth: int) -> int:
+        return len(prefixes(puzzle, depth))
+
+    def part_options(self, depth: int, part: int) -> dict:
+        return {"split_depth": depth, "part": part}
 
     def check(self, puzzle, mode: str) -> None:
         super().check(puzzle, mode)
@@ -104,6 +126,8 @@ class EdgeBacktrack(SolverBase):
             raise UsageError("solver edge-backtrack: restarts are for mode first (a count needs one whole search)")
         if (restarts or o["seed"] >= 0) and mode == "best":
             raise UsageError("solver edge-backtrack: mode best takes neither restarts nor a seed")
+        if o["split_depth"]:  # one part of a cut: the puzzle with its prefix fixed
+            puzzle = part_puzzle(puzzle, o["split_depth"], o["part"])
         t0 = time.perf_counter()
         merge = o["identical"] == "merge" and mode != "all"  # mode all lists every labelling
         variants = _Variants(puzzle, o["order"], o["seed"] if o["seed"] >= 0 or not restarts else 0, merge)

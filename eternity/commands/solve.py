@@ -18,6 +18,10 @@ def cmd_solve(a) -> int:
     p = catalog.load(a.puzzle)
     name = a.solver or ("edge-backtrack" if p.kind == "edge" else "backtrack")
     opts = _opts(a.opt)
+    if a.executor == "dask":
+        return _solve_on_dask(a, p, name, opts)
+    if a.scheduler or a.workers or a.split_depth:
+        raise UsageError("solve: --scheduler, --workers and --split-depth go with --executor dask")
     for key in ("checkpoint", "resume"):
         if getattr(a, key):
             opts[key] = getattr(a, key)
@@ -131,6 +135,56 @@ def _keep_interrupted(a, p, res) -> int:
     return 130
 
 
+def _solve_on_dask(a, p, name: str, opts: dict) -> int:
+    """`--executor dask`: the search cut into parts on a Dask cluster (``experiments.search``); the answer
+    is verified against the whole puzzle and printed as a local solve's is."""
+    import os
+
+    from experiments.search import distributed_solve
+    from puzzles import formats
+    from puzzles.verify import verify
+
+    if a.distinct or a.mode not in ("first", "count"):
+        raise UsageError("solve --executor dask: modes first and count, without --distinct")
+    limits = solving.Limits(time_s=a.time_limit)
+    progress, status_ctx = _live_progress(a)
+    with status_ctx:
+        res = distributed_solve(
+            p, name, opts, a.mode, limits, scheduler=a.scheduler, workers=a.workers or os.cpu_count() or 2,
+            ledger_dir=a.checkpoint or a.resume, resume=bool(a.resume), depth=a.split_depth, progress=progress,
+        )  # fmt: skip
+    verified = None
+    if res.solutions:
+        rep = verify(p, res.solutions[0])
+        verified = bool(rep.valid)
+        if not verified:
+            print("eternity: error: a part returned a solution the verifier rejects", file=sys.stderr)
+            return EXIT_INVALID
+        if a.output:
+            from puzzles.outputs import write_or_rescue
+
+            write_or_rescue(a.output, json.dumps(formats.solution_to_dict(p, res.solutions[0]), indent=1) + "\n",
+                            "the solution")  # fmt: skip
+    if a.json:
+        d = res.as_dict()
+        if verified is not None:
+            d["verified"] = verified
+        _out(d)
+    else:
+        line = res.status.value + ("" if res.count is None else f"  count {res.count}")
+        st = res.stats
+        line += f"  parts {st['parts_done']}/{st['parts']} (depth {st['depth']}, {st['workers']} workers)"
+        line += f"  nodes {st['nodes']}  time_s {st['time_s']:.3g}" + (
+            "" if verified is None else f"  verified {verified}"
+        )
+        print(line)
+        if res.message:
+            print(res.message, file=sys.stderr)
+    if res.status == solving.Status.ERROR:
+        return EXIT_INVALID
+    return EXIT_LIMIT if res.status == solving.Status.LIMIT else EXIT_OK
+
+
 def add(sub) -> None:
     s = sub.add_parser("solve", help="solve a puzzle with a registered solver")
     s.add_argument("puzzle")
@@ -171,4 +225,15 @@ def add(sub) -> None:
         action="store_true",
         help="no progress (a live line on a terminal, else a log line every 15 s on stderr)",
     )
+    s.add_argument(
+        "--executor",
+        choices=["local", "dask"],
+        default="local",
+        help="dask: one search across a Dask cluster, its tree cut into parts (modes first and count, solvers "
+        "that split); --checkpoint DIR keeps a ledger of the parts done, --resume DIR continues it",
+    )
+    s.add_argument("--scheduler", metavar="ADDR", help="--executor dask: the scheduler (default: a local cluster)")
+    s.add_argument("--workers", type=arg(int, 1, 1024), help="--executor dask, local cluster: workers (default: cores)")
+    s.add_argument("--split-depth", type=arg(int, 1, 64), help="--executor dask: cut at this depth (default: from the "
+                   "tree's width, 16 parts a worker)")  # fmt: skip
     s.set_defaults(func=cmd_solve, outputs={"output": "file", "svg": "svg", "checkpoint": "dir"})

@@ -1,0 +1,254 @@
+"""One search across a Dask cluster: a solver's tree cut into parts, the parts run as tasks, a ledger of
+what is done.
+
+For a solver that splits (``CAN_SPLIT``: `backtrack`, `edge-backtrack`, `cube`), in modes first and count.
+The cut is the solver's own (``split_parts`` / ``part_options``): the first levels of its search filled
+each possible way, each part an independent search.  The depth is the shallowest that gives every
+worker ``PARTS_PER_WORKER`` parts or more, so that no worker holds the last part alone for long.
+
+The ledger is a SQLite file (``ledger.sqlite`` in the checkpoint directory): the cut and, per part, its
+answer.  A part is written once (its row is the proof that it is counted), so a worker killed mid-task
+(Dask runs its task again elsewhere) or a client killed and resumed (``--resume``: the parts in the
+ledger are not run again) never counts a part twice.  A first solution cancels the other parts.  Each
+part's answer goes through the verifier on its worker (``solving.solve_verified``); the caller verifies
+the final answer against the whole puzzle.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import solving
+from puzzles.errors import UsageError
+from solving import Limits, SolveResult, Status
+
+PARTS_PER_WORKER = 16
+MAX_DEPTH = 64
+LEDGER = "ledger.sqlite"
+CONNECT_TIMEOUT_S = 5.0
+
+
+def cut_depth(solver, puzzle, workers: int, at_least: int | None = None) -> tuple[int, int]:
+    """(depth, parts): the shallowest cut with at least ``at_least`` parts (default: PARTS_PER_WORKER a
+    worker), or the deepest tried when the tree is too narrow for that."""
+    want = at_least if at_least is not None else PARTS_PER_WORKER * max(1, workers)
+    depth, n = 1, solver.split_parts(puzzle, 1)
+    while n < want and depth < MAX_DEPTH:
+        nxt = solver.split_parts(puzzle, depth + 1)
+        if nxt <= n and nxt < want and depth > 4:  # the cut no longer widens
+            break
+        depth, n = depth + 1, nxt
+    return depth, n
+
+
+def run_part(puzzle_doc: dict, name: str, options: dict, mode: str, time_s: float | None) -> dict:
+    """One part on a worker: the solver with the part's options, its answer verified."""
+    from puzzles.formats import puzzle_from_dict, solution_to_dict
+
+    puzzle = puzzle_from_dict(puzzle_doc)
+    solver = solving.get(name, options)
+    t0 = time.perf_counter()
+    res, verified = solving.solve_verified(solver, puzzle, mode, Limits(time_s=time_s))
+    sol = solution_to_dict(puzzle, res.solutions[0]) if res.solutions else None  # as a solution file holds it
+    return {"status": res.status.value, "count": res.count, "solution": sol, "verified": verified,
+            "nodes": int(res.stats.get("nodes", 0) or 0), "seconds": time.perf_counter() - t0,
+            "message": res.message}  # fmt: skip
+
+
+class Ledger:
+    """The ledger of one distributed search: the cut (meta) and each part's answer, written once."""
+
+    def __init__(self, directory: str | Path, fingerprint: dict, resume: bool):
+        d = Path(directory)
+        d.mkdir(parents=True, exist_ok=True)
+        self.path = d / LEDGER
+        existed = self.path.exists()
+        if existed and not resume:
+            raise UsageError(f"{self.path}: a ledger is there already (--resume {d} continues it)")
+        if resume and not existed:
+            raise UsageError(f"--resume {d}: no ledger there ({LEDGER})")
+        self.db = sqlite3.connect(self.path)
+        self.db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
+        self.db.execute(
+            "CREATE TABLE IF NOT EXISTS parts (part INTEGER PRIMARY KEY, status TEXT, count TEXT, "
+            "nodes INTEGER, seconds REAL, solution TEXT)"
+        )
+        got = dict(self.db.execute("SELECT key, value FROM meta"))
+        if got:
+            was = json.loads(got["fingerprint"])
+            if was != fingerprint:
+                diff = sorted(k for k in set(was) | set(fingerprint) if was.get(k) != fingerprint.get(k))
+                raise UsageError(f"--resume {d}: the ledger is of another search ({', '.join(diff)} differ)")
+        else:
+            self.db.execute("INSERT INTO meta VALUES ('fingerprint', ?)", (json.dumps(fingerprint, sort_keys=True),))
+            self.db.commit()
+        self.fingerprint = fingerprint
+
+    def done(self) -> dict[int, dict]:
+        rows = self.db.execute("SELECT part, status, count, nodes, seconds, solution FROM parts")
+        return {r[0]: {"status": r[1], "count": None if r[2] is None else int(r[2]), "nodes": r[3], "seconds": r[4],
+                       "solution": None if r[5] is None else json.loads(r[5])} for r in rows}  # fmt: skip
+
+    def record(self, part: int, row: dict) -> bool:
+        """Write a part's answer once; False when it was there already (a task run twice)."""
+        cur = self.db.execute(
+            "INSERT OR IGNORE INTO parts VALUES (?, ?, ?, ?, ?, ?)",
+            (part, row["status"], None if row["count"] is None else str(row["count"]), row["nodes"], row["seconds"],
+             None if row["solution"] is None else json.dumps(row["solution"])),
+        )  # fmt: skip
+        self.db.commit()
+        return cur.rowcount == 1
+
+    def close(self) -> None:
+        self.db.close()
+
+
+def connect(scheduler: str | None, workers: int):
+    """(client, cluster): a client of the scheduler at ``scheduler``, or of a local cluster of ``workers``
+    single-threaded processes.  A scheduler that does not answer is bad input, said within the timeout."""
+    from dask.distributed import Client, LocalCluster
+
+    if scheduler:
+        try:
+            return Client(scheduler, timeout=CONNECT_TIMEOUT_S), None
+        except (OSError, TimeoutError, ValueError) as e:
+            raise UsageError(f"--scheduler {scheduler}: no Dask scheduler answers there ({type(e).__name__})") from None
+    import logging
+
+    # the parts a first solution cancels are not news: the workers' warnings about them stay quiet
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                           silence_logs=logging.ERROR)  # fmt: skip
+    return Client(cluster), cluster
+
+
+def distributed_solve(
+    puzzle,
+    name: str,
+    options: dict[str, Any],
+    mode: str,
+    limits: Limits,
+    *,
+    scheduler: str | None = None,
+    workers: int = 2,
+    ledger_dir: str | None = None,
+    resume: bool = False,
+    depth: int | None = None,
+    progress: Callable[[dict], None] | None = None,
+    client=None,
+) -> SolveResult:
+    """Modes first and count of a splitting solver, its parts as Dask tasks (module docstring)."""
+    from puzzles.formats import puzzle_hash, puzzle_to_dict
+
+    cls = solving.solver_class(name)
+    if not getattr(cls, "CAN_SPLIT", False):
+        can = ", ".join(n for n in solving.names() if getattr(solving.solver_class(n), "CAN_SPLIT", False))
+        raise UsageError(f"--executor dask: solver {name} cannot split its search (these can: {can})")
+    if mode not in ("first", "count"):
+        raise UsageError(f"--executor dask: mode {mode} is not split (modes first and count are)")
+    solver = solving.get(name, options)
+    solver.check(puzzle, mode)
+    t0 = time.perf_counter()
+    own = client is None
+    cluster = None
+    if own:
+        client, cluster = connect(scheduler, workers)
+    ledger = None
+    try:
+        n_workers = max(1, len(client.scheduler_info().get("workers", {})) or workers)
+        fingerprint = {"puzzle": puzzle_hash(puzzle), "solver": name, "options": options, "mode": mode}
+        if ledger_dir:
+            ledger = Ledger(ledger_dir, fingerprint, resume)
+            meta = dict(ledger.db.execute("SELECT key, value FROM meta"))
+            if "depth" in meta:
+                depth = int(meta["depth"])
+        if depth is None:
+            depth, n_parts = cut_depth(solver, puzzle, n_workers)
+        else:
+            n_parts = solver.split_parts(puzzle, depth)
+        if ledger is not None:
+            ledger.db.execute("INSERT OR IGNORE INTO meta VALUES ('depth', ?)", (str(depth),))
+            ledger.db.commit()
+        done = ledger.done() if ledger is not None else {}
+        doc = puzzle_to_dict(puzzle)
+        deadline = None if limits.time_s is None else t0 + limits.time_s
+        todo = [i for i in range(n_parts) if i not in done]
+        futures = {}
+        for i in todo:
+            opts = {**options, **solver.part_options(depth, i)}
+            fut = client.submit(run_part, doc, name, opts, mode, limits.time_s, key=f"part-{i}-{id(puzzle)}-{t0}",
+                                pure=False, retries=3)  # fmt: skip
+            futures[fut] = i
+        res = _gather(futures, done, ledger, mode, depth, n_parts, deadline, progress, t0, n_workers)
+        if res.solutions:  # a solution file's placements, back to the puzzle's own
+            from puzzles.formats import solution_from_dict
+
+            res.solutions = [solution_from_dict(puzzle, res.solutions[0])]
+        return res
+    finally:
+        if ledger is not None:
+            ledger.close()
+        if own:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+
+
+def _gather(futures, done, ledger, mode, depth, n_parts, deadline, progress, t0, n_workers) -> SolveResult:
+    """Collect the parts as they finish; a first solution, or the deadline, cancels the rest."""
+    from dask.distributed import as_completed
+
+    answers = dict(done)
+    resumed = len(done)
+    nodes = sum(int(r.get("nodes") or 0) for r in done.values())
+    solution = next((r["solution"] for r in done.values() if r.get("solution")), None)
+    last = 0.0
+    stats: dict[str, Any] = {"depth": depth, "parts": n_parts, "workers": n_workers, "resumed_parts": resumed,
+                             "repeated_parts": 0}  # fmt: skip
+    pending = as_completed(list(futures), with_results=False)
+    stopped = None
+    if not (mode == "first" and solution is not None):
+        for fut in pending:
+            i = futures[fut]
+            row = fut.result()
+            if ledger is None or ledger.record(i, row):
+                answers[i] = row
+                nodes += row["nodes"]
+            else:
+                stats["repeated_parts"] += 1
+            if row["status"] == Status.ERROR.value:
+                stopped = f"part {i}: {row['message']}"
+                break
+            if mode == "first" and row["solution"]:
+                solution = row["solution"]
+                break
+            now = time.perf_counter()
+            if progress and now - last >= 0.5:
+                last = now
+                left = n_parts - len(answers)
+                rate = (len(answers) - resumed) / max(now - t0, 1e-9)
+                progress({"parts_done": len(answers), "parts_left": left, "placements_per_s": round(nodes / max(now - t0, 1e-9)),
+                          "eta_s": round(left / rate, 1) if rate > 0 else None})  # fmt: skip
+            if deadline is not None and now >= deadline:
+                stopped = "limit"
+                break
+    for fut in futures:
+        if not fut.done():
+            fut.cancel()
+    stats.update(nodes=nodes, time_s=time.perf_counter() - t0, parts_done=len(answers))
+    if stopped and stopped != "limit":
+        return SolveResult(Status.ERROR, [], None, None, stats, stopped)
+    if mode == "first":
+        if solution is not None:
+            return SolveResult(Status.SOLVED, [solution], None, None, stats)
+        complete = len(answers) == n_parts and all(r["status"] == Status.UNSAT.value for r in answers.values())
+        return SolveResult(Status.UNSAT if complete else Status.LIMIT, [], None, None, stats)
+    answered = [r for r in answers.values() if solving.answered(r["status"])]
+    total = sum(int(r["count"] or 0) for r in answered)
+    if len(answered) == n_parts:
+        return SolveResult(Status.SOLVED if total else Status.UNSAT, [], total, None, stats)
+    return SolveResult(Status.LIMIT, [], total, None, stats, f"{len(answered)} of {n_parts} parts counted")

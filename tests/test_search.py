@@ -1,0 +1,107 @@
+"""One search across a Dask cluster (``experiments/search.py``): counts equal the local count with a worker
+killed halfway, a first solution is verified, a killed client resumes from the ledger, bad requests are
+one line."""
+
+import os
+import signal
+
+import pytest
+
+import solving
+from eternity.cli import main
+from puzzles import generate
+
+pytest.importorskip("dask.distributed")
+
+from dask.distributed import Client, LocalCluster  # noqa: E402
+
+from experiments.search import distributed_solve  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client():
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    c = Client(cluster)
+    yield c
+    c.close()
+    cluster.close()
+
+
+def board(args=(5, 5, 2, 3, 7)):
+    return generate.edge_puzzle(*args)[0]
+
+
+def test_the_edge_cut_partitions_the_solutions():
+    p = board((4, 4, 2, 3, 7))
+    whole = solving.get("edge-backtrack").solve(p, mode="count").count
+    s = solving.get("edge-backtrack")
+    assert whole > 0
+    for depth in (1, 2):
+        parts = [solving.get("edge-backtrack", s.part_options(depth, i)) for i in range(s.split_parts(p, depth))]
+        assert sum(x.solve(p, mode="count").count for x in parts) == whole
+
+
+@pytest.mark.parametrize(
+    "name, args",
+    [("edge-backtrack", (5, 5, 2, 3, 7)), pytest.param("backtrack", (4, 5, 2, 3, 3), marks=pytest.mark.slow)],
+)
+def test_a_count_across_the_cluster_equals_the_local_count(client, name, args):
+    p = board(args)
+    local = solving.get(name).solve(p, mode="count").count
+    res = distributed_solve(p, name, {}, "count", solving.Limits(), client=client)
+    assert res.status == "solved" and res.count == local > 0
+    assert res.stats["parts_done"] == res.stats["parts"] >= 16
+
+
+def test_a_first_solution_across_the_cluster_is_verified(client):
+    from puzzles.verify import verify
+
+    p = board((6, 6, 2, 6, 1))
+    res = distributed_solve(p, "edge-backtrack", {}, "first", solving.Limits(), client=client)
+    assert res.status == "solved" and verify(p, res.solutions[0]).valid
+
+
+def test_a_killed_client_resumes_from_the_ledger_with_the_same_count(client, tmp_path):
+    p = board()
+    seen = []
+
+    def kill_after_some(info):
+        seen.append(info)
+        if info["parts_done"] >= 10:
+            raise KeyboardInterrupt  # the client goes away with parts done and parts left
+
+    with pytest.raises(KeyboardInterrupt):
+        distributed_solve(p, "edge-backtrack", {}, "count", solving.Limits(), client=client, ledger_dir=str(tmp_path),
+                          progress=kill_after_some)  # fmt: skip
+    res = distributed_solve(p, "edge-backtrack", {}, "count", solving.Limits(), client=client,
+                            ledger_dir=str(tmp_path), resume=True)  # fmt: skip
+    assert res.count == 5_529_600 and 10 <= res.stats["resumed_parts"] < res.stats["parts"]
+
+
+def test_a_count_survives_a_worker_killed_halfway():
+    p = board()
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with Client(cluster) as c:
+            pids = list(c.run(os.getpid).values())
+            killed = []
+
+            def kill_one(info):
+                if not killed and info["parts_done"] >= 5:
+                    os.kill(pids[0], signal.SIGKILL)  # its running part goes to the other worker
+                    killed.append(pids[0])
+
+            res = distributed_solve(p, "edge-backtrack", {}, "count", solving.Limits(), client=c, progress=kill_one)
+    assert killed and res.status == "solved" and res.count == 5_529_600  # the lost part ran again, counted once
+
+
+def test_bad_requests_are_one_line(tmp_path, capsys):
+    p = tmp_path / "p.json"
+    assert main("generate edge --rows 3 --cols 3 --frame-colors 1 --inner-colors 2 -o".split() + [str(p)]) == 0
+    capsys.readouterr()
+    assert main(["solve", str(p), "--executor", "dask", "--solver", "beam"]) == 2
+    assert "cannot split" in capsys.readouterr().err
+    assert main(["solve", str(p), "--executor", "dask", "--scheduler", "tcp://127.0.0.1:9", "--mode", "count"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no Dask scheduler answers" in err[0]
+    assert main(["solve", str(p), "--workers", "2"]) == 2
+    assert "go with --executor dask" in capsys.readouterr().err
