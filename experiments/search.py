@@ -177,6 +177,7 @@ def distributed_solve(
         doc = puzzle_to_dict(puzzle)
         deadline = None if limits.time_s is None else t0 + limits.time_s
         todo = [i for i in range(n_parts) if i not in done]
+        t0 = time.perf_counter()  # the clock of the search itself: the cluster is up and the cut is made
         futures = {}
         for i in todo:
             opts = {**options, **solver.part_options(depth, i)}
@@ -239,7 +240,8 @@ def _gather(futures, done, ledger, mode, depth, n_parts, deadline, progress, t0,
     for fut in futures:
         if not fut.done():
             fut.cancel()
-    stats.update(nodes=nodes, time_s=time.perf_counter() - t0, parts_done=len(answers))
+    took = time.perf_counter() - t0
+    stats.update(nodes=nodes, time_s=took, parts_done=len(answers), placements_per_s=round(nodes / max(took, 1e-9)))
     if stopped and stopped != "limit":
         return SolveResult(Status.ERROR, [], None, None, stats, stopped)
     if mode == "first":

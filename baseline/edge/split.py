@@ -26,11 +26,18 @@ def prefixes(p: EdgePuzzle, depth: int) -> list[tuple[EdgePlacement, ...]]:
     """Every legal filling of the first ``depth`` free cells, in a fixed order (the parts' numbering)."""
     if depth < 1:
         raise UsageError("split: the depth must be at least 1")
+    key = (p.rows, p.cols, p.pieces.tobytes(), tuple(p.fixed), depth)
+    if key in _cache:  # every part of a cut asks for the same list: made once a process
+        return _cache[key]
     cells = prefix_cells(p, depth)
+    fixed_pieces = {f.piece for f in p.fixed}
     by_cell: dict[int, list[EdgePlacement]] = {c: [] for c in cells}
-    for pl in p.candidates():
-        if pl.cell in by_cell:
-            by_cell[pl.cell].append(pl)
+    for c in cells:  # the border rule on the prefix's cells only (the whole board's candidates cost 0.16 s on 6x6)
+        for q in range(p.n_pieces):
+            if q not in fixed_pieces:
+                by_cell[c] += [
+                    EdgePlacement(c, q, r) for r in p.distinct_rotations(q) if p.fits_border(c, p.placed(q, r))
+                ]
     known = {f.cell: p.placed(f.piece, f.rotation) for f in p.fixed}
     used = {f.piece for f in p.fixed}
     out: list[tuple[EdgePlacement, ...]] = []
@@ -62,7 +69,12 @@ def prefixes(p: EdgePuzzle, depth: int) -> list[tuple[EdgePlacement, ...]]:
             used.discard(pl.piece)
 
     walk(0)
+    _cache.clear()  # one cut at a time is what a worker runs
+    _cache[key] = out
     return out
+
+
+_cache: dict[tuple, list[tuple[EdgePlacement, ...]]] = {}
 
 
 def part_puzzle(p: EdgePuzzle, depth: int, part: int) -> EdgePuzzle:
