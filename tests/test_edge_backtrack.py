@@ -12,6 +12,7 @@ from baseline.edge.tables import EdgeTables
 from puzzles import generate
 from puzzles.edge import EdgePuzzle, Fixed
 from puzzles.errors import UsageError
+from puzzles.verify import verify
 from solving import Limits, Status, solve_verified
 
 
@@ -94,3 +95,17 @@ def test_merging_shrinks_the_tree_of_a_board_with_copies_and_keeps_fixed_twins_a
     assert m == count("edge-backtrack", q, identical="distinct") and m[1] > 0
     res, ok = solve_verified(solving.get("edge-backtrack"), q, "first", Limits(time_s=30))
     assert ok and any(pl.cell == pin.cell and pl.piece == pin.piece for pl in res.solutions[0])
+
+
+def test_a_sparse_colour_label_does_not_size_the_tables():
+    """Colours 1, 2, 3 and 2000 on a 5x5 board: the native solvers renumber them (the tables took 24 GB)."""
+
+    p = generate.edge_puzzle(5, 5, 2, 3, 7)[0]
+    sparse = EdgePuzzle(p.rows, p.cols, np.where(p.pieces == 3, 2000, p.pieces), name="sparse")
+    assert EdgeTables(sparse.dense_colours(), "rowscan").n_col <= 8  # 0..5 and the base, not 2002
+    assert np.unique(sparse.dense_colours().pieces).tolist() == [0, 1, 2, 3, 4, 5]
+    assert p.dense_colours() is p  # colours already 1..k: the puzzle itself
+    want = solving.get("edge-backtrack").solve(p, mode="count").count
+    assert solving.get("edge-backtrack").solve(sparse, mode="count", limits=Limits(time_s=30)).count == want
+    res = solving.get("beam", {"width": 64}).solve(sparse, mode="best", limits=Limits(time_s=2))
+    assert res.status == "solved" and verify(sparse, res.solutions[0], allow_mismatch=True).legal

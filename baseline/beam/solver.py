@@ -55,6 +55,7 @@ class Beam(SolverBase):
             from baseline.beam.xcc import XCCBeamRun
 
             return XCCBeamRun(puzzle, self.options).solve(limits, progress)
+        puzzle = puzzle.dense_colours()  # tables sized by the colours there are, not by the largest label
         if mode == "best" and self.options["jobs"] > 1:
             res = _parallel_best(puzzle, self.options, limits, progress)
         else:

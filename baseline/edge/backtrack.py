@@ -126,6 +126,7 @@ class EdgeBacktrack(SolverBase):
             raise UsageError("solver edge-backtrack: restarts are for mode first (a count needs one whole search)")
         if (restarts or o["seed"] >= 0) and mode == "best":
             raise UsageError("solver edge-backtrack: mode best takes neither restarts nor a seed")
+        puzzle = puzzle.dense_colours()  # tables sized by the colours there are, not by the largest label
         if o["split_depth"]:  # one part of a cut: the puzzle with its prefix fixed
             puzzle = part_puzzle(puzzle, o["split_depth"], o["part"])
         t0 = time.perf_counter()
