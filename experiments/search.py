@@ -89,6 +89,15 @@ class Ledger:
             self.db.commit()
         self.fingerprint = fingerprint
 
+    def depth(self) -> int | None:
+        """The depth of the cut this ledger was written for, or None before the first run."""
+        row = self.db.execute("SELECT value FROM meta WHERE key = 'depth'").fetchone()
+        return None if row is None else int(row[0])
+
+    def keep_depth(self, depth: int) -> None:
+        self.db.execute("INSERT OR IGNORE INTO meta VALUES ('depth', ?)", (str(depth),))
+        self.db.commit()
+
     def done(self) -> dict[int, dict]:
         rows = self.db.execute("SELECT part, status, count, nodes, seconds, solution FROM parts")
         return {r[0]: {"status": r[1], "count": None if r[2] is None else int(r[2]), "nodes": r[3], "seconds": r[4],
@@ -163,16 +172,13 @@ def distributed_solve(
         fingerprint = {"puzzle": puzzle_hash(puzzle), "solver": name, "options": options, "mode": mode}
         if ledger_dir:
             ledger = Ledger(ledger_dir, fingerprint, resume)
-            meta = dict(ledger.db.execute("SELECT key, value FROM meta"))
-            if "depth" in meta:
-                depth = int(meta["depth"])
+            depth = ledger.depth() or depth  # a resumed search keeps its cut
         if depth is None:
             depth, n_parts = cut_depth(solver, puzzle, n_workers)
         else:
             n_parts = solver.split_parts(puzzle, depth)
         if ledger is not None:
-            ledger.db.execute("INSERT OR IGNORE INTO meta VALUES ('depth', ?)", (str(depth),))
-            ledger.db.commit()
+            ledger.keep_depth(depth)
         done = ledger.done() if ledger is not None else {}
         doc = puzzle_to_dict(puzzle)
         deadline = None if limits.time_s is None else t0 + limits.time_s
