@@ -27,7 +27,7 @@ def measure(p, order: str = "rowscan", time_s: float | None = None) -> dict:
             f"--measure needs a static order edge-backtrack knows: {', '.join(o for o in ORDERS if o != 'mrv')}"
         )
     total, prof = estimate.search_nodes(p, search_order(p, order))
-    r = solving.get("edge-backtrack", {"order": order, "identical": "distinct"}).solve(
+    r = solving.get("edge-backtrack", {"order": order, "identical": "distinct", "profile": True}).solve(
         p, mode="count", limits=solving.Limits(time_s=time_s)
     )
     measured = list(r.stats["nodes_per_level"])

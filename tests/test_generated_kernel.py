@@ -1,0 +1,136 @@
+"""The kernel generated for each board (``baseline.edge.generated``): the same counts and trees as the
+table kernel, verified answers, resumable at any budget, more than 64 pieces, and a cache that
+other processes load."""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from helpers.boards import small
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import solving
+from baseline.edge import generated
+from baseline.edge.backtrack import EdgeSearch
+from baseline.edge.tables import EdgeTables
+from baseline.runtime.kernel import COUNT, DONE, NODES
+from puzzles import catalog, generate
+from puzzles.edge import EdgePuzzle, Fixed
+from solving import Limits, Status, solve_verified
+
+
+def run(p, mode="count", limits=None, **opts):
+    return solving.get("edge-backtrack", opts).solve(p, mode=mode, limits=limits)
+
+
+def with_fixed(p: EdgePuzzle, sol, cells) -> EdgePuzzle:
+    fixed = [Fixed(pl.cell, pl.piece, pl.rotation) for pl in sol if pl.cell in cells]
+    return EdgePuzzle(p.rows, p.cols, p.pieces, fixed=fixed, name="fixed")
+
+
+@settings(max_examples=20, deadline=None)
+@given(small, st.sampled_from(["rowscan", "spiral", "colscan", "frame-first"]), st.sampled_from(["shape", "depth"]))
+def test_the_generated_kernel_walks_the_table_kernels_tree(args, order, unroll):
+    """Count, placements and the merged copies' factor are the table kernel's, for both ways of
+    writing the code out, with and without fixed cells."""
+    *shape, seed, fix = args
+    p, sol = generate.edge_puzzle(*shape, seed)
+    if fix:
+        p = with_fixed(p, sol, {0, p.n_cells - 1, p.n_cells // 2})
+    a = run(p, order=order, kernel="tables")
+    b = run(p, order=order, kernel="generated", unroll=unroll)
+    assert b.stats["kernel"] == "generated"
+    assert (a.count, a.stats["nodes"]) == (b.count, b.stats["nodes"])
+    first, ok = solve_verified(solving.get("edge-backtrack", {"order": order, "unroll": unroll}), p, "first")
+    assert ok and first.status == (Status.SOLVED if a.count else Status.UNSAT)
+
+
+def test_brendan_counts_are_the_known_ones():
+    assert run(catalog.load("brendan-5x5")).count == 16
+    r = run(catalog.load("brendan-6x6"), unroll="depth")
+    assert (r.count, r.stats["nodes"]) == (260, 69_284_103)  # the table kernel's tree (docs: the kernel)
+
+
+@pytest.mark.parametrize("budget", [1, 7, 1000])
+def test_a_search_resumes_at_any_budget(budget):
+    """Stopped after every ``budget`` placements and resumed, the kernel counts what one call counts."""
+    p = generate.edge_puzzle(4, 4, 2, 3, 5)[0]
+    whole = run(p)
+    s = EdgeSearch(EdgeTables(p, "rowscan", merge=True), profile=False)
+    s.generate("shape")
+    while s.step(budget, False) != DONE:
+        pass
+    assert int(s.st[COUNT]) * s.t.labelled == whole.count and int(s.st[NODES]) == whole.stats["nodes"]
+
+
+def test_all_mode_lists_every_board_and_first_pauses_on_each():
+    p = generate.edge_puzzle(3, 3, 2, 2, 4)[0]
+    n = run(p, kernel="tables").count
+    r = run(p, mode="all", limits=Limits(solutions=10**6))
+    assert len(r.solutions) == n >= 1
+    assert len({tuple((x.cell, x.piece, x.rotation) for x in s) for s in r.solutions}) == n
+
+
+def test_more_than_64_pieces_use_several_words():
+    """72 pieces: the availability mask spans two words; a count and a first board agree."""
+    p, _ = generate.edge_puzzle(9, 8, 4, 30, 2)
+    t = EdgeTables(p, "rowscan", merge=True)
+    shape, _, _ = generated.shape_of(t)
+    assert shape.words == 2
+    a = run(p, kernel="tables", limits=Limits(time_s=60))
+    b = run(p, unroll="shape", limits=Limits(time_s=60))
+    assert a.status == b.status == Status.SOLVED and (a.count, a.stats["nodes"]) == (b.count, b.stats["nodes"])
+    first, ok = solve_verified(solving.get("edge-backtrack", {"unroll": "shape"}), p, "first", Limits(time_s=60))
+    assert ok and first.status == Status.SOLVED
+
+
+def test_keys_with_two_rotations_of_a_piece_get_two_entries():
+    """A piece showing the same two colours on its known sides in two rotations (three sides alike)
+    is tried in both: the second rotation lies in a further entry of the key."""
+    pieces = np.array([[1, 1, 1, 2], [1, 1, 2, 1], [2, 1, 1, 1], [1, 2, 1, 1]], np.int64)
+    p = EdgePuzzle(2, 2, pieces, name="three-alike")  # no grey: an unbordered board
+    assert not p.bordered
+    t = EdgeTables(p, "rowscan")
+    gt = generated.gen_tables(t, np.zeros(p.n_cells + 1, np.int64), np.zeros(1, np.int64))
+    assert (gt.e_next >= 0).any()
+    assert run(p, kernel="tables", identical="distinct").count == run(p, identical="distinct").count
+
+
+def test_the_cache_is_shared_by_processes_and_written_whole(tmp_path):
+    """A second process loads the kernel the first compiled: its compilation takes a fraction."""
+    env = {**os.environ, "ETERNITY_KERNEL_DIR": str(tmp_path)}
+    code = (
+        "import solving; from puzzles import catalog;"
+        "r = solving.get('edge-backtrack').solve(catalog.load('brendan-4x4'), mode='count');"
+        "print(r.stats['compile_s'], r.count)"
+    )
+    times = []
+    for _ in range(2):
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+        secs, n = out.stdout.split()
+        assert n == "36"
+        times.append(float(secs))
+    files = list(tmp_path.glob("kernel_*.py"))
+    assert len(files) == 1 and not list(tmp_path.glob("*.tmp"))
+    assert files[0].read_text().startswith('"""Generated by baseline/edge/generated.py')
+    assert times[1] < times[0]
+
+
+def test_an_unusable_cache_falls_back_to_a_private_one(tmp_path, monkeypatch):
+    blocker = tmp_path / "a-file"
+    blocker.write_text("")
+    monkeypatch.setenv("ETERNITY_KERNEL_DIR", str(blocker / "kernels"))  # no directory can be made there
+    monkeypatch.setattr(generated, "_loaded", {})
+    r = run(generate.edge_puzzle(3, 3, 1, 2, 1)[0])
+    assert r.status == Status.SOLVED and r.stats["kernel"] == "generated"
+
+
+def test_profile_counts_placements_per_depth_only_when_asked():
+    p = catalog.load("brendan-4x4")
+    assert "nodes_per_level" not in run(p).stats
+    r = run(p, profile=True)
+    assert sum(r.stats["nodes_per_level"]) == r.stats["nodes"]
+    assert r.stats["nodes_per_level"] == run(p, kernel="tables").stats["nodes_per_level"]
