@@ -17,7 +17,7 @@ and lets pieces with a rim side into inner cells, so on its own its tree is anot
 placements against our 69.3 M for the 260 boards of ``brendan-6x6``): its rate and ours are then
 rates over different work, and the time to answer is what compares.  A *same-tree* run needs a
 peer build with our row scan and rim rule (a local change made only for the measurement); the
-script says "same tree" when both report the same placements.
+script says "same tree" when both report the same placements of a search run to its end.
 
 ``PLACEMENTS``: a cap for runs that would not end (brendan-8x8, Eternity II): ours stops after that
 many placements (``Limits(nodes=...)``) and the peer receives it as the environment variable
@@ -105,7 +105,10 @@ def main() -> int:
                           f"{r['solutions']} solutions")  # fmt: skip
                 rates.append((ours["placements"] / ours["seconds"]) / (peer["placements"] / peer["seconds"]))
                 times.append(peer["seconds"] / ours["seconds"])
-                same = "same tree" if ours["placements"] == peer["placements"] else "different trees"
+                if cap:
+                    same = f"both capped at {cap:,} placements (the same tree only with a same-tree peer build)"
+                else:
+                    same = "same tree" if ours["placements"] == peer["placements"] else "different trees"
             print(f"{name} {mode}: rate ours/peer = {statistics.median(rates):.2f} "
                   f"(rounds {', '.join(f'{x:.2f}' for x in rates)}); time peer/ours = {statistics.median(times):.2f} "
                   f"(rounds {', '.join(f'{x:.2f}' for x in times)}); {same}")  # fmt: skip

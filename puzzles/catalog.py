@@ -1,6 +1,6 @@
 """Built-in named puzzles, loaded from ``data/`` (provenance in data/SOURCES.md).
 
-Names: ``eternity2`` (piece 139 fixed at I8), ``eternity2-hints`` (the five
+Names: ``eternity2`` (piece 139 fixed at I8), ``eternity2-free`` (no piece fixed), ``eternity2-hints`` (the five
 official placements), ``eternity2-clue1`` .. ``-clue4``, ``owen-a``,
 ``brendan-WxH`` (Brendan Owen's set 1: W columns, H rows, as in his file
 names), ``meta-10x10`` .. ``meta-16x16``, ``pentomino-6x10`` / ``5x12`` /
@@ -69,7 +69,7 @@ def _brendan_sizes() -> list[tuple[int, int]]:
 
 
 def names() -> list[str]:
-    out = ["eternity2", "eternity2-hints", "eternity2-corners-0"] + [f"eternity2-clue{k}" for k in CLUES] + ["owen-a"]
+    out = ["eternity2", "eternity2-free", "eternity2-hints", "eternity2-corners-0"] + [f"eternity2-clue{k}" for k in CLUES] + ["owen-a"]
     out += [f"meta-{n}x{n}" for n in META]
     out += [f"pentomino-{b}" for b in PENTOMINO_BOXES]
     out += [f"queens-{n}" for n in range(4, 13)]
@@ -88,6 +88,7 @@ def describe(name: str) -> str:
         return f"Brendan Owen's set 1, {int(w)} columns (width) x {int(h)} rows (height); known solution"
     fixed = {
         "eternity2": "Eternity II, 16x16, piece 139 fixed at I8",
+        "eternity2-free": "Eternity II, 16x16, no piece fixed (the solvers' speed benchmark)",
         "eternity2-hints": "Eternity II with all five official hint pieces fixed",
         "owen-a": "Puzzle A of Owen's model, 6x6, 160 solutions; known solution",
         "eternity1": "Eternity (1999): 209 pieces of 12 drafters in a dodecagon of 2,508 drafters",
@@ -206,9 +207,10 @@ def _load(name: str):
     from .polyform import PolyformPuzzle, PolyPiece
 
     d = data_dir()
-    if name in ("eternity2", "eternity2-hints"):
+    if name in ("eternity2", "eternity2-hints", "eternity2-free"):
         p = parse_piece_text("16 16\n" + read_text(d / "eternity2" / "eternity2_pieces.txt"), name=name)
-        _e2_fixed(p, "I8" if name == "eternity2" else "all")
+        if name != "eternity2-free":
+            _e2_fixed(p, "I8" if name == "eternity2" else "all")
         return p
     m = re.fullmatch(r"eternity2-corners-(\d{1,6})", name)
     if m:

@@ -80,8 +80,8 @@ class EdgeBacktrack(SolverBase):
             str,
             "generated",
             "static orders in modes first, count and all: a kernel generated for the board "
-            "(baseline/edge/generated.py, compiled once and cached) or the table-driven one; "
-            "a seed (random value order) takes the table-driven one",
+            "(baseline/edge/generated.py, compiled once and cached; with a seed, its random value order is "
+            "a random numbering of the pieces) or the table-driven one (a seed shuffles each key's candidates)",
             ("generated", "tables"),
             modes=("first", "count", "all"),
         ),
@@ -151,15 +151,27 @@ class EdgeBacktrack(SolverBase):
             puzzle = part_puzzle(puzzle, o["split_depth"], o["part"])
         t0 = time.perf_counter()
         merge = o["identical"] == "merge" and mode != "all"  # mode all lists every labelling
-        variants = _Variants(puzzle, o["order"], o["seed"] if o["seed"] >= 0 or not restarts else 0, merge)
-        use_gen = o["kernel"] == "generated" and o["order"] != "mrv" and mode != "best" and o["seed"] < 0
-        s = EdgeSearch(variants.next(), profile=o["profile"] or not use_gen)
-        compile_s = s.generate(generated.pick_unroll(o["unroll"], puzzle.n_cells)) if use_gen else 0.0
+        use_gen = o["kernel"] == "generated" and o["order"] != "mrv" and mode != "best"
+        seed = o["seed"] if o["seed"] >= 0 or not restarts else 0
+        variants = _Variants(puzzle, o["order"], seed, merge, relabel=use_gen)
+        unroll = generated.pick_unroll(o["unroll"], puzzle.n_cells, restarts)
+        compile_s = 0.0
+
+        def search() -> EdgeSearch:
+            nonlocal compile_s
+            t, perm = variants.next()
+            s = EdgeSearch(t, profile=o["profile"] or not use_gen)
+            if use_gen:
+                compile_s += s.generate(unroll, perm)
+            return s
+
+        s = search()
         if mode == "best":
             if s.dynamic:
                 raise UsageError("edge-backtrack: mode best needs a static order, not mrv")
             s.start_best(slip_allowance(o["slips"], puzzle.n_cells))
         build_s = time.perf_counter() - t0
+        compile0 = compile_s  # kernels compiled for later restarts are build time too
         want = limits.wanted(mode)
         collect = mode in ("first", "all")
         solutions: list = []
@@ -206,14 +218,16 @@ class EdgeBacktrack(SolverBase):
             if not restarts or outcome != "limit" or out_of_time or out_of_nodes:
                 break
             deepest = int(s.st[DEEPEST])
-            s = EdgeSearch(variants.next())  # a new random value order (and symmetry of the order)
+            before = compile_s
+            s = search()  # a new random value order (and symmetry of the order)
+            t1 += compile_s - before  # a kernel compiled for it is build time, not search time
             s.st[DEEPEST] = deepest
         elapsed = time.perf_counter() - t1
         nodes = spent
         depth = int(np.max(np.nonzero(s.prof)[0])) + 1 if s.prof.any() else 0
         stats = {
             "time_s": elapsed,
-            "build_s": build_s,
+            "build_s": build_s + compile_s - compile0,
             "nodes": nodes,
             "placements_per_s": nodes / elapsed if elapsed > 0 else 0.0,
             "order": o["order"],
@@ -251,8 +265,8 @@ class _Variants:
     """The tables of each run: the plain ones without a seed; with one, every run a random symmetry
     of the order (boards without fixed pieces) and a random value order."""
 
-    def __init__(self, p: EdgePuzzle, order: str, seed: int, merge: bool = False):
-        self.p, self.order, self.merge = p, order, merge
+    def __init__(self, p: EdgePuzzle, order: str, seed: int, merge: bool = False, relabel: bool = False):
+        self.p, self.order, self.merge, self.relabel = p, order, merge, relabel
         self.rng = np.random.default_rng(seed) if seed >= 0 else None
         self.built: dict[int, EdgeTables] = {}
         base = search_order(p, order)
@@ -267,12 +281,20 @@ class _Variants:
             for f in syms:
                 self.orders.append([(lambda rc: rc[0] * C + rc[1])(f(*divmod(c, C))) for c in base])
 
-    def next(self) -> EdgeTables:
+    def next(self) -> tuple[EdgeTables, np.ndarray | None]:
+        """The tables of the next run and, for the generated kernel (``relabel``), a random
+        renumbering of the pieces: its bits are tried in piece order, so a random numbering is a
+        random value order (the same priority of pieces in every key, where shuffled tables draw
+        each key's order apart)."""
         k = 0 if self.rng is None else int(self.rng.integers(len(self.orders)))
         if k not in self.built:
             self.built[k] = EdgeTables(self.p, self.order, self.orders[k], self.merge)
         t = self.built[k]
-        return t if self.rng is None else t.shuffled(self.rng)
+        if self.rng is None:
+            return t, None
+        if self.relabel:
+            return t, self.rng.permutation(len(t.avail))
+        return t.shuffled(self.rng), None
 
 
 class EdgeSearch:
@@ -297,12 +319,16 @@ class EdgeSearch:
         self.st = new_state()
         self.prof = np.zeros(n + 1, np.int64)
 
-    def generate(self, unroll: str) -> float:
-        """Search with the kernel generated for this board (``baseline.edge.generated``); returns the
-        seconds its compilation or cache load took in this process."""
+    def generate(self, unroll: str, perm: np.ndarray | None = None) -> float:
+        """Search with the kernel generated for this board (``baseline.edge.generated``), its pieces
+        renumbered by ``perm`` when given (a random value order); returns the seconds its
+        compilation or cache load took in this process."""
         t = self.t
         shape, dep_shape, params = generated.shape_of(t, self.profile, unroll)
-        gt = generated.gen_tables(t, dep_shape, params)
+        gt = generated.gen_tables(t, dep_shape, params, perm)
+        if perm is not None:
+            self.avail = np.zeros_like(self.avail)
+            self.avail[perm] = t.avail
         n = self.p.n_cells
         self.am = generated.avail_mask(self.avail, shape.words)
         self.ent = np.zeros(n + 1, np.int64)

@@ -127,8 +127,9 @@ def _entries(key_of: np.ndarray, piece: np.ndarray, first: np.ndarray, slot0: in
     return order, slot, mask, ws[starts], starts, nxt
 
 
-def gen_tables(t: EdgeTables, dep_shape: np.ndarray, params: np.ndarray) -> GenTables:
-    """The entries of every key of the tables, and one entry per fixed depth (module docstring)."""
+def gen_tables(t: EdgeTables, dep_shape: np.ndarray, params: np.ndarray, perm: np.ndarray | None = None) -> GenTables:
+    """The entries of every key of the tables, and one entry per fixed depth (module docstring);
+    ``perm``: piece (group) g is numbered ``perm[g]`` (a random value order)."""
     n = t.p.n_cells
     n_keys = len(t.tab_ptr) - 1
     n_tab = int(t.tab_ptr[-1])
@@ -136,7 +137,10 @@ def gen_tables(t: EdgeTables, dep_shape: np.ndarray, params: np.ndarray) -> GenT
     # the tables' candidates by key, then each fixed depth's one candidate as a key of its own
     cand_idx = np.concatenate([np.arange(n_tab), t.dep_fixed[fixed_k]]).astype(np.int64)
     key_of = np.concatenate([np.repeat(np.arange(n_keys), np.diff(t.tab_ptr)), n_keys + 1 + np.arange(len(fixed_k))])
-    piece = (t.cand[cand_idx] >> 32).astype(np.int64)
+    cand = t.cand
+    if perm is not None:
+        cand = (cand & 0xFFFFFFFF) | (perm.astype(np.int64)[cand >> 32] << 32)
+    piece = (cand[cand_idx] >> 32).astype(np.int64)
     first = np.concatenate([np.arange(n_keys), [-1] * (1 + len(fixed_k))]).astype(np.int64)  # slot n_keys: empty
     order, slot, mask, word, starts, nxt = _entries(key_of, piece, first, n_keys + 1)
     size = max(n_keys + 1, int(slot.max()) + 1 if len(slot) else 0)
@@ -163,7 +167,7 @@ def gen_tables(t: EdgeTables, dep_shape: np.ndarray, params: np.ndarray) -> GenT
         e_word,
         e_base,
         e_next,
-        t.cand[g_orig] if len(g_orig) else np.zeros(0, np.int64),
+        cand[g_orig] if len(g_orig) else np.zeros(0, np.int64),
         g_orig,
         params,
     )
@@ -198,14 +202,15 @@ def _terms(t: EdgeTables, k: int, relative: bool) -> tuple:
     )
 
 
-def pick_unroll(unroll: str, n_cells: int) -> str:
+def pick_unroll(unroll: str, n_cells: int, restarts: bool = False) -> str:
     """``auto``: depth by depth where the compilation (about 1 s per 13 depths) pays for its speed
     (about 15% over the kinds' code), by kind of depth elsewhere: small boards take milliseconds
-    and share one kernel, large ones would compile for minutes."""
+    and share one kernel, large ones would compile for minutes, and restarts run up to eight
+    symmetries of the order, a kernel each."""
     if unroll != "auto":
         return unroll
     lo, hi = DEPTH_UNROLL
-    return "depth" if lo <= n_cells <= hi else "shape"
+    return "depth" if lo <= n_cells <= hi and not restarts else "shape"
 
 
 def shape_of(t: EdgeTables, profile: bool = False, unroll: str = "shape") -> tuple[Shape, np.ndarray, np.ndarray]:
