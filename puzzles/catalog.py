@@ -69,7 +69,11 @@ def _brendan_sizes() -> list[tuple[int, int]]:
 
 
 def names() -> list[str]:
-    out = ["eternity2", "eternity2-free", "eternity2-hints", "eternity2-corners-0"] + [f"eternity2-clue{k}" for k in CLUES] + ["owen-a"]
+    out = (
+        ["eternity2", "eternity2-free", "eternity2-hints", "eternity2-corners-0"]
+        + [f"eternity2-clue{k}" for k in CLUES]
+        + ["owen-a"]
+    )
     out += [f"meta-{n}x{n}" for n in META]
     out += [f"pentomino-{b}" for b in PENTOMINO_BOXES]
     out += [f"queens-{n}" for n in range(4, 13)]
