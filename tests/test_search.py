@@ -9,7 +9,7 @@ import pytest
 
 import solving
 from eternity.cli import main
-from puzzles import generate
+from puzzles import catalog, generate
 
 pytest.importorskip("dask.distributed")
 
@@ -105,3 +105,22 @@ def test_bad_requests_are_one_line(tmp_path, capsys):
     assert len(err) == 1 and "no Dask scheduler answers" in err[0]
     assert main(["solve", str(p), "--workers", "2"]) == 2
     assert "go with --executor dask" in capsys.readouterr().err
+
+
+def test_knuths_estimate_of_a_subtree_is_near_its_size():
+    """The cut's parts are sized by Knuth's estimate: unbiased, so many descents land near the tree."""
+    from baseline.edge.probe import Prober
+
+    p = catalog.load("brendan-4x4")
+    nodes = solving.get("edge-backtrack").solve(p, mode="count").stats["nodes"]
+    est = Prober(p).estimate((), 20_000)
+    assert abs(est - nodes) / nodes < 0.25
+
+
+def test_the_cut_on_paper_balances_better_after_re_cutting():
+    from experiments.cut import lpt, simulate
+
+    assert lpt([3, 3, 2, 2, 2, 2], 2) == 1.0 and lpt([10, 1, 1], 2) == 10 / 6
+    (r,) = simulate(catalog.load("brendan-5x5"), [8], rate=1e7, probes=50)
+    assert r.first_parts >= 16 * 8 and r.parts >= r.first_parts
+    assert r.balance_recut <= r.balance + 1e-9 and r.total > 0
