@@ -17,9 +17,13 @@ from puzzles import catalog
 
 
 def options(order: str, kernel: str) -> dict:
-    """``generated``, ``generated-depth`` (unrolled per depth) or ``tables``."""
-    kind, _, unroll = kernel.partition("-")
-    return {"order": order, "kernel": kind, **({"unroll": unroll} if unroll else {})}
+    """``tables``, ``generated`` or ``generated-`` with ``depth``/``shape`` (unrolling) and
+    ``masks``/``lists`` (candidates), e.g. ``generated-shape-lists``."""
+    kind, *rest = kernel.split("-")
+    opts = {"order": order, "kernel": kind}
+    for x in rest:  # generated-depth, generated-shape-lists, ...
+        opts["candidates" if x in ("masks", "lists") else "unroll"] = x
+    return opts
 
 
 def rate(puzzle, order: str, kernel: str, seconds: float) -> tuple[int, float, float]:

@@ -32,19 +32,25 @@ def with_fixed(p: EdgePuzzle, sol, cells) -> EdgePuzzle:
 
 
 @settings(max_examples=14, deadline=None)
-@given(small, st.sampled_from(["rowscan", "spiral", "colscan", "frame-first"]), st.sampled_from(["shape", "depth"]))
-def test_the_generated_kernel_walks_the_table_kernels_tree(args, order, unroll):
+@given(
+    small,
+    st.sampled_from(["rowscan", "spiral", "colscan", "frame-first"]),
+    st.sampled_from(["shape", "depth"]),
+    st.sampled_from(["masks", "lists"]),
+)
+def test_the_generated_kernel_walks_the_table_kernels_tree(args, order, unroll, candidates):
     """Count, placements and the merged copies' factor are the table kernel's, for both ways of
-    writing the code out, with and without fixed cells."""
+    writing the code out and both forms of the candidates, with and without fixed cells."""
     *shape, seed, fix = args
     p, sol = generate.edge_puzzle(*shape, seed)
     if fix:
         p = with_fixed(p, sol, {0, p.n_cells - 1, p.n_cells // 2})
     a = run(p, order=order, kernel="tables")
-    b = run(p, order=order, kernel="generated", unroll=unroll)
+    b = run(p, order=order, kernel="generated", unroll=unroll, candidates=candidates)
     assert b.stats["kernel"] == "generated"
     assert (a.count, a.stats["nodes"]) == (b.count, b.stats["nodes"])
-    first, ok = solve_verified(solving.get("edge-backtrack", {"order": order, "unroll": unroll}), p, "first")
+    opts = {"order": order, "unroll": unroll, "candidates": candidates}
+    first, ok = solve_verified(solving.get("edge-backtrack", opts), p, "first")
     assert ok and first.status == (Status.SOLVED if a.count else Status.UNSAT)
 
 
@@ -75,14 +81,16 @@ def test_all_mode_lists_every_board_and_first_pauses_on_each():
 
 
 def test_more_than_64_pieces_use_several_words():
-    """72 pieces: the availability mask spans two words; a count and a first board agree."""
+    """72 pieces: the availability mask spans two words (lists by default there); a count and a first
+    board agree."""
     p, _ = generate.edge_puzzle(9, 8, 4, 24, 2)
     t = EdgeTables(p, "rowscan", merge=True)
     shape, _, _ = generated.shape_of(t)
-    assert shape.words == 2
+    assert shape.words == 2 and shape.lists
     a = run(p, kernel="tables", limits=Limits(time_s=60))
-    b = run(p, unroll="shape", limits=Limits(time_s=60))
-    assert a.status == b.status == Status.SOLVED and (a.count, a.stats["nodes"]) == (b.count, b.stats["nodes"])
+    for cands in ("masks", "lists"):
+        b = run(p, unroll="shape", candidates=cands, limits=Limits(time_s=60))
+        assert a.status == b.status == Status.SOLVED and (a.count, a.stats["nodes"]) == (b.count, b.stats["nodes"])
     first, ok = solve_verified(solving.get("edge-backtrack", {"unroll": "shape"}), p, "first", Limits(time_s=60))
     assert ok and first.status == Status.SOLVED
 

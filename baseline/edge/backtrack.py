@@ -94,6 +94,14 @@ class EdgeBacktrack(SolverBase):
             ("auto", "shape", "depth"),
             modes=("first", "count", "all"),
         ),
+        "candidates": Option(
+            str,
+            "auto",
+            "the generated kernel: a key's candidates as bit masks of the pieces left (masks) or as lists "
+            "whose used pieces are skipped (lists); auto: masks up to 64 pieces, lists above",
+            ("auto", "masks", "lists"),
+            modes=("first", "count", "all"),
+        ),
         "profile": Option(bool, False, "count placements per depth (stats nodes_per_level); costs a little speed"),
         "split_depth": Option(
             int,
@@ -162,7 +170,7 @@ class EdgeBacktrack(SolverBase):
             t, perm = variants.next()
             s = EdgeSearch(t, profile=o["profile"] or not use_gen)
             if use_gen:
-                compile_s += s.generate(unroll, perm)
+                compile_s += s.generate(unroll, perm, o["candidates"])
             return s
 
         s = search()
@@ -319,13 +327,13 @@ class EdgeSearch:
         self.st = new_state()
         self.prof = np.zeros(n + 1, np.int64)
 
-    def generate(self, unroll: str, perm: np.ndarray | None = None) -> float:
+    def generate(self, unroll: str, perm: np.ndarray | None = None, candidates: str = "auto") -> float:
         """Search with the kernel generated for this board (``baseline.edge.generated``), its pieces
         renumbered by ``perm`` when given (a random value order); returns the seconds its
         compilation or cache load took in this process."""
         t = self.t
-        shape, dep_shape, params = generated.shape_of(t, self.profile, unroll)
-        gt = generated.gen_tables(t, dep_shape, params, perm)
+        shape, dep_shape, params = generated.shape_of(t, self.profile, unroll, candidates)
+        gt = generated.gen_tables(t, dep_shape, params, perm, shape.lists)
         if perm is not None:
             self.avail = np.zeros_like(self.avail)
             self.avail[perm] = t.avail

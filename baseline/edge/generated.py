@@ -127,9 +127,18 @@ def _entries(key_of: np.ndarray, piece: np.ndarray, first: np.ndarray, slot0: in
     return order, slot, mask, ws[starts], starts, nxt
 
 
-def gen_tables(t: EdgeTables, dep_shape: np.ndarray, params: np.ndarray, perm: np.ndarray | None = None) -> GenTables:
+def gen_tables(
+    t: EdgeTables, dep_shape: np.ndarray, params: np.ndarray, perm: np.ndarray | None = None, lists: bool = False
+) -> GenTables:
     """The entries of every key of the tables, and one entry per fixed depth (module docstring);
-    ``perm``: piece (group) g is numbered ``perm[g]`` (a random value order)."""
+    ``perm``: piece (group) g is numbered ``perm[g]`` (a random value order).  ``lists``: the tables'
+    own lists (``e_base`` is ``tab_ptr``, ``dep_fixed`` the fixed candidates, ``g_cand`` the tables'
+    candidates: the kernel skips used pieces one by one)."""
+    if lists:
+        cand = t.cand if perm is None else (t.cand & 0xFFFFFFFF) | (perm.astype(np.int64)[t.cand >> 32] << 32)
+        z = np.zeros(1, np.int64)
+        return GenTables(t.dep_base.copy(), t.dep_fixed, dep_shape, t.dep_nk, t.dep_at, t.dep_shift, t.dep_mul,
+                         z, z, t.tab_ptr, z, cand, np.arange(len(cand), dtype=np.int64), params)  # fmt: skip
     n = t.p.n_cells
     n_keys = len(t.tab_ptr) - 1
     n_tab = int(t.tab_ptr[-1])
@@ -184,6 +193,7 @@ class Shape(NamedTuple):
     counted: bool  # some piece has several copies (merged identical pieces): keep counts
     profile: bool  # count placements per depth
     unroll: str  # "depth": the code of every depth written out; "shape": of every kind of depth
+    lists: bool  # candidates as the tables' lists (boards of more than 64 pieces), not bit masks
     # unroll depth: per depth ((at, shift, mul), ...);  unroll shape: (distances, multipliers,
     # per kind ((distance slot, shift, multiplier slot or -1), ...))
     depths: tuple
@@ -213,7 +223,9 @@ def pick_unroll(unroll: str, n_cells: int, restarts: bool = False) -> str:
     return "depth" if lo <= n_cells <= hi and not restarts else "shape"
 
 
-def shape_of(t: EdgeTables, profile: bool = False, unroll: str = "shape") -> tuple[Shape, np.ndarray, np.ndarray]:
+def shape_of(
+    t: EdgeTables, profile: bool = False, unroll: str = "shape", candidates: str = "auto"
+) -> tuple[Shape, np.ndarray, np.ndarray]:
     """The shape of a board's kernel, each depth's kind and the kernel's parameters.
 
     Unroll shape: the depths whose keys read the same relative depths, bytes and multipliers share
@@ -224,10 +236,11 @@ def shape_of(t: EdgeTables, profile: bool = False, unroll: str = "shape") -> tup
     n = t.p.n_cells
     words = max(1, (len(t.avail) + 63) // 64)
     counted = bool(t.avail.max() > 1)
+    lists = candidates == "lists" or (candidates == "auto" and words > 1)
     ids = np.full(n + 1, -1, np.int64)
     if unroll == "depth":
         depths = tuple(_terms(t, k, False) for k in range(n))
-        return Shape(words, counted, profile, unroll, depths), ids, np.zeros(1, np.int64)
+        return Shape(words, counted, profile, unroll, lists, depths), ids, np.zeros(1, np.int64)
     rel = [_terms(t, k, True) for k in range(n)]
     # the board's numbers are parameters, not constants, so that boards of every size share a kernel:
     # the distance back to a neighbour's depth (1 and the width, in a row scan) and the colour base
@@ -239,7 +252,7 @@ def shape_of(t: EdgeTables, profile: bool = False, unroll: str = "shape") -> tup
     for k, kd in enumerate(kinds):
         ids[k] = sid.get(kd, MAX_SHAPES)
     params = np.array(offs + muls + [0], np.int64)
-    return Shape(words, counted, profile, unroll, (len(offs), len(muls), tuple(common))), ids, params
+    return Shape(words, counted, profile, unroll, lists, (len(offs), len(muls), tuple(common))), ids, params
 
 
 def _lookup(w, terms: tuple, ind: str, at, mul) -> None:
@@ -339,7 +352,10 @@ def source(s: Shape) -> str:
 
     w("            f = ld(dep_fixed, k)")
     w("            if f >= 0:")
-    _fixed(w, "                ")
+    if s.lists:
+        _fixed_list(w, "                ")
+    else:
+        _fixed(w, "                ")
     if s.unroll == "depth":
         w("            else:")
         _depth_tree(w, s, 0, len(s.depths) + 1, "                ", complete)
@@ -354,6 +370,9 @@ def source(s: Shape) -> str:
         complete("                    ")
         w("                else:")
         _key_from_arrays(w, "                    ")
+    if s.lists:
+        _scan_list(w, s)
+        return "\n".join(L) + "\n"
     w("            if j < 0:")
     w("                r = 0")
     w("            else:")
@@ -409,9 +428,68 @@ def source(s: Shape) -> str:
     return "\n".join(L) + "\n"
 
 
+def _fixed_list(w, ind: str) -> None:
+    """Code, lists: the range of a fixed cell's one candidate ``f``, empty when it does not fit."""
+    w(f"{ind}i = f")
+    w(f"{ind}e = f + 1")
+    w(f"{ind}v = ld(g_cand, f)")
+    w(f"{ind}for q in range(ld(dep_nk, k)):")
+    w(f"{ind}    a = 4 * k + q")
+    w(f"{ind}    sh = ld(dep_shift, a)")
+    w(f"{ind}    if (ld(pl_val, ld(dep_at, a)) >> sh) & 255 != (v >> ((sh + 16) & 31)) & 255:")
+    w(f"{ind}        e = f")
+
+
+def _scan_list(w, s: Shape) -> None:
+    """Code, lists: the key's range of candidates (``e_base`` holds the tables' ``tab_ptr``), the
+    pieces already placed skipped one by one, as the table kernel does, with the key's constants
+    folded in and no wrap-around."""
+    w("            if f < 0:")
+    w("                i = ld(e_base, j)")
+    w("                e = ld(e_base, j + 1)")
+    w("        else:")
+    w("            i = ld(ent, k)")
+    w("            e = ld(rem, k)")
+    w("        while i < e and ld(avail, ld(g_cand, i) >> 32) == 0:")
+    w("            i += 1")
+    w("        if i < e:")
+    w("            v = ld(g_cand, i)")
+    w("            put(ent, k, i + 1)")
+    w("            put(rem, k, e)")
+    w("            put(cur, k, i + 1)")
+    w("            put(pl_val, k, v)")
+    w("            g = v >> 32")
+    w("            put(avail, g, ld(avail, g) - 1)")
+    if s.profile:
+        w("            put(prof, k, ld(prof, k) + 1)")
+    w("            k += 1")
+    w("            if k > deep:")
+    w("                deep = k")
+    w("            fresh = True")
+    w("            left -= 1")
+    w("            if left == 0:")
+    w("                st[0] = k")
+    w("                st[1] = 0")
+    w("                st[2] += budget")
+    w("                st[4] = deep")
+    w("                return 2")
+    w("        else:")
+    w("            k -= 1")
+    w("            if k < 0:")
+    w("                st[0] = 0")
+    w("                st[1] = 9")
+    w("                st[2] += budget - left")
+    w("                st[4] = deep")
+    w("                return 0")
+    _unplace(w, s, "            ")
+
+
 def _unplace(w, s: Shape, ind: str) -> None:
     """Code: the piece at depth k goes back."""
     w(f"{ind}g = ld(pl_val, k) >> 32")
+    if s.lists:
+        w(f"{ind}put(avail, g, ld(avail, g) + 1)")
+        return
     setbit = "a0 |= 1 << (g & 63)" if s.words == 1 else "put(am, g >> 6, ld(am, g >> 6) | (1 << (g & 63)))"
     if s.counted:
         w(f"{ind}c = ld(avail, g)")
