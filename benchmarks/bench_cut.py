@@ -5,7 +5,7 @@
 
 For each puzzle, the row scan is cut as ``eternity solve --executor dask`` cuts it (the shallowest
 depth with 16 parts a worker), every part sized by Knuth's estimate, handed out largest first,
-and re-cut where a part exceeds half a worker's mean load (``experiments/cut.py``).  Prints the
+and re-cut where a part exceeds ``--share`` of a worker's mean load (``experiments/cut.py``).  Prints the
 balance (the most loaded worker over the mean; 1 is perfect) before and after re-cutting, the
 largest part's share of a worker's mean load, the estimated tree and the hours to exhaust it at
 ``--rate`` placements a second a core (the generated kernel's row scan on this machine:
@@ -28,12 +28,17 @@ def load(name: str):
     return catalog.load(name)
 
 
+def _time(hours: float) -> str:
+    return f"{hours:,.1f} h" if hours >= 1 else f"{hours * 60:.1f} min" if hours * 60 >= 1 else f"{hours * 3600:.1f} s"
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--puzzles", default="brendan-9x9,peak-8x8-3-9")
     ap.add_argument("--workers", default="64,1024")
     ap.add_argument("--probes", type=int, default=200)
     ap.add_argument("--rate", type=float, default=5.5e7)
+    ap.add_argument("--share", type=float, default=0.25, help="re-cut parts above this share of a worker's mean load")
     a = ap.parse_args()
     workers = [int(w) for w in a.workers.split(",")]
     print(
@@ -43,9 +48,9 @@ def main() -> None:
     for name in a.puzzles.split(","):
         p = load(name)
         t0 = time.perf_counter()
-        for r in simulate(p, workers, a.rate, a.probes):
+        for r in simulate(p, workers, a.rate, a.probes, a.share):
             print(f"| {name} | {r.workers:,} | {r.depth} | {r.first_parts:,} | {r.largest_share:.1f} | {r.balance:.2f} | "
-                  f"{r.parts:,} | {r.balance_recut:.2f} | 10^{math.log10(r.total):.1f} | {r.hours:,.1f} |", flush=True)  # fmt: skip
+                  f"{r.parts:,} | {r.balance_recut:.2f} | 10^{math.log10(r.total):.1f} | {_time(r.hours)} |", flush=True)  # fmt: skip
         print(f"<!-- {name}: {time.perf_counter() - t0:.0f} s -->", flush=True)
 
 

@@ -4,7 +4,7 @@ The distributed search (``experiments/search.py``) cuts the row scan at a depth 
 legal filling of its first free cells) and hands them out.  Here each part's subtree is sized by
 Knuth's estimate (``baseline.edge.probe``), the parts go to workers largest first (each to the
 least loaded worker: LPT), and the balance is the most loaded worker's work against the mean.
-*Re-cutting* splits every part larger than a share of the mean load into its children (the next
+*Re-cutting* splits every part larger than a quarter of a worker's mean load into its children (the next
 free cell filled every legal way), again and again, as a search that cuts big subtrees again
 while it runs would; the balance is then taken over the finer parts.  The time to exhaust is the
 estimated tree over the workers at a given rate per core."""
@@ -20,7 +20,7 @@ from baseline.edge.probe import Prober
 from baseline.edge.split import prefix_cells, prefixes
 from puzzles.edge import EdgePlacement, EdgePuzzle
 
-RECUT_SHARE = 0.5  # a part above this share of a worker's mean load is cut again
+RECUT_SHARE = 0.25  # a part above this share of a worker's mean load is cut again
 
 
 @dataclass
@@ -58,9 +58,12 @@ def _children(p: EdgePuzzle, prefix: tuple[EdgePlacement, ...]) -> list[tuple[Ed
     return [prefix + ext for ext in prefixes(q, 1)]
 
 
-def simulate(p: EdgePuzzle, workers: list[int], rate: float, probes: int = 200, progress=None) -> list[CutReport]:
+def simulate(
+    p: EdgePuzzle, workers: list[int], rate: float, probes: int = 200, share: float = RECUT_SHARE, progress=None
+) -> list[CutReport]:
     """The cut of the row scan for each worker count (``cut_depth``'s rule: the shallowest depth with
-    16 parts a worker), sized by Knuth's estimate, as it is and re-cut."""
+    16 parts a worker), sized by Knuth's estimate, as it is and re-cut (parts above ``share`` of a
+    worker's mean load)."""
     from experiments.search import PARTS_PER_WORKER
 
     prober = Prober(p)
@@ -91,7 +94,7 @@ def simulate(p: EdgePuzzle, workers: list[int], rate: float, probes: int = 200, 
         while heap:
             neg, i = heapq.heappop(heap)
             pre = pending.pop(i)
-            kids = _children(p, pre) if -neg > RECUT_SHARE * mean else []
+            kids = _children(p, pre) if -neg > share * mean else []
             if not kids:
                 final.append(-neg)
                 continue
