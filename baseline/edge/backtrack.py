@@ -90,7 +90,7 @@ class EdgeBacktrack(SolverBase):
             "auto",
             "the generated kernel: code written out per kind of depth (shape: boards of every size share it) "
             "or per depth (depth: about 15% faster, compiled per size and order); auto: depth for boards "
-            "of 36 to 100 cells",
+            "of 64 to 100 cells",
             ("auto", "shape", "depth"),
             modes=("first", "count", "all"),
         ),

@@ -183,7 +183,7 @@ def gen_tables(
 
 
 MAX_SHAPES = 12  # kinds of depth written out (unroll shape); rarer ones read their key's places from arrays
-DEPTH_UNROLL = (36, 100)  # unroll auto: depth by depth for boards of this many cells (else by shape)
+DEPTH_UNROLL = (64, 100)  # unroll auto: depth by depth for boards of this many cells (else by shape)
 
 
 class Shape(NamedTuple):
