@@ -551,7 +551,8 @@ def compiled(s: Shape, warm) -> Compiled:
         t0 = time.perf_counter()
         try:
             path = _write(cache_dir(), name, src)
-        except OSError:  # a cache that cannot be made or written: this process's own, compiled again next time
+        except (OSError, RuntimeError):  # no cache to make or write (RuntimeError: no home directory): this
+            # process's own, compiled again next time
             global _private
             if _private is None:
                 _private = Path(tempfile.mkdtemp(prefix="eternity-kernels-"))
