@@ -14,11 +14,11 @@ from __future__ import annotations
 import heapq
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from baseline.edge.probe import Prober
 from baseline.edge.split import prefix_cells, prefixes
-from puzzles.edge import EdgePlacement, EdgePuzzle
+from puzzles.edge import EdgePlacement, EdgePuzzle, Fixed
 
 RECUT_SHARE = 0.25  # a part above this share of a worker's mean load is cut again
 
@@ -48,10 +48,6 @@ def lpt(sizes: list[float], workers: int) -> float:
 
 def _children(p: EdgePuzzle, prefix: tuple[EdgePlacement, ...]) -> list[tuple[EdgePlacement, ...]]:
     """The prefix extended by the next free cell of the row scan, every legal way."""
-    from dataclasses import replace
-
-    from puzzles.edge import Fixed
-
     q = replace(p, fixed=list(p.fixed) + [Fixed(pl.cell, pl.piece, pl.rotation) for pl in prefix])
     if not prefix_cells(q, 1):
         return []

@@ -266,12 +266,18 @@ def _fixed(w, ind: str) -> None:
     """Code: the entry of a fixed cell's one candidate (``f``), or -1 when it does not fit its placed
     neighbours."""
     w(f"{ind}j = f")
-    w(f"{ind}v = ld(g_cand, ld(e_base, f))")
+    _fixed_fits(w, ind, "ld(g_cand, ld(e_base, f))", "j = -1")
+
+
+def _fixed_fits(w, ind: str, value: str, clash: str) -> None:
+    """Code: the fixed candidate (``value``) against the colours its placed neighbours show; ``clash``
+    runs where one differs."""
+    w(f"{ind}v = {value}")
     w(f"{ind}for q in range(ld(dep_nk, k)):")
     w(f"{ind}    a = 4 * k + q")
     w(f"{ind}    sh = ld(dep_shift, a)")
     w(f"{ind}    if (ld(pl_val, ld(dep_at, a)) >> sh) & 255 != (v >> ((sh + 16) & 31)) & 255:")
-    w(f"{ind}        j = -1")
+    w(f"{ind}        {clash}")
 
 
 def _key_from_arrays(w, ind: str) -> None:
@@ -401,30 +407,7 @@ def source(s: Shape) -> str:
         w(f"                {flip}")
     else:
         w(f"            {flip}")
-    if s.profile:
-        w("            put(prof, k, ld(prof, k) + 1)")
-    w("            k += 1")
-    w("            if k > deep:")
-    w("                deep = k")
-    w("            fresh = True")
-    w("            left -= 1")
-    w("            if left == 0:")
-    _save(w, s, "                ")
-    w("                st[0] = k")
-    w("                st[1] = 0")
-    w("                st[2] += budget")
-    w("                st[4] = deep")
-    w("                return 2")
-    w("        else:")
-    w("            k -= 1")
-    w("            if k < 0:")
-    _save(w, s, "                ")
-    w("                st[0] = 0")
-    w("                st[1] = 9")
-    w("                st[2] += budget - left")
-    w("                st[4] = deep")
-    w("                return 0")
-    _unplace(w, s, "            ")
+    _down_or_up(w, s)
     return "\n".join(L) + "\n"
 
 
@@ -432,12 +415,7 @@ def _fixed_list(w, ind: str) -> None:
     """Code, lists: the range of a fixed cell's one candidate ``f``, empty when it does not fit."""
     w(f"{ind}i = f")
     w(f"{ind}e = f + 1")
-    w(f"{ind}v = ld(g_cand, f)")
-    w(f"{ind}for q in range(ld(dep_nk, k)):")
-    w(f"{ind}    a = 4 * k + q")
-    w(f"{ind}    sh = ld(dep_shift, a)")
-    w(f"{ind}    if (ld(pl_val, ld(dep_at, a)) >> sh) & 255 != (v >> ((sh + 16) & 31)) & 255:")
-    w(f"{ind}        e = f")
+    _fixed_fits(w, ind, "ld(g_cand, f)", "e = f")
 
 
 def _scan_list(w, s: Shape) -> None:
@@ -460,6 +438,12 @@ def _scan_list(w, s: Shape) -> None:
     w("            put(pl_val, k, v)")
     w("            g = v >> 32")
     w("            put(avail, g, ld(avail, g) - 1)")
+    _down_or_up(w, s)
+
+
+def _down_or_up(w, s: Shape) -> None:
+    """Code, both forms: after a placement at depth k, go down (pausing when the budget is spent);
+    without one, go up and take the piece there back (done above the root)."""
     if s.profile:
         w("            put(prof, k, ld(prof, k) + 1)")
     w("            k += 1")
@@ -468,6 +452,7 @@ def _scan_list(w, s: Shape) -> None:
     w("            fresh = True")
     w("            left -= 1")
     w("            if left == 0:")
+    _save(w, s, "                ")
     w("                st[0] = k")
     w("                st[1] = 0")
     w("                st[2] += budget")
@@ -476,6 +461,7 @@ def _scan_list(w, s: Shape) -> None:
     w("        else:")
     w("            k -= 1")
     w("            if k < 0:")
+    _save(w, s, "                ")
     w("                st[0] = 0")
     w("                st[1] = 9")
     w("                st[2] += budget - left")
