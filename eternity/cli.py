@@ -41,7 +41,7 @@ COMMON_HELP = {
     "executor": "local worker processes, or a Dask cluster (--scheduler, or a local one)",
     "quiet": "no progress (a live line on a terminal, else a log line every 15 s)",
     "db": "a results database (SQLite, as `eternity run` writes it)",
-    "kind": "cactus (cells solved against time) or hardness (time against inner colours)",
+    "kind": "cactus (cells solved against time), hardness (time against inner colours), phase (the same, a panel a board size, Owen's critical point marked), clues (time against the clue density) or map (the winner at every point)",
     "commitment": "the commitment `eternity commit` wrote",
     "proof": "the proof `eternity prove` wrote",
 }

@@ -95,6 +95,22 @@ class EdgeFamily(_Family):
     frame_colors: IntList = Field(description="colours of the frame joins" + _INTS)
     inner_colors: IntList = Field(description="colours of the inner joins" + _INTS)
     instances: int = Field(1, ge=1, le=MAX_INSTANCES, description="boards a point of the sweep, each from its own seed")
+    clues: float | list[float] = Field(
+        0.0,
+        description="share of the cells given as fixed pieces of the planted solution, at random cells "
+        "(0 to 1; a number or a list to sweep)",
+    )
+    unsat: bool = Field(
+        False,
+        description="boards made unsolvable without changing their colour counts: two pieces' inner sides "
+        "swapped, kept only where an exhaustive search finds no solution",
+    )
+    unsat_check_s: float = Field(
+        60.0,
+        gt=0,
+        le=86_400,
+        description="unsat: seconds the exhaustive check may take a board before it is drawn again",
+    )
 
     @model_validator(mode="after")
     def _nonempty(self):
@@ -103,22 +119,68 @@ class EdgeFamily(_Family):
                 raise ValueError(f"{f}: empty list")
         if min(_ints(self.rows)) < 2 or min(_ints(self.cols)) < 2:
             raise ValueError("rows and cols must be at least 2")
+        shares = self._shares()
+        if not shares:
+            raise ValueError("clues: empty list")
+        if any(not 0 <= c <= 1 for c in shares):
+            raise ValueError("clues: each share must lie between 0 and 1")
+        if self.unsat and any(c > 0 for c in shares):
+            raise ValueError("unsat: boards with clues are not made unsolvable (give one or the other)")
         return self
 
+    def _shares(self) -> list[float]:
+        return [float(self.clues)] if isinstance(self.clues, (int, float)) else [float(c) for c in self.clues]
+
     def points(self):
-        for r, c, f, i in itertools.product(
-            *(_ints(getattr(self, k)) for k in ("rows", "cols", "frame_colors", "inner_colors"))
+        for r, c, f, i, clue in itertools.product(
+            *(_ints(getattr(self, k)) for k in ("rows", "cols", "frame_colors", "inner_colors")), self._shares()
         ):
-            yield {"rows": r, "cols": c, "frame_colors": f, "inner_colors": i}
+            pt: dict[str, Any] = {"rows": r, "cols": c, "frame_colors": f, "inner_colors": i}
+            if clue:  # only then: a plain sweep keeps the params (and so the stored rows) it always had
+                pt["clues"] = clue
+            if self.unsat:
+                pt["unsat"] = True
+            yield pt
 
     def puzzles(self, seed: int, on_sample: OnSample = None, known: dict | None = None) -> Pairs:
         out = []
         for pt in self.points():
             for k in range(self.instances):
                 s = derived_seed(seed, self.name, json.dumps(pt, sort_keys=True), k)
-                p, _ = generate.edge_puzzle(pt["rows"], pt["cols"], pt["frame_colors"], pt["inner_colors"], s)
+                if self.unsat:
+                    p, s = _unsolvable(self.name, pt, s, self.unsat_check_s)
+                else:
+                    p, planted = generate.edge_puzzle(pt["rows"], pt["cols"], pt["frame_colors"], pt["inner_colors"], s)
+                    if pt.get("clues"):
+                        p = generate.with_clues(p, planted, pt["clues"], s)
                 out.append((p, {**pt, "seed": s}))
         return out
+
+
+UNSAT_TRIES = 50  # boards drawn for one unsolvable instance before the family gives up
+
+
+def _unsolvable(name: str, pt: dict, seed: int, check_s: float):
+    """A generated board with two pieces' inner sides swapped (the colour counts unchanged) that an
+    exhaustive search proves unsolvable, and the seed it came from; later seeds are drawn while a swap
+    leaves a solution or the check does not finish in ``check_s``."""
+    import solving
+
+    for t in range(UNSAT_TRIES):
+        s = derived_seed(seed, "unsat", t) if t else seed
+        p, _ = generate.edge_puzzle(pt["rows"], pt["cols"], pt["frame_colors"], pt["inner_colors"], s)
+        q = generate.swap_sides(p, s)
+        if q is None:
+            continue
+        r, _ = solving.solve_verified(solving.get("edge-backtrack"), q, "first", solving.Limits(time_s=check_s))
+        if r.status == solving.Status.UNSAT:
+            return q, s
+    raise InputError(
+        f"family {name}",
+        "unsat",
+        f"at {json.dumps(pt, sort_keys=True)} no proven-unsolvable board in {UNSAT_TRIES} draws (each checked "
+        f"for {check_s:g} s): take more inner colours or a longer unsat_check_s",
+    )
 
 
 class PolyformFamily(_Family):

@@ -19,6 +19,7 @@ import io
 import json
 import statistics
 from collections import defaultdict
+from typing import Any
 
 import solving
 from puzzles.errors import UsageError
@@ -61,9 +62,9 @@ def _stat(fn, ts: list) -> float | None:
 def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
     groups: dict[tuple, list[dict]] = defaultdict(list)
     for r in rows:
-        groups[(r["family"], r.get("class") or "-", r["config"])].append(r)
+        groups[(r["family"], _cls(r), r["config"])].append(r)
     out = []
-    for (fam, cls, conf), rs in sorted(groups.items()):
+    for (fam, cls, conf), rs in sorted(groups.items(), key=lambda kv: (kv[0][0], _natural(kv[0][1]), kv[0][2])):
         nodes = [r["nodes"] for r in rs if r["nodes"] is not None]
         out.append(
             {
@@ -86,11 +87,11 @@ def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
     top: dict[tuple, dict[tuple, list]] = defaultdict(lambda: defaultdict(list))
     limit: dict[tuple, float] = {}
     for r in rows:
-        k = (r["family"], r.get("class") or "-")
+        k = (r["family"], _cls(r))
         vbs[k][(r["instance"], r["repeat"])].append(_t(r, clock))
         top[k][(r["instance"], r["repeat"])].append(r.get("best_score"))
         limit[k] = r["time_limit"]
-    for (fam, cls), per in sorted(vbs.items()):
+    for (fam, cls), per in sorted(vbs.items(), key=lambda kv: (kv[0][0], _natural(kv[0][1]))):
         best = [min((t for t in ts if t is not None), default=None) for ts in per.values()]
         out.append(
             {
@@ -110,6 +111,29 @@ def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
                 ),
             }
         )
+    return out
+
+
+def _cls(r: dict):
+    c = r.get("class")
+    return "-" if c is None or c == "" else c
+
+
+def _natural(v) -> tuple:
+    """Sort key of a class or a point: numbers by value (4 before 10), then names."""
+    try:
+        return (0, float(v), "")
+    except (TypeError, ValueError):
+        return (1, 0.0, str(v))
+
+
+def by_point(rows: list[dict], by: str) -> list[dict]:
+    """The cells with their class replaced by their value of the family parameter ``by`` (``inner_colors``,
+    ``clues``): the tables then have a row a point of the sweep instead of a row a class."""
+    out = []
+    for r in rows:
+        v = (r.get("params") or {}).get(by, 0 if by == "clues" else "-")
+        out.append({**r, "class": v})
     return out
 
 
@@ -172,7 +196,7 @@ def winners(summary: list[dict]) -> list[dict]:
         else:
             by[k].append(r)
     out = []
-    for k, rs in sorted(by.items()):
+    for k, rs in sorted(by.items(), key=lambda kv: (kv[0][0], _natural(kv[0][1]))):
         answers = [r for r in rs if not r["solver"].endswith("/best")]  # a best board answers another question
         rs = answers or rs
         best = min(
@@ -195,10 +219,18 @@ def winners(summary: list[dict]) -> list[dict]:
     return out
 
 
-def table(db: str, fmt: str = "md", clock: str = "solve", experiment: str | None = None, view: str = "all") -> str:
+def table(
+    db: str,
+    fmt: str = "md",
+    clock: str = "solve",
+    experiment: str | None = None,
+    view: str = "all",
+    by: str | None = None,
+) -> str:
     """The summary table on one clock; its time columns are named after it (``par2_solve_s``).
     ``experiment``: only that config's cells (a database may hold several).  ``view="winners"``: one row a
-    family and class, its best single configuration beside the virtual best (``winners``)."""
+    family and class, its best single configuration beside the virtual best (``winners``).  ``by``: a row a
+    value of that family parameter (``inner_colors``, ``clues``) in place of the class column."""
     if clock not in CLOCKS:
         raise UsageError(f"unknown clock {clock!r} ({', '.join(CLOCKS)})")
     store = Store(db)
@@ -214,6 +246,13 @@ def table(db: str, fmt: str = "md", clock: str = "solve", experiment: str | None
             store.close()
             raise UsageError(f"table: {db} holds no experiment {experiment!r} (it holds {', '.join(have)})")
         cells = [r for r in cells if r["experiment"] == experiment]
+    if by is not None:
+        known = sorted({k for r in cells for k in (r.get("params") or {})} | {"clues"})
+        if by not in known:
+            store.close()
+            raise UsageError(f"table: --by {by!r}: no such family parameter in {db} (it has {', '.join(known)})")
+        cells = by_point(cells, by)
+        named["class"] = by
     summary = summarise(cells, clock)
     store.close()
     if view == "winners":
@@ -253,9 +292,12 @@ def table(db: str, fmt: str = "md", clock: str = "solve", experiment: str | None
 
 
 def plot(db: str, kind: str, output: str, clock: str = "solve") -> None:
-    """A cactus plot (instances solved against time, one line a solver configuration) or a hardness
+    """A cactus plot (instances solved against time, one line a solver configuration), a hardness
     plot (median time against inner colours, colour by solver, line style by board size, Owen's
-    critical points dashed).  Legends stand outside the axes; the title names the experiment."""
+    critical points dashed), a phase or clues plot (median time against inner colours or against
+    the clue density, one panel a board size, Owen's critical point marked) or a map (the winning
+    configuration at every point of the sweeps).  Legends stand outside the axes; the title names
+    the experiment."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -271,6 +313,13 @@ def plot(db: str, kind: str, output: str, clock: str = "solve") -> None:
     cmap = plt.get_cmap("tab10" if len(confs) <= 10 else "tab20")
     colour = {c: cmap(i % cmap.N) for i, c in enumerate(confs)}
     markers = "osD^v<>pXh*"
+    if kind in SWEEPS or kind == "map":
+        fig = _sweep_plot(rows, kind, clock, what, colour) if kind in SWEEPS else _map_plot(rows, clock, what)
+        from puzzles.outputs import atomic_save
+
+        atomic_save(output, lambda tmp: fig.savefig(tmp, dpi=120, bbox_inches="tight"))
+        plt.close(fig)
+        return
     fig, ax = plt.subplots(figsize=(10, 5))
     if kind == "cactus":
         by: dict[str, list[float]] = defaultdict(list)
@@ -334,7 +383,7 @@ def plot(db: str, kind: str, output: str, clock: str = "solve") -> None:
         ax.set_yscale("log")
         ax.set_title(f"{what}: hardness against inner colours (colour: solver; line style: board)")
     else:
-        raise UsageError(f"unknown plot kind {kind!r} (cactus, hardness)")
+        raise UsageError(f"unknown plot kind {kind!r} ({', '.join(PLOT_KINDS)})")
     ax.grid(alpha=0.3)
     if ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
@@ -343,3 +392,157 @@ def plot(db: str, kind: str, output: str, clock: str = "solve") -> None:
 
     atomic_save(output, lambda tmp: fig.savefig(tmp, dpi=120, bbox_inches="tight"))
     plt.close(fig)
+
+
+SWEEPS = {"phase": "inner_colors", "clues": "clues"}  # plot kind: the family parameter on its x axis
+PLOT_KINDS = ("cactus", "hardness", *SWEEPS, "map")
+
+
+def _board(p: dict) -> str:
+    return f"{p['rows']}x{p['cols']}"
+
+
+def _points(rows: list[dict], param: str, clock: str) -> dict:
+    """{board: {config: {x: [PAR-2 times]}}} of the edge-board cells, x the value of ``param``; the phase
+    sweep (x inner colours) leaves out clue and unsolvable boards, which are sweeps of their own."""
+    out: dict = defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
+    for r in rows:
+        p = r.get("params") or {}
+        if "inner_colors" not in p or "rows" not in p:
+            continue
+        if param == "inner_colors" and p.get("clues"):
+            continue
+        t = _t(r, clock)
+        if t is not None:
+            out[_board(p)][r["config"]][p.get(param, 0)].append(t)
+    return out
+
+
+def critical_points(rows: list[dict]) -> dict[str, float]:
+    """Owen's critical inner-colour count of each board size and frame-colour count of the stored edge
+    boards (``puzzles.estimate.critical_size``, as ``eternity estimate --critical``)."""
+    from puzzles.estimate import critical_size
+
+    sizes = {
+        (p["rows"], p["cols"], p["frame_colors"])
+        for r in rows
+        if "frame_colors" in (p := (r.get("params") or {})) and "rows" in p
+    }
+    out = {}
+    for rr, cc, f in sorted(sizes):
+        c = critical_size(rr, cc, f)["critical_inner_colors"]
+        if c is not None:
+            out[f"{rr}x{cc}"] = c
+    return out
+
+
+def _sweep_plot(rows: list[dict], kind: str, clock: str, what: str, colour: dict):
+    """Median time (an unsolved cell counted as twice the limit) against the sweep's parameter, one panel
+    a board size, one line a configuration; the phase plot marks Owen's critical point of each size."""
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    param = SWEEPS[kind]
+    pts = _points(rows, param, clock)
+    if not pts:
+        raise UsageError(f"plot --kind {kind}: the store holds no edge boards with a {param} sweep")
+    boards = sorted(pts, key=lambda b: tuple(map(int, b.split("x"))))
+    crit = critical_points(rows) if kind == "phase" else {}
+    limit = max(r["time_limit"] for r in rows)
+    fig, axes = plt.subplots(1, len(boards), figsize=(3.6 * len(boards) + 2, 4), sharey=True, squeeze=False)
+    markers = "osD^v<>pXh*"
+    for ax, board in zip(axes[0], boards):
+        for i, (conf, d) in enumerate(sorted(pts[board].items())):
+            xs = sorted(d)
+            shown = [100 * x for x in xs] if kind == "clues" else xs
+            ys = [statistics.median(d[x]) for x in xs]
+            ax.plot(shown, ys, marker=markers[i % len(markers)], ms=4, color=colour[conf], label=conf)
+        if board in crit:
+            ax.axvline(crit[board], ls="--", color="grey", lw=1)
+            ax.annotate(
+                f"critical {crit[board]:.2f}",
+                (crit[board], 0.98),
+                xycoords=("data", "axes fraction"),
+                rotation=90,
+                va="top",
+                ha="right",
+                fontsize=8,
+                color="grey",
+            )
+        ax.axhline(2 * limit, color="black", lw=0.6, ls=":")
+        ax.set_title(board)
+        ax.set_xlabel("inner colours" if kind == "phase" else "cells given as clues (%)")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_yscale("log")
+        ax.grid(alpha=0.3)
+    axes[0][0].set_ylabel(f"median {clock} time (s; unsolved = 2x limit, dotted)")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    seen = dict(zip(labels, handles))
+    for ax in axes[0][1:]:
+        for h, lab in zip(*ax.get_legend_handles_labels()):
+            seen.setdefault(lab, h)
+    fig.legend(list(seen.values()), list(seen), fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 0.9))
+    fig.suptitle(f"{what}: median time against {'inner colours' if kind == 'phase' else 'clue density'}")
+    fig.tight_layout()
+    return fig
+
+
+def point_winners(rows: list[dict], param: str, clock: str = "solve") -> dict[tuple[str, Any], dict]:
+    """{(board, x): winner row} at every point of a sweep: the configuration that answered the most cells,
+    then the lowest PAR-2 (``winners``), beside the virtual best."""
+    cells = []
+    for r in rows:
+        p = r.get("params") or {}
+        if "inner_colors" not in p or "rows" not in p or (param == "inner_colors" and p.get("clues")):
+            continue
+        cells.append({**r, "family": _board(p), "class": p.get(param, 0)})
+    return {(w["family"], w["class"]): w for w in winners(summarise(cells, clock))}
+
+
+def _map_plot(rows: list[dict], clock: str, what: str):
+    """The winning configuration at every (board size, inner colours) and, where the store holds a clue
+    sweep, every (board size, clue density): one coloured square a point, labelled with the winner and
+    the cells it answered."""
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
+
+    panels = []
+    for param in ("inner_colors", "clues"):
+        w = point_winners(rows, param, clock)
+        xs = sorted({x for _, x in w}, key=_natural)
+        if param == "clues" and (len(xs) < 2):
+            continue
+        if w:
+            panels.append((param, w))
+    if not panels:
+        raise UsageError("plot --kind map: the store holds no edge boards swept over inner colours or clues")
+    confs = sorted({v["best"] for _, w in panels for v in w.values()} | {"none"})
+    cmap = plt.get_cmap("tab10")
+    colour = {c: (cmap(i % 10) if c != "none" else (0.85, 0.85, 0.85, 1)) for i, c in enumerate(confs)}
+    fig, axes = plt.subplots(1, len(panels), figsize=(7 * len(panels) + 2, 4), squeeze=False)
+    for ax, (param, w) in zip(axes[0], panels):
+        boards = sorted({b for b, _ in w}, key=lambda b: tuple(map(int, b.split("x"))))
+        xs = sorted({x for _, x in w}, key=_natural)
+        for (b, x), v in w.items():
+            i, j = boards.index(b), xs.index(x)
+            name = v["best"] if v["solved"] else "none"
+            ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, color=colour[name], alpha=0.85))
+            ax.text(j, i, f"{name.split('/')[0]}\n{v['solved']}/{v['cells']}", ha="center", va="center", fontsize=7)
+        ax.set_xlim(-0.5, len(xs) - 0.5)
+        ax.set_ylim(-0.5, len(boards) - 0.5)
+        ax.set_xticks(range(len(xs)))
+        ax.set_xticklabels([f"{100 * x:g}%" if param == "clues" else str(x) for x in xs])
+        ax.set_yticks(range(len(boards)))
+        ax.set_yticklabels(boards)
+        ax.set_xlabel("inner colours" if param == "inner_colors" else "cells given as clues")
+        ax.set_ylabel("board")
+        ax.set_title("winner by inner colours" if param == "inner_colors" else "winner by clue density")
+    fig.legend(
+        handles=[Patch(color=colour[c], label=c) for c in confs],
+        fontsize=8,
+        loc="upper left",
+        bbox_to_anchor=(1.0, 0.9),
+    )
+    fig.suptitle(f"{what}: the winning configuration (most cells answered, then the lowest PAR-2 on {clock})")
+    fig.tight_layout()
+    return fig

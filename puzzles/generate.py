@@ -14,7 +14,7 @@ import numpy as np
 
 from puzzles.errors import UsageError
 
-from .edge import E, EdgePlacement, EdgePuzzle, S
+from .edge import E, EdgePlacement, EdgePuzzle, Fixed, S
 from .polyform import PolyformPuzzle, PolyPiece, PolyPlacement
 
 
@@ -51,6 +51,39 @@ def edge_puzzle(
         planted[cell] = EdgePlacement(cell, k, (4 - s) % 4)
     nm = name or f"edge-{rows}x{cols}-f{frame_colors}-i{inner_colors}-s{seed}"
     return EdgePuzzle(rows=rows, cols=cols, pieces=pieces, name=nm), planted  # type: ignore[return-value]
+
+
+def with_clues(puzzle: EdgePuzzle, planted: list[EdgePlacement], share: float, seed: int = 0) -> EdgePuzzle:
+    """The puzzle with ``share`` of its cells (rounded) given as fixed pieces of its planted solution, at
+    cells drawn from ``seed``: the clue-rich boards on which propagation is said to win."""
+    if not 0 <= share <= 1:
+        raise UsageError(f"clue share {share} is not between 0 and 1")
+    n = puzzle.n_cells
+    cells = sorted(random.Random(seed * 7919 + 17).sample(range(n), round(share * n)))
+    fixed = [Fixed(c, planted[c].piece, planted[c].rotation) for c in cells]
+    name = f"{puzzle.name}-c{round(100 * share)}"
+    return EdgePuzzle(rows=puzzle.rows, cols=puzzle.cols, pieces=puzzle.pieces.copy(), fixed=fixed, name=name)
+
+
+def swap_sides(puzzle: EdgePuzzle, seed: int = 0) -> EdgePuzzle | None:
+    """The puzzle with one side of one interior piece and one side of another swapped, where their colours
+    differ: every colour keeps its number of sides (Owen's model sees the same board), but the planted
+    solution is broken, and most such boards have no solution (whether this one has, a search must say).
+    None when the board has fewer than two interior pieces or their sides are all one colour."""
+    inner = [q for q in range(puzzle.n_pieces) if np.all(puzzle.pieces[q] != 0)]
+    rng = random.Random(seed * 104729 + 3)
+    rng.shuffle(inner)
+    for a in inner:
+        for b in inner:
+            if b == a:
+                continue
+            pairs = [(i, j) for i in range(4) for j in range(4) if puzzle.pieces[a, i] != puzzle.pieces[b, j]]
+            if pairs:
+                i, j = rng.choice(pairs)
+                pieces = puzzle.pieces.copy()
+                pieces[a, i], pieces[b, j] = puzzle.pieces[b, j], puzzle.pieces[a, i]
+                return EdgePuzzle(rows=puzzle.rows, cols=puzzle.cols, pieces=pieces, name=f"{puzzle.name}-swap")
+    return None
 
 
 def polyomino_puzzle(

@@ -14,9 +14,9 @@ def cmd_plot(a) -> int:
 
 
 def add(sub) -> None:
-    s = sub.add_parser("plot", help="cactus or hardness plot from a results database")
+    s = sub.add_parser("plot", help="cactus, hardness, phase, clues or map plot from a results database")
     s.add_argument("db")
-    s.add_argument("--kind", choices=["cactus", "hardness"], default="cactus")
+    s.add_argument("--kind", choices=["cactus", "hardness", "phase", "clues", "map"], default="cactus")
     s.add_argument("-o", "--output", required=True)
     s.add_argument("--clock", choices=CLOCK_NAMES, default="solve", help="as for table")
     s.set_defaults(func=cmd_plot, outputs={"output": "image"})

@@ -20,7 +20,7 @@ def cmd_table(a) -> int:
             "--experiment NAME shows one",
             file=sys.stderr,
         )
-    sys.stdout.write(table(db, a.format, a.clock, a.experiment, "winners" if a.winners else "all"))
+    sys.stdout.write(table(db, a.format, a.clock, a.experiment, "winners" if a.winners else "all", a.by))
     return 0
 
 
@@ -47,5 +47,11 @@ def add(sub) -> None:
         "--winners",
         action="store_true",
         help="one row a family and class: its best single configuration beside the virtual best",
+    )
+    s.add_argument(
+        "--by",
+        metavar="PARAM",
+        help="a row a value of this family parameter (inner_colors, clues, rows, ...) in place of the class: "
+        "one row a point of a sweep",
     )
     s.set_defaults(func=cmd_table)
