@@ -109,3 +109,36 @@ def test_a_sparse_colour_label_does_not_size_the_tables():
     assert solving.get("edge-backtrack").solve(sparse, mode="count", limits=Limits(time_s=30)).count == want
     res = solving.get("beam", {"width": 64}).solve(sparse, mode="best", limits=Limits(time_s=2))
     assert res.status == "solved" and verify(sparse, res.solutions[0], allow_mismatch=True).legal
+
+
+def test_candidate_tables_hold_exactly_the_arrangements_that_show_each_key():
+    """``build_tables`` (numpy, sorted by key) against the definition, key by key, with and without
+    merging, bordered and clue boards."""
+    from baseline.edge.tables import build_tables
+    from puzzles import generate
+
+    p, planted = generate.edge_puzzle(5, 4, 2, 4, 9)
+    for q in (p, generate.with_clues(p, planted, 0.3, 9)):
+        for merge in (False, True):
+            tab_base, tab_ptr, piece, rot, col, n_col = build_tables(q, merge)
+            fixed = {f.piece for f in q.fixed}
+            free = sorted(q.identical_groups()) if merge else [x for x in range(q.n_pieces) if x not in fixed]
+            arr = [(x, r, q.placed(x, r)) for x in free for r in q.distinct_rotations(x)]
+            for cls in range(16):
+                out = [bool(cls >> s & 1) for s in range(4)]
+                for K in range(16):
+                    base = tab_base[cls * 16 + K]
+                    if base < 0:
+                        continue
+                    sides = [s for s in range(4) if K >> s & 1]
+                    by_key: dict[int, list] = {}
+                    for x, r, c in arr:
+                        if [c[s] == 0 for s in range(4)] == out:
+                            by_key.setdefault(sum(c[s] * n_col**j for j, s in enumerate(sides)), []).append((x, r))
+                    for key in range(n_col ** len(sides)):
+                        want = by_key.get(key, [])
+                        lo, hi = tab_ptr[base + key], tab_ptr[base + key + 1]
+                        got = list(zip(piece[lo:hi].tolist(), rot[lo:hi].tolist()))
+                        assert got == want
+                        for i in range(lo, hi):
+                            assert list(col[4 * i : 4 * i + 4]) == list(q.placed(int(piece[i]), int(rot[i])))

@@ -50,6 +50,9 @@ def build_tables(p: EdgePuzzle, merge: bool = False):
     free = sorted(p.identical_groups()) if merge else [q for q in range(p.n_pieces) if q not in fixed_pieces]
     # all distinct placed arrangements of the free pieces
     arr = [(q, r, p.placed(q, r)) for q in free for r in p.distinct_rotations(q)]
+    a_piece = np.array([a[0] for a in arr], np.int32)
+    a_rot = np.array([a[1] for a in arr], np.int8)
+    a_col = np.array([a[2] for a in arr], np.int64).reshape(-1, 4)
     tab_base = np.full(16 * 16, -1, np.int64)
     ptr_parts, piece_l, rot_l, col_l = [], [], [], []
     total_slots, n_cand = 0, 0
@@ -57,25 +60,26 @@ def build_tables(p: EdgePuzzle, merge: bool = False):
     for out in sorted(classes):
         cls = sum(1 << s for s in range(4) if out[s])
         inner = [s for s in range(4) if not out[s]]
-        ok = [a for a in arr if all((a[2][s] == 0) == out[s] for s in range(4))] if p.bordered else arr
+        if p.bordered:
+            grey = a_col == 0
+            ok = np.flatnonzero(np.all(grey == np.array(out, bool), axis=1))
+        else:
+            ok = np.arange(len(arr))
         for K in range(16):
             if any(K >> s & 1 and out[s] for s in range(4)):
                 continue
             sides = [s for s in inner if K >> s & 1]
             size = n_col ** len(sides)
-            buckets: list[list] = [[] for _ in range(size)]
-            for a in ok:
-                key = 0
-                for j, s in enumerate(sides):
-                    key += a[2][s] * n_col**j
-                buckets[key].append(a)
+            # numpy, not a Python loop over every key: at 60 colours a cell with four known sides has 61**4 keys
+            keys = np.zeros(len(ok), np.int64)
+            for j, s in enumerate(sides):
+                keys += a_col[ok, s] * n_col**j
+            by_key = ok[np.argsort(keys, kind="stable")]  # within a key, the arrangements' own order
             ptr = np.zeros(size + 1, np.int64)
-            for key, b in enumerate(buckets):
-                for q, r, cols in b:
-                    piece_l.append(q)
-                    rot_l.append(r)
-                    col_l.extend(cols)
-                ptr[key + 1] = ptr[key] + len(b)
+            np.cumsum(np.bincount(keys, minlength=size), out=ptr[1:])
+            piece_l.append(a_piece[by_key])
+            rot_l.append(a_rot[by_key])
+            col_l.append(a_col[by_key].ravel())
             ptr += n_cand
             n_cand += len(ok)
             tab_base[cls * 16 + K] = total_slots
@@ -84,9 +88,9 @@ def build_tables(p: EdgePuzzle, merge: bool = False):
     return (
         tab_base,
         np.concatenate(ptr_parts),
-        np.asarray(piece_l, np.int32),
-        np.asarray(rot_l, np.int8),
-        np.asarray(col_l, np.int32),
+        np.concatenate(piece_l).astype(np.int32) if piece_l else np.zeros(0, np.int32),
+        np.concatenate(rot_l).astype(np.int8) if rot_l else np.zeros(0, np.int8),
+        np.concatenate(col_l).astype(np.int32) if col_l else np.zeros(0, np.int32),
         n_col,
     )
 
@@ -180,11 +184,14 @@ class EdgeTables:
             for rep, group in self.copies.items():
                 self.avail[group] = 0
                 self.avail[rep] = len(group)
-        (self.tab_base, self.tab_ptr, self.cand_piece, self.cand_rot, self.cand_col, self.n_col) = build_tables(p,
-                                                                                                                self.copies is not None)
+        (self.tab_base, self.tab_ptr, self.cand_piece, self.cand_rot, self.cand_col, self.n_col) = build_tables(
+            p, self.copies is not None
+        )
         self.nbr = np.array([p.neighbour(c, s) for c in range(n) for s in range(4)], np.int64)
-        self.cls_of = np.array([sum(1 << s for s, o in enumerate(p.outside_sides(c)) if o) if p.bordered else 0 for c in range(n)],
-                               np.int64)
+        self.cls_of = np.array(
+            [sum(1 << s for s, o in enumerate(p.outside_sides(c)) if o) if p.bordered else 0 for c in range(n)],
+            np.int64,
+        )
         self.fixed_n = len(p.fixed)
         self.fixed_piece = np.array([f.piece for f in p.fixed] + [0], np.int64)
         self.fixed_rot = np.array([f.rotation for f in p.fixed] + [0], np.int64)
@@ -198,7 +205,9 @@ class EdgeTables:
         f0 = len(self.cand_piece)  # fixed placements go after the table candidates
         self.s_piece = np.concatenate([self.cand_piece, np.array([f.piece for f in p.fixed], np.int32)])
         self.s_rot = np.concatenate([self.cand_rot, np.array([f.rotation for f in p.fixed], np.int8)])
-        self.s_col = np.concatenate([self.cand_col, np.array([c for f in p.fixed for c in p.placed(f.piece, f.rotation)], np.int32)])
+        self.s_col = np.concatenate(
+            [self.cand_col, np.array([c for f in p.fixed for c in p.placed(f.piece, f.rotation)], np.int32)]
+        )
         self.dep_fixed = np.full(n + 1, -1, np.int64)
         self.dep_fixed[: len(p.fixed)] = np.arange(f0, f0 + len(p.fixed))
         self.dep_nb = np.zeros(4 * (n + 1), np.int64)
@@ -209,7 +218,9 @@ class EdgeTables:
                 self.dep_nb[4 * k + j] = slot // 4
                 self.dep_side[4 * k + j] = (slot % 4 + 2) % 4
         if self.n_col > 256:
-            raise UsageError(f"static orders take at most 255 colours, this puzzle has {self.n_col - 1}; use --opt order=mrv")
+            raise UsageError(
+                f"static orders take at most 255 colours, this puzzle has {self.n_col - 1}; use --opt order=mrv"
+            )
         # packed candidates and, per depth, where the key's colours are (module docstring of run_static)
         col = self.s_col.reshape(-1, 4).astype(np.int64)
         self.cand = (
