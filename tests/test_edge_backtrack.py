@@ -142,3 +142,35 @@ def test_candidate_tables_hold_exactly_the_arrangements_that_show_each_key():
                         assert got == want
                         for i in range(lo, hi):
                             assert list(col[4 * i : 4 * i + 4]) == list(q.placed(int(piece[i]), int(rot[i])))
+
+
+def test_a_board_of_many_real_colours_is_refused_before_its_tables_are_built(tmp_path, capsys):
+    """827 colours on a 30x30 board: a static order's one-byte colours and mrv's four-sided tables
+    (3.5 TiB of keys) are refused in one line, before anything is allocated (it once took 21 GB and
+    ended in an internal error)."""
+    from eternity.cli import main
+    from puzzles import generate
+    from puzzles.formats import write_puzzle
+
+    p, _ = generate.edge_puzzle(30, 30, 3, 1000, 1)
+    f = tmp_path / "many.json"
+    write_puzzle(p, str(f))
+    for argv, says in (
+        (["--solver", "edge-backtrack"], "at most 255 colours"),
+        (["--solver", "beam"], "at most 255 colours"),
+        (["--solver", "edge-backtrack", "--opt", "order=mrv"], "GiB"),
+    ):
+        assert main(["solve", str(f), "--time-limit", "5", *argv]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and says in err
+
+
+def test_a_static_order_builds_only_the_tables_it_reads():
+    from baseline.edge.tables import EdgeTables
+    from puzzles import generate
+
+    p, _ = generate.edge_puzzle(5, 5, 2, 3, 1)
+    row, mrv = EdgeTables(p, "rowscan"), EdgeTables(p, "mrv")
+    assert (row.tab_base >= 0).sum() < (mrv.tab_base >= 0).sum()
+    for k in range(p.n_cells):  # every depth's table is there, with its subsets (K = 0: dep_all)
+        assert row.dep_base[k] >= 0 and row.dep_all[k] >= 0

@@ -41,11 +41,21 @@ from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
 from puzzles.orders import search_order
 
+MAX_TABLE_BYTES = 4 << 30  # the key slots of a board's candidate tables, before a clear refusal
 
-def build_tables(p: EdgePuzzle, merge: bool = False):
-    """Candidate tables for every (cell class, known mask) (module docstring).  ``merge``: one
-    candidate per group of identical pieces (its lowest piece stands for the group)."""
-    n_col = int(p.pieces.max()) + 2  # colours 0..max, base C
+
+def table_colours(p: EdgePuzzle) -> int:
+    """The key base C of a board's tables: colours 0..max and one more."""
+    return int(p.pieces.max()) + 2
+
+
+def build_tables(p: EdgePuzzle, merge: bool = False, needed: set[int] | None = None):
+    """Candidate tables for every (cell class, known mask) (module docstring), or only those in
+    ``needed`` (``class * 16 + K``; the others' ``tab_base`` stays -1): a static order knows which it
+    looks up, and a table of four known sides has C**4 keys.  ``merge``: one candidate per group of
+    identical pieces (its lowest piece stands for the group).  Tables whose key slots would pass
+    ``MAX_TABLE_BYTES`` are refused before anything is allocated."""
+    n_col = table_colours(p)
     fixed_pieces = {f.piece for f in p.fixed}
     free = sorted(p.identical_groups()) if merge else [q for q in range(p.n_pieces) if q not in fixed_pieces]
     # all distinct placed arrangements of the free pieces
@@ -57,6 +67,19 @@ def build_tables(p: EdgePuzzle, merge: bool = False):
     ptr_parts, piece_l, rot_l, col_l = [], [], [], []
     total_slots, n_cand = 0, 0
     classes = {tuple(p.outside_sides(c)) for c in range(p.n_cells)} if p.bordered else {(False,) * 4}
+    slots = sum(
+        n_col ** bin(K).count("1") + 1
+        for out in classes
+        for K in range(16)
+        if not any(K >> s & 1 and out[s] for s in range(4))
+        and (needed is None or sum(1 << s for s in range(4) if out[s]) * 16 + K in needed)
+    )
+    if 8 * slots > MAX_TABLE_BYTES:
+        raise UsageError(
+            f"the candidate tables of this board would take {8 * slots / 2**30:.3g} GiB ({n_col - 1} colours, "
+            f"{'every cell with up to four known sides' if needed is None else 'the sides its order knows'}); "
+            "more than the native search's tables can hold (cpsat and sat have no such tables)"
+        )
     for out in sorted(classes):
         cls = sum(1 << s for s in range(4) if out[s])
         inner = [s for s in range(4) if not out[s]]
@@ -66,7 +89,7 @@ def build_tables(p: EdgePuzzle, merge: bool = False):
         else:
             ok = np.arange(len(arr))
         for K in range(16):
-            if any(K >> s & 1 and out[s] for s in range(4)):
+            if any(K >> s & 1 and out[s] for s in range(4)) or (needed is not None and cls * 16 + K not in needed):
                 continue
             sides = [s for s in inner if K >> s & 1]
             size = n_col ** len(sides)
@@ -184,13 +207,18 @@ class EdgeTables:
             for rep, group in self.copies.items():
                 self.avail[group] = 0
                 self.avail[rep] = len(group)
-        (self.tab_base, self.tab_ptr, self.cand_piece, self.cand_rot, self.cand_col, self.n_col) = build_tables(
-            p, self.copies is not None
-        )
         self.nbr = np.array([p.neighbour(c, s) for c in range(n) for s in range(4)], np.int64)
         self.cls_of = np.array(
             [sum(1 << s for s, o in enumerate(p.outside_sides(c)) if o) if p.bordered else 0 for c in range(n)],
             np.int64,
+        )
+        if not self.dynamic and table_colours(p) > 256:  # before any table is built
+            raise UsageError(
+                f"static orders take at most 255 colours, this puzzle has {table_colours(p) - 1} (edge-backtrack "
+                "--opt order=mrv takes more, as far as its tables fit in memory; cpsat and sat have no such bound)"
+            )
+        (self.tab_base, self.tab_ptr, self.cand_piece, self.cand_rot, self.cand_col, self.n_col) = build_tables(
+            p, self.copies is not None, None if self.dynamic else self._needed()
         )
         self.fixed_n = len(p.fixed)
         self.fixed_piece = np.array([f.piece for f in p.fixed] + [0], np.int64)
@@ -199,6 +227,27 @@ class EdgeTables:
         self.dep_base, self.dep_nk, self.dep_idx, self.dep_mul = self.static_lookup()
         if not self.dynamic:
             self._init_static()
+
+    def _needed(self) -> set[int]:
+        """The tables a static order reads: at each depth, its cell's class with the sides placed before it,
+        and every subset of them (the beam looks a site up on the sides filled so far, or with one left
+        out)."""
+        depth_of = np.empty(self.p.n_cells, np.int64)
+        depth_of[self.order] = np.arange(len(self.order))
+        out = set()
+        for k, cell in enumerate(self.order):
+            K = 0
+            for s in range(4):
+                nb = self.nbr[4 * cell + s]
+                if nb >= 0 and depth_of[nb] < k:
+                    K |= 1 << s
+            sub = K
+            while True:  # every subset of K
+                out.add(int(self.cls_of[cell]) * 16 + sub)
+                if sub == 0:
+                    break
+                sub = (sub - 1) & K
+        return out
 
     def _init_static(self) -> None:
         p, n = self.p, self.p.n_cells
@@ -217,10 +266,6 @@ class EdgeTables:
                 slot = int(self.dep_idx[4 * k + j])  # 4 * neighbour + its side facing us
                 self.dep_nb[4 * k + j] = slot // 4
                 self.dep_side[4 * k + j] = (slot % 4 + 2) % 4
-        if self.n_col > 256:
-            raise UsageError(
-                f"static orders take at most 255 colours, this puzzle has {self.n_col - 1}; use --opt order=mrv"
-            )
         # packed candidates and, per depth, where the key's colours are (module docstring of run_static)
         col = self.s_col.reshape(-1, 4).astype(np.int64)
         self.cand = (
