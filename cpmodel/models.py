@@ -30,6 +30,7 @@ from collections import defaultdict
 from ortools.sat.python import cp_model
 
 from puzzles.edge import E, EdgePlacement, EdgePuzzle, S
+from solving import past
 
 
 def xcc_model(xcc):
@@ -91,10 +92,11 @@ def placement_model(
     redundant: bool = False,
     symmetry: bool = False,
     groups: dict[int, list[int]] | None = None,
+    deadline: float | None = None,
 ):
     """With ``groups`` (``EdgePuzzle.mergeable_groups``) a group's copies share one set of
     placement variables, on exactly as many cells as there are copies; ``decode`` names every
-    copy once."""
+    copy once.  ``deadline`` (``time.perf_counter``): ``BuildLate`` once it has passed."""
     m = cp_model.CpModel()
     cands = _placements(p)
     if groups is not None:
@@ -113,12 +115,18 @@ def placement_model(
             m.add(sum(by_piece[piece]) == copies)
         else:
             (m.add_at_most_one if spare else m.add_exactly_one)(by_piece[piece])
+    past(deadline)
     show = defaultdict(list)  # (cell, side, colour) -> placements
+    turned: dict[tuple[int, int], tuple] = {}  # (piece, rotation) -> colours shown, worked out once
     for pl, v in x.items():
-        for side, c in enumerate(p.placed(pl.piece, pl.rotation)):
+        shown = turned.get((pl.piece, pl.rotation))
+        if shown is None:
+            shown = turned[(pl.piece, pl.rotation)] = p.placed(pl.piece, pl.rotation)
+        for side, c in enumerate(shown):
             show[(pl.cell, side, c)].append(v)
     colours = sorted({int(c) for c in p.pieces.flatten()})
     for cell, side, nb in p.joins():
+        past(deadline)
         opp = (side + 2) % 4
         if join == "onehot":
             # one Boolean per (join, colour): exactly one per join, tied to the placements by clauses

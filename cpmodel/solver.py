@@ -19,7 +19,7 @@ from puzzles.edge import EdgePlacement, EdgePuzzle
 from puzzles.errors import UsageError
 from puzzles.latin import LatinPuzzle, pair_from_self_orthogonal
 from puzzles.orders import search_order
-from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
+from solving import BuildLate, Limits, Option, SolverBase, SolveResult, Status, enumerated
 
 from . import models, self_orthogonal
 
@@ -112,7 +112,7 @@ class CpSat(SolverBase):
         ),
     }
 
-    def _build(self, puzzle, mode):
+    def _build(self, puzzle, mode, deadline=None):
         self.groups = None  # merged identical pieces (placement model)
         kind = self.options["model"]
         if puzzle.kind == "magic":  # sums beside the exact cover: the only model that has them
@@ -137,7 +137,9 @@ class CpSat(SolverBase):
                 self.groups = puzzle.mergeable_groups(sym)
             return (
                 kind,
-                *models.placement_model(puzzle, self.options["join"], self.options["redundant"], sym, self.groups),
+                *models.placement_model(
+                    puzzle, self.options["join"], self.options["redundant"], sym, self.groups, deadline
+                ),
                 sym,
             )
         return kind, *models.table_model(puzzle, sym), sym
@@ -148,17 +150,27 @@ class CpSat(SolverBase):
         if self.options["model"] == "self-orthogonal":
             return self._self_orthogonal(puzzle, mode, limits, progress)
         t0 = time.perf_counter()
-        kind, model, decode, main_vars, sym = self._build(puzzle, mode)
+        deadline = None if limits.time_s is None else t0 + limits.time_s  # the model's building counts too
+        try:
+            kind, model, decode, main_vars, sym = self._build(puzzle, mode, deadline)
+        except BuildLate:
+            kind = None
+        build_s = time.perf_counter() - t0
+        if kind is None or (deadline is not None and time.perf_counter() >= deadline):
+            return SolveResult(
+                Status.LIMIT,
+                stats={"build_s": build_s, "time_s": 0.0},
+                message="the time limit passed while the CP-SAT model was being built",
+            )
         if self.options["hint"]:
             self._hint(puzzle, model, kind, main_vars)
-        build_s = time.perf_counter() - t0
         solver = cp_model.CpSolver()
         prm = solver.parameters
         prm.random_seed = self.options["seed"]
         prm.linearization_level = self.options["linearization_level"]
         prm.cp_model_presolve = self.options["presolve"]
-        if limits.time_s is not None:
-            prm.max_time_in_seconds = float(limits.time_s)
+        if deadline is not None:
+            prm.max_time_in_seconds = max(0.01, deadline - time.perf_counter())
         enumerate_ = mode in ("count", "all")
         if enumerate_:
             prm.enumerate_all_solutions = True

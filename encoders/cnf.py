@@ -31,6 +31,7 @@ from pysat.card import CardEnc
 from pysat.formula import IDPool
 
 from puzzles.edge import EdgePuzzle
+from solving import past
 
 from .amo import PYSAT, at_most_one, exactly_one
 
@@ -91,7 +92,13 @@ def xcc_cnf(xcc, amo: str = "seqcounter", colors: str = "pairs") -> Encoding:
 
 
 def placement_rules(
-    p: EdgePuzzle, cands, amo: str, pool, out: list[list[int]], groups: dict[int, list[int]] | None = None
+    p: EdgePuzzle,
+    cands,
+    amo: str,
+    pool,
+    out: list[list[int]],
+    groups: dict[int, list[int]] | None = None,
+    deadline: float | None = None,
 ) -> dict:
     """A variable per placement in ``cands``, exactly one a cell and each piece once (at most once with
     spare pieces; a merged group on exactly as many cells as it has copies).  Returns placement -> var."""
@@ -102,8 +109,10 @@ def placement_rules(
         by_piece[pl.piece].append(v)
     for cell in range(p.n_cells):
         exactly_one(by_cell[cell], amo, pool, out)
+        past(deadline)
     spare = p.n_pieces > p.n_cells
     for piece in range(p.n_pieces) if groups is None else groups:
+        past(deadline)
         m = 1 if groups is None else len(groups[piece])
         if m > 1:  # a merged group: on exactly m cells
             out.extend(CardEnc.equals(lits=by_piece[piece], bound=m, vpool=pool, encoding=PYSAT["seqcounter"]).clauses)
@@ -119,8 +128,10 @@ def direct_cnf(
     symmetry: bool = False,
     support: bool = True,
     merge: bool = False,
+    deadline: float | None = None,
 ) -> Encoding:
-    """The direct encoding: a variable per (cell, piece, rotation), one per join colour.  ``merge``
+    """The direct encoding: a variable per (cell, piece, rotation), one per join colour.  ``deadline``
+    (``time.perf_counter``): ``BuildLate`` once it has passed.  ``merge``
     (no fixed, no spare pieces, no corner symmetry): identical pieces share their variables, the
     group on exactly as many cells as it has copies; counts are multiplied back (``Encoding.groups``)."""
     free = EdgePuzzle(p.rows, p.cols, p.pieces, name=p.name)  # fixed pieces become assumptions
@@ -129,14 +140,21 @@ def direct_cnf(
     cands = free.candidates() if groups is None else [pl for pl in free.candidates() if pl.piece in groups]
     pool = IDPool()
     out: list[list[int]] = []
-    x = placement_rules(p, cands, amo, pool, out, groups)
+    past(deadline)
+    x = placement_rules(p, cands, amo, pool, out, groups, deadline)
     join_of = {}
     for cell, side, nb in p.joins():
         join_of[(cell, side)] = join_of[(nb, (side + 2) % 4)] = (cell, side)
     colour_vars = defaultdict(dict)  # join -> colour -> var
     shows = defaultdict(list)  # (cell, side, colour) -> placements showing that colour there
-    for pl, v in x.items():
-        for side, c in enumerate(p.placed(pl.piece, pl.rotation)):
+    turned: dict[tuple[int, int], tuple] = {}  # (piece, rotation) -> colours shown, worked out once
+    for i, (pl, v) in enumerate(x.items()):
+        if i % 8192 == 0:
+            past(deadline)
+        shown = turned.get((pl.piece, pl.rotation))
+        if shown is None:
+            shown = turned[(pl.piece, pl.rotation)] = p.placed(pl.piece, pl.rotation)
+        for side, c in enumerate(shown):
             j = join_of.get((pl.cell, side))
             if j is None:
                 continue
@@ -146,6 +164,7 @@ def direct_cnf(
             shows[(pl.cell, side, c)].append(v)
     for d in colour_vars.values():
         at_most_one(list(d.values()), amo, pool, out)
+    past(deadline)
     if support:  # a join's colour needs a placement showing it on each side: propagation = arc consistency
         for (cell, side), d in colour_vars.items():
             nb = p.neighbour(cell, side)

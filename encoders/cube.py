@@ -23,12 +23,12 @@ from pysat.solvers import Solver as PySatSolver
 from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
 from puzzles.orders import ORDERS, search_order
-from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
+from solving import BuildLate, Limits, Option, SolverBase, SolveResult, Status, enumerated
 from solving.race import race
 
 from .amo import ENCODINGS
 from .cnf import Encoding
-from .solver import BACKENDS, IDENTICAL, ONE_SHOT, UNLIMITED, decoded, encode, solve_until
+from .solver import BACKENDS, IDENTICAL, ONE_SHOT, UNLIMITED, decoded, encode, late, solve_until
 
 STATIC = tuple(o for o in ORDERS if o != "mrv")
 INCREMENTAL = tuple(b for b in BACKENDS if b not in ONE_SHOT + UNLIMITED)
@@ -105,8 +105,9 @@ class Cube(SolverBase):
         "part": Option(int, -1, "solve only this cube (0-based; the runner's split)", lo=-1),
     }
 
-    def encode(self, puzzle: EdgePuzzle) -> Encoding:
-        return encode(puzzle, {**self.options, "model": "direct", "colors": "pairs"})
+    def encode(self, puzzle: EdgePuzzle, deadline: float | None = None) -> Encoding:
+        """The direct CNF; ``deadline`` on ``time.perf_counter`` (``BuildLate`` once it has passed)."""
+        return encode(puzzle, {**self.options, "model": "direct", "colors": "pairs"}, deadline)
 
     def solve(self, puzzle: EdgePuzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         self.check(puzzle, mode)
@@ -114,7 +115,10 @@ class Cube(SolverBase):
         limits = limits or Limits()
         t0 = time.perf_counter()
         deadline = None if limits.time_s is None else time.monotonic() + limits.time_s
-        enc = self.encode(puzzle)
+        try:
+            enc = self.encode(puzzle, None if limits.time_s is None else t0 + limits.time_s)
+        except BuildLate:
+            return late(t0)
         cubes = make_cubes(puzzle, enc, o["order"], o["depth"], o["cubes"], deadline)
         if cubes is None:  # the time limit passed while the cubes were made
             return SolveResult(

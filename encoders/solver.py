@@ -16,7 +16,7 @@ from pysat.solvers import SolverNames
 
 from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
-from solving import Limits, Option, SolverBase, SolveResult, enumerated
+from solving import BuildLate, Limits, Option, SolverBase, SolveResult, Status, enumerated
 
 from .amo import ENCODINGS
 from .cnf import Encoding, direct_cnf, magic_cnf, xcc_cnf
@@ -93,7 +93,7 @@ IDENTICAL = (
 )
 
 
-def encode(puzzle, options: dict) -> Encoding:
+def encode(puzzle, options: dict, deadline: float | None = None) -> Encoding:
     model = options["model"]
     if puzzle.kind == "magic":  # sums beside the exact cover: pseudo-Boolean constraints
         if model == "direct":
@@ -115,8 +115,21 @@ def encode(puzzle, options: dict) -> Encoding:
             options["symmetry"],
             options["support"],
             options.get("identical") == "merge",
+            deadline,
         )
     return xcc_cnf(puzzle.to_xcc(), options["amo"], options["colors"])
+
+
+def late(t0: float) -> SolveResult:
+    """The answer of a solve whose time limit passed while its CNF was being built."""
+    return SolveResult(
+        Status.LIMIT,
+        [],
+        None,
+        None,
+        {"build_s": time.perf_counter() - t0, "time_s": 0.0},
+        "the time limit passed while the CNF was being built",
+    )
 
 
 class Sat(SolverBase):
@@ -157,7 +170,11 @@ class Sat(SolverBase):
                 "has no limited solve for it): drop the limit or choose another backend"
             )
         t0 = time.perf_counter()
-        enc = encode(puzzle, self.options)
+        deadline = None if limits.time_s is None else t0 + limits.time_s  # encoding counts too
+        try:
+            enc = encode(puzzle, self.options, deadline)
+        except BuildLate:
+            return late(t0)
         build_s = time.perf_counter() - t0
         stats = {
             "build_s": build_s,
@@ -171,7 +188,8 @@ class Sat(SolverBase):
         keep = mode != "count"
         solutions, count, complete = [], 0, False
         t1 = time.perf_counter()
-        deadline = None if limits.time_s is None else t0 + limits.time_s  # encoding counts too
+        if deadline is not None and t1 > deadline:  # the solver itself takes seconds to load a large CNF
+            return late(t0)
         s = _Backend(backend, enc.clauses, enc.assumptions)
         # An interrupt timer stops backends that release the GIL while they
         # search; the conflict-budget slices in ``_solve_until`` stop the

@@ -223,24 +223,30 @@ class EdgePuzzle:
 
     # -- the XCC compilation -------------------------------------------
     def candidates(self) -> list[EdgePlacement]:
-        """Every (cell, piece, rotation) allowed by the border rule and fixed pieces."""
+        """Every (cell, piece, rotation) allowed by the border rule and fixed pieces: cell by cell, each
+        cell's in piece order, a piece's in ``distinct_rotations`` order.  The pieces' turns are worked
+        out once and grouped by where they show grey (Eternity II: 0.1 s, where asking every cell of
+        every turn took 14 s before a CNF could be written)."""
         fixed_cell = {f.cell: f for f in self.fixed}
-        fixed_piece = {f.piece: f for f in self.fixed}
+        fixed_piece = {f.piece for f in self.fixed}
+        bordered = self.bordered
+        by_grey: dict[int, list[tuple[int, int]]] = {}  # grey sides (bit s: side s) -> (piece, rotation)
+        for p in range(self.n_pieces):
+            if p in fixed_piece:
+                continue
+            for r in self.distinct_rotations(p):
+                shown = self.placed(p, r)
+                grey = sum(1 << s for s in range(4) if shown[s] == 0) if bordered else 0
+                by_grey.setdefault(grey, []).append((p, r))
         out = []
         for cell in range(self.n_cells):
-            for p in range(self.n_pieces):
-                if cell in fixed_cell:
-                    f = fixed_cell[cell]
-                    if p != f.piece:
-                        continue
-                    rots = [f.rotation]
-                elif p in fixed_piece:
-                    continue
-                else:
-                    rots = self.distinct_rotations(p)
-                for r in rots:
-                    if self.fits_border(cell, self.placed(p, r)):
-                        out.append(EdgePlacement(cell, p, r))
+            if cell in fixed_cell:
+                f = fixed_cell[cell]
+                if self.fits_border(cell, self.placed(f.piece, f.rotation)):
+                    out.append(EdgePlacement(cell, f.piece, f.rotation))
+                continue
+            rim = sum(1 << s for s, o in enumerate(self.outside_sides(cell)) if o) if bordered else 0
+            out.extend(EdgePlacement(cell, p, r) for p, r in by_grey.get(rim, ()))
         return out
 
     def to_xcc(self) -> XCC:

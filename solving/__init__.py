@@ -11,6 +11,7 @@ from .contract import (
     ANSWERED,
     KINDS,
     MODES,
+    BuildLate,
     Limits,
     Mode,
     Progress,
@@ -20,6 +21,7 @@ from .contract import (
     Status,
     answered,
     enumerated,
+    past,
 )
 from .options import Option, assignments
 from .registry import get, names, register, solver_class
@@ -28,6 +30,8 @@ from .verified import accepted, solve_verified
 __all__ = [
     "ANSWERED",
     "answered",
+    "BuildLate",
+    "past",
     "KINDS",
     "MODES",
     "Limits",

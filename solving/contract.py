@@ -11,6 +11,7 @@ See docs/ARCHITECTURE.md, "The solving layer".
 from __future__ import annotations
 
 import enum
+import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
@@ -49,6 +50,17 @@ ANSWERED = frozenset({Status.SOLVED, Status.UNSAT})
 def answered(status: str) -> bool:
     """``Status.answered`` of a status as the store writes it ("solved", "limit", ...)."""
     return status in ANSWERED
+
+
+class BuildLate(Exception):
+    """The time limit passed while a model or an encoding was being built; the solver answers ``limit``."""
+
+
+def past(deadline: float | None) -> None:
+    """Raise ``BuildLate`` once ``deadline`` (on ``time.perf_counter``) has passed: a model of Eternity II
+    takes seconds to build, and a time limit counts them."""
+    if deadline is not None and time.perf_counter() > deadline:
+        raise BuildLate()
 
 
 @dataclass

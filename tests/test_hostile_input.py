@@ -379,3 +379,28 @@ def test_a_reader_that_goes_away_is_not_an_error():
     for cmd in ("solve queens-6 --mode all", "solve queens-6 --solver cpmpy --mode count", "list"):
         r = subprocess.run(f"{eternity} {cmd} | true", shell=True, capture_output=True, text=True, timeout=120)
         assert "internal error" not in r.stderr and "Traceback" not in r.stderr, (cmd, r.stderr)
+
+
+@pytest.mark.parametrize("name, says", [("sat", "CNF"), ("cube", "CNF"), ("cpsat", "CP-SAT model")])
+def test_a_limit_that_passes_while_the_model_is_built_ends_the_solve(name, says):
+    """Eternity II's CNF and CP-SAT model take seconds to build; a limit that passes meanwhile ends
+    the solve there, as a limit (the build used to run to its end and the search after it)."""
+    from puzzles import catalog
+
+    res, _ = solving.solve_verified(solving.get(name), catalog.load("eternity2"), "first", solving.Limits(time_s=0.05))
+    assert res.status == solving.Status.LIMIT and says in res.message
+    assert res.solutions == [] and res.count is None
+
+
+@pytest.mark.timing
+@pytest.mark.parametrize("name", ["sat", "cube", "cpsat"])
+def test_eternity2_model_building_keeps_the_time_limit(name):
+    import time
+
+    from puzzles import catalog
+
+    p = catalog.load("eternity2")
+    t0 = time.perf_counter()
+    res, _ = solving.solve_verified(solving.get(name), p, "first", solving.Limits(time_s=2.0))
+    assert res.status == solving.Status.LIMIT
+    assert time.perf_counter() - t0 < 2.0 + 2.5  # a grace for the last step of the build
