@@ -154,6 +154,11 @@ WINNERS_LEGEND = (
     "then the lowest par2 (mean, an unsolved cell counted as twice the time limit); virtual best: "
     "each cell's fastest configuration."
 )
+PEAKS_LEGEND = (
+    "Times on the {clock} clock ({means}). peak: the inner-colour count of a configuration's highest median "
+    "time (an unsolved cell counted as twice the time limit); critical: Owen's critical point of the board size "
+    "(eternity estimate --critical); off_by: peak minus critical, in inner colours."
+)
 COLUMNS = ["family", "class", "solver", "cells", "solved", "par2_s", "median_s", "mean_nodes", "verified", "errors"]
 
 
@@ -219,6 +224,44 @@ def winners(summary: list[dict]) -> list[dict]:
     return out
 
 
+PEAK_COLUMNS = "family board solver peak_inner_colors peak_median_s peak_solved critical off_by".split()
+
+
+def peaks(rows: list[dict], clock: str = "solve") -> list[dict]:
+    """Per family and configuration of a sweep over inner colours: the point of the highest median time
+    (PAR-2 rule; ties: the higher par2, then the fewer colours), beside Owen's critical point of the board
+    size (``critical_points``) and how far apart they are: where the search is hardest against where the
+    model expects about one solution (seeds 000 and 001)."""
+    crit = critical_points(rows)
+    by: dict[tuple, dict] = defaultdict(lambda: defaultdict(list))
+    for r in rows:
+        p = r.get("params") or {}
+        if "inner_colors" not in p or "rows" not in p or p.get("clues") or p.get("unsat"):
+            continue
+        by[(r["family"], _board(p), r["config"])][p["inner_colors"]].append(_t(r, clock))
+    out = []
+    for (fam, size, conf), pts in sorted(by.items()):
+        if any(t is None for ts in pts.values() for t in ts):
+            continue
+        x = max(pts, key=lambda x: (statistics.median(pts[x]), statistics.fmean(pts[x]), -x))
+        ts = pts[x]
+        c = crit.get(size)
+        limit2 = max(r["time_limit"] for r in rows) * 2
+        out.append(
+            {
+                "family": fam,
+                "board": size,
+                "solver": conf,
+                "peak_inner_colors": x,
+                "peak_median_s": statistics.median(ts),
+                "peak_solved": f"{sum(t < limit2 for t in ts)}/{len(ts)}",
+                "critical": None if c is None else round(c, 2),
+                "off_by": None if c is None else round(x - c, 2),
+            }
+        )
+    return out
+
+
 def table(
     db: str,
     fmt: str = "md",
@@ -255,7 +298,13 @@ def table(
         named["class"] = by
     summary = summarise(cells, clock)
     store.close()
-    if view == "winners":
+    if view == "peaks":
+        named["peak_median_s"] = f"peak_median_{clock}_s"
+        rows = [{named.get(k, k): v for k, v in r.items()} for r in peaks(cells, clock)]
+        if not rows:
+            raise UsageError(f"table --peaks: {db} holds no sweep over inner colours")
+        cols = [named.get(c, c) for c in PEAK_COLUMNS]
+    elif view == "winners":
         rows = [{named.get(k, k): v for k, v in r.items()} for r in winners(summary)]
         cols = [named.get(c, c) for c in WINNER_COLUMNS]
     else:
@@ -287,7 +336,7 @@ def table(
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for r in rows:
         lines.append("| " + " | ".join(_cell(r, c) for c in cols) + " |")
-    legend = LEGEND if view != "winners" else WINNERS_LEGEND
+    legend = {"winners": WINNERS_LEGEND, "peaks": PEAKS_LEGEND}.get(view, LEGEND)
     return "\n".join(lines) + "\n\n" + legend.format(clock=clock, means=CLOCKS[clock]) + "\n"
 
 

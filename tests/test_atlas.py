@@ -111,6 +111,15 @@ def test_tables_and_plots_a_point_of_the_sweep(tmp_path, capsys):
     assert [ln.split("|")[2].strip() for ln in lines[:2]] == ["2", "2"]  # numbers in order, not as text
     clue_rows = table(db, by="clues", fmt="json")
     assert '"clues": 0.25' in clue_rows and '"clues": 0,' in clue_rows
+    pk = table(db, view="peaks", fmt="json")
+    import json
+
+    got = json.loads(pk)["rows"]
+    assert {(r["board"], r["solver"]) for r in got} == {
+        (b, s) for b in ("4x4", "5x4") for s in ("edge-backtrack/first", "sat/first")
+    }
+    assert all(r["peak_inner_colors"] in (2, 3) and r["critical"] is not None for r in got)
+    assert all(r["off_by"] == round(r["peak_inner_colors"] - r["critical"], 2) for r in got)
     assert main(["table", db, "--by", "nosuch"]) == 2
     assert "nosuch" in capsys.readouterr().err
     from experiments.store import Store

@@ -20,7 +20,9 @@ def cmd_table(a) -> int:
             "--experiment NAME shows one",
             file=sys.stderr,
         )
-    sys.stdout.write(table(db, a.format, a.clock, a.experiment, "winners" if a.winners else "all", a.by))
+    sys.stdout.write(
+        table(db, a.format, a.clock, a.experiment, "peaks" if a.peaks else "winners" if a.winners else "all", a.by)
+    )
     return 0
 
 
@@ -47,6 +49,12 @@ def add(sub) -> None:
         "--winners",
         action="store_true",
         help="one row a family and class: its best single configuration beside the virtual best",
+    )
+    s.add_argument(
+        "--peaks",
+        action="store_true",
+        help="one row a family and configuration of a sweep over inner colours: where its median time peaks, "
+        "beside Owen's critical point",
     )
     s.add_argument(
         "--by",
