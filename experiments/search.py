@@ -1,7 +1,13 @@
 """One search across a Dask cluster: a solver's tree cut into parts, the parts run as tasks, a ledger of
 what is done.
 
-For a solver that splits (``CAN_SPLIT``: `backtrack`, `edge-backtrack`, `cube`), in modes first and count.
+For a solver that splits (``CAN_SPLIT``: `backtrack`, `edge-backtrack`, `cube`), in modes first and count,
+and in mode best for `edge-backtrack`: the best score so far is a Dask ``Variable`` on the scheduler, which
+the client raises as parts report better boards and every part reads at its start and twice a second
+(``Limits.incumbent``), so that its branch and bound prunes with the global incumbent; the final board is
+the best of all parts, verified.  The parts of mode best have exact prefixes (the cut's cells match), so
+its optimum is the best board whose first cells match, and the whole search ends at the time limit (each
+part is given what is left of it) with the best board found by then.
 The cut is the solver's own (``split_parts`` / ``part_options``): the first levels of its search filled
 each possible way, each part an independent search.  The depth is the shallowest that gives every
 worker ``PARTS_PER_WORKER`` parts or more, so that no worker holds the last part alone for long.
@@ -46,18 +52,52 @@ def cut_depth(solver, puzzle, workers: int, at_least: int | None = None) -> tupl
     return depth, n
 
 
-def run_part(puzzle_doc: dict, name: str, options: dict, mode: str, time_s: float | None) -> dict:
-    """One part on a worker: the solver with the part's options, its answer verified."""
+def shared_score(name: str):
+    """A reader of the shared incumbent (the Dask ``Variable`` ``name``), for ``Limits.incumbent``: the best
+    score reported so far, or None when none is or the scheduler does not answer at once."""
+    from dask.distributed import Variable
+
+    var = Variable(name)
+
+    def ask() -> int | None:
+        try:
+            score = var.get(timeout=2.0)
+        except Exception:  # the scheduler is slow or gone: search on with the bound it has
+            return None
+        return None if score is None or score < 0 else int(score)
+
+    return ask
+
+
+def run_part(
+    puzzle_doc: dict,
+    name: str,
+    options: dict,
+    mode: str,
+    time_s: float | None,
+    incumbent: str | None = None,
+    until: float | None = None,
+) -> dict:
+    """One part on a worker: the solver with the part's options, its answer verified.  Mode best:
+    ``incumbent`` names the shared best score, ``until`` the wall-clock time (``time.time``) at which
+    the whole search ends."""
     from puzzles.formats import puzzle_from_dict, solution_to_dict
 
     puzzle = puzzle_from_dict(puzzle_doc)
     solver = solving.get(name, options)
     t0 = time.perf_counter()
-    res, verified = solving.solve_verified(solver, puzzle, mode, Limits(time_s=time_s))
+    if until is not None:
+        left = until - time.time()
+        time_s = left if time_s is None else min(time_s, left)
+        if time_s <= 0:
+            return {"status": Status.LIMIT.value, "count": None, "solution": None, "verified": None, "nodes": 0,
+                    "seconds": 0.0, "message": "the search's time was up before this part began", "score": None}  # fmt: skip
+    ask = shared_score(incumbent) if incumbent else None
+    res, verified = solving.solve_verified(solver, puzzle, mode, Limits(time_s=time_s, incumbent=ask))
     sol = solution_to_dict(puzzle, res.solutions[0]) if res.solutions else None  # as a solution file holds it
     return {"status": res.status.value, "count": res.count, "solution": sol, "verified": verified,
             "nodes": int(res.stats.get("nodes", 0) or 0), "seconds": time.perf_counter() - t0,
-            "message": res.message}  # fmt: skip
+            "message": res.message, "score": res.best_score}  # fmt: skip
 
 
 class Ledger:
@@ -76,8 +116,10 @@ class Ledger:
         self.db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
         self.db.execute(
             "CREATE TABLE IF NOT EXISTS parts (part INTEGER PRIMARY KEY, status TEXT, count TEXT, "
-            "nodes INTEGER, seconds REAL, solution TEXT)"
+            "nodes INTEGER, seconds REAL, solution TEXT, score INTEGER)"
         )
+        if "score" not in {r[1] for r in self.db.execute("PRAGMA table_info(parts)")}:  # a ledger of first/count
+            self.db.execute("ALTER TABLE parts ADD COLUMN score INTEGER")
         got = dict(self.db.execute("SELECT key, value FROM meta"))
         if got:
             was = json.loads(got["fingerprint"])
@@ -99,16 +141,16 @@ class Ledger:
         self.db.commit()
 
     def done(self) -> dict[int, dict]:
-        rows = self.db.execute("SELECT part, status, count, nodes, seconds, solution FROM parts")
+        rows = self.db.execute("SELECT part, status, count, nodes, seconds, solution, score FROM parts")
         return {r[0]: {"status": r[1], "count": None if r[2] is None else int(r[2]), "nodes": r[3], "seconds": r[4],
-                       "solution": None if r[5] is None else json.loads(r[5])} for r in rows}  # fmt: skip
+                       "solution": None if r[5] is None else json.loads(r[5]), "score": r[6]} for r in rows}  # fmt: skip
 
     def record(self, part: int, row: dict) -> bool:
         """Write a part's answer once; False when it was there already (a task run twice)."""
         cur = self.db.execute(
-            "INSERT OR IGNORE INTO parts VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT OR IGNORE INTO parts VALUES (?, ?, ?, ?, ?, ?, ?)",
             (part, row["status"], None if row["count"] is None else str(row["count"]), row["nodes"], row["seconds"],
-             None if row["solution"] is None else json.dumps(row["solution"])),
+             None if row["solution"] is None else json.dumps(row["solution"]), row.get("score")),
         )  # fmt: skip
         self.db.commit()
         return cur.rowcount == 1
@@ -150,15 +192,19 @@ def distributed_solve(
     progress: Callable[[dict], None] | None = None,
     client=None,
 ) -> SolveResult:
-    """Modes first and count of a splitting solver, its parts as Dask tasks (module docstring)."""
+    """Modes first and count of a splitting solver, and mode best of edge-backtrack, its parts as Dask tasks
+    (module docstring)."""
     from puzzles.formats import puzzle_hash, puzzle_to_dict
 
     cls = solving.solver_class(name)
     if not getattr(cls, "CAN_SPLIT", False):
         can = ", ".join(n for n in solving.names() if getattr(solving.solver_class(n), "CAN_SPLIT", False))
         raise UsageError(f"--executor dask: solver {name} cannot split its search (these can: {can})")
-    if mode not in ("first", "count"):
-        raise UsageError(f"--executor dask: mode {mode} is not split (modes first and count are)")
+    if mode not in ("first", "count") and not (mode == "best" and "best" in getattr(cls, "MODES", ())):
+        raise UsageError(
+            f"--executor dask: mode {mode} of {name} is not split (modes first and count are, and best for "
+            "edge-backtrack)"
+        )
     solver = solving.get(name, options)
     solver.check(puzzle, mode)
     t0 = time.perf_counter()
@@ -184,13 +230,23 @@ def distributed_solve(
         deadline = None if limits.time_s is None else t0 + limits.time_s
         todo = [i for i in range(n_parts) if i not in done]
         t0 = time.perf_counter()  # the clock of the search itself: the cluster is up and the cut is made
+        shared, until = None, None
+        if mode == "best":
+            from dask.distributed import Variable
+
+            shared = Variable(f"incumbent-{id(puzzle)}-{t0}", client=client)
+            scores = [r["score"] for r in done.values() if r.get("score") is not None]
+            # set before any part asks (a get that waits for a first value is logged as an error by the
+            # scheduler when it times out); a resumed search starts from the best board in its ledger
+            shared.set(max(scores, default=-1))
+            until = None if deadline is None else time.time() + (deadline - time.perf_counter())
         futures = {}
         for i in todo:
             opts = {**options, **solver.part_options(depth, i)}
-            fut = client.submit(run_part, doc, name, opts, mode, limits.time_s, key=f"part-{i}-{id(puzzle)}-{t0}",
-                                pure=False, retries=3)  # fmt: skip
+            fut = client.submit(run_part, doc, name, opts, mode, limits.time_s, None if shared is None else shared.name,
+                                until, key=f"part-{i}-{id(puzzle)}-{t0}", pure=False, retries=3)  # fmt: skip
             futures[fut] = i
-        res = _gather(futures, done, ledger, mode, depth, n_parts, deadline, progress, t0, n_workers)
+        res = _gather(futures, done, ledger, mode, depth, n_parts, deadline, progress, t0, n_workers, shared)
         if res.solutions:  # a solution file's placements, back to the puzzle's own
             from puzzles.formats import solution_from_dict
 
@@ -205,14 +261,17 @@ def distributed_solve(
                 cluster.close()
 
 
-def _gather(futures, done, ledger, mode, depth, n_parts, deadline, progress, t0, n_workers) -> SolveResult:
-    """Collect the parts as they finish; a first solution, or the deadline, cancels the rest."""
+def _gather(futures, done, ledger, mode, depth, n_parts, deadline, progress, t0, n_workers, shared=None) -> SolveResult:
+    """Collect the parts as they finish; a first solution, or the deadline, cancels the rest.  Mode best:
+    every part runs to its end (the parts end by the deadline themselves) and a better board raises the
+    shared incumbent."""
     from dask.distributed import as_completed
 
     answers = dict(done)
     resumed = len(done)
     nodes = sum(int(r.get("nodes") or 0) for r in done.values())
     solution = next((r["solution"] for r in done.values() if r.get("solution")), None)
+    best = max((r for r in done.values() if r.get("score") is not None), key=lambda r: r["score"], default=None)
     last = 0.0
     stats: dict[str, Any] = {"depth": depth, "parts": n_parts, "workers": n_workers, "resumed_parts": resumed,
                              "repeated_parts": 0}  # fmt: skip
@@ -233,14 +292,18 @@ def _gather(futures, done, ledger, mode, depth, n_parts, deadline, progress, t0,
             if mode == "first" and row["solution"]:
                 solution = row["solution"]
                 break
+            if mode == "best" and row.get("score") is not None and (best is None or row["score"] > best["score"]):
+                best = row
+                shared.set(row["score"])
             now = time.perf_counter()
             if progress and now - last >= 0.5:
                 last = now
                 left = n_parts - len(answers)
                 rate = (len(answers) - resumed) / max(now - t0, 1e-9)
                 progress({"parts_done": len(answers), "parts_left": left, "placements_per_s": round(nodes / max(now - t0, 1e-9)),
-                          "eta_s": round(left / rate, 1) if rate > 0 else None})  # fmt: skip
-            if deadline is not None and now >= deadline:
+                          "eta_s": round(left / rate, 1) if rate > 0 else None}
+                         | ({"best_score": best["score"]} if best is not None else {}))  # fmt: skip
+            if deadline is not None and now >= deadline and mode != "best":
                 stopped = "limit"
                 break
     for fut in futures:
@@ -250,6 +313,15 @@ def _gather(futures, done, ledger, mode, depth, n_parts, deadline, progress, t0,
     stats.update(nodes=nodes, time_s=took, parts_done=len(answers), placements_per_s=round(nodes / max(took, 1e-9)))
     if stopped and stopped != "limit":
         return SolveResult(Status.ERROR, [], None, None, stats, stopped)
+    if mode == "best":
+        finished = len(answers) == n_parts and all(solving.answered(r["status"]) for r in answers.values())
+        stats["proven"] = finished  # the best board whose cut cells match, when every part finished
+        if best is None:
+            return SolveResult(Status.UNSAT if finished else Status.LIMIT, [], None, None, stats)
+        stats["part_scores"] = sorted(
+            (r["score"] for r in answers.values() if r.get("score") is not None), reverse=True
+        )
+        return SolveResult(Status.SOLVED, [best["solution"]], None, best["score"], stats, optimal=False)
     if mode == "first":
         if solution is not None:
             return SolveResult(Status.SOLVED, [solution], None, None, stats)

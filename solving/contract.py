@@ -68,6 +68,9 @@ class Limits:
     time_s: float | None = None  # wall time
     nodes: int | None = None  # search nodes
     solutions: int | None = None  # stop after this many (mode all); how many to draw (mode sample)
+    # mode best: the best score known elsewhere, asked now and then (a distributed search's shared
+    # incumbent); a solver that can prunes with it and looks only for better boards.  None: nothing known
+    incumbent: Callable[[], int | None] | None = None
 
     def wanted(self, mode: str) -> int | None:
         """Solutions after which a search may stop: 1 in mode first, the cap in mode all."""

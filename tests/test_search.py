@@ -124,3 +124,67 @@ def test_the_cut_on_paper_balances_better_after_re_cutting():
     (r,) = simulate(catalog.load("brendan-5x5"), [8], rate=1e7, probes=50)
     assert r.first_parts >= 16 * 8 and r.parts >= r.first_parts
     assert r.balance_recut <= max(r.balance, 1.05) and r.balance_recut < 2 and r.total > 0
+
+
+def _no_perfect_board(rows=5, cols=5, frame=2, inner=5):
+    """A board with two pieces' sides swapped that no perfect board solves (checked by a count)."""
+    for seed in range(50):
+        q = generate.swap_sides(generate.edge_puzzle(rows, cols, frame, inner, seed)[0], seed)
+        if q is not None and solving.get("edge-backtrack").solve(q, mode="count").count == 0:
+            return q
+    raise AssertionError("no unsolvable board drawn")
+
+
+def test_best_mode_across_the_cluster_returns_the_best_part_board_verified(client, tmp_path):
+    from puzzles.verify import verify
+
+    p = _no_perfect_board()
+    local = solving.get("edge-backtrack").solve(p, mode="best")
+    res = distributed_solve(p, "edge-backtrack", {}, "best", solving.Limits(), client=client, ledger_dir=str(tmp_path))
+    assert res.status == "solved" and res.stats["proven"]
+    rep = verify(p, res.solutions[0], allow_mismatch=True)
+    assert rep.legal and rep.complete and p.n_joins - len(rep.mismatches) == res.best_score
+    # at least as good as any part reported (the ledger holds every part's board), and never above the
+    # whole board's optimum (the parts' first cells match, so it may be below it)
+    import sqlite3
+
+    con = sqlite3.connect(tmp_path / "ledger.sqlite")
+    scores = [s for (s,) in con.execute("SELECT score FROM parts") if s is not None]
+    con.close()
+    assert scores and res.best_score == max(scores) == res.stats["part_scores"][0]
+    assert res.best_score <= local.best_score < p.n_joins
+
+
+def test_a_shared_incumbent_prunes_a_part():
+    """A part told that a board as good as its own best exists elsewhere finds nothing better, in fewer
+    placements."""
+    p = _no_perfect_board()
+    s = solving.get("edge-backtrack")
+    opts = s.part_options(2, 0)
+    alone = solving.get("edge-backtrack", opts).solve(p, mode="best")
+    told = solving.get("edge-backtrack", opts).solve(
+        p, mode="best", limits=solving.Limits(incumbent=lambda: alone.best_score)
+    )
+    assert alone.status == "solved" and told.status == "unsatisfiable"
+    assert told.stats["nodes"] < alone.stats["nodes"] and told.stats["incumbent"] == alone.best_score
+
+
+def test_best_mode_survives_a_worker_killed():
+    from puzzles.verify import verify
+
+    p = _no_perfect_board()
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with Client(cluster) as c:
+            pids = list(c.run(os.getpid).values())
+            killed = []
+
+            def kill_one(info):
+                if not killed and info["parts_done"] >= 3:
+                    os.kill(pids[0], signal.SIGKILL)
+                    killed.append(pids[0])
+
+            res = distributed_solve(p, "edge-backtrack", {}, "best", solving.Limits(time_s=20), client=c,
+                                    progress=kill_one)  # fmt: skip
+    assert killed and res.status == "solved" and res.best_score is not None
+    rep = verify(p, res.solutions[0], allow_mismatch=True)
+    assert rep.legal and rep.complete and p.n_joins - len(rep.mismatches) == res.best_score

@@ -36,7 +36,34 @@ from puzzles.edge import EdgePlacement, EdgePuzzle
 from puzzles.errors import UsageError
 from puzzles.grids import square_symmetries
 from puzzles.orders import ORDERS, search_order
+from puzzles.verify import verify
 from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
+
+
+class _Incumbent:
+    """Mode best under a shared incumbent (``Limits.incumbent``): asked at the start and every
+    ``EVERY_S`` seconds between the kernel's slices; a better score elsewhere lowers the bound this search
+    prunes with, so it looks only for boards better than the best known anywhere."""
+
+    EVERY_S = 0.5
+
+    def __init__(self, ask, n_joins: int, st: np.ndarray):
+        self.ask, self.n_joins = ask, n_joins
+        self.told: int | None = None
+        self.last = -1e9
+        self.pull(st)
+
+    def pull(self, st: np.ndarray) -> None:
+        self.last = time.perf_counter()
+        score = self.ask() if self.ask is not None else None
+        if score is not None and (self.told is None or score > self.told):
+            self.told = int(score)
+            st[BEST_MIS] = min(int(st[BEST_MIS]), self.n_joins - self.told)
+
+    def step(self, s, budget: int, collect: bool) -> int:
+        if self.ask is not None and time.perf_counter() - self.last >= self.EVERY_S:
+            self.pull(s.st)
+        return s.step(budget, collect)
 
 
 class EdgeBacktrack(SolverBase):
@@ -108,14 +135,14 @@ class EdgeBacktrack(SolverBase):
             0,
             "search only one part of a cut: the first N free cells of the row scan filled one way",
             lo=0,
-            modes=("first", "count", "all"),
+            modes=("first", "count", "all", "best"),
         ),
         "part": Option(
             int,
             0,
             "with split_depth: which part (0..parts-1, in the order of baseline/edge/split.py)",
             lo=0,
-            modes=("first", "count", "all"),
+            modes=("first", "count", "all", "best"),
         ),
     }
 
@@ -179,6 +206,7 @@ class EdgeBacktrack(SolverBase):
                 raise UsageError("edge-backtrack: mode best needs a static order, not mrv")
             s.start_best(slip_allowance(o["slips"], puzzle.n_cells))
         build_s = time.perf_counter() - t0
+        shared = _Incumbent(limits.incumbent, puzzle.n_joins, s.st) if mode == "best" else None
         compile0 = compile_s  # kernels compiled for later restarts are build time too
         want = limits.wanted(mode)
         collect = mode in ("first", "all")
@@ -187,7 +215,7 @@ class EdgeBacktrack(SolverBase):
 
         def on_stop(code: int) -> bool:
             if code == SOLUTION and mode == "best":
-                score = puzzle.n_joins - int(s.st[BEST_MIS])
+                score = puzzle.n_joins - int(s.st[BEST_MIS])  # the board just found: better than any bound
                 history.append((round(time.perf_counter() - t1, 3), score))
                 if progress is not None:
                     progress({"best_score": score, "placements": int(s.st[NODES])})
@@ -207,7 +235,7 @@ class EdgeBacktrack(SolverBase):
                 budget = run_nodes if budget is None else min(budget, run_nodes)
             left = None if limits.time_s is None else limits.time_s - (time.perf_counter() - t1)
             outcome = drive(
-                lambda b: s.step(b, collect),
+                (lambda b: s.step(b, collect)) if shared is None else (lambda b: shared.step(s, b, collect)),
                 lambda: int(s.st[NODES]),
                 time_s=left,
                 node_limit=budget,
@@ -252,13 +280,19 @@ class EdgeBacktrack(SolverBase):
         count = int(s.st[COUNT]) * s.t.labelled
         if mode == "best":
             stats["history"] = history  # (seconds, score) each time the best board improved
-            if not history:
+            if shared is not None and shared.told:
+                stats["incumbent"] = shared.told  # the best score known elsewhere, last asked
+            if int(s.st[COUNT]) == 0:  # finished: no board here (better than the incumbent, when there is one)
                 return SolveResult(Status.UNSAT if complete else Status.LIMIT, [], None, None, stats)
-            score = puzzle.n_joins - int(s.st[BEST_MIS])
+            board = s.placements(s.best_cand)
+            # the board's own score: BEST_MIS may have been lowered since by a better incumbent from elsewhere
+            score = puzzle.n_joins - len(verify(puzzle, board, allow_mismatch=True).mismatches)
+            if not history or history[-1][1] != score:  # a perfect board ends the search without a report
+                history.append((round(elapsed, 3), score))
             # the best board under the slips is proven when the search finished; without slips that is optimal
             stats["proven"] = complete
             optimal = score == puzzle.n_joins or (complete and not o["slips"])
-            return SolveResult(Status.SOLVED, [s.placements(s.best_cand)], None, score, stats, optimal=optimal)
+            return SolveResult(Status.SOLVED, [board], None, score, stats, optimal=optimal)
         return enumerated(
             mode,
             complete=complete,
