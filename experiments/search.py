@@ -196,6 +196,11 @@ def distributed_solve(
     (module docstring)."""
     from puzzles.formats import puzzle_hash, puzzle_to_dict
 
+    if name == "portfolio":
+        if ledger_dir:
+            raise UsageError("--executor dask: a portfolio's members are whole searches, with no parts to record "
+                             "(drop --checkpoint / --resume)")  # fmt: skip
+        return _portfolio(puzzle, options, mode, limits, scheduler, workers, progress, client)
     cls = solving.solver_class(name)
     if not getattr(cls, "CAN_SPLIT", False):
         can = ", ".join(n for n in solving.names() if getattr(solving.solver_class(n), "CAN_SPLIT", False))
@@ -332,3 +337,63 @@ def _gather(futures, done, ledger, mode, depth, n_parts, deadline, progress, t0,
     if len(answered) == n_parts:
         return SolveResult(Status.SOLVED if total else Status.UNSAT, [], total, None, stats)
     return SolveResult(Status.LIMIT, [], total, None, stats, f"{len(answered)} of {n_parts} parts counted")
+
+
+def _portfolio(puzzle, options, mode, limits, scheduler, workers, progress, client) -> SolveResult:
+    """A portfolio across the cluster: each member one Dask task (a worker killed has it run again
+    elsewhere), the first verified answer wins and cancels the rest; in mode best every member runs to
+    the limit and the best board wins."""
+    from dask.distributed import as_completed
+
+    from puzzles.formats import puzzle_to_dict, solution_from_dict
+
+    port = solving.get("portfolio", options)
+    port.check(puzzle, mode)
+    members = port.members(puzzle)
+    own = client is None
+    cluster = None
+    if own:
+        client, cluster = connect(scheduler, workers)
+    try:
+        doc = puzzle_to_dict(puzzle)
+        t0 = time.perf_counter()
+        futures = {}
+        for k, (member, opts) in enumerate(members):
+            fut = client.submit(run_part, doc, member, opts, mode, limits.time_s, key=f"member-{k}-{id(puzzle)}-{t0}",
+                                pure=False, retries=3)  # fmt: skip
+            futures[fut] = (k, member, opts)
+        label = {k: member + (":" + ",".join(f"{a}={b}" for a, b in opts.items()) if opts else "")
+                 for k, member, opts in futures.values()}  # fmt: skip
+        won, rows = None, {}
+        for fut in as_completed(list(futures)):
+            k = futures[fut][0]
+            row = rows[k] = fut.result()
+            if progress:
+                progress(
+                    {"members_done": len(rows), "members": len(members), "last": label[k], "status": row["status"]}
+                )
+            if mode == "best":
+                if row.get("score") is not None and (won is None or row["score"] > rows[won]["score"]):
+                    won = k
+                continue
+            if solving.answered(row["status"]):
+                won = k
+                break
+        for fut in futures:
+            if not fut.done():
+                fut.cancel()
+        stats: dict[str, Any] = {"time_s": time.perf_counter() - t0, "members": [label[k] for k in sorted(label)],
+                                 "workers": max(1, len(client.scheduler_info().get("workers", {})))}  # fmt: skip
+        errors = [f"{label[k]}: {r['message']}" for k, r in rows.items() if r["status"] == Status.ERROR.value]
+        if won is None:
+            status = Status.ERROR if errors and len(errors) == len(rows) == len(members) else Status.LIMIT
+            return SolveResult(status, [], None, None, stats, "; ".join(errors))
+        row = rows[won]
+        stats["member"] = label[won]
+        sols = [solution_from_dict(puzzle, row["solution"])] if row["solution"] else []
+        return SolveResult(Status(row["status"]), sols, row["count"], row.get("score"), stats)
+    finally:
+        if own:
+            client.close()
+            if cluster is not None:
+                cluster.close()

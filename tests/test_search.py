@@ -188,3 +188,21 @@ def test_best_mode_survives_a_worker_killed():
     assert killed and res.status == "solved" and res.best_score is not None
     rep = verify(p, res.solutions[0], allow_mismatch=True)
     assert rep.legal and rep.complete and p.n_joins - len(rep.mismatches) == res.best_score
+
+
+def test_a_portfolio_across_the_cluster_runs_its_members_as_tasks(client):
+    from puzzles.verify import verify
+
+    p = board((5, 5, 2, 4, 1))
+    members = {"members": "edge-backtrack:order=rowscan;backtrack"}
+    res = distributed_solve(p, "portfolio", members, "first", solving.Limits(time_s=20), client=client)
+    assert res.status == "solved" and verify(p, res.solutions[0]).valid
+    assert res.stats["member"] in res.stats["members"] == ["edge-backtrack:order=rowscan", "backtrack"]
+    count = distributed_solve(p, "portfolio", members, "count", solving.Limits(time_s=20), client=client)
+    assert count.status == "solved" and count.count == solving.get("edge-backtrack").solve(p, mode="count").count
+    q = _no_perfect_board()
+    best = distributed_solve(q, "portfolio", {"members": "edge-backtrack;beam:width=64"}, "best",
+                             solving.Limits(time_s=5), client=client)  # fmt: skip
+    rep = verify(q, best.solutions[0], allow_mismatch=True)
+    assert best.status == "solved" and q.n_joins - len(rep.mismatches) == best.best_score
+    assert best.best_score == solving.get("edge-backtrack").solve(q, mode="best").best_score  # the exhaustive member

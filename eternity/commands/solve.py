@@ -175,8 +175,12 @@ def _solve_on_dask(a, p, name: str, opts: dict) -> int:
         if res.best_score is not None:
             line += f"  score {res.best_score}/{p.n_joins}"
         st = res.stats
-        line += f"  parts {st['parts_done']}/{st['parts']} (depth {st['depth']}, {st['workers']} workers)"
-        line += f"  nodes {st['nodes']}  time_s {st['time_s']:.3g}" + (
+        if "member" in st or "members" in st:  # a portfolio across the cluster
+            line += f"  member {st.get('member', '-')} ({len(st['members'])} members, {st['workers']} workers)"
+        else:
+            line += f"  parts {st['parts_done']}/{st['parts']} (depth {st['depth']}, {st['workers']} workers)"
+            line += f"  nodes {st['nodes']}"
+        line += f"  time_s {st['time_s']:.3g}" + (
             "" if verified is None else f"  verified {verified}"
         )
         print(line)
