@@ -269,7 +269,10 @@ def distributed_solve(
 def _gather(futures, done, ledger, mode, depth, n_parts, deadline, progress, t0, n_workers, shared=None) -> SolveResult:
     """Collect the parts as they finish; a first solution, or the deadline, cancels the rest.  Mode best:
     every part runs to its end (the parts end by the deadline themselves) and a better board raises the
-    shared incumbent."""
+    shared incumbent.  A lost scheduler ends the collection with status limit: the ledger keeps what was
+    done."""
+    from concurrent.futures import CancelledError
+
     from dask.distributed import as_completed
 
     answers = dict(done)
@@ -282,40 +285,49 @@ def _gather(futures, done, ledger, mode, depth, n_parts, deadline, progress, t0,
                              "repeated_parts": 0}  # fmt: skip
     pending = as_completed(list(futures), with_results=False)
     stopped = None
-    if not (mode == "first" and solution is not None):
-        for fut in pending:
-            i = futures[fut]
-            row = fut.result()
-            if ledger is None or ledger.record(i, row):
-                answers[i] = row
-                nodes += row["nodes"]
-            else:
-                stats["repeated_parts"] += 1
-            if row["status"] == Status.ERROR.value:
-                stopped = f"part {i}: {row['message']}"
-                break
-            if mode == "first" and row["solution"]:
-                solution = row["solution"]
-                break
-            if mode == "best" and row.get("score") is not None and (best is None or row["score"] > best["score"]):
-                best = row
-                shared.set(row["score"])
-            now = time.perf_counter()
-            if progress and now - last >= 0.5:
-                last = now
-                left = n_parts - len(answers)
-                rate = (len(answers) - resumed) / max(now - t0, 1e-9)
-                progress({"parts_done": len(answers), "parts_left": left, "placements_per_s": round(nodes / max(now - t0, 1e-9)),
-                          "eta_s": round(left / rate, 1) if rate > 0 else None}
-                         | ({"best_score": best["score"]} if best is not None else {}))  # fmt: skip
-            if deadline is not None and now >= deadline and mode != "best":
-                stopped = "limit"
-                break
-    for fut in futures:
-        if not fut.done():
-            fut.cancel()
+    lost = None
+    try:
+        if not (mode == "first" and solution is not None):
+            for fut in pending:
+                i = futures[fut]
+                row = fut.result()
+                if ledger is None or ledger.record(i, row):
+                    answers[i] = row
+                    nodes += row["nodes"]
+                else:
+                    stats["repeated_parts"] += 1
+                if row["status"] == Status.ERROR.value:
+                    stopped = f"part {i}: {row['message']}"
+                    break
+                if mode == "first" and row["solution"]:
+                    solution = row["solution"]
+                    break
+                if mode == "best" and row.get("score") is not None and (best is None or row["score"] > best["score"]):
+                    best = row
+                    shared.set(row["score"])
+                now = time.perf_counter()
+                if progress and now - last >= 0.5:
+                    last = now
+                    left = n_parts - len(answers)
+                    rate = (len(answers) - resumed) / max(now - t0, 1e-9)
+                    progress({"parts_done": len(answers), "parts_left": left, "placements_per_s": round(nodes / max(now - t0, 1e-9)),
+                              "eta_s": round(left / rate, 1) if rate > 0 else None}
+                             | ({"best_score": best["score"]} if best is not None else {}))  # fmt: skip
+                if deadline is not None and now >= deadline and mode != "best":
+                    stopped = "limit"
+                    break
+    except (OSError, CancelledError) as e:  # the scheduler is gone: a comm error, or its futures cancelled
+        lost = f"{type(e).__name__}: {str(e)[:120]}"
+    if lost is None:
+        for fut in futures:
+            if not fut.done():
+                fut.cancel()
     took = time.perf_counter() - t0
     stats.update(nodes=nodes, time_s=took, parts_done=len(answers), placements_per_s=round(nodes / max(took, 1e-9)))
+    if lost is not None:  # what the ledger holds stays; a restarted scheduler and --resume go on from it
+        return SolveResult(Status.LIMIT, [], None, None, stats,
+                           f"the Dask scheduler was lost after {len(answers)} of {n_parts} parts ({lost}); "
+                           "start it again and rerun with --resume on the checkpoint directory")  # fmt: skip
     if stopped and stopped != "limit":
         return SolveResult(Status.ERROR, [], None, None, stats, stopped)
     if mode == "best":

@@ -206,3 +206,38 @@ def test_a_portfolio_across_the_cluster_runs_its_members_as_tasks(client):
     rep = verify(q, best.solutions[0], allow_mismatch=True)
     assert best.status == "solved" and q.n_joins - len(rep.mismatches) == best.best_score
     assert best.best_score == solving.get("edge-backtrack").solve(q, mode="best").best_score  # the exhaustive member
+
+
+def test_a_lost_scheduler_ends_in_a_limit_and_a_new_one_resumes_the_ledger(tmp_path):
+    """The scheduler stopped halfway: the client says so (status limit, the ledger kept); a search
+    resumed on a new cluster counts what is left, once."""
+    import threading
+
+    import dask
+
+    p = board()
+    with dask.config.set({"distributed.comm.timeouts.connect": "3s"}):
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+        c = Client(cluster)
+        stopped = []
+
+        def stop_scheduler(info):
+            if not stopped and info["parts_done"] >= 5:
+                stopped.append(1)
+                stop = lambda dask_scheduler: dask_scheduler.stop()  # noqa: E731
+                threading.Thread(target=lambda: c.run_on_scheduler(stop), daemon=True).start()
+
+        res = distributed_solve(p, "edge-backtrack", {}, "count", solving.Limits(), client=c, progress=stop_scheduler,
+                                ledger_dir=str(tmp_path))  # fmt: skip
+        for closing in (c.close, cluster.close):
+            try:
+                closing(timeout=5)
+            except Exception:  # the scheduler is gone already
+                pass
+    assert stopped and res.status == "limit" and "scheduler was lost" in res.message
+    assert 5 <= res.stats["parts_done"] < res.stats["parts"]
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with Client(cluster) as c2:
+            again = distributed_solve(p, "edge-backtrack", {}, "count", solving.Limits(), client=c2,
+                                      ledger_dir=str(tmp_path), resume=True)  # fmt: skip
+    assert again.count == 5_529_600 and again.stats["resumed_parts"] == res.stats["parts_done"]
