@@ -100,6 +100,46 @@ def run_part(
             "message": res.message, "score": res.best_score}  # fmt: skip
 
 
+RECUT_S = 60.0  # a part that has run this long is cut again (its children one cell deeper run instead)
+RECUT_LEVELS = 4  # at most this many cells below the cut's own depth; deeper parts run without a budget
+RECUT_MIN_NODES = 10_000  # a part stopped before this much search (its set-up took the budget) is not cut again
+RECUT = "recut"  # a ledger row of a part that was cut again: its children stand for it
+
+
+def part_key(base: int, depth: int, index: int) -> int:
+    """A part's key in the ledger: its index at the cut's own depth, else the depth above it in the high
+    bits (a ledger written before re-cutting holds plain indices, and still resumes)."""
+    return index if depth == base else (depth << 32) | index
+
+
+def key_depth(base: int, key: int) -> tuple[int, int]:
+    """(depth, index) of a part's key (``part_key``)."""
+    return (base, key) if key < (1 << 32) else (key >> 32, key & 0xFFFFFFFF)
+
+
+def open_parts(base_parts, done: dict, children) -> list[int]:
+    """The parts still to run: the cut's parts not in the ledger and, for each part cut again, its
+    children not in it, all the way down."""
+    out, stack = [], list(base_parts)[::-1]
+    while stack:
+        key = stack.pop()
+        row = done.get(key)
+        if row is None:
+            out.append(key)
+        elif row["status"] == RECUT:
+            stack.extend(children(key)[::-1])
+    return out
+
+
+class _Work:
+    """What the collection needs to cut a part again: the submit function, the children of a part
+    (None: no re-cutting), the time budget of a part, and the parts still open."""
+
+    def __init__(self, submit, children, recut_s, open_keys: set[int]):
+        self.submit, self.children, self.recut_s, self.open = submit, children, recut_s, open_keys
+        self.recuts = 0
+
+
 class Ledger:
     """The ledger of one distributed search: the cut (meta) and each part's answer, written once."""
 
@@ -191,9 +231,11 @@ def distributed_solve(
     depth: int | None = None,
     progress: Callable[[dict], None] | None = None,
     client=None,
+    recut_s: float | None = RECUT_S,
 ) -> SolveResult:
     """Modes first and count of a splitting solver, and mode best of edge-backtrack, its parts as Dask tasks
-    (module docstring)."""
+    (module docstring).  ``recut_s``: a part of a solver that can cut it again (``part_children``) that has
+    run this long is stopped and its children one cell deeper are run in its place (None: never)."""
     from puzzles.formats import puzzle_hash, puzzle_to_dict
 
     if name == "portfolio":
@@ -233,7 +275,13 @@ def distributed_solve(
         done = ledger.done() if ledger is not None else {}
         doc = puzzle_to_dict(puzzle)
         deadline = None if limits.time_s is None else t0 + limits.time_s
-        todo = [i for i in range(n_parts) if i not in done]
+        recut = recut_s if recut_s and mode in ("first", "count") and hasattr(solver, "part_children") else None
+
+        def children(key: int) -> list[int]:
+            d, i = key_depth(depth, key)
+            return [part_key(depth, d + 1, j) for j in solver.part_children(puzzle, d, i)]
+
+        todo = open_parts(range(n_parts), done, children)
         t0 = time.perf_counter()  # the clock of the search itself: the cluster is up and the cut is made
         shared, until = None, None
         if mode == "best":
@@ -245,13 +293,23 @@ def distributed_solve(
             # scheduler when it times out); a resumed search starts from the best board in its ledger
             shared.set(max(scores, default=-1))
             until = None if deadline is None else time.time() + (deadline - time.perf_counter())
-        futures = {}
-        for i in todo:
-            opts = {**options, **solver.part_options(depth, i)}
-            fut = client.submit(run_part, doc, name, opts, mode, limits.time_s, None if shared is None else shared.name,
-                                until, key=f"part-{i}-{id(puzzle)}-{t0}", pure=False, retries=3)  # fmt: skip
-            futures[fut] = i
-        res = _gather(futures, done, ledger, mode, depth, n_parts, deadline, progress, t0, n_workers, shared)
+        futures: dict = {}
+
+        def submit(key: int, budget: bool = True):
+            d, i = key_depth(depth, key)
+            opts = {**options, **solver.part_options(d, i)}
+            time_s = limits.time_s
+            if budget and recut is not None:
+                time_s = recut if time_s is None else min(time_s, recut)
+            fut = client.submit(run_part, doc, name, opts, mode, time_s, None if shared is None else shared.name,
+                                until, key=f"part-{d}-{i}-{id(puzzle)}-{t0}", pure=False, retries=3)  # fmt: skip
+            futures[fut] = key
+            return fut
+
+        for key in todo:
+            submit(key)
+        work = _Work(submit, children if recut is not None else None, recut, set(todo))
+        res = _gather(futures, done, ledger, mode, depth, n_parts, deadline, progress, t0, n_workers, shared, work)
         if res.solutions:  # a solution file's placements, back to the puzzle's own
             from puzzles.formats import solution_from_dict
 
@@ -266,7 +324,8 @@ def distributed_solve(
                 cluster.close()
 
 
-def _gather(futures, done, ledger, mode, depth, n_parts, deadline, progress, t0, n_workers, shared=None) -> SolveResult:
+def _gather(futures, done, ledger, mode, depth, n_parts, deadline, progress, t0, n_workers, shared=None,
+            work=None) -> SolveResult:  # fmt: skip
     """Collect the parts as they finish; a first solution, or the deadline, cancels the rest.  Mode best:
     every part runs to its end (the parts end by the deadline themselves) and a better board raises the
     shared incumbent.  A lost scheduler ends the collection with status limit: the ledger keeps what was
@@ -291,6 +350,26 @@ def _gather(futures, done, ledger, mode, depth, n_parts, deadline, progress, t0,
             for fut in pending:
                 i = futures[fut]
                 row = fut.result()
+                now = time.perf_counter()
+                if (work is not None and work.children is not None and row["status"] == Status.LIMIT.value
+                        and (deadline is None or now < deadline) and row["seconds"] >= 0.9 * work.recut_s):  # fmt: skip
+                    # a big part: stop it and run its children one cell deeper in its place
+                    shallow = key_depth(depth, i)[0] < depth + RECUT_LEVELS and row["nodes"] >= RECUT_MIN_NODES
+                    kids = work.children(i) if shallow else []
+                    if ledger is None or ledger.record(i, {**row, "status": RECUT, "count": None, "solution": None}):
+                        nodes += row["nodes"]
+                    work.open.discard(i)
+                    if kids:
+                        work.recuts += 1
+                        for k in kids:
+                            work.open.add(k)
+                            pending.add(work.submit(k))
+                    else:  # nothing deeper to cut on: the part runs again without a budget
+                        work.open.add(i)
+                        pending.add(work.submit(i, budget=False))
+                    continue
+                if work is not None:
+                    work.open.discard(i)
                 if ledger is None or ledger.record(i, row):
                     answers[i] = row
                     nodes += row["nodes"]
@@ -305,10 +384,9 @@ def _gather(futures, done, ledger, mode, depth, n_parts, deadline, progress, t0,
                 if mode == "best" and row.get("score") is not None and (best is None or row["score"] > best["score"]):
                     best = row
                     shared.set(row["score"])
-                now = time.perf_counter()
                 if progress and now - last >= 0.5:
                     last = now
-                    left = n_parts - len(answers)
+                    left = len(work.open) if work is not None else n_parts - len(answers)
                     rate = (len(answers) - resumed) / max(now - t0, 1e-9)
                     progress({"parts_done": len(answers), "parts_left": left, "placements_per_s": round(nodes / max(now - t0, 1e-9)),
                               "eta_s": round(left / rate, 1) if rate > 0 else None}
@@ -324,6 +402,10 @@ def _gather(futures, done, ledger, mode, depth, n_parts, deadline, progress, t0,
                 fut.cancel()
     took = time.perf_counter() - t0
     stats.update(nodes=nodes, time_s=took, parts_done=len(answers), placements_per_s=round(nodes / max(took, 1e-9)))
+    answers = {k: r for k, r in answers.items() if r["status"] != RECUT}  # a part cut again: its children count
+    if work is not None:
+        stats["recuts"] = work.recuts
+        n_parts = len(answers) + len(work.open)  # the parts of the cut as it stands, re-cut parts replaced
     if lost is not None:  # what the ledger holds stays; a restarted scheduler and --resume go on from it
         return SolveResult(Status.LIMIT, [], None, None, stats,
                            f"the Dask scheduler was lost after {len(answers)} of {n_parts} parts ({lost}); "

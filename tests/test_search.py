@@ -241,3 +241,34 @@ def test_a_lost_scheduler_ends_in_a_limit_and_a_new_one_resumes_the_ledger(tmp_p
             again = distributed_solve(p, "edge-backtrack", {}, "count", solving.Limits(), client=c2,
                                       ledger_dir=str(tmp_path), resume=True)  # fmt: skip
     assert again.count == 5_529_600 and again.stats["resumed_parts"] == res.stats["parts_done"]
+
+
+def test_big_parts_are_cut_again_and_the_count_holds(client, tmp_path):
+    """Parts that run past their budget are stopped and their children run instead, as deep as needed:
+    the count is the local count, each solution once, also when the client is killed and resumed."""
+    p = catalog.load("brendan-6x6")
+    opts = dict(client=client, recut_s=0.1, depth=1)
+    res = distributed_solve(p, "edge-backtrack", {}, "count", solving.Limits(), **opts)
+    assert res.status == "solved" and res.count == 260 and res.stats["recuts"] > 0
+
+    def kill_after_some(info):
+        if info["parts_done"] >= 6:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        distributed_solve(p, "edge-backtrack", {}, "count", solving.Limits(), **opts, ledger_dir=str(tmp_path),
+                          progress=kill_after_some)  # fmt: skip
+    again = distributed_solve(p, "edge-backtrack", {}, "count", solving.Limits(), **opts, ledger_dir=str(tmp_path),
+                              resume=True)  # fmt: skip
+    assert again.status == "solved" and again.count == 260
+
+
+def test_the_children_of_a_part_partition_it():
+    p = board((4, 4, 2, 3, 7))
+    s = solving.get("edge-backtrack")
+    for part in range(s.split_parts(p, 1)):
+        whole = solving.get("edge-backtrack", s.part_options(1, part)).solve(p, mode="count").count
+        kids = s.part_children(p, 1, part)
+        assert (
+            sum(solving.get("edge-backtrack", s.part_options(2, j)).solve(p, mode="count").count for j in kids) == whole
+        )

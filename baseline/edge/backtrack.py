@@ -27,7 +27,7 @@ import numpy as np
 
 from baseline.edge import generated
 from baseline.edge.kernels import run, run_best, run_static
-from baseline.edge.split import part_puzzle, prefixes
+from baseline.edge.split import part_puzzle, prefix_cells, prefixes
 from baseline.edge.tables import EdgeTables, slip_allowance
 from baseline.runtime import warmup
 from baseline.runtime.driver import Outcome, drive, luby
@@ -151,6 +151,13 @@ class EdgeBacktrack(SolverBase):
 
     def part_options(self, depth: int, part: int) -> dict:
         return {"split_depth": depth, "part": part}
+
+    def part_children(self, puzzle, depth: int, part: int) -> list[int]:
+        """The parts one cell deeper whose prefixes extend this part's (a part cut again); the prefixes
+        are enumerated depth first, so they are one run of the deeper cut's numbering."""
+        pre = prefixes(puzzle, depth)[part]
+        deeper = prefixes(puzzle, depth + 1) if len(prefix_cells(puzzle, depth + 1)) > depth else []
+        return [j for j, q in enumerate(deeper) if q[:depth] == pre]
 
     def check(self, puzzle, mode: str) -> None:
         super().check(puzzle, mode)

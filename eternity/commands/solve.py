@@ -152,6 +152,7 @@ def _solve_on_dask(a, p, name: str, opts: dict) -> int:
         res = distributed_solve(
             p, name, opts, a.mode, limits, scheduler=a.scheduler, workers=a.workers or os.cpu_count() or 2,
             ledger_dir=a.checkpoint or a.resume, resume=bool(a.resume), depth=a.split_depth, progress=progress,
+            recut_s=a.recut or None,
         )  # fmt: skip
     verified = None
     if res.solutions:
@@ -180,9 +181,7 @@ def _solve_on_dask(a, p, name: str, opts: dict) -> int:
         else:
             line += f"  parts {st['parts_done']}/{st['parts']} (depth {st['depth']}, {st['workers']} workers)"
             line += f"  nodes {st['nodes']}"
-        line += f"  time_s {st['time_s']:.3g}" + (
-            "" if verified is None else f"  verified {verified}"
-        )
+        line += f"  time_s {st['time_s']:.3g}" + ("" if verified is None else f"  verified {verified}")
         print(line)
         if res.message:
             print(res.message, file=sys.stderr)
@@ -240,6 +239,9 @@ def add(sub) -> None:
     )
     s.add_argument("--scheduler", metavar="ADDR", help="--executor dask: the scheduler (default: a local cluster)")
     s.add_argument("--workers", type=arg(int, 1, 1024), help="--executor dask, local cluster: workers (default: cores)")
+    s.add_argument("--recut", metavar="S", type=arg(float, 0, 86400), default=60.0,
+                   help="--executor dask, edge-backtrack first and count: a part that runs S seconds is stopped and "
+                   "cut one cell deeper (default 60; 0: never)")  # fmt: skip
     s.add_argument("--split-depth", type=arg(int, 1, 64), help="--executor dask: cut at this depth (default: from the "
                    "tree's width, 16 parts a worker)")  # fmt: skip
     s.set_defaults(func=cmd_solve, outputs={"output": "file", "svg": "svg", "checkpoint": "dir"})
