@@ -406,6 +406,7 @@ def _gather(futures, done, ledger, mode, depth, n_parts, deadline, progress, t0,
     if work is not None:
         stats["recuts"] = work.recuts
         n_parts = len(answers) + len(work.open)  # the parts of the cut as it stands, re-cut parts replaced
+        stats.update(parts=n_parts, parts_done=len(answers))
     if lost is not None:  # what the ledger holds stays; a restarted scheduler and --resume go on from it
         return SolveResult(Status.LIMIT, [], None, None, stats,
                            f"the Dask scheduler was lost after {len(answers)} of {n_parts} parts ({lost}); "
