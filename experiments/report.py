@@ -415,17 +415,7 @@ def plot(db: str, kind: str, output: str, clock: str = "solve") -> None:
             below = sorted({x for x, e in est if e < 1})
             if above and below:
                 x = (max(above) + min(below)) / 2
-                ax.axvline(x, ls=style.get(board, "--"), color="grey", lw=1)
-                ax.annotate(
-                    f"critical {board}",
-                    (x, 1),
-                    xycoords=("data", "axes fraction"),
-                    rotation=90,
-                    va="top",
-                    ha="right",
-                    fontsize=8,
-                    color="grey",
-                )
+                _mark_critical(ax, x, f"critical {board}", style.get(board, "--"), 1.0)
         ax.set_xlabel("inner colours")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel(f"median {clock} time (s, unsolved = 2x limit)")
@@ -441,6 +431,13 @@ def plot(db: str, kind: str, output: str, clock: str = "solve") -> None:
 
     atomic_save(output, lambda tmp: fig.savefig(tmp, dpi=120, bbox_inches="tight"))
     plt.close(fig)
+
+
+def _mark_critical(ax, x: float, text: str, ls: str, top: float) -> None:
+    """Owen's critical point on an axis of inner colours: a grey vertical line, labelled along it."""
+    ax.axvline(x, ls=ls, color="grey", lw=1)
+    ax.annotate(text, (x, top), xycoords=("data", "axes fraction"), rotation=90, va="top", ha="right", fontsize=8,
+                color="grey")  # fmt: skip
 
 
 SWEEPS = {"phase": "inner_colors", "clues": "clues"}  # plot kind: the family parameter on its x axis
@@ -507,17 +504,7 @@ def _sweep_plot(rows: list[dict], kind: str, clock: str, what: str, colour: dict
             ys = [statistics.median(d[x]) for x in xs]
             ax.plot(shown, ys, marker=markers[i % len(markers)], ms=4, color=colour[conf], label=conf)
         if board in crit:
-            ax.axvline(crit[board], ls="--", color="grey", lw=1)
-            ax.annotate(
-                f"critical {crit[board]:.2f}",
-                (crit[board], 0.98),
-                xycoords=("data", "axes fraction"),
-                rotation=90,
-                va="top",
-                ha="right",
-                fontsize=8,
-                color="grey",
-            )
+            _mark_critical(ax, crit[board], f"critical {crit[board]:.2f}", "--", 0.98)
         ax.axhline(2 * limit, color="black", lw=0.6, ls=":")
         ax.set_title(board)
         ax.set_xlabel("inner colours" if kind == "phase" else "cells given as clues (%)")

@@ -78,19 +78,24 @@ def test_a_killed_client_resumes_from_the_ledger_with_the_same_count(client, tmp
     assert res.count == 5_529_600 and 10 <= res.stats["resumed_parts"] < res.stats["parts"]
 
 
-def test_a_count_survives_a_worker_killed_halfway():
-    p = board()
+def _solve_killing_a_worker(p, mode: str, limits, after: int):
+    """A distributed solve on a fresh local cluster of two workers, one killed once ``after`` parts are done."""
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
         with Client(cluster) as c:
             pids = list(c.run(os.getpid).values())
             killed = []
 
             def kill_one(info):
-                if not killed and info["parts_done"] >= 5:
+                if not killed and info["parts_done"] >= after:
                     os.kill(pids[0], signal.SIGKILL)  # its running part goes to the other worker
                     killed.append(pids[0])
 
-            res = distributed_solve(p, "edge-backtrack", {}, "count", solving.Limits(), client=c, progress=kill_one)
+            res = distributed_solve(p, "edge-backtrack", {}, mode, limits, client=c, progress=kill_one)
+    return res, killed
+
+
+def test_a_count_survives_a_worker_killed_halfway():
+    res, killed = _solve_killing_a_worker(board(), "count", solving.Limits(), 5)
     assert killed and res.status == "solved" and res.count == 5_529_600  # the lost part ran again, counted once
 
 
@@ -173,18 +178,7 @@ def test_best_mode_survives_a_worker_killed():
     from puzzles.verify import verify
 
     p = _no_perfect_board()
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-        with Client(cluster) as c:
-            pids = list(c.run(os.getpid).values())
-            killed = []
-
-            def kill_one(info):
-                if not killed and info["parts_done"] >= 3:
-                    os.kill(pids[0], signal.SIGKILL)
-                    killed.append(pids[0])
-
-            res = distributed_solve(p, "edge-backtrack", {}, "best", solving.Limits(time_s=20), client=c,
-                                    progress=kill_one)  # fmt: skip
+    res, killed = _solve_killing_a_worker(p, "best", solving.Limits(time_s=20), 3)
     assert killed and res.status == "solved" and res.best_score is not None
     rep = verify(p, res.solutions[0], allow_mismatch=True)
     assert rep.legal and rep.complete and p.n_joins - len(rep.mismatches) == res.best_score
