@@ -564,7 +564,7 @@ def _map_plot(rows: list[dict], clock: str, what: str):
             panels.append((param, w))
     if not panels:
         raise UsageError("plot --kind map: the store holds no edge boards swept over inner colours or clues")
-    confs = sorted({v["best"] for _, w in panels for v in w.values()} | {"none"})
+    confs = sorted({v["best"] if v["solved"] else "none" for _, w in panels for v in w.values()})
     cmap = plt.get_cmap("tab10")
     colour = {c: (cmap(i % 10) if c != "none" else (0.85, 0.85, 0.85, 1)) for i, c in enumerate(confs)}
     fig, axes = plt.subplots(1, len(panels), figsize=(7 * len(panels) + 2, 4), squeeze=False)
