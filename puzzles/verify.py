@@ -99,7 +99,10 @@ def verify_edge(p: EdgePuzzle, placements, *, allow_mismatch: bool = False) -> R
                     what = "grey edge faces inward" if cols[side] == 0 else "coloured edge faces the rim"
                     rep.add(f"{p.cell_name(cell)}: {what} on side {'NESW'[side]} (border rule)")
     for f in p.fixed:
-        if board.get(f.cell) != (f.piece, f.rotation):
+        got = board.get(f.cell)
+        # a turn of a symmetric piece that shows the same colours is the same board (the counting convention:
+        # ``distinct_rotations``), so a solver may name it by its first such turn
+        if got is None or got[0] != f.piece or p.placed(f.piece, got[1]) != p.placed(f.piece, f.rotation):
             rep.add(f"{p.cell_name(f.cell)}: fixed piece {f.piece + 1} rotation {f.rotation} is not there")
     score = 0
     for cell in range(p.n_cells):

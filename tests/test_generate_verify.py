@@ -106,3 +106,20 @@ def test_render_and_bucas(tmp_path):
     assert "board_edges=" in text and len(text.split("board_edges=")[1].split("&")[0].strip()) == 36 * 4
     assert main(["render", "pentomino-6x10", "-o", str(svg)]) == 0
     ET.parse(svg)
+
+
+def test_a_fixed_symmetric_piece_may_be_named_by_any_turn_that_looks_the_same():
+    """A fixed piece whose turns look alike is the same board in any of them (the counting convention):
+    the CNF and CPMpy models name its first distinct turn, and the verifier takes it."""
+    import solving
+    from puzzles.edge import EdgePlacement, EdgePuzzle, Fixed
+    from puzzles.verify import verify
+
+    p = EdgePuzzle(rows=3, cols=3, pieces=[[1, 1, 1, 1]] * 9, fixed=[Fixed(4, 0, 3)])
+    order = [1, 2, 3, 4, 0, 5, 6, 7, 8]
+    assert verify(p, [EdgePlacement(c, q, 0) for c, q in enumerate(order)]).valid  # turn 0 looks like turn 3
+    wrong = [EdgePlacement(c, q, 0) for c, q in enumerate(range(9))]  # piece 5 where piece 1 is fixed
+    assert not verify(p, wrong).valid and "fixed piece 1" in " ".join(verify(p, wrong).problems)
+    for name in ("sat", "cube", "cpsat", "edge-backtrack"):
+        res, verified = solving.solve_verified(solving.get(name), p, "first", solving.Limits(time_s=30))
+        assert res.status == "solved" and verified, name
