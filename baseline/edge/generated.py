@@ -32,10 +32,13 @@ What is counted: a placement made (a piece put on a cell that fits its placed ne
 table kernel and riplatt's C++ solver count; candidates looked at and refused are not counted
 (``docs/explanation/kernel.md``).
 
-The source depends on the order's depth structure, not on the pieces nor on which cells are fixed
-(a fixed cell's one candidate is checked from arrays): written out by kind of depth (``unroll
-shape``), boards of every size share a kernel; written out depth by depth (``unroll depth``), boards
-of a size and order do.  Its hash names the file in the kernel cache
+The source depends on the order's depth structure, not on the pieces (a fixed cell's one candidate
+is checked from arrays): written out by kind of depth (``unroll shape``), boards of every size share
+a kernel; written out depth by depth (``unroll depth``), boards of a size and order do.  The order
+takes fixed cells first, which changes the distances back to the neighbours of the depths after
+them; by kind, only kinds that a quarter of the depths share are written out and the rest read their
+key's places from arrays, so boards with clues at different cells share a handful of kernels instead
+of compiling one each (1.3-3.5 s for a 10x10 board).  Its hash names the file in the kernel cache
 (``ETERNITY_KERNEL_DIR``, default ``~/.cache/eternity/kernels``); numba caches the compiled
 machine code beside it, so a board's first run pays the compilation once and later runs (other
 processes too) load it.
@@ -50,6 +53,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 from typing import NamedTuple
 
@@ -183,11 +187,13 @@ def gen_tables(
 
 
 MAX_SHAPES = 12  # kinds of depth written out (unroll shape); rarer ones read their key's places from arrays
+SHARED_SHARE = 4  # unroll shape: a kind is written out when at least a quarter of the depths (and 2) have it
 DEPTH_UNROLL = (64, 100)  # unroll auto: depth by depth for boards of this many cells (else by shape)
 
 
 class Shape(NamedTuple):
-    """What the source of a kernel depends on: not the pieces, not which cells are fixed."""
+    """What the source of a kernel depends on: not the pieces (which cells are fixed only through the
+    order's distances, ``shape_of``)."""
 
     words: int  # 64-piece words of the availability mask
     counted: bool  # some piece has several copies (merged identical pieces): keep counts
@@ -242,15 +248,20 @@ def shape_of(
         depths = tuple(_terms(t, k, False) for k in range(n))
         return Shape(words, counted, profile, unroll, lists, depths), ids, np.zeros(1, np.int64)
     rel = [_terms(t, k, True) for k in range(n)]
+    # Only kinds that many depths share are written out: a board with fixed cells (which the order
+    # takes first) has a few depths with distances of their own, which would make a source, and a
+    # compilation, per board; those read their key's places from arrays like any rare kind.
+    freq = Counter(rel)
+    least = max(2, n // SHARED_SHARE)
+    chosen = sorted((kd for kd, c in freq.items() if c >= least), key=lambda kd: (-len(kd), kd))[:MAX_SHAPES]
     # the board's numbers are parameters, not constants, so that boards of every size share a kernel:
     # the distance back to a neighbour's depth (1 and the width, in a row scan) and the colour base
-    offs = sorted({x for ts in rel for x, _, _ in ts})
-    muls = sorted({m for ts in rel for _, _, m in ts} - {1})
-    kinds = [tuple((offs.index(x), sh, muls.index(m) if m != 1 else -1) for x, sh, m in ts) for ts in rel]
-    common = sorted(set(kinds), key=lambda kd: (-len(kd), kd))[:MAX_SHAPES]  # the inner cells' kind first
-    sid = {kd: i for i, kd in enumerate(common)}
-    for k, kd in enumerate(kinds):
-        ids[k] = sid.get(kd, MAX_SHAPES)
+    offs = sorted({x for ts in chosen for x, _, _ in ts})
+    muls = sorted({m for ts in chosen for _, _, m in ts} - {1})
+    common = [tuple((offs.index(x), sh, muls.index(m) if m != 1 else -1) for x, sh, m in ts) for ts in chosen]
+    sid = {kd: i for i, kd in enumerate(chosen)}  # the inner cells' kind first
+    for k, ts in enumerate(rel):
+        ids[k] = sid.get(ts, MAX_SHAPES)
     params = np.array(offs + muls + [0], np.int64)
     return Shape(words, counted, profile, unroll, lists, (len(offs), len(muls), tuple(common))), ids, params
 
