@@ -18,7 +18,7 @@ import csv
 import io
 import json
 import statistics
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import Any
 
 import solving
@@ -557,9 +557,14 @@ def _map_plot(rows: list[dict], clock: str, what: str):
     panels = []
     for param in ("inner_colors", "clues"):
         w = point_winners(rows, param, clock)
-        xs = sorted({x for _, x in w}, key=_natural)
-        if param == "clues" and (len(xs) < 2):
+        per_board = Counter(b for b, _ in w)
+        if param == "clues" and not any(n > 1 for n in per_board.values()):
             continue
+        if param == "inner_colors" and not any(n > 1 for n in per_board.values()) and len(panels) == 0:
+            # one colour count a board: a clue sweep's plain boards, drawn in its own panel
+            clue_sweep = point_winners(rows, "clues", clock)
+            if any(n > 1 for n in Counter(b for b, _ in clue_sweep).values()):
+                continue
         if w:
             panels.append((param, w))
     if not panels:
