@@ -23,8 +23,9 @@ run: setup
 	$(BIN)/eternity run experiments/quick.toml --db results/quick.sqlite
 	$(BIN)/eternity table results/quick.sqlite --format md
 
+# On every core (pytest-xdist), a test file a worker: a file's fixtures (a Dask cluster) are made once.
 test: setup
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadfile
 
 # The checks that a limit holds within a wall-clock margin (marker `timing`): apart, as their margin depends on the machine.
 test-timing: setup
