@@ -174,3 +174,16 @@ def test_a_static_order_builds_only_the_tables_it_reads():
     assert (row.tab_base >= 0).sum() < (mrv.tab_base >= 0).sum()
     for k in range(p.n_cells):  # every depth's table is there, with its subsets (K = 0: dep_all)
         assert row.dep_base[k] >= 0 and row.dep_all[k] >= 0
+
+
+def test_mode_best_reports_a_perfect_first_board():
+    """The first complete board of mode best may be perfect (exact matches are tried first): it ends the
+    search at once and is the answer (it was once reported as no solution)."""
+    from puzzles import generate
+    from puzzles.verify import verify
+
+    p, _ = generate.edge_puzzle(4, 4, 1, 1, 0)
+    res = solving.get("edge-backtrack").solve(p, mode="best")
+    assert res.status == "solved" and res.best_score == p.n_joins and res.optimal
+    assert verify(p, res.solutions[0]).valid
+    assert res.stats["history"][-1][1] == p.n_joins
