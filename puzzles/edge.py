@@ -225,8 +225,8 @@ class EdgePuzzle:
     def candidates(self) -> list[EdgePlacement]:
         """Every (cell, piece, rotation) allowed by the border rule and fixed pieces: cell by cell, each
         cell's in piece order, a piece's in ``distinct_rotations`` order.  The pieces' turns are worked
-        out once and grouped by where they show grey (Eternity II: 0.1 s, where asking every cell of
-        every turn took 14 s before a CNF could be written)."""
+        out once and grouped by where they show grey (Eternity II: 0.2 s, where asking every cell of
+        every turn took 6 s before a CNF could be written)."""
         fixed_cell = {f.cell: f for f in self.fixed}
         fixed_piece = {f.piece for f in self.fixed}
         bordered = self.bordered
