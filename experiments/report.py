@@ -239,12 +239,9 @@ def peaks(rows: list[dict], clock: str = "solve") -> list[dict]:
     crit = critical_points(rows)
     by: dict[tuple, dict] = defaultdict(lambda: defaultdict(list))
     work: dict[tuple, dict] = defaultdict(lambda: defaultdict(list))  # placements (or nodes), where reported
-    for r in rows:
-        p = r.get("params") or {}
-        if "inner_colors" not in p or "rows" not in p or p.get("clues") or p.get("unsat"):
-            continue
-        by[(r["family"], _board(p), r["config"])][p["inner_colors"]].append(_t(r, clock))
-        work[(r["family"], _board(p), r["config"])][p["inner_colors"]].append(r["nodes"])
+    for r, board, x in _swept(rows, "inner_colors"):
+        by[(r["family"], board, r["config"])][x].append(_t(r, clock))
+        work[(r["family"], board, r["config"])][x].append(r["nodes"])
     out = []
     for (fam, size, conf), pts in sorted(by.items()):
         if any(t is None for ts in pts.values() for t in ts):
@@ -460,19 +457,25 @@ def _board(p: dict) -> str:
     return f"{p['rows']}x{p['cols']}"
 
 
-def _points(rows: list[dict], param: str, clock: str) -> dict:
-    """{board: {config: {x: [PAR-2 times]}}} of the edge-board cells, x the value of ``param``; the phase
-    sweep (x inner colours) leaves out clue and unsolvable boards, which are sweeps of their own."""
-    out: dict = defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
+def _swept(rows: list[dict], param: str):
+    """(cell, board, x) of the edge-board cells of a sweep over ``param``; the sweep over inner colours
+    leaves out clue and unsolvable boards, which are sweeps of their own."""
     for r in rows:
         p = r.get("params") or {}
         if "inner_colors" not in p or "rows" not in p:
             continue
-        if param == "inner_colors" and p.get("clues"):
+        if param == "inner_colors" and (p.get("clues") or p.get("unsat")):
             continue
+        yield r, _board(p), p.get(param, 0)
+
+
+def _points(rows: list[dict], param: str, clock: str) -> dict:
+    """{board: {config: {x: [PAR-2 times]}}} of a sweep over ``param`` (``_swept``)."""
+    out: dict = defaultdict(lambda: defaultdict(lambda: defaultdict(list)))
+    for r, board, x in _swept(rows, param):
         t = _t(r, clock)
         if t is not None:
-            out[_board(p)][r["config"]][p.get(param, 0)].append(t)
+            out[board][r["config"]][x].append(t)
     return out
 
 
@@ -538,12 +541,7 @@ def _sweep_plot(rows: list[dict], kind: str, clock: str, what: str, colour: dict
 def point_winners(rows: list[dict], param: str, clock: str = "solve") -> dict[tuple[str, Any], dict]:
     """{(board, x): winner row} at every point of a sweep: the configuration that answered the most cells,
     then the lowest PAR-2 (``winners``), beside the virtual best."""
-    cells = []
-    for r in rows:
-        p = r.get("params") or {}
-        if "inner_colors" not in p or "rows" not in p or (param == "inner_colors" and p.get("clues")):
-            continue
-        cells.append({**r, "family": _board(p), "class": p.get(param, 0)})
+    cells = [{**r, "family": board, "class": x} for r, board, x in _swept(rows, param)]
     return {(w["family"], w["class"]): w for w in winners(summarise(cells, clock))}
 
 
@@ -554,19 +552,12 @@ def _map_plot(rows: list[dict], clock: str, what: str):
     import matplotlib.pyplot as plt
     from matplotlib.patches import Patch
 
-    panels = []
-    for param in ("inner_colors", "clues"):
-        w = point_winners(rows, param, clock)
-        per_board = Counter(b for b, _ in w)
-        if param == "clues" and not any(n > 1 for n in per_board.values()):
-            continue
-        if param == "inner_colors" and not any(n > 1 for n in per_board.values()) and len(panels) == 0:
-            # one colour count a board: a clue sweep's plain boards, drawn in its own panel
-            clue_sweep = point_winners(rows, "clues", clock)
-            if any(n > 1 for n in Counter(b for b, _ in clue_sweep).values()):
-                continue
-        if w:
-            panels.append((param, w))
+    sweeps = {param: point_winners(rows, param, clock) for param in ("inner_colors", "clues")}
+    # a sweep is drawn where a board has two points or more; a clue sweep's plain boards (one colour
+    # count a board) are its 0% column, not a panel of their own
+    many = {param: any(n > 1 for n in Counter(b for b, _ in w).values()) for param, w in sweeps.items()}
+    panels = [(param, w) for param, w in sweeps.items()
+              if w and (many[param] or (param == "inner_colors" and not many["clues"]))]  # fmt: skip
     if not panels:
         raise UsageError("plot --kind map: the store holds no edge boards swept over inner colours or clues")
     confs = sorted({v["best"] if v["solved"] else "none" for _, w in panels for v in w.values()})

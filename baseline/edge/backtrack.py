@@ -55,13 +55,13 @@ class _Incumbent:
 
     def pull(self, st: np.ndarray) -> None:
         self.last = time.perf_counter()
-        score = self.ask() if self.ask is not None else None
+        score = self.ask()
         if score is not None and (self.told is None or score > self.told):
             self.told = int(score)
             st[BEST_MIS] = min(int(st[BEST_MIS]), self.n_joins - self.told)
 
     def step(self, s, budget: int, collect: bool) -> int:
-        if self.ask is not None and time.perf_counter() - self.last >= self.EVERY_S:
+        if time.perf_counter() - self.last >= self.EVERY_S:
             self.pull(s.st)
         return s.step(budget, collect)
 
@@ -213,7 +213,7 @@ class EdgeBacktrack(SolverBase):
                 raise UsageError("edge-backtrack: mode best needs a static order, not mrv")
             s.start_best(slip_allowance(o["slips"], puzzle.n_cells))
         build_s = time.perf_counter() - t0
-        shared = _Incumbent(limits.incumbent, puzzle.n_joins, s.st) if mode == "best" else None
+        shared = _Incumbent(limits.incumbent, puzzle.n_joins, s.st) if mode == "best" and limits.incumbent else None
         compile0 = compile_s  # kernels compiled for later restarts are build time too
         want = limits.wanted(mode)
         collect = mode in ("first", "all")
