@@ -105,11 +105,13 @@ class EdgeBacktrack(SolverBase):
         ),
         "kernel": Option(
             str,
-            "generated",
+            "auto",
             "static orders in modes first, count and all: a kernel generated for the board "
             "(baseline/edge/generated.py, compiled once and cached; with a seed, its random value order is "
-            "a random numbering of the pieces) or the table-driven one (a seed shuffles each key's candidates)",
-            ("generated", "tables"),
+            "a random numbering of the pieces) or the table-driven one (a seed shuffles each key's candidates); "
+            f"auto: generated for boards of {generated.MIN_CELLS} cells or more, where its compilation "
+            "(about 1.5 s, once for every board of its shape) can pay, tables below",
+            ("auto", "generated", "tables"),
             modes=("first", "count", "all"),
         ),
         "unroll": Option(
@@ -193,7 +195,7 @@ class EdgeBacktrack(SolverBase):
             puzzle = part_puzzle(puzzle, o["split_depth"], o["part"])
         t0 = time.perf_counter()
         merge = o["identical"] == "merge" and mode != "all"  # mode all lists every labelling
-        use_gen = o["kernel"] == "generated" and o["order"] != "mrv" and mode != "best"
+        use_gen = generated.wanted(o["kernel"], puzzle.n_cells) and o["order"] != "mrv" and mode != "best"
         seed = o["seed"] if o["seed"] >= 0 or not restarts else 0
         variants = _Variants(puzzle, o["order"], seed, merge, relabel=use_gen)
         unroll = generated.pick_unroll(o["unroll"], puzzle.n_cells, restarts)

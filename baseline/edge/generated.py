@@ -189,6 +189,7 @@ def gen_tables(
 MAX_SHAPES = 12  # kinds of depth written out (unroll shape); rarer ones read their key's places from arrays
 SHARED_SHARE = 4  # unroll shape: a kind is written out when at least a quarter of the depths (and 2) have it
 DEPTH_UNROLL = (64, 100)  # unroll auto: depth by depth for boards of this many cells (else by shape)
+MIN_CELLS = 36  # kernel auto: the generated kernel for boards of this many cells or more (6x6 up)
 
 
 class Shape(NamedTuple):
@@ -216,6 +217,13 @@ def _terms(t: EdgeTables, k: int, relative: bool) -> tuple:
         for j in range(max(int(t.dep_nk[k]), 2))
         if int(t.dep_mul[4 * k + j]) != 0 and int(t.dep_at[4 * k + j]) < n
     )
+
+
+def wanted(kernel: str, n_cells: int) -> bool:
+    """Whether option ``kernel`` asks for the generated kernel on a board of ``n_cells`` cells:
+    ``auto`` takes it from ``MIN_CELLS`` up.  Below, a search takes milliseconds, and a compilation
+    (about 1.5 s the first time a shape is met) would be most of the run."""
+    return kernel == "generated" or (kernel == "auto" and n_cells >= MIN_CELLS)
 
 
 def pick_unroll(unroll: str, n_cells: int, restarts: bool = False) -> str:
