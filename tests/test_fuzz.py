@@ -342,7 +342,7 @@ EXAMPLES = {
     "render": 150,
     "generate": 250,
     "export": 150,
-    "estimate": 150,
+    "estimate": 100,
     "decode": 80,
     "table": 100,
     "plot": 80,

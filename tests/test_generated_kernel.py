@@ -33,7 +33,7 @@ def with_fixed(p: EdgePuzzle, sol, cells) -> EdgePuzzle:
     return EdgePuzzle(p.rows, p.cols, p.pieces, fixed=fixed, name="fixed")
 
 
-@settings(max_examples=14, deadline=None)
+@settings(max_examples=10, deadline=None)
 @given(
     small,
     st.sampled_from(["rowscan", "spiral", "colscan", "frame-first"]),

@@ -22,6 +22,9 @@ class Outcome(enum.StrEnum):
     LIMIT = "limit"  # the time or node limit
 
 
+FIRST_BUDGET = 16  # nodes of the first chunk; it grows fourfold a chunk up to chunk_s (about 8 chunks to a million)
+
+
 def drive(
     step: Callable[[int], int],
     nodes: Callable[[], int],
@@ -37,7 +40,7 @@ def drive(
     ``on_stop(code)`` says to stop.  Returns how it ended (``Outcome``)."""
     t0 = time.perf_counter()
     last = t0
-    budget = 1_000  # small first chunk: a slow node rate must not overrun a short time limit
+    budget = FIRST_BUDGET  # small first chunk: a slow node rate (ms a node) must not overrun a short time limit
     while True:
         if node_limit is not None:
             left = node_limit - nodes()
@@ -52,7 +55,7 @@ def drive(
         dt = now - c0
         if code == BUDGET:
             # aim each chunk at chunk_s seconds
-            budget = int(max(1000, min(budget * 4, budget * chunk_s / max(dt, 1e-6))))
+            budget = int(max(FIRST_BUDGET, min(budget * 4, budget * chunk_s / max(dt, 1e-6))))
         elif on_stop(code):
             return Outcome.STOPPED if code != 0 else Outcome.DONE
         if progress is not None and now - last >= 0.5:

@@ -221,6 +221,9 @@ def _knuth(a, p) -> int:
     return 0
 
 
+CRITICAL_SIDE = 32  # --critical: 32x32 turns sub-critical at 39.6 inner colours, within the sweep's 40
+
+
 def _critical(a) -> int:
     from puzzles import estimate
 
@@ -232,6 +235,11 @@ def _critical(a) -> int:
         raise UsageError(f"estimate: --critical {a.critical!r}: expected ROWSxCOLS:FRAME, e.g. 10x10:3") from None
     if rows < 3 or cols < 3 or frame < 1:
         raise UsageError("estimate: --critical needs at least 3x3 and one frame colour")
+    if max(rows, cols) > CRITICAL_SIDE or frame > 1000:
+        raise UsageError(
+            f"estimate: --critical {a.critical}: at most {CRITICAL_SIDE} a side and 1000 frame colours "
+            f"(the sweep of 1 to 40 inner colours crosses the critical point up to {CRITICAL_SIDE}x{CRITICAL_SIDE})"
+        )
     res = estimate.critical_size(rows, cols, frame, seeds=a.seeds)
     if a.json:
         _out({"rows": rows, "cols": cols, "frame_colors": frame, "seeds": a.seeds, **res})

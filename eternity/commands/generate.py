@@ -53,6 +53,9 @@ def cmd_generate(a) -> int:
     return 0
 
 
+MAX_HEXAGON_SIDE = 16  # --region hexagon:SIDE
+
+
 def _region_puzzle(a):
     from puzzles import catalog
     from puzzles.partition import hexagon_region, region_puzzle
@@ -62,6 +65,11 @@ def _region_puzzle(a):
             side = int(a.region.split(":", 1)[1])
         except ValueError:
             raise UsageError(f"generate polyform: --region {a.region!r}: expected hexagon:SIDE") from None
+        if not 1 <= side <= MAX_HEXAGON_SIDE:
+            raise UsageError(
+                f"generate polyform: --region {a.region!r}: the side is 1 to {MAX_HEXAGON_SIDE} "
+                f"(side {MAX_HEXAGON_SIDE}: about 25 s to cut; the time grows with the cube of the side)"
+            )
         grid, region = "drafter", hexagon_region(side)
     else:
         base = catalog.load(a.region)

@@ -32,5 +32,5 @@ def add(sub) -> None:
     s.add_argument("puzzle")
     s.add_argument("solution", nargs="?")
     s.add_argument("--pieces", action="store_true", help="a catalogue sheet of the pieces")
-    s.add_argument("-o", "--output", required=True)
-    s.set_defaults(func=cmd_render, outputs={"output": "file"})
+    s.add_argument("-o", "--output", required=True, help="the SVG file to write (a name ending in .svg)")
+    s.set_defaults(func=cmd_render, outputs={"output": "svg"})
