@@ -112,6 +112,7 @@ def _check(argv: list[str], code: int, err: str, out_dir: Path) -> None:
 PUZZLES = "queens-4 queens-5 brendan-3x3 brendan-4x4 pentomino-3x20 nosuch FILE:e3.json FILE:p.json FILE:bytes.bin FILE:empty.json FILE:trunc.json FILE:dir FILE:missing.json".split()
 NUMBERS = ["0", "1", "2", "3", "-1", "-5", "0.5", "1e9", "100000", "nan", "inf", "abc", ""]
 OUTPUTS = ["OUT:a.json", "OUT:a.svg", "OUT:a.png", "OUT:a.xyz", "/proc/x.json", "OUT:", "OUT:sub/b.json"]
+PICTURES = ["OUT:a.svg", "OUT:b.svg", "OUT:sub/c.svg"] + OUTPUTS  # render writes SVG: most names end in .svg
 SOLUTIONS = ["FILE:e3sol.json", "FILE:psol.json", "FILE:bytes.bin", "FILE:trunc.json", "FILE:missing.json"]
 PROOF_FILES = "FILE:e3commit.json FILE:e3half.json FILE:e3proof.json FILE:bytes.bin FILE:trunc.json FILE:missing.json FILE:e3sol.json".split()
 DBS = ["FILE:ok.sqlite", "FILE:foreign.sqlite", "FILE:bytes.bin", "FILE:missing.sqlite", "FILE:dir"]
@@ -136,7 +137,7 @@ FLAGS = {
     "open": PUZZLES + SOLUTIONS + PROOF_FILES + ["--side", "left", "right", "x"] + OUTPUTS,
     "prove": PUZZLES + SOLUTIONS + ["--score", "--bits", "--rounds"] + NUMBERS[:8] + OUTPUTS,
     "check-proof": PUZZLES + PROOF_FILES,
-    "render": PUZZLES + SOLUTIONS + ["--pieces", "-o"] + OUTPUTS,
+    "render": PUZZLES + SOLUTIONS + ["--pieces", "-o"] + PICTURES,
     "generate": "edge polyform --rows --cols --frame-colors --inner-colors --seed --size --excess --grid square drafter nosuch --region hexagon:2 hexagon:x --dudes --no-mirror -o --planted".split()
     + NUMBERS[:9]
     + OUTPUTS,
@@ -207,7 +208,7 @@ SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switc
         {"--score": NUMBERS[:8], "--bits": NUMBERS[:8], "--rounds": ["1", "2", "0", "x", "2000"], "-o": OUTPUTS},
     ),
     "check-proof": ([["FILE:e3.json"] * 6 + PUZZLES, ["FILE:e3proof.json"] * 6 + PROOF_FILES], {}),
-    "render": ([PUZZLES, SOLUTIONS], {"--pieces": None, "-o": OUTPUTS}),
+    "render": ([PUZZLES, SOLUTIONS], {"--pieces": None, "-o": PICTURES}),
     "generate": (
         [["edge", "polyform"]],
         {

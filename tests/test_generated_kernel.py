@@ -93,7 +93,9 @@ def test_more_than_64_pieces_use_several_words():
     for cands in ("masks", "lists"):
         b = run(p, unroll="shape", candidates=cands, limits=Limits(time_s=60))
         assert a.status == b.status == Status.SOLVED and (a.count, a.stats["nodes"]) == (b.count, b.stats["nodes"])
-    first, ok = solve_verified(solving.get("edge-backtrack", {"unroll": "shape", "kernel": "generated"}), p, "first", Limits(time_s=60))
+    first, ok = solve_verified(
+        solving.get("edge-backtrack", {"unroll": "shape", "kernel": "generated"}), p, "first", Limits(time_s=60)
+    )
     assert ok and first.status == Status.SOLVED
 
 

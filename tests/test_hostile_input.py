@@ -38,7 +38,8 @@ def test_an_output_that_is_an_input_is_refused(e3, capsys):
     p = e3 / "p.json"
     before = p.read_bytes()
     assert "input" in one_line_exit_2(capsys, ["solve", str(p), "-o", str(p)])
-    assert "input" in one_line_exit_2(capsys, ["render", str(p), str(e3 / "s.json"), "-o", str(e3 / "s.json")])
+    (e3 / "s.svg").write_bytes((e3 / "s.json").read_bytes())  # a solution file under a picture's name
+    assert "input" in one_line_exit_2(capsys, ["render", str(p), str(e3 / "s.svg"), "-o", str(e3 / "s.svg")])
     assert "input" in one_line_exit_2(capsys, ["export", str(p), "--to", "json", "-o", str(p)])
     assert p.read_bytes() == before
     same = e3 / "same.json"
@@ -404,3 +405,45 @@ def test_eternity2_model_building_keeps_the_time_limit(name):
     res, _ = solving.solve_verified(solving.get(name), p, "first", solving.Limits(time_s=2.0))
     assert res.status == solving.Status.LIMIT
     assert time.perf_counter() - t0 < 2.0 + 2.5  # a grace for the last step of the build
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["estimate", "--critical", "100000x100000:3", "--seeds", "1"],  # 298 GiB asked for
+        ["estimate", "--critical", "1001x1001:3", "--seeds", "1"],  # ran until stopped
+        ["generate", "polyform", "--region", "hexagon:1000", "-o", "g.json"],  # ran until stopped
+        ["enumerate", "drafter", "--size", "12"],  # ran until stopped
+        ["enumerate", "square", "--size", "12"],
+    ],
+)
+def test_sizes_that_would_run_for_hours_are_refused_at_once(argv, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    err = one_line_exit_2(capsys, argv)
+    assert "at most" in err or "expected 1 to" in err or "the side is 1 to" in err, err
+    assert not (tmp_path / "g.json").exists()
+
+
+def test_render_writes_svg_under_an_svg_name_only(e3, capsys):
+    err = one_line_exit_2(capsys, ["render", str(e3 / "p.json"), "-o", str(e3 / "p.png")])
+    assert "SVG" in err and not (e3 / "p.png").exists()
+
+
+def test_a_slow_node_rate_keeps_a_short_time_limit():
+    """A kernel whose nodes take 5 ms each (Eternity's 209 pieces take about 15): the first chunk is small,
+    so a 0.2 s limit ends the search within 0.2 s and a chunk, not after a thousand nodes (5 s)."""
+    import time
+
+    from baseline.runtime.driver import drive
+    from baseline.runtime.kernel import BUDGET
+
+    done = [0]
+
+    def step(budget):
+        time.sleep(0.005 * budget)
+        done[0] += budget
+        return BUDGET
+
+    t0 = time.perf_counter()
+    drive(step, lambda: done[0], time_s=0.2, node_limit=None, progress=None, info=dict, on_stop=lambda c: True)
+    assert time.perf_counter() - t0 < 1.0 and done[0] < 200
