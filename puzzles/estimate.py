@@ -39,7 +39,6 @@ from puzzles.errors import UsageError
 
 from .edge import EdgePuzzle
 
-
 LN10 = math.log(10)
 
 

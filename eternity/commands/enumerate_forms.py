@@ -6,7 +6,6 @@ from eternity.commands.common import _out, _refused
 from puzzles.errors import UsageError
 from puzzles.ranges import arg
 
-
 # The largest size a grid's enumeration finishes within about 40 s on one core (square 10: 3 s,
 # triangle 12: 9 s, hexagon 10: 36 s, drafter 8: 38 s).
 MAX_SIZE = {"square": 11, "triangle": 12, "hexagon": 10, "drafter": 8}
