@@ -85,16 +85,19 @@ class WarmWorker:
 
     # ------------------------------------------------------------ process
     def _start(self, memory_mb: int) -> None:
-        self.err = tempfile.TemporaryFile()
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "experiments.worker"],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=self.err,
-            env=os.environ.copy(),
-            preexec_fn=_child_setup(memory_mb),
-            start_new_session=True,
-        )
+        with _all_lock:  # not once close_all has run: a cell taken up as the run stops would hold its exit
+            if _closed.is_set():
+                raise RuntimeError("the run is stopping; no new worker")
+            self.err = tempfile.TemporaryFile()
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "experiments.worker"],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=self.err,
+                env=os.environ.copy(),
+                preexec_fn=_child_setup(memory_mb),
+                start_new_session=True,
+            )
         self.memory_mb, self.buf = memory_mb, b""
 
     def close(self) -> None:
@@ -183,6 +186,7 @@ class WarmWorker:
 _local = threading.local()
 _all: list[WarmWorker] = []
 _all_lock = threading.Lock()
+_closed = threading.Event()
 
 
 def run_cell(spec: dict) -> dict:
@@ -195,9 +199,17 @@ def run_cell(spec: dict) -> dict:
     return w.run(spec)
 
 
+def open_all() -> None:
+    """A run begins: workers may be started (again, after an earlier run's ``close_all``)."""
+    _closed.clear()
+
+
 def close_all() -> None:
-    """Stop every worker this process started (the end of a run)."""
+    """Stop every worker this process started (the end of a run), and start none until ``open_all``:
+    a thread that took up a cell as Ctrl-C arrived would otherwise start a worker after this and hold the
+    run's exit until that cell's time limit."""
     with _all_lock:
+        _closed.set()
         for w in _all:
             w.close()
         _all.clear()
