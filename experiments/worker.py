@@ -129,8 +129,10 @@ class WarmWorker:
             left = deadline - time.monotonic()
             if left <= 0:
                 return None
-            ready, _, _ = select.select([fd], [], [], left)
+            ready, _, _ = select.select([fd], [], [], min(left, 1.0))
             if not ready:
+                if _closed.is_set() and self.proc.poll() is not None:
+                    return b""  # the run stopped and killed the child
                 continue
             chunk = os.read(fd, 1 << 16)
             if not chunk:
@@ -211,7 +213,12 @@ def close_all() -> None:
     with _all_lock:
         _closed.set()
         for w in _all:
-            w.close()
+            # kill only: a thread may be reading this child's pipe, and closing it under the reader would
+            # free its descriptor for reuse (the reader then waits on another file); the reader sees the
+            # end of the pipe and closes it itself
+            proc = w.proc
+            if proc is not None and proc.poll() is None:
+                proc.kill()
         _all.clear()
     _local.__dict__.clear()
 
