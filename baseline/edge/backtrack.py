@@ -105,7 +105,7 @@ class EdgeBacktrack(SolverBase):
         ),
         "kernel": Option(
             str,
-            "auto",
+            "generated",
             "static orders in modes first, count and all: a kernel generated for the board "
             "(baseline/edge/generated.py, compiled once and cached; with a seed, its random value order is "
             "a random numbering of the pieces) or the table-driven one (a seed shuffles each key's candidates); "
