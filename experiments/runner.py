@@ -31,7 +31,7 @@ from puzzles.formats import puzzle_to_dict
 
 from .config import Config, config_label, load_config
 from .store import Store
-from .worker import close_all, open_all, run_cell
+from .worker import close_all, run_cell
 
 
 @dataclass
@@ -377,7 +377,6 @@ def _execute(todo: list[dict], jobs: int, executor: str, scheduler: str | None):
         with cores.held(cell.get("cores", 1)):
             return run_cell(cell)
 
-    open_all()
     pool = ThreadPoolExecutor(max_workers=jobs)
     futures = {pool.submit(run, c): c for c in todo}
     given: set = set()

@@ -85,19 +85,16 @@ class WarmWorker:
 
     # ------------------------------------------------------------ process
     def _start(self, memory_mb: int) -> None:
-        with _all_lock:  # not once close_all has run: a cell taken up as the run stops would hold its exit
-            if _closed.is_set():
-                raise RuntimeError("the run is stopping; no new worker")
-            self.err = tempfile.TemporaryFile()
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "experiments.worker"],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=self.err,
-                env=os.environ.copy(),
-                preexec_fn=_child_setup(memory_mb),
-                start_new_session=True,
-            )
+        self.err = tempfile.TemporaryFile()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "experiments.worker"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.err,
+            env=os.environ.copy(),
+            preexec_fn=_child_setup(memory_mb),
+            start_new_session=True,
+        )
         self.memory_mb, self.buf = memory_mb, b""
 
     def close(self) -> None:
@@ -129,10 +126,8 @@ class WarmWorker:
             left = deadline - time.monotonic()
             if left <= 0:
                 return None
-            ready, _, _ = select.select([fd], [], [], min(left, 1.0))
+            ready, _, _ = select.select([fd], [], [], left)
             if not ready:
-                if _closed.is_set() and self.proc.poll() is not None:
-                    return b""  # the run stopped and killed the child
                 continue
             chunk = os.read(fd, 1 << 16)
             if not chunk:
@@ -188,7 +183,6 @@ class WarmWorker:
 _local = threading.local()
 _all: list[WarmWorker] = []
 _all_lock = threading.Lock()
-_closed = threading.Event()
 
 
 def run_cell(spec: dict) -> dict:
@@ -201,24 +195,11 @@ def run_cell(spec: dict) -> dict:
     return w.run(spec)
 
 
-def open_all() -> None:
-    """A run begins: workers may be started (again, after an earlier run's ``close_all``)."""
-    _closed.clear()
-
-
 def close_all() -> None:
-    """Stop every worker this process started (the end of a run), and start none until ``open_all``:
-    a thread that took up a cell as Ctrl-C arrived would otherwise start a worker after this and hold the
-    run's exit until that cell's time limit."""
+    """Stop every worker this process started (the end of a run)."""
     with _all_lock:
-        _closed.set()
         for w in _all:
-            # kill only: a thread may be reading this child's pipe, and closing it under the reader would
-            # free its descriptor for reuse (the reader then waits on another file); the reader sees the
-            # end of the pipe and closes it itself
-            proc = w.proc
-            if proc is not None and proc.poll() is None:
-                proc.kill()
+            w.close()
         _all.clear()
     _local.__dict__.clear()
 
