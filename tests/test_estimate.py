@@ -258,3 +258,19 @@ def test_knuth_probes_from_a_partial_state_estimate_its_exhaust():
     assert abs(res["nodes"] - s.nodes) <= 5 * res["nodes_stderr"] + 0.02 * s.nodes
     assert res["probes_reaching_a_solution"] > 0
     assert np.array_equal(s.board, board)  # the engine's board is left as it was given
+
+
+def test_the_logarithms_of_the_v_tables_agree_with_the_exact_integers():
+    """``_log_v`` (floating point) against ``_v`` (exact) on boards from 5x5 to 16x16."""
+    import math
+
+    from puzzles import estimate, generate
+
+    for args in [(5, 5, 2, 4, 0), (8, 8, 3, 9, 1), (10, 10, 3, 12, 2), (16, 16, 5, 17, 0), (12, 12, 1, 1, 0)]:
+        m = estimate.Model.of(generate.edge_puzzle(*args)[0])
+        for exact, logs in ((estimate._v(tuple(m.frame_n), True), m.log_vb()), (m.vm(), m.log_vm())):
+            for x, lg in zip(exact, logs):
+                if x:
+                    assert abs(math.log(x) - lg) <= 1e-12 * max(1.0, abs(lg)), (args, x, lg)
+                else:
+                    assert lg == -math.inf

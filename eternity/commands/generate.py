@@ -68,7 +68,7 @@ def _region_puzzle(a):
         if not 1 <= side <= MAX_HEXAGON_SIDE:
             raise UsageError(
                 f"generate polyform: --region {a.region!r}: the side is 1 to {MAX_HEXAGON_SIDE} "
-                f"(side {MAX_HEXAGON_SIDE}: about 25 s to cut; the time grows with the cube of the side)"
+                f"(side {MAX_HEXAGON_SIDE}: about 25 s to cut)"
             )
         grid, region = "drafter", hexagon_region(side)
     else:
