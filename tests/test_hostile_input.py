@@ -350,7 +350,10 @@ def test_ctrl_c_on_run_stores_what_finished_and_stops_at_once(tmp_path):
     cfg, db = tmp_path / "c.toml", tmp_path / "c.sqlite"
     cfg.write_text(CTRL_C)
     cmd = [str(Path(sys.executable).parent / "eternity"), "run", str(cfg), "--db", str(db), "--quiet", "--jobs", "3"]
-    p = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True)
+    # Ctrl-C as a terminal gives it: SIGINT at its default (a shell without job control starts background
+    # commands with SIGINT ignored, and Python then keeps it ignored, as nohup asks)
+    restore = lambda: signal.signal(signal.SIGINT, signal.SIG_DFL)  # noqa: E731
+    p = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True, preexec_fn=restore)
     # the two long counts (minutes each) go first and hold two workers; the third stores the small cells
     for _ in range(600):
         time.sleep(0.1)
