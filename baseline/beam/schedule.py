@@ -87,7 +87,7 @@ class Schedule:
         16,384 states; a minute: none)."""
         o = self.o
         cap = self._cap = min(o["max_width"] or 1 << 40, self.memory_width())  # grow stays within it too
-        width, model, status, runs = min(32, cap), None, PassEnd.DEAD, []
+        width, model, status, runs, widths = min(32, cap), None, PassEnd.DEAD, [], []
         while True:
             tp = time.perf_counter()
             status = self._pass(width, deadline, progress, t0, resume=not runs, profile=model)
@@ -95,11 +95,15 @@ class Schedule:
             if status in (PassEnd.SOLUTION, PassEnd.LIMIT, PassEnd.PERFECT):
                 return status
             runs.append(self._profile)
+            widths.append(width)
             left = deadline - time.perf_counter()
             if len(runs) == 1:
                 nxt = min(256, cap)
             else:
-                model = self._model = _level_model(runs[-2], runs[-1])
+                if model is None or width >= 2 * widths[-2]:
+                    # refitted only through passes of widths far apart: two passes of about one
+                    # width (a pass again, below) give a model that noise decides
+                    model = self._model = _level_model(runs[-2], runs[-1])
                 fixed, per = model[0].sum(), model[1].sum()
                 nxt = min(cap, _planned_width(model, left))
                 probe = 8 * width
@@ -107,6 +111,13 @@ class Schedule:
                     # a long budget: measure again, wider, so that the model is fitted where the
                     # cut prunes as in the wide pass and where the threads run (not below PARALLEL_MIN)
                     nxt = probe
-            if nxt < 2 * width:  # a pass not twice as wide would not find a better board often enough
-                return status
+            if nxt < 2 * width:
+                # a pass not twice as wide rarely finds a better board, but idle time never does:
+                # while one at least a quarter as wide as the widest fits, another pass (a new width,
+                # so new random ties) uses the rest; a model that overestimated the cost of a
+                # state (a slow narrow pass) ends the wide pass early and leaves that rest
+                if nxt < max(widths) // 4:
+                    return status
+                while nxt in widths:
+                    nxt -= 1
             width = nxt
