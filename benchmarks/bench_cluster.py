@@ -3,6 +3,8 @@
 The same count (``edge-backtrack``, a generated board) is cut into parts and run on a local cluster of
 one single-threaded worker, then of two, round after round (interleaved), each on a fresh cluster;
 every worker first loads the kernel the parts use (``warm``), as a long-running cluster would have.
+The clusters keep Dask's housekeeping quiet (``experiments.dask_cluster``) as the product's do;
+``--dask-defaults`` runs them with Dask's own intervals instead.
 The rate is the search's placements over the time from the cut to the last part (the cluster's
 start is not counted), as ``eternity solve --executor dask`` reports it.  The count is checked
 against the one-process count.
@@ -18,6 +20,7 @@ import statistics
 import time
 
 import solving
+from experiments.dask_cluster import local_cluster
 from experiments.search import distributed_solve
 from puzzles import generate
 
@@ -30,10 +33,11 @@ def warm(board: tuple) -> int:
     return 0
 
 
-def one(p, board: tuple, workers: int, recut: float, depth: int | None) -> dict:
+def one(p, board: tuple, workers: int, recut: float, depth: int | None, quiet: bool = True) -> dict:
     from dask.distributed import Client, LocalCluster
 
-    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with (local_cluster(workers) if quiet else LocalCluster(n_workers=workers, threads_per_worker=1,
+                                                             processes=True, dashboard_address=None)) as cluster:  # fmt: skip
         with Client(cluster) as client:
             client.run(warm, board)
             t0 = time.perf_counter()
@@ -50,6 +54,8 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--recut", type=float, default=60.0, help="seconds after which a part is cut again (0: never)")
     ap.add_argument("--depth", type=int, default=None, help="the cut's depth (default: 16 parts a worker)")
+    ap.add_argument("--dask-defaults", action="store_true",
+                    help="Dask's own housekeeping intervals, not the quiet ones the product uses")  # fmt: skip
     a = ap.parse_args()
     size, frame, inner, seed = a.board.split(":")
     rows, cols = map(int, size.split("x"))
@@ -61,7 +67,7 @@ def main() -> None:
     rates: dict[int, list[float]] = {1: [], 2: []}
     for r in range(a.rounds):
         for w in (1, 2):
-            got = one(p, board, w, a.recut, a.depth)
+            got = one(p, board, w, a.recut, a.depth, quiet=not a.dask_defaults)
             assert got["count"] == local.count, (got["count"], local.count)
             rates[w].append(got["rate"])
             print(f"round {r + 1}, {w} worker{'s' if w > 1 else ''}: {got['rate'] / 1e6:.1f} M placements/s, "

@@ -353,14 +353,16 @@ def _execute(todo: list[dict], jobs: int, executor: str, scheduler: str | None):
     if not todo:
         return
     if executor == "dask":
-        from dask.distributed import Client, LocalCluster
+        from dask.distributed import Client
         from dask.distributed import as_completed as dask_completed
+
+        from experiments.dask_cluster import local_cluster
 
         cluster = None
         if scheduler:
             client = Client(scheduler)
         else:
-            cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None)
+            cluster = local_cluster(jobs)
             client = Client(cluster)
         try:
             futures = {client.submit(run_cell, c, key=f"cell-{c['key']}", pure=False): c for c in todo}

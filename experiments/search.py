@@ -202,7 +202,9 @@ class Ledger:
 def connect(scheduler: str | None, workers: int):
     """(client, cluster): a client of the scheduler at ``scheduler``, or of a local cluster of ``workers``
     single-threaded processes.  A scheduler that does not answer is bad input, said within the timeout."""
-    from dask.distributed import Client, LocalCluster
+    from dask.distributed import Client
+
+    from experiments.dask_cluster import local_cluster
 
     if scheduler:
         try:
@@ -212,8 +214,7 @@ def connect(scheduler: str | None, workers: int):
     import logging
 
     # the parts a first solution cancels are not news: the workers' warnings about them stay quiet
-    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                           silence_logs=logging.ERROR)  # fmt: skip
+    cluster = local_cluster(workers, silence_logs=logging.ERROR)
     return Client(cluster), cluster
 
 

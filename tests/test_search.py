@@ -13,19 +13,33 @@ from puzzles import catalog, generate
 
 pytest.importorskip("dask.distributed")
 
-from dask.distributed import Client, LocalCluster  # noqa: E402
+from dask.distributed import Client  # noqa: E402
+
+from experiments.dask_cluster import local_cluster  # noqa: E402
 
 from experiments.search import distributed_solve  # noqa: E402
 
 
 @pytest.fixture(scope="module")
 def client():
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+    cluster = local_cluster(2)
     c = Client(cluster)
     yield c
     c.close()
     cluster.close()
 
+
+
+def test_the_local_cluster_keeps_dask_housekeeping_quiet(client):
+    """The workers of the product's local cluster run with the slowed housekeeping (handed over by their
+    nannies), which leaves the cores to the search."""
+    import dask
+
+    from experiments.dask_cluster import QUIET
+
+    got = client.run(lambda: {k: dask.config.get(k) for k in QUIET})
+    assert len(got) == 2 and all(v == QUIET for v in got.values())
+    assert client.run_on_scheduler(lambda dask_scheduler: dask_scheduler._tick_interval) == 1.0
 
 def board(args=(5, 5, 2, 3, 7)):
     return generate.edge_puzzle(*args)[0]
@@ -80,7 +94,7 @@ def test_a_killed_client_resumes_from_the_ledger_with_the_same_count(client, tmp
 
 def _solve_killing_a_worker(p, mode: str, limits, after: int):
     """A distributed solve on a fresh local cluster of two workers, one killed once ``after`` parts are done."""
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with local_cluster(2) as cluster:
         with Client(cluster) as c:
             pids = list(c.run(os.getpid).values())
             killed = []
@@ -211,7 +225,7 @@ def test_a_lost_scheduler_ends_in_a_limit_and_a_new_one_resumes_the_ledger(tmp_p
 
     p = board()
     with dask.config.set({"distributed.comm.timeouts.connect": "3s"}):
-        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None)
+        cluster = local_cluster(2)
         c = Client(cluster)
         stopped = []
 
@@ -230,7 +244,7 @@ def test_a_lost_scheduler_ends_in_a_limit_and_a_new_one_resumes_the_ledger(tmp_p
                 pass
     assert stopped and res.status == "limit" and "scheduler was lost" in res.message
     assert 5 <= res.stats["parts_done"] < res.stats["parts"]
-    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with local_cluster(2) as cluster:
         with Client(cluster) as c2:
             again = distributed_solve(p, "edge-backtrack", {}, "count", solving.Limits(), client=c2,
                                       ledger_dir=str(tmp_path), resume=True)  # fmt: skip
