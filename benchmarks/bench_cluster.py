@@ -53,7 +53,7 @@ def main() -> None:
     ap.add_argument("--board", default="7x7:3:7:1", help="ROWSxCOLS:FRAME:INNER:SEED of a generated board")
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--recut", type=float, default=60.0, help="seconds after which a part is cut again (0: never)")
-    ap.add_argument("--depth", type=int, default=None, help="the cut's depth (default: 16 parts a worker)")
+    ap.add_argument("--depth", type=int, default=None, help="the cut's depth (default: 8 parts a worker)")
     ap.add_argument("--dask-defaults", action="store_true",
                     help="Dask's own housekeeping intervals, not the quiet ones the product uses")  # fmt: skip
     a = ap.parse_args()

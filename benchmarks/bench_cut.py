@@ -4,7 +4,7 @@
         [--probes 200] [--rate 5.5e7]
 
 For each puzzle, the row scan is cut as ``eternity solve --executor dask`` cuts it (the shallowest
-depth with 16 parts a worker), every part sized by Knuth's estimate, handed out largest first,
+depth with 8 parts a worker), every part sized by Knuth's estimate, handed out largest first,
 and re-cut where a part exceeds ``--share`` of a worker's mean load (``experiments/cut.py``).  Prints the
 balance (the most loaded worker over the mean; 1 is perfect) before and after re-cutting, the
 largest part's share of a worker's mean load, the estimated tree and the hours to exhaust it at

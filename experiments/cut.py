@@ -58,7 +58,7 @@ def simulate(
     p: EdgePuzzle, workers: list[int], rate: float, probes: int = 200, share: float = RECUT_SHARE, progress=None
 ) -> list[CutReport]:
     """The cut of the row scan for each worker count (``cut_depth``'s rule: the shallowest depth with
-    16 parts a worker), sized by Knuth's estimate, as it is and re-cut (parts above ``share`` of a
+    8 parts a worker), sized by Knuth's estimate, as it is and re-cut (parts above ``share`` of a
     worker's mean load)."""
     from experiments.search import PARTS_PER_WORKER
 

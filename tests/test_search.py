@@ -16,8 +16,12 @@ pytest.importorskip("dask.distributed")
 from dask.distributed import Client  # noqa: E402
 
 from experiments.dask_cluster import local_cluster  # noqa: E402
+from experiments.search import cut_depth, distributed_solve  # noqa: E402
 
-from experiments.search import distributed_solve  # noqa: E402
+
+def many(p) -> int:
+    """A cut of 32 parts or more: the faults below land while parts are still left."""
+    return cut_depth(solving.get("edge-backtrack"), p, 2, at_least=32)[0]
 
 
 @pytest.fixture(scope="module")
@@ -27,7 +31,6 @@ def client():
     yield c
     c.close()
     cluster.close()
-
 
 
 def test_the_local_cluster_keeps_dask_housekeeping_quiet(client):
@@ -40,6 +43,7 @@ def test_the_local_cluster_keeps_dask_housekeeping_quiet(client):
     got = client.run(lambda: {k: dask.config.get(k) for k in QUIET})
     assert len(got) == 2 and all(v == QUIET for v in got.values())
     assert client.run_on_scheduler(lambda dask_scheduler: dask_scheduler._tick_interval) == 1.0
+
 
 def board(args=(5, 5, 2, 3, 7)):
     return generate.edge_puzzle(*args)[0]
@@ -86,7 +90,7 @@ def test_a_killed_client_resumes_from_the_ledger_with_the_same_count(client, tmp
 
     with pytest.raises(KeyboardInterrupt):
         distributed_solve(p, "edge-backtrack", {}, "count", solving.Limits(), client=client, ledger_dir=str(tmp_path),
-                          progress=kill_after_some)  # fmt: skip
+                          progress=kill_after_some, depth=many(p))  # fmt: skip
     res = distributed_solve(p, "edge-backtrack", {}, "count", solving.Limits(), client=client,
                             ledger_dir=str(tmp_path), resume=True)  # fmt: skip
     assert res.count == 5_529_600 and 10 <= res.stats["resumed_parts"] < res.stats["parts"]
@@ -104,7 +108,7 @@ def _solve_killing_a_worker(p, mode: str, limits, after: int):
                     os.kill(pids[0], signal.SIGKILL)  # its running part goes to the other worker
                     killed.append(pids[0])
 
-            res = distributed_solve(p, "edge-backtrack", {}, mode, limits, client=c, progress=kill_one)
+            res = distributed_solve(p, "edge-backtrack", {}, mode, limits, client=c, progress=kill_one, depth=many(p))
     return res, killed
 
 
@@ -236,7 +240,7 @@ def test_a_lost_scheduler_ends_in_a_limit_and_a_new_one_resumes_the_ledger(tmp_p
                 threading.Thread(target=lambda: c.run_on_scheduler(stop), daemon=True).start()
 
         res = distributed_solve(p, "edge-backtrack", {}, "count", solving.Limits(), client=c, progress=stop_scheduler,
-                                ledger_dir=str(tmp_path))  # fmt: skip
+                                ledger_dir=str(tmp_path), depth=many(p))  # fmt: skip
         for closing in (c.close, cluster.close):
             try:
                 closing(timeout=5)

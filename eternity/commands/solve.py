@@ -243,5 +243,5 @@ def add(sub) -> None:
                    help="--executor dask, edge-backtrack first and count: a part that runs S seconds is stopped and "
                    "cut one cell deeper (default 60; 0: never)")  # fmt: skip
     s.add_argument("--split-depth", type=arg(int, 1, 64), help="--executor dask: cut at this depth (default: from the "
-                   "tree's width, 16 parts a worker)")  # fmt: skip
+                   "tree's width, 8 parts a worker)")  # fmt: skip
     s.set_defaults(func=cmd_solve, outputs={"output": "file", "svg": "svg", "checkpoint": "dir"})
