@@ -11,6 +11,7 @@ against the one-process count.
 
     python benchmarks/bench_cluster.py                       # 7x7, 3 frame and 7 inner colours, seed 1
     python benchmarks/bench_cluster.py --board 7x7:3:7:2 --rounds 3 --recut 4
+    python benchmarks/bench_cluster.py --housekeeping --rounds 3    # two workers: quiet against Dask's own
 """
 
 from __future__ import annotations
@@ -56,6 +57,8 @@ def main() -> None:
     ap.add_argument("--depth", type=int, default=None, help="the cut's depth (default: 8 parts a worker)")
     ap.add_argument("--dask-defaults", action="store_true",
                     help="Dask's own housekeeping intervals, not the quiet ones the product uses")  # fmt: skip
+    ap.add_argument("--housekeeping", action="store_true",
+                    help="two workers with Dask's own housekeeping against the quiet one, interleaved, instead")  # fmt: skip
     a = ap.parse_args()
     size, frame, inner, seed = a.board.split(":")
     rows, cols = map(int, size.split("x"))
@@ -64,6 +67,8 @@ def main() -> None:
     local = solving.get("edge-backtrack").solve(p, mode="count")
     print(f"{a.board}: {local.count} solutions, {local.stats['nodes']:,} placements, "
           f"{local.stats['placements_per_s'] / 1e6:.1f} M/s in one process")  # fmt: skip
+    if a.housekeeping:
+        return compare_housekeeping(p, board, local.count, a)
     rates: dict[int, list[float]] = {1: [], 2: []}
     for r in range(a.rounds):
         for w in (1, 2):
@@ -78,6 +83,21 @@ def main() -> None:
         + ", ".join(f"{x:.2f}" for x in ratios)
         + ")"
     )
+
+
+def compare_housekeeping(p, board: tuple, count: int, a) -> None:
+    """Two workers with Dask's own housekeeping and with the quiet one, round after round."""
+    rates: dict[bool, list[float]] = {False: [], True: []}
+    for r in range(a.rounds):
+        for quiet in (False, True):
+            got = one(p, board, 2, a.recut, a.depth, quiet=quiet)
+            assert got["count"] == count, (got["count"], count)
+            rates[quiet].append(got["rate"])
+            print(f"round {r + 1}, 2 workers, {'quiet' if quiet else 'Dask defaults'}: {got['rate'] / 1e6:.1f} M "
+                  f"placements/s, {got['parts']} parts at depth {got['depth']}")  # fmt: skip
+    ratios = [b / a for a, b in zip(rates[False], rates[True])]
+    print(f"quiet / Dask defaults: median {statistics.median(ratios):.2f}x (rounds: "
+          + ", ".join(f"{x:.2f}" for x in ratios) + ")")  # fmt: skip
 
 
 if __name__ == "__main__":
