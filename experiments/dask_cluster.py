@@ -11,7 +11,7 @@ be fast: a worker killed is still seen at once (its connection closes), a memory
 (checked each second), and work stealing still balances.
 
 For a cluster started by hand (``dask scheduler``, ``dask worker``), the same settings go in a Dask
-configuration file on each machine (docs/guide/cluster.md).
+configuration file on each machine (docs/howto/dask.md).
 """
 
 from __future__ import annotations

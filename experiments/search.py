@@ -35,8 +35,9 @@ from solving import Limits, SolveResult, Status
 
 # Each part costs a Dask round trip: about 8 ms of its worker's time between parts and as much of the
 # scheduler's, which on a small cluster shares the workers' cores.  Parts of a tenth of a second make
-# that a tenth of the search (a 7x7 count on two workers: 193 parts at 16 a worker, 1.76x one worker's
-# rate; 28 parts at 8 a worker, 1.89x); the parts that hold too much are cut again while they run.
+# that a tenth of the search (a 7x7 count on two workers, `benchmarks/bench_cluster.py`: 193 parts at
+# 16 a worker, 1.76x one worker's rate; 28 parts at 8 a worker, 1.80x and 1.83x in two runs); the parts
+# that hold too much are cut again while they run.
 PARTS_PER_WORKER = 8
 MAX_DEPTH = 64
 LEDGER = "ledger.sqlite"

@@ -312,6 +312,15 @@ def test_a_long_budget_measures_again_wider_before_its_wide_pass(monkeypatch, bu
     """The budget schedule's model is fitted on the two passes before the wide one; with an hour
     these are 2,048 and 16,384 states wide (threaded, cut as the wide pass is), not 32 and 256.
     A fake clock: a level costs 1 ms plus 10 us a state."""
+    widths, clock = _schedule_on_a_fake_clock(monkeypatch, budget, lambda width: 1e-3 + 1e-5 * width)
+    assert widths[:2] == [32, 256] and widths[2:-1] == probes
+    assert clock <= budget and widths[-1] > 8 * max(probes or [256])
+
+
+def _schedule_on_a_fake_clock(monkeypatch, budget: float, level_cost, shrinks: bool = False):
+    """(widths of the passes, the clock at the end) of the budget schedule on Eternity II with a fake
+    clock: a pass costs ``level_cost(width)`` a level; ``shrinks``: a pass behind plan ends at the
+    deadline, as a real one shrinks its width to."""
     import types
 
     import baseline.beam.run as bm
@@ -327,14 +336,16 @@ def test_a_long_budget_measures_again_wider_before_its_wide_pass(monkeypatch, bu
 
     def fake_pass(width, deadline, progress, t0, resume, profile=None):
         widths.append(width)
-        clock[0] += run.n * (1e-3 + 1e-5 * width)
-        run._profile = (np.full(run.n, 1e-3 + 1e-5 * width), np.full(run.n, float(width)))
+        per_level = level_cost(width)
+        clock[0] += run.n * per_level
+        if shrinks:
+            clock[0] = min(clock[0], deadline)
+        run._profile = (np.full(run.n, per_level), np.full(run.n, float(width)))
         return "board"
 
     monkeypatch.setattr(run, "_pass", fake_pass)
     run._budget_passes(0.0, budget, None)
-    assert widths[:2] == [32, 256] and widths[2:-1] == probes
-    assert clock[0] <= budget and widths[-1] > 8 * max(probes or [256])
+    return widths, clock[0]
 
 
 def test_the_forecast_charges_each_dead_site_with_two_known_sides():
@@ -428,27 +439,8 @@ def test_a_model_that_overestimates_a_state_leaves_no_idle_budget(monkeypatch, s
     """A narrow pass slowed (a cold machine: the 256-state pass charged ``slow`` times its cost a
     state) makes the model plan a wide pass too narrow, which ends early; the rest of the budget
     goes to another pass rather than idling.  Fake clock: a level costs 1 ms plus 10 us a state."""
-    import types
-
-    import baseline.beam.run as bm
-    from baseline.beam import schedule
-
-    clock = [0.0]
-    fake_time = types.SimpleNamespace(perf_counter=lambda: clock[0])
-    monkeypatch.setattr(bm, "time", fake_time)
-    monkeypatch.setattr(schedule, "time", fake_time)
-    monkeypatch.setattr(schedule, "available_memory", lambda: None)
-    run = bm.BeamRun(catalog.load("eternity2-corners-0"), dict(solving.get("beam").options), best=True)
-    widths = []
-
-    def fake_pass(width, deadline, progress, t0, resume, profile=None):
-        widths.append(width)
-        per_level = 1e-3 + 1e-5 * width * (slow if width == 256 else 1.0)
-        clock[0] = min(clock[0] + run.n * per_level, deadline)  # a pass behind plan shrinks to the deadline
-        run._profile = (np.full(run.n, per_level), np.full(run.n, float(width)))
-        return "board"
-
-    monkeypatch.setattr(run, "_pass", fake_pass)
-    run._budget_passes(0.0, 10.0, None)
-    assert 7.0 <= clock[0] <= 10.0, (widths, clock[0])
+    widths, clock = _schedule_on_a_fake_clock(
+        monkeypatch, 10.0, lambda width: 1e-3 + 1e-5 * width * (slow if width == 256 else 1.0), shrinks=True
+    )
+    assert 7.0 <= clock <= 10.0, (widths, clock)
     assert len(set(widths)) == len(widths)  # no pass repeats another's width (and so its random ties)
