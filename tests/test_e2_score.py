@@ -317,7 +317,7 @@ def test_a_long_budget_measures_again_wider_before_its_wide_pass(monkeypatch, bu
     assert clock <= budget and widths[-1] > 8 * max(probes or [256])
 
 
-def _schedule_on_a_fake_clock(monkeypatch, budget: float, level_cost, shrinks: bool = False):
+def _schedule_on_a_fake_clock(monkeypatch, budget: float, level_cost, shrinks: bool = False, fill: bool = True):
     """(widths of the passes, the clock at the end) of the budget schedule on Eternity II with a fake
     clock: a pass costs ``level_cost(width)`` a level; ``shrinks``: a pass behind plan ends at the
     deadline, as a real one shrinks its width to."""
@@ -344,7 +344,7 @@ def _schedule_on_a_fake_clock(monkeypatch, budget: float, level_cost, shrinks: b
         return "board"
 
     monkeypatch.setattr(run, "_pass", fake_pass)
-    run._budget_passes(0.0, budget, None)
+    run._budget_passes(0.0, budget, None, fill=fill)
     return widths, clock[0]
 
 
@@ -444,3 +444,12 @@ def test_a_model_that_overestimates_a_state_leaves_no_idle_budget(monkeypatch, s
     )
     assert 7.0 <= clock <= 10.0, (widths, clock)
     assert len(set(widths)) == len(widths)  # no pass repeats another's width (and so its random ties)
+
+
+def test_a_repair_phase_takes_the_time_a_narrow_wide_pass_leaves(monkeypatch):
+    """With a repair phase after the passes, the time a too-narrow wide pass leaves is the repair's:
+    no pass is started in it (one could overrun into the repair's share)."""
+    cost = lambda width: 1e-3 + 1e-5 * width * (2.0 if width == 256 else 1.0)  # noqa: E731
+    filled, _ = _schedule_on_a_fake_clock(monkeypatch, 10.0, cost, shrinks=True)
+    widths, clock = _schedule_on_a_fake_clock(monkeypatch, 10.0, cost, shrinks=True, fill=False)
+    assert widths == filled[: len(widths)] and len(widths) < len(filled) and clock < 7.0, (widths, filled, clock)

@@ -400,11 +400,11 @@ class BeamRun(Snapshots, Schedule, BestMode):
                     self.stats["resumed_pass"] = cut_width
                     status = self._pass(cut_width, beam_deadline, progress, t0, resume=True, profile=self._model)
                 else:
-                    status = self._budget_passes(t0, beam_deadline, progress)
+                    status = self._budget_passes(t0, beam_deadline, progress, fill=not repairing)
             elif repairing and o["tail"] > 0:
                 self._calibrate(t0, deadline)
         elif budget:
-            status = self._budget_passes(t0, beam_deadline, progress)
+            status = self._budget_passes(t0, beam_deadline, progress, fill=not repairing)
         else:
             widths = [o["width"]]
             if self.best:  # anytime: narrow first, wider while time is left

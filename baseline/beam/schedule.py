@@ -78,13 +78,14 @@ class Schedule:
         per_state = 5.5 * row + 1024
         return max(256, int(0.8 * avail / (per_state * self.share)))
 
-    def _budget_passes(self, t0, deadline, progress):
+    def _budget_passes(self, t0, deadline, progress, fill: bool = True):
         """Best mode with a time limit: two narrow passes (32 and 256 states) measure what a
         level costs, a fixed part plus a part per state; each further pass is as wide as the
         time left allows (and shrinks its width on the way when it falls behind), so the passes
         started finish and the budget is used.  With a long budget, passes 8x wider measure
         again first, while one costs under ``PROBE_SHARE`` of the time left (an hour: 2,048 and
-        16,384 states; a minute: none)."""
+        16,384 states; a minute: none).  ``fill``: nothing follows the passes (no repair phase), so
+        the time a too-narrow wide pass leaves goes to another pass."""
         o = self.o
         cap = self._cap = min(o["max_width"] or 1 << 40, self.memory_width())  # grow stays within it too
         width, model, status, runs, widths = min(32, cap), None, PassEnd.DEAD, [], []
@@ -113,10 +114,11 @@ class Schedule:
                     nxt = probe
             if nxt < 2 * width:
                 # a pass not twice as wide rarely finds a better board, but idle time never does:
-                # while one at least a quarter as wide as the widest fits, another pass (a new width,
-                # so new random ties) uses the rest; a model that overestimated the cost of a
-                # state (a slow narrow pass) ends the wide pass early and leaves that rest
-                if nxt < max(widths) // 4:
+                # unless the repair phase takes the rest, another pass (a new width, so new random
+                # ties) uses it while one at least a quarter as wide as the widest fits; a model that
+                # overestimated the cost of a state (a slow narrow pass) ends the wide pass early
+                # and leaves that rest
+                if not fill or nxt < max(widths) // 4:
                     return status
                 while nxt in widths:
                     nxt -= 1
