@@ -88,7 +88,9 @@ class Schedule:
         the time a too-narrow wide pass leaves goes to another pass."""
         o = self.o
         cap = self._cap = min(o["max_width"] or 1 << 40, self.memory_width())  # grow stays within it too
-        width, model, status, runs, widths = min(32, cap), None, PassEnd.DEAD, [], []
+        width, model, status = min(32, cap), None, PassEnd.DEAD
+        runs: list[tuple[np.ndarray, np.ndarray]] = []  # each pass's per-level (took, expanded)
+        widths: list[int] = []
         while True:
             tp = time.perf_counter()
             status = self._pass(width, deadline, progress, t0, resume=not runs, profile=model)
