@@ -1,6 +1,6 @@
 """`external`: a SAT solver binary through DIMACS files, held to the same answers as the rest.
 
-The binaries are Debian packages (cadical, picosat, minisat) that CI installs; without them these
+The binaries are Debian packages (cadical, picosat, minisat, cryptominisat) that CI installs; without them these
 tests skip with the reason."""
 
 import shutil
@@ -15,7 +15,17 @@ import solving
 from eternity.cli import main
 from puzzles import catalog, generate
 
-HAVE = [c for c in ("cadical", "picosat", "minisat") if shutil.which(c)]
+# the known names of `external` (encoders/external.py) and their binaries
+HAVE = [
+    name
+    for name, binary in (
+        ("cadical", "cadical"),
+        ("picosat", "picosat"),
+        ("minisat", "minisat"),
+        ("cryptominisat", "cryptominisat5"),
+    )
+    if shutil.which(binary)
+]
 needs_cadical = pytest.mark.skipif(
     shutil.which("cadical") is None, reason="cadical not installed (apt-get install cadical)"
 )
@@ -32,7 +42,9 @@ def test_cadical_counts_random_edge_puzzles_like_edge_backtrack(args):
     assert (res.status == solving.Status.SOLVED and verified) if want else res.status == solving.Status.UNSAT
 
 
-@pytest.mark.skipif(not HAVE, reason="no SAT solver binary installed (apt-get install cadical picosat minisat)")
+@pytest.mark.skipif(
+    not HAVE, reason="no SAT solver binary installed (apt-get install cadical picosat minisat cryptominisat)"
+)
 @pytest.mark.parametrize("name,total", [("queens-6", 4), ("rooks-4", 24), ("queens-3", 0)])
 def test_every_installed_binary_counts_alike(name, total):
     for cmd in HAVE:
