@@ -104,6 +104,11 @@ def run(cmd: str, dimacs: str, time_s: float | None) -> tuple[bool | None, set[i
         return answer, true, tail
 
 
+def installed() -> list[str]:
+    """The known solvers whose binary is on PATH."""
+    return [n for n in KNOWN if shutil.which(argv_of(n, "x", "y")[0])]
+
+
 @lru_cache(maxsize=32)
 def probe(cmd: str) -> None:
     """Refuse, before any work, a command that is missing or does not answer a trivial CNF as a SAT solver."""
@@ -149,7 +154,7 @@ class External(SolverBase):
 
     @classmethod
     def here(cls) -> str:
-        found = [n for n in KNOWN if shutil.which(argv_of(n, "x", "y")[0])]
+        found = installed()
         return (
             f"known solvers on PATH: {', '.join(found) or 'none'} (Debian packages: "
             f"{', '.join(sorted({pkg for _, pkg in KNOWN.values()}))})"

@@ -12,20 +12,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solving
+from encoders import external
 from eternity.cli import main
 from puzzles import catalog, generate
 
-# the known names of `external` (encoders/external.py) and their binaries
-HAVE = [
-    name
-    for name, binary in (
-        ("cadical", "cadical"),
-        ("picosat", "picosat"),
-        ("minisat", "minisat"),
-        ("cryptominisat", "cryptominisat5"),
-    )
-    if shutil.which(binary)
-]
+HAVE = external.installed()  # the known solvers on PATH
 needs_cadical = pytest.mark.skipif(
     shutil.which("cadical") is None, reason="cadical not installed (apt-get install cadical)"
 )
