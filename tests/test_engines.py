@@ -13,7 +13,7 @@ import shutil
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import solving
@@ -88,6 +88,7 @@ def _mutated(rows, cols, fc, ic, seed, flip) -> EdgePuzzle:
     st.integers(0, 10**6),
     st.integers(0, 40),
 )
+@example(2, 2, 2, 1, 8423, 0)  # 4 boards: HiGHS 1.16 (highspy) fails its solve after the first blocking clause
 def test_every_engine_counts_edge_puzzles_as_the_native_search(rows, cols, fc, ic, seed, flip):
     p = _mutated(rows, cols, fc, ic, seed, flip)
     truth = _count("edge-backtrack", {}, p)
