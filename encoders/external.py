@@ -24,6 +24,7 @@ import subprocess
 import tempfile
 import time
 from functools import lru_cache
+from importlib import metadata
 from pathlib import Path
 
 from puzzles.errors import UsageError
@@ -32,24 +33,48 @@ from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
 from .amo import ENCODINGS
 from .solver import IDENTICAL, decoded, encode
 
-# name -> (argv with {cnf} and {out}, the Debian package that brings it)
+# name -> (argv with {cnf} and {out}, where to get it)
 KNOWN = {
-    "cadical": ("cadical -q {cnf}", "cadical"),
-    "kissat": ("kissat -q {cnf}", "kissat"),
-    "picosat": ("picosat {cnf}", "picosat"),
-    "minisat": ("minisat -verb=0 {cnf} {out}", "minisat"),
-    "cryptominisat": ("cryptominisat5 --verb 0 {cnf}", "cryptominisat"),
-    "glucose": ("glucose -verb=0 -model {cnf}", "glucose"),
+    "cadical": ("cadical -q {cnf}", "Debian: apt-get install cadical"),
+    "kissat": ("kissat -q {cnf}", "PyPI: pip install passagemath-kissat, which make setup installs"),
+    "picosat": ("picosat {cnf}", "Debian: apt-get install picosat"),
+    "minisat": ("minisat -verb=0 {cnf} {out}", "Debian: apt-get install minisat"),
+    "cryptominisat": ("cryptominisat5 --verb 0 {cnf}", "Debian: apt-get install cryptominisat"),
+    "glucose": ("glucose -verb=0 -model {cnf}", "Debian: apt-get install glucose"),
 }
+
+# A binary that a Python distribution ships inside its wheel (not on PATH): name -> distribution
+WHEELS = {"kissat": "passagemath-kissat"}
+
+
+@lru_cache(maxsize=32)
+def locate(word: str) -> str | None:
+    """The path of a program: on PATH, or else inside the wheel that ships it (Kissat comes from PyPI's
+    passagemath-kissat, which puts the binary in its package data rather than on PATH)."""
+    found = shutil.which(word)
+    if found or word not in WHEELS:
+        return found
+    try:
+        files = metadata.files(WHEELS[word]) or []
+    except metadata.PackageNotFoundError:
+        return None
+    for f in files:
+        if f.name == word and f.parent.name == "bin":
+            path = Path(str(f.locate()))
+            if path.is_file() and os.access(path, os.X_OK):
+                return str(path)
+    return None
 
 
 def argv_of(cmd: str, cnf: str, out: str) -> list[str]:
     """The command line: a known name, or a command whose words may hold {cnf} and {out} (else the CNF
-    file goes last)."""
+    file goes last). The program is looked up by ``locate``."""
     template = KNOWN[cmd][0] if cmd in KNOWN else cmd
     words = shlex.split(template)
     if not any("{cnf}" in w for w in words):
         words.append("{cnf}")
+    if words and "/" not in words[0]:
+        words[0] = locate(words[0]) or words[0]
     return [w.replace("{cnf}", cnf).replace("{out}", out) for w in words]
 
 
@@ -105,7 +130,7 @@ def run(cmd: str, dimacs: str, time_s: float | None) -> tuple[bool | None, set[i
 
 
 def installed() -> list[str]:
-    """The known solvers whose binary is on PATH."""
+    """The known solvers whose binary is here (on PATH, or in the wheel that ships it)."""
     return [n for n in KNOWN if shutil.which(argv_of(n, "x", "y")[0])]
 
 
@@ -114,8 +139,8 @@ def probe(cmd: str) -> None:
     """Refuse, before any work, a command that is missing or does not answer a trivial CNF as a SAT solver."""
     name = argv_of(cmd, "x", "y")[0]
     if shutil.which(name) is None:
-        pkg = KNOWN[cmd][1] if cmd in KNOWN else None
-        how = f" (Debian: apt-get install {pkg})" if pkg else ""
+        word = shlex.split(KNOWN[cmd][0] if cmd in KNOWN else cmd)[0]
+        how = f" ({KNOWN[word][1]})" if word in KNOWN else ""
         raise UsageError(f"solver external: {name!r} is not installed or not on PATH{how}")
     answer, true, tail = run(cmd, "p cnf 1 1\n1 0\n", 20.0)
     if answer is not True or true != {1}:
@@ -156,8 +181,8 @@ class External(SolverBase):
     def here(cls) -> str:
         found = installed()
         return (
-            f"known solvers on PATH: {', '.join(found) or 'none'} (Debian packages: "
-            f"{', '.join(sorted({pkg for _, pkg in KNOWN.values()}))})"
+            f"known solvers here: {', '.join(found) or 'none'} (Kissat from PyPI's passagemath-kissat; "
+            f"Debian packages: {', '.join(n for n in KNOWN if n not in WHEELS)})"
         )
 
     def check(self, puzzle, mode: str) -> None:

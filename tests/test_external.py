@@ -1,10 +1,12 @@
 """`external`: a SAT solver binary through DIMACS files, held to the same answers as the rest.
 
-The binaries are Debian packages (cadical, picosat, minisat, cryptominisat) that CI installs; without them these
-tests skip with the reason."""
+The binaries are Debian packages (cadical, picosat, minisat, cryptominisat) that CI installs, and Kissat, which
+PyPI's passagemath-kissat ships inside its wheel; without them these tests skip with the reason."""
 
+import os
 import shutil
 import stat
+from importlib import metadata
 
 import pytest
 from helpers.agreement import count_with
@@ -16,21 +18,36 @@ from encoders import external
 from eternity.cli import main
 from puzzles import catalog, generate
 
-HAVE = external.installed()  # the known solvers on PATH
+HAVE = external.installed()  # the known solvers here
 needs_cadical = pytest.mark.skipif(
     shutil.which("cadical") is None, reason="cadical not installed (apt-get install cadical)"
 )
+needs_kissat = pytest.mark.skipif(
+    "kissat" not in HAVE, reason="kissat not found (pip install passagemath-kissat, which make setup does)"
+)
 
 
-@needs_cadical
+@pytest.mark.parametrize("cmd", [pytest.param("cadical", marks=needs_cadical), pytest.param("kissat", marks=needs_kissat)])
 @settings(max_examples=6, deadline=None)
-@given(st.tuples(st.integers(2, 3), st.integers(2, 3), st.integers(1, 2), st.integers(1, 3), st.integers(0, 10**6)))
-def test_cadical_counts_random_edge_puzzles_like_edge_backtrack(args):
+@given(args=st.tuples(st.integers(2, 3), st.integers(2, 3), st.integers(1, 2), st.integers(1, 3), st.integers(0, 10**6)))
+def test_binaries_count_random_edge_puzzles_like_edge_backtrack(cmd, args):
     p = generate.edge_puzzle(*args)[0]
     want = count_with("edge-backtrack", p)
-    assert count_with("external", p) == want
-    res, verified = solving.solve_verified(solving.get("external"), p, "first")
+    assert count_with("external", p, cmd=cmd) == want
+    res, verified = solving.solve_verified(solving.get("external", {"cmd": cmd}), p, "first")
     assert (res.status == solving.Status.SOLVED and verified) if want else res.status == solving.Status.UNSAT
+
+
+def test_kissat_is_found_inside_its_wheel():
+    try:
+        metadata.distribution("passagemath-kissat")
+    except metadata.PackageNotFoundError:
+        pytest.skip("passagemath-kissat not installed (make setup installs it)")
+    path = external.locate("kissat")
+    assert path and os.access(path, os.X_OK)
+    assert external.argv_of("kissat", "f.cnf", "f.out") == [path, "-q", "f.cnf"]
+    assert external.argv_of("kissat --seed=2", "f.cnf", "f.out") == [path, "--seed=2", "f.cnf"]
+    assert "kissat" in external.installed()
 
 
 @pytest.mark.skipif(
