@@ -27,9 +27,13 @@ needs_kissat = pytest.mark.skipif(
 )
 
 
-@pytest.mark.parametrize("cmd", [pytest.param("cadical", marks=needs_cadical), pytest.param("kissat", marks=needs_kissat)])
+@pytest.mark.parametrize(
+    "cmd", [pytest.param("cadical", marks=needs_cadical), pytest.param("kissat", marks=needs_kissat)]
+)
 @settings(max_examples=6, deadline=None)
-@given(args=st.tuples(st.integers(2, 3), st.integers(2, 3), st.integers(1, 2), st.integers(1, 3), st.integers(0, 10**6)))
+@given(
+    args=st.tuples(st.integers(2, 3), st.integers(2, 3), st.integers(1, 2), st.integers(1, 3), st.integers(0, 10**6))
+)
 def test_binaries_count_random_edge_puzzles_like_edge_backtrack(cmd, args):
     p = generate.edge_puzzle(*args)[0]
     want = count_with("edge-backtrack", p)
