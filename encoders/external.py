@@ -66,14 +66,19 @@ def locate(word: str) -> str | None:
     return None
 
 
+def program(cmd: str) -> str:
+    """The program a command runs, as written: a known name's binary, or a command line's first word."""
+    words = shlex.split(KNOWN[cmd][0] if cmd in KNOWN else cmd)
+    return words[0] if words else ""
+
+
 def argv_of(cmd: str, cnf: str, out: str) -> list[str]:
     """The command line: a known name, or a command whose words may hold {cnf} and {out} (else the CNF
-    file goes last). The program is looked up by ``locate``."""
-    template = KNOWN[cmd][0] if cmd in KNOWN else cmd
-    words = shlex.split(template)
+    file goes last). A program named without a path is looked up by ``locate``."""
+    words = shlex.split(KNOWN[cmd][0] if cmd in KNOWN else cmd)
     if not any("{cnf}" in w for w in words):
         words.append("{cnf}")
-    if words and "/" not in words[0]:
+    if "/" not in words[0]:
         words[0] = locate(words[0]) or words[0]
     return [w.replace("{cnf}", cnf).replace("{out}", out) for w in words]
 
@@ -131,16 +136,16 @@ def run(cmd: str, dimacs: str, time_s: float | None) -> tuple[bool | None, set[i
 
 def installed() -> list[str]:
     """The known solvers whose binary is here (on PATH, or in the wheel that ships it)."""
-    return [n for n in KNOWN if shutil.which(argv_of(n, "x", "y")[0])]
+    return [n for n in KNOWN if locate(program(n))]
 
 
 @lru_cache(maxsize=32)
 def probe(cmd: str) -> None:
     """Refuse, before any work, a command that is missing or does not answer a trivial CNF as a SAT solver."""
-    name = argv_of(cmd, "x", "y")[0]
-    if shutil.which(name) is None:
-        word = shlex.split(KNOWN[cmd][0] if cmd in KNOWN else cmd)[0]
-        how = f" ({KNOWN[word][1]})" if word in KNOWN else ""
+    name = program(cmd)
+    if shutil.which(argv_of(cmd, "x", "y")[0]) is None:
+        known = cmd if cmd in KNOWN else name if name in KNOWN else None
+        how = f" ({KNOWN[known][1]})" if known else ""
         raise UsageError(f"solver external: {name!r} is not installed or not on PATH{how}")
     answer, true, tail = run(cmd, "p cnf 1 1\n1 0\n", 20.0)
     if answer is not True or true != {1}:
@@ -181,8 +186,9 @@ class External(SolverBase):
     def here(cls) -> str:
         found = installed()
         return (
-            f"known solvers here: {', '.join(found) or 'none'} (Kissat from PyPI's passagemath-kissat; "
-            f"Debian packages: {', '.join(n for n in KNOWN if n not in WHEELS)})"
+            f"known solvers here: {', '.join(found) or 'none'} ("
+            + "; ".join(f"{n} from PyPI's {d}" for n, d in WHEELS.items())
+            + f"; Debian packages: {', '.join(n for n in KNOWN if n not in WHEELS)})"
         )
 
     def check(self, puzzle, mode: str) -> None:
