@@ -22,6 +22,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 from functools import lru_cache
 from importlib import metadata
@@ -98,8 +99,11 @@ def parse_answer(stdout: str, out_file: str, code: int) -> tuple[bool | None, se
         elif s in ("SAT", "UNSAT"):
             status = s == "SAT"
         elif s.startswith("v ") or (status is True and s and s.lstrip("-").split(" ")[0].isdigit()):
+            words = s.lstrip("v").split()
+            if any(len(w) > 20 for w in words):  # not a variable: refused before int() reads it
+                return None, set()
             try:
-                lits.extend(int(w) for w in s.lstrip("v").split())
+                lits.extend(int(w) for w in words)
             except ValueError:
                 return None, set()
     if status is None and code in (10, 20):
@@ -107,6 +111,29 @@ def parse_answer(stdout: str, out_file: str, code: int) -> tuple[bool | None, se
     if status and not lits:
         return None, set()  # SATISFIABLE without a model is not an answer here
     return status, {x for x in lits if x > 0}
+
+
+PROBE_S = 5.0  # a SAT solver answers a one-clause CNF in milliseconds; a command that does not is refused
+MAX_OUTPUT = 256 * 2**20  # characters of stdout kept: a model of Eternity II's CNF is a few MB
+STDERR_TAIL = 1 << 16  # characters of stderr kept (only its last line is shown)
+
+
+def _drain(stream, keep: list[str], cap: int | None, over: threading.Event) -> None:
+    """Read a pipe to its end: everything up to ``cap`` (then ``over`` is set and reading stops), or
+    with ``cap`` None only its tail.  A command that prints without end (``yes``) can neither fill the
+    memory nor hold the solve past its limit."""
+    total = 0
+    while chunk := stream.read(1 << 16):
+        total += len(chunk)
+        if cap is None:
+            keep.append(chunk)
+            if len(keep) > 2:
+                keep[:] = ["".join(keep)[-STDERR_TAIL:]]
+        elif total > cap:
+            over.set()
+            return
+        else:
+            keep.append(chunk)
 
 
 def run(cmd: str, dimacs: str, time_s: float | None) -> tuple[bool | None, set[int], str]:
@@ -117,21 +144,47 @@ def run(cmd: str, dimacs: str, time_s: float | None) -> tuple[bool | None, set[i
         argv = argv_of(cmd, cnf, out)
         try:
             p = subprocess.Popen(
-                argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True
-            )
+                argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace",
+                start_new_session=True, stdin=subprocess.DEVNULL,
+            )  # fmt: skip
         except OSError as e:
             raise UsageError(f"solver external: cannot run {argv[0]!r} ({e.strerror})") from None
-        try:
-            stdout, stderr = p.communicate(timeout=time_s)
-        except subprocess.TimeoutExpired:
-            os.killpg(p.pid, signal.SIGKILL)
-            p.communicate()
+        outs: list[str] = []
+        errs: list[str] = []
+        over = threading.Event()
+        readers = [
+            threading.Thread(target=_drain, args=(p.stdout, outs, MAX_OUTPUT, over), daemon=True),
+            threading.Thread(target=_drain, args=(p.stderr, errs, None, over), daemon=True),
+        ]
+        for t in readers:
+            t.start()
+        deadline = None if time_s is None else time.monotonic() + time_s
+        stopped = False
+        while p.poll() is None:
+            if over.is_set() or (deadline is not None and time.monotonic() >= deadline):
+                stopped = True
+                break
+            over.wait(0.05)
+        _kill_group(p)  # also what it left running (a solver's own workers), whether it ended or not
+        for t in readers:
+            t.join(timeout=5)
+        if over.is_set():
+            return None, set(), f"it wrote more than {MAX_OUTPUT >> 20} MB without an answer"
+        if stopped:
             return None, set(), ""
-        answer, true = parse_answer(stdout, out, p.returncode)
-        tail = (stderr.strip().splitlines() or [""])[-1][:200]
+        answer, true = parse_answer("".join(outs), out, p.returncode)
+        tail = ("".join(errs).strip().splitlines() or [""])[-1][:200]
         if answer is None:
             tail = tail or f"exit status {p.returncode}, no answer in SAT competition format"
         return answer, true, tail
+
+
+def _kill_group(p: subprocess.Popen) -> None:
+    try:
+        os.killpg(p.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    p.wait()
 
 
 def installed() -> list[str]:
@@ -147,7 +200,7 @@ def probe(cmd: str) -> None:
         known = cmd if cmd in KNOWN else name if name in KNOWN else None
         how = f" ({KNOWN[known][1]})" if known else ""
         raise UsageError(f"solver external: {name!r} is not installed or not on PATH{how}")
-    answer, true, tail = run(cmd, "p cnf 1 1\n1 0\n", 20.0)
+    answer, true, tail = run(cmd, "p cnf 1 1\n1 0\n", PROBE_S)
     if answer is not True or true != {1}:
         raise UsageError(
             f"solver external: {cmd!r} does not answer a one-clause CNF as a SAT solver "

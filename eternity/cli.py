@@ -104,6 +104,9 @@ def _version() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    from puzzles.formats import whole_numbers
+
+    whole_numbers()
     if not argv:  # the command list, not "required: command"
         build_parser().print_help()
         return EXIT_OK

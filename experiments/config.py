@@ -15,7 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 import solving
-from puzzles.formats import InputError, _loc, read_text
+from puzzles.formats import InputError, _loc, problem_words, read_text
 
 from .families import Family
 
@@ -140,8 +140,7 @@ def load_config(path: str) -> Config:
         return Config.model_validate(data)
     except ValidationError as e:
         err = e.errors()[0]
-        msg = str(err.get("msg", "invalid")).removeprefix("Value error, ")
-        return _raise(path, _loc(err), msg)
+        return _raise(path, _loc(err), problem_words(err))
 
 
 def _raise(path, field, msg):

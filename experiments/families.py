@@ -41,10 +41,55 @@ class _M(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
+MAX_VALUE = 1000  # a size, a colour count or a piece size in a family (the readers' longest side)
+AXES = ("rows", "cols", "frame_colors", "inner_colors", "size")
+_AXIS = f"expected a whole number from 1 to {MAX_VALUE}, a list of them, or {{start, stop, step}}"
+
+
+def _whole(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _axis_shape(v: Any) -> Any:
+    """An axis of a sweep checked whole before pydantic tries each form of the union: a misshapen
+    value gets one complaint in the config's own terms, not one per form it is not (and ``true``
+    is not taken for 1)."""
+    if isinstance(v, dict):
+        for k in v:
+            if k not in ("start", "stop", "step"):
+                raise ValueError(f"unknown key {k!r} in {{start, stop, step}}")
+        for k in ("start", "stop"):
+            if k not in v:
+                raise ValueError(f"{{start, stop, step}} needs {k}")
+        for k, x in v.items():
+            top = None if k == "step" else MAX_VALUE
+            if not _whole(x) or x < 1 or (top is not None and x > top):
+                raise ValueError(
+                    f"{k}: expected a whole number from 1" + (f" to {top}" if top else "") + f", not {_shown(x)}"
+                )
+        return v
+    if not isinstance(v, list) and not (_whole(v) and 1 <= v <= MAX_VALUE):
+        raise ValueError(f"{_AXIS}, not {_shown(v)}")
+    for x in v if isinstance(v, list) else []:
+        if not _whole(x):  # a whole number out of range: pydantic names its place in the list
+            raise ValueError(f"{_AXIS}, not {_shown(x)}")
+    return v
+
+
+def _shown(x: Any) -> str:
+    """A value as the TOML file spells it (true, "x", 1.5)."""
+    return json.dumps(x, default=str)
+
+
 class _Family(_M):
     """What every family has: a ``name``, its instances and how they are named."""
 
     detail: ClassVar[str | None] = None  # "module:function" a cell applies to its solutions
+
+    @field_validator(*AXES, mode="before", check_fields=False)
+    @classmethod
+    def _axes(cls, v: Any) -> Any:
+        return _axis_shape(v)
 
     def puzzles(self, seed: int, on_sample: OnSample = None, known: dict | None = None) -> Pairs:
         raise NotImplementedError
@@ -53,7 +98,6 @@ class _Family(_M):
         return puzzle_hash(puzzle)
 
 
-MAX_VALUE = 1000  # a size, a colour count or a piece size in a family (the readers' longest side)
 MAX_POINTS = 10_000  # values a range may expand to
 MAX_INSTANCES = 10_000
 

@@ -33,7 +33,8 @@ CREATE TABLE IF NOT EXISTS results (
 """
 
 RESULT_COLUMNS = "key experiment instance family solver config options mode repeat time_limit status wall_s cpu_s peak_mb nodes conflicts count best_score verified message versions host finished_at detail load_s build_s search_s".split()
-# columns later than the first; count_exact: a count beyond 64 bits, in decimal (``count`` holds it as a REAL)
+# columns later than the first; count_exact: a count beyond 64 bits, in decimal (``count`` holds it as a REAL,
+# or NULL beyond a float's range)
 ADDED = {
     "detail": "TEXT",
     "load_s": "REAL",
@@ -133,7 +134,9 @@ class Store:
         row["optimal"] = None if row.get("optimal") is None else int(row["optimal"])
         n = row.get("count")
         if isinstance(n, int) and not INT64[0] <= n <= INT64[1]:  # SQLite's integers are 64-bit: keep it exact
-            row["count"], row["count_exact"] = float(n), str(n)
+            # the REAL is for SQL's sorting and sums; past a float's range (a count of thousands of
+            # digits) it is NULL, and the text alone holds the number
+            row["count"], row["count_exact"] = (float(n) if abs(n) < 1e308 else None), str(n)
         cols = ", ".join(RESULT_COLUMNS + ["count_exact", "optimal"])
         vals = ", ".join(":" + c for c in RESULT_COLUMNS + ["count_exact", "optimal"])
         self.db.execute(f"INSERT OR IGNORE INTO results ({cols}) VALUES ({vals})", row)

@@ -232,7 +232,11 @@ def _cpu() -> float:
 def main() -> int:
     proto = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)  # anything printed goes to stderr, never into the protocol
+    from puzzles.formats import whole_numbers
+
     from .cell import solve_cell
+
+    whole_numbers()  # a count of any size goes back to the runner exactly
 
     for line in sys.stdin:
         if not line.strip():

@@ -16,12 +16,16 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
 import numpy as np
 
+from .errors import UsageError
 from .xcc import XCC, XCCBuilder
+
+MAX_CANDIDATES = 2_000_000  # placements a model is built with: a few GB of Python objects and clauses
 
 N, E, S, W = 0, 1, 2, 3
 DR = (-1, 0, 1, 0)  # row step towards side N, E, S, W
@@ -82,6 +86,7 @@ class EdgePuzzle:
 
     def __post_init__(self) -> None:
         self.pieces = np.asarray(self.pieces, dtype=np.int64).reshape(-1, 4)
+        self._bordered = bool(np.any(self.pieces == 0))  # asked once a placement: worked out once
 
     # -- geometry -------------------------------------------------------
     @property
@@ -94,7 +99,7 @@ class EdgePuzzle:
 
     @property
     def bordered(self) -> bool:
-        return bool(np.any(self.pieces == 0))
+        return self._bordered
 
     def cell_name(self, cell: int) -> str:
         r, c = divmod(cell, self.cols)
@@ -222,22 +227,49 @@ class EdgePuzzle:
         return sorted(frame), sorted(allc - frame)
 
     # -- the XCC compilation -------------------------------------------
+    def _turns_by_grey(self) -> dict[int, list[tuple[int, int]]]:
+        """The free pieces' distinct turns grouped by the sides they show grey (bit s: side s)."""
+        fixed_piece = {f.piece for f in self.fixed}
+        by_grey: dict[int, list[tuple[int, int]]] = {}
+        for p in range(self.n_pieces):
+            if p in fixed_piece:
+                continue
+            for r in self.distinct_rotations(p):
+                shown = self.placed(p, r)
+                grey = sum(1 << s for s in range(4) if shown[s] == 0) if self.bordered else 0
+                by_grey.setdefault(grey, []).append((p, r))
+        return by_grey
+
+    def _rim(self, cell: int) -> int:
+        return sum(1 << s for s, o in enumerate(self.outside_sides(cell)) if o) if self.bordered else 0
+
+    def n_candidates(self, by_grey: dict | None = None) -> int:
+        """How many placements ``candidates`` lists, counted without listing them."""
+        by_grey = self._turns_by_grey() if by_grey is None else by_grey
+        fixed_cell = {f.cell for f in self.fixed}
+        rims = Counter(self._rim(c) for c in range(self.n_cells) if c not in fixed_cell)
+        return len(fixed_cell) + sum(n * len(by_grey.get(rim, ())) for rim, n in rims.items())
+
+    def check_model_size(self, by_grey: dict | None = None) -> None:
+        """Refuse, before anything is built, a board whose placement model would not fit in memory: the
+        models of every CP, SAT, MaxSAT and MIP engine and the XCC have one variable or option a
+        placement, and a 300x300 board has 3x10^10 of them (the native search needs none)."""
+        n = self.n_candidates(by_grey)
+        if n > MAX_CANDIDATES:
+            raise UsageError(
+                f"a model of this board would have {n:,} placements (cell, piece, turn); at most "
+                f"{MAX_CANDIDATES:,} are built (Eternity II has 155,253): solve it with edge-backtrack, "
+                "which builds none"
+            )
+
     def candidates(self) -> list[EdgePlacement]:
         """Every (cell, piece, rotation) allowed by the border rule and fixed pieces: cell by cell, each
         cell's in piece order, a piece's in ``distinct_rotations`` order.  The pieces' turns are worked
         out once and grouped by where they show grey (Eternity II: 0.2 s, where asking every cell of
         every turn took 6 s before a CNF could be written)."""
         fixed_cell = {f.cell: f for f in self.fixed}
-        fixed_piece = {f.piece for f in self.fixed}
-        bordered = self.bordered
-        by_grey: dict[int, list[tuple[int, int]]] = {}  # grey sides (bit s: side s) -> (piece, rotation)
-        for p in range(self.n_pieces):
-            if p in fixed_piece:
-                continue
-            for r in self.distinct_rotations(p):
-                shown = self.placed(p, r)
-                grey = sum(1 << s for s in range(4) if shown[s] == 0) if bordered else 0
-                by_grey.setdefault(grey, []).append((p, r))
+        by_grey = self._turns_by_grey()
+        self.check_model_size(by_grey)
         out = []
         for cell in range(self.n_cells):
             if cell in fixed_cell:
@@ -245,7 +277,7 @@ class EdgePuzzle:
                 if self.fits_border(cell, self.placed(f.piece, f.rotation)):
                     out.append(EdgePlacement(cell, f.piece, f.rotation))
                 continue
-            rim = sum(1 << s for s, o in enumerate(self.outside_sides(cell)) if o) if bordered else 0
+            rim = self._rim(cell)
             out.extend(EdgePlacement(cell, p, r) for p, r in by_grey.get(rim, ()))
         return out
 

@@ -162,12 +162,21 @@ def _log_v(ns: tuple[int, ...], frame: bool) -> np.ndarray:
     return lv
 
 
+MAX_OWEN_JOINS = 10_000  # the V tables cost about (joins)^2 / 10^8 seconds: 1 s at this size
+
+
 class Estimator:
     """S for any partial board of one puzzle, with the V tables computed once."""
 
     def __init__(self, p: EdgePuzzle):
         self.p = p
         self.m = Model.of(p)
+        joins = self.m.tb + self.m.tm
+        if joins > MAX_OWEN_JOINS:
+            raise UsageError(
+                f"Owen's model takes time quadratic in a board's joins: this one has {joins:,}, the model is "
+                f"computed up to {MAX_OWEN_JOINS:,} (a 70x70 board; a 300x300 one would take minutes)"
+            )
         self._lvb = self.m.log_vb()
         self._lvm = self.m.log_vm()
 

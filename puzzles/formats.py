@@ -14,6 +14,8 @@ import json
 import math
 import os
 import re
+import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -179,12 +181,18 @@ def _loc(err) -> str:
     return ".".join(out) or "(top level)"
 
 
+def problem_words(err: Mapping[str, Any]) -> str:
+    """A validator's complaint in the file's terms: pydantic's "Value error, " and "Input " left out."""
+    msg = str(err.get("msg", "invalid")).replace("\n", " ").removeprefix("Value error, ")
+    msg = re.sub(r"^(Input|List|String|Dictionary|Tuple|Set|Value) should", "should", msg)
+    return msg.replace(" after validation", "")
+
+
 def _validation(source: str, exc: ValidationError) -> InputError:
     err = exc.errors()[0]
-    msg = err.get("msg", "invalid")
-    if err.get("type") == "union_tag_invalid" or err.get("type") == "literal_error":
-        msg = msg.replace("\n", " ")
-    more = f" (and {len(exc.errors()) - 1} more problems)" if len(exc.errors()) > 1 else ""
+    msg = problem_words(err)
+    n = len(exc.errors()) - 1
+    more = f" (and {n} more problem{'s' if n > 1 else ''})" if n else ""
     return InputError(source, _loc(err), msg + more)
 
 
@@ -223,10 +231,42 @@ def read_text(path: str | os.PathLike) -> str:
         raise InputError(str(path), None, f"cannot read ({e.strerror})") from None
     try:
         if data[:2] in (b"\xff\xfe", b"\xfe\xff"):
-            return data.decode("utf-16")
-        return data.decode("utf-8-sig")
+            text = data.decode("utf-16")
+        else:
+            text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise InputError(str(path), None, "not a text file (bytes that are not UTF-8)") from None
+    refuse_long_numbers(str(path), text)
+    return text
+
+
+MAX_DIGITS = 4300  # digits of one number an input may hold: Python's own cap on reading one, kept for inputs
+_LONG_NUMBER = re.compile(r"\d{" + str(MAX_DIGITS + 1) + "}")
+
+
+def refuse_long_numbers(source: str, text: str) -> None:
+    """Refuse a number longer than MAX_DIGITS before anything parses it: reading one takes time
+    quadratic in its digits, and no field of any input needs a tenth of them."""
+    if _LONG_NUMBER.search(text):
+        raise InputError(source, None, f"holds a number of more than {MAX_DIGITS} digits")
+
+
+def whole_numbers() -> None:
+    """Let exact integers of any size be written: a count of a board of many identical pieces runs to
+    tens of thousands of digits, and counts are stored, tabled and printed exactly.  Python caps the
+    digits of int-to-text conversions in both directions; an entry point lifts the cap once, and the
+    inputs keep theirs through ``refuse_long_numbers``."""
+    sys.set_int_max_str_digits(0)
+
+
+def shown_int(n: int, digits: int = 40) -> str:
+    """An integer for a person: exact up to ``digits`` digits, else its leading digits, power of ten
+    and length (JSON output keeps it exact)."""
+    if abs(n) < 10**digits:
+        return str(n)
+    lg = math.log10(abs(n))
+    mant = 10 ** (lg - math.floor(lg))
+    return f"{'-' if n < 0 else ''}{mant:.4f}e+{math.floor(lg)} ({math.floor(lg) + 1:,} digits)"
 
 
 def _json(source: str, text: str) -> Any:

@@ -99,10 +99,16 @@ def polyomino_puzzle(
             f"{rows}x{cols} = {rows * cols} cells: the random cutter handles at most {MAX_POLYOMINO_CELLS} cells"
         )
     rng = random.Random(seed)
+    work = [0]  # cells the cutter has looked at, over all tries: a bound that is the same on every machine
     for _ in range(max_tries):
-        parts = _partition(rows, cols, size, rng)
+        parts = _partition(rows, cols, size, rng, work)
         if parts is not None:
             break
+        if work[0] > MAX_CUT_WORK:
+            raise UsageError(
+                f"could not cut {rows}x{cols} into connected pieces of {size} cells within the cutter's budget "
+                "(large pieces on a large board rarely tile by random growth); try another seed or a smaller size"
+            )
     else:
         raise UsageError("could not cut the rectangle into connected pieces of that size; try another seed")
     from .grids import SquareGrid
@@ -119,17 +125,21 @@ def polyomino_puzzle(
 
 MAX_POLYOMINO_CELLS = 2500  # the cutter checks the free area after each piece: quadratic in the area
 PIECE_TRIES = 40  # random growths tried for one piece before the whole cut starts again
+MAX_CUT_WORK = 20_000_000  # free cells checked over all tries: about 13 s here, then a clear refusal
 
 
-def _partition(rows: int, cols: int, size: int, rng: random.Random):
+def _partition(rows: int, cols: int, size: int, rng: random.Random, work: list[int] | None = None):
     """Cut the rectangle piece by piece from its first free cell; a piece that would leave a free
-    component whose area is not a multiple of ``size`` is grown again (up to PIECE_TRIES times)."""
+    component whose area is not a multiple of ``size`` is grown again (up to PIECE_TRIES times).
+    ``work[0]`` counts the free cells checked, which is where the time goes."""
     free = {(r, c) for r in range(rows) for c in range(cols)}
     parts = []
     while free:
         start = min(free)
         for _ in range(PIECE_TRIES):
             piece = _grow(start, free, size, rng)
+            if work is not None:
+                work[0] += len(free)
             if piece is not None and not any(len(comp) % size for comp in _components(free - piece)):
                 break
         else:

@@ -450,3 +450,143 @@ def test_a_slow_node_rate_keeps_a_short_time_limit():
     t0 = time.perf_counter()
     drive(step, lambda: done[0], time_s=0.2, node_limit=None, progress=None, info=dict, on_stop=lambda c: True)
     assert time.perf_counter() - t0 < 1.0 and done[0] < 200
+
+
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (["estimate", "owen-a", "--critical", "8x8:3"], "instead of a puzzle"),
+        (["estimate", "--critical", "8x8:3", "--order", "spiral"], "--order is for edge-matching"),
+        (["estimate", "--critical", "8x8:3", "--probes", "4"], "--probes is for polyform"),
+        (["estimate", "owen-a", "--seeds", "2"], "--seeds is for --critical"),
+        (["estimate", "owen-a", "--time-limit", "3"], "goes with --measure"),
+        (["estimate", "owen-a", "--seed", "3"], "--seed is for polyform"),
+        (["estimate", "pentomino-3x20", "--order", "spiral"], "--order is for edge-matching"),
+        (["estimate", "pentomino-3x20", "--slips", "3"], "--slips is for edge-matching"),
+    ],
+)
+def test_estimate_refuses_what_its_way_would_ignore(argv, says, capsys):
+    """A flag the estimate would not use (a puzzle beside --critical, --probes on Owen's model) is
+    refused with the reason, not ignored."""
+    assert says in one_line_exit_2(capsys, argv)
+
+
+@pytest.mark.parametrize(
+    "axis, says",
+    [
+        ('{ start = 3, stop = 4, step = "x" }', 'rows: step: expected a whole number from 1, not "x"'),
+        ("true", "rows: expected a whole number from 1 to 1000, a list of them, or {start, stop, step}, not true"),
+        ("[3, 1.5]", "not 1.5"),
+        ("2000", "not 2000"),
+        ("{ start = 3, stop = 2000 }", "rows: stop: expected a whole number from 1 to 1000, not 2000"),
+        ("{ start = 3, end = 4 }", "unknown key 'end'"),
+    ],
+)
+def test_a_sweep_axis_is_refused_in_the_config_s_words(tmp_path, capsys, axis, says):
+    """A misshapen axis gets one complaint in TOML's terms, not pydantic's complaint about the first
+    form of the union it is not ("Input should be a valid list"), and true is not taken for 1."""
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(
+        f'name = "c"\nfamilies = [{{kind = "edge", name = "e", rows = {axis}, cols = [3], frame_colors = [2], '
+        'inner_colors = [3]}]\nsolvers = [{name = "edge-backtrack"}]\n'
+    )
+    err = one_line_exit_2(capsys, ["run", str(cfg), "--db", str(tmp_path / "r.sqlite")])
+    assert says in err and "Input" not in err and "valid list" not in err, err
+
+
+def test_validator_wording_speaks_of_the_file(tmp_path, capsys):
+    f = tmp_path / "p.json"
+    f.write_text(
+        '{"format":"eternity/edge","version":1,"rows":2,"cols":2,"pieces":[[0,1,1],[0,0,1,1],[1,1,0,0],[1,0,0,1]]}'
+    )
+    assert one_line_exit_2(capsys, ["info", str(f)]).endswith("pieces.0: should have at least 4 items, not 3")
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('name = "c"\ntime_limit = nan\nfamilies = [{kind = "builtin", name = "b", names = ["queens-5"]}]\n'
+                   'solvers = [{name = "backtrack"}]\n')  # fmt: skip
+    assert one_line_exit_2(capsys, ["run", str(cfg)]).endswith("time_limit: should be a finite number")
+
+
+def test_candidates_are_counted_without_listing_them():
+    """The size check before a model is built counts exactly what would be listed: bordered boards,
+    clue boards and boards without a frame."""
+    import numpy as np
+
+    from puzzles import generate
+    from puzzles.edge import EdgePuzzle
+
+    for seed in range(6):
+        p, planted = generate.edge_puzzle(4 + seed % 3, 5, 2, 2 + seed % 4, seed)
+        for q in (p, generate.with_clues(p, planted, 0.3, seed)):
+            assert q.n_candidates() == len(q.candidates())
+        rng = np.random.default_rng(seed)
+        free = EdgePuzzle(3, 4, rng.integers(1, 3, (12, 4)))
+        assert free.n_candidates() == len(free.candidates())
+
+
+@pytest.mark.parametrize("name", ["sat", "cpsat", "backtrack"])
+def test_a_board_too_large_for_a_model_is_refused_before_it_is_built(name, capsys, monkeypatch):
+    """A 300x300 board would have 3x10^10 placements: every model builder is refused at once, in one
+    line (the limit is lowered here so that a small board shows it)."""
+    from puzzles import edge
+
+    monkeypatch.setattr(edge, "MAX_CANDIDATES", 1000)
+    err = one_line_exit_2(capsys, ["solve", "brendan-8x8", "--solver", name, "--time-limit", "5"])
+    assert "5,776 placements" in err and "at most 1,000" in err
+
+
+def test_a_command_that_floods_its_output_is_refused(capsys):
+    """`yes` as a SAT solver writes without end: its output is capped and the command refused (it used
+    to be read whole into memory, past any time limit)."""
+    err = one_line_exit_2(capsys, ["solve", "queens-4", "--solver", "external", "--opt", "cmd=yes"])
+    assert "'yes' does not answer" in err and "more than 256 MB" in err
+
+
+def test_owen_s_model_is_refused_past_its_size_and_info_goes_on(capsys, monkeypatch):
+    from puzzles import estimate
+
+    monkeypatch.setattr(estimate, "MAX_OWEN_JOINS", 50)
+    assert main(["info", "brendan-8x8"]) == 0
+    assert "not computed: Owen's model takes time quadratic" in capsys.readouterr().out
+    assert "computed up to 50" in one_line_exit_2(capsys, ["estimate", "brendan-8x8"])
+
+
+def test_counts_of_thousands_of_digits_are_printed_and_stored_exactly(tmp_path, capsys):
+    """A 60x60 board of identical pieces has 5.3x10^10856 solutions: Python refuses to turn an int of
+    more than 4,300 digits into text unless asked, so the JSON output and the store used to fail."""
+    import math
+
+    board = tmp_path / "same.json"
+    gen = "generate edge --rows 60 --cols 60 --frame-colors 1 --inner-colors 1 -o".split()
+    assert main([*gen, str(board)]) == 0
+    capsys.readouterr()
+    assert main(["solve", str(board), "--mode", "count", "--json", "--quiet"]) == 0
+    count = json.loads(capsys.readouterr().out)["count"]
+    # 4 corner pieces in 4 cells, 232 frame pieces in 232 cells, 3364 inner pieces in 3364 cells (an inner
+    # piece's four turns look the same, and are one placement)
+    assert count == math.factorial(4) * math.factorial(232) * math.factorial(3364)
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(
+        f'name = "c"\nfamilies = [{{kind = "files", name = "f", glob = "{board}"}}]\n'
+        'solvers = [{name = "edge-backtrack", mode = "count"}]\n'
+    )
+    db = str(tmp_path / "r.sqlite")
+    assert main(["run", str(cfg), "--db", db, "--quiet"]) == 0
+    assert [r["count"] for r in Store(db).results()] == [count]
+
+
+def test_the_polyomino_cutter_gives_up_within_its_budget(capsys, monkeypatch, tmp_path):
+    from puzzles import generate
+
+    monkeypatch.setattr(generate, "MAX_CUT_WORK", 10_000)
+    out = tmp_path / "g.json"
+    argv = ["generate", "polyform", "--rows", "50", "--cols", "50", "--size", "50", "-o", str(out)]
+    assert "within the cutter's budget" in one_line_exit_2(capsys, argv)
+    assert not out.exists()
+
+
+def test_a_beam_wider_than_the_memory_is_refused(capsys, monkeypatch):
+    from baseline.beam import schedule
+
+    monkeypatch.setattr(schedule, "available_memory", lambda: 50 * 2**20)
+    err = one_line_exit_2(capsys, ["solve", "eternity2", "--solver", "beam", "--opt", "width=100000"])
+    assert "width 100,000 does not fit in the memory" in err and "use --opt width=" in err

@@ -61,6 +61,7 @@ from puzzles.edge import EdgePlacement, EdgePuzzle
 from puzzles.errors import UsageError
 from solving import Limits, SolveResult
 
+GREEDY_GRACE_S = 2.0  # mode best past its deadline: seconds the best state's greedy finish may take
 PARALLEL_MIN = 1024  # states a thread at least: narrower levels run on one thread
 
 
@@ -353,10 +354,12 @@ class BeamRun(Snapshots, Schedule, BestMode):
     # -------------------------------------------------------------- checkpoints
 
     # -------------------------------------------------------------- the run
-    def solve(self, limits: Limits, progress) -> SolveResult:
+    def solve(self, limits: Limits, progress, started: float | None = None) -> SolveResult:
         """The run; in mode best, Ctrl-C ends it with the best board so far (``stats["interrupted"]``),
-        which the caller writes before it exits, instead of losing it."""
-        self._t0 = time.perf_counter()
+        which the caller writes before it exits, instead of losing it.  ``started``: when the time
+        limit began (``time.perf_counter``), so that building the tables counts (seconds on a board
+        of 90,000 pieces); default now."""
+        self._t0 = time.perf_counter() if started is None else started
         self.best_pl = None
         try:
             return self._solve(limits, progress)
@@ -406,6 +409,13 @@ class BeamRun(Snapshots, Schedule, BestMode):
         elif budget:
             status = self._budget_passes(t0, beam_deadline, progress, fill=not repairing)
         else:
+            fits = self.memory_width()
+            if o["width"] > fits:
+                raise UsageError(
+                    f"solver beam: width {o['width']:,} does not fit in the memory left on this board "
+                    f"(at most {fits:,} states; a state of {self.n:,} cells takes "
+                    f"{self._state_bytes() / 2**10:,.0f} KB): use --opt width={fits}"
+                )
             widths = [o["width"]]
             if self.best:  # anytime: narrow first, wider while time is left
                 widths = sorted({max(1, min(o["width"], w)) for w in (16, 256, 4096)} | {o["width"]})
@@ -490,7 +500,8 @@ class BeamRun(Snapshots, Schedule, BestMode):
             if exhaust and n - k <= o["exhaust_at"]:
                 break
             if deadline is not None and time.perf_counter() >= deadline:
-                if not self.best:
+                if not self.best or time.perf_counter() >= deadline + GREEDY_GRACE_S:
+                    # a huge board's greedy finish (90,000 levels) would hold the limit for minutes
                     return (PassEnd.LIMIT, None, None)
                 greedy = True  # out of time: finish the best state alone
             if profile is not None and deadline is not None:

@@ -74,9 +74,12 @@ class Schedule:
         avail = available_memory()
         if avail is None:
             return 1 << 40
+        return max(256, int(0.8 * avail / (self._state_bytes() * self.share)))
+
+    def _state_bytes(self) -> float:
+        """What one state of a pass costs in memory, by the rule of ``memory_width``."""
         row = np.dtype(self.cdt).itemsize * self.n + self.p.n_pieces + 6 * np.dtype(self.rdt).itemsize * self.n_col + 24
-        per_state = 5.5 * row + 1024
-        return max(256, int(0.8 * avail / (per_state * self.share)))
+        return 5.5 * row + 1024
 
     def _budget_passes(self, t0, deadline, progress, fill: bool = True):
         """Best mode with a time limit: two narrow passes (32 and 256 states) measure what a

@@ -49,6 +49,7 @@ class Beam(SolverBase):
             warmup.once(("beam", "xcc"), lambda: Beam({"width": 4}).solve(warmup.tiny_xcc_puzzle(), mode="first"))
 
     def solve(self, puzzle: EdgePuzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
+        started = time.perf_counter()  # the tables' building counts against the time limit
         self.check(puzzle, mode)
         limits = limits or Limits()
         if puzzle.kind != "edge":
@@ -59,7 +60,7 @@ class Beam(SolverBase):
         if mode == "best" and self.options["jobs"] > 1:
             res = _parallel_best(puzzle, self.options, limits, progress)
         else:
-            res = BeamRun(puzzle, self.options, best=(mode == "best")).solve(limits, progress)
+            res = BeamRun(puzzle, self.options, best=(mode == "best")).solve(limits, progress, started)
         if mode == "best" and res.best_score is not None:  # the beam proves nothing, unless the board is perfect
             res.optimal = res.best_score == puzzle.n_joins
         return res

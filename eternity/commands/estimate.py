@@ -16,19 +16,24 @@ def cmd_estimate(a) -> int:
     from puzzles.orders import search_order
 
     if a.critical:
+        if a.puzzle:
+            raise UsageError(f"estimate: --critical is instead of a puzzle; drop {a.puzzle} or --critical")
+        _only_what_applies(a, "critical")
         return _critical(a)
     if not a.puzzle:
         raise UsageError("estimate: name a PUZZLE (or use --critical ROWSxCOLS:FRAME)")
     p = catalog.load(a.puzzle)
     if p.kind == "polyform":
+        _only_what_applies(a, "knuth")
         return _knuth(a, p)
     if p.kind != "edge" or not p.bordered:
         raise UsageError(
             f"estimate: {a.puzzle}: Owen's model covers bordered edge-matching puzzles "
             "(polyform puzzles get Knuth's estimate)"
         )
-    if a.probes is not None or a.sweep is not None or a.branches is not None:
-        raise UsageError("estimate: --probes, --branches and --sweep are for polyform puzzles (Knuth's estimate)")
+    _only_what_applies(a, "owen")
+    if a.order is None:
+        a.order = DEFAULT_ORDER
     slips = None
     if a.slips:
         try:
@@ -49,8 +54,9 @@ def cmd_estimate(a) -> int:
         with _refused("estimate"):
             order = search_order(p, a.order)
         order_name = a.order
-    log_s = estimate.log_expected_solutions(p)
-    total, prof = estimate.search_nodes(p, order, slips)
+    with _refused("estimate"):
+        log_s = estimate.log_expected_solutions(p)
+        total, prof = estimate.search_nodes(p, order, slips)
     if slips:
         log_s = prof[-1]  # full boards with the invalid joins the slips allow
     out = {
@@ -102,6 +108,44 @@ def cmd_estimate(a) -> int:
     return 0
 
 
+DEFAULT_ORDER = "rowscan"
+WAYS = {
+    "owen": "edge-matching puzzles (Owen's model)",
+    "knuth": "polyform puzzles (Knuth's estimate)",
+    "critical": "--critical",
+}
+# where each flag means something; given anywhere else it is refused, not ignored
+APPLIES = {
+    "order": ("owen",),
+    "slips": ("owen",),
+    "seeds": ("critical",),
+    "measure": ("owen", "knuth"),
+    "plot": ("owen", "knuth"),
+    "time_limit": ("owen", "knuth"),
+    "probes": ("knuth",),
+    "sweep": ("knuth",),
+    "branches": ("knuth",),
+    "seed": ("knuth",),
+}
+
+
+def _only_what_applies(a, way: str) -> None:
+    """Refuse a flag that the way this estimate is made would ignore (the user meant something by it)."""
+    for dest, ways in APPLIES.items():
+        if getattr(a, dest) not in (None, False) and way not in ways:
+            flag = "--" + dest.replace("_", "-")
+            where = " and ".join(WAYS[w] for w in ways)
+            here = "with --critical" if way == "critical" else f"on {WAYS[way]}"
+            raise UsageError(f"estimate: {flag} is for {where}, not {here}")
+    if way != "critical" and not a.measure:
+        if a.plot:
+            raise UsageError("estimate: --plot goes with --measure")
+        if way == "owen" and a.time_limit is not None:
+            raise UsageError(
+                "estimate: --time-limit on edge-matching puzzles goes with --measure (Owen's model is instant)"
+            )
+
+
 def _duration(seconds: float) -> str:
     """A span of time in the unit a reader thinks in."""
     for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("hours", 3600), ("minutes", 60)):
@@ -120,11 +164,6 @@ def _knuth(a, p) -> int:
     from baseline.runtime.kernel import DONE
     from baseline.xcc.searches import make_search
 
-    for flag in ("slips", "critical"):
-        if getattr(a, flag):
-            raise UsageError(f"estimate: --{flag} is for edge-matching puzzles (Owen's model)")
-    if a.plot and not a.measure:
-        raise UsageError("estimate: --plot goes with --measure")
     sweep = DEFAULT_SWEEP if a.sweep is None else a.sweep
     with _refused("estimate"):
         xcc = p.to_xcc()
@@ -135,7 +174,7 @@ def _knuth(a, p) -> int:
         res = estimate_tree(
             search,
             probes=probes,
-            seed=a.seed,
+            seed=a.seed or 0,
             time_s=a.time_limit,
             branches=a.branches or 1,
             progress=(lambda **k: progress(k)) if progress else None,
@@ -155,7 +194,7 @@ def _knuth(a, p) -> int:
         "method": "knuth",
         "engine": "poly",
         "sweep": sweep,
-        "seed": a.seed,
+        "seed": a.seed or 0,
         "branches": a.branches or 1,
         **res,
         "nodes_per_s": round(rate),
@@ -221,6 +260,7 @@ def _knuth(a, p) -> int:
     return 0
 
 
+DEFAULT_SEEDS = 3
 CRITICAL_SIDE = 32  # --critical: 32x32 turns sub-critical at 39.6 inner colours, within the sweep's 40
 
 
@@ -240,9 +280,10 @@ def _critical(a) -> int:
             f"estimate: --critical {a.critical}: at most {CRITICAL_SIDE} a side and 1000 frame colours "
             f"(the sweep of 1 to 40 inner colours crosses the critical point up to {CRITICAL_SIDE}x{CRITICAL_SIDE})"
         )
-    res = estimate.critical_size(rows, cols, frame, seeds=a.seeds)
+    seeds = DEFAULT_SEEDS if a.seeds is None else a.seeds
+    res = estimate.critical_size(rows, cols, frame, seeds=seeds)
     if a.json:
-        _out({"rows": rows, "cols": cols, "frame_colors": frame, "seeds": a.seeds, **res})
+        _out({"rows": rows, "cols": cols, "frame_colors": frame, "seeds": seeds, **res})
         return 0
     crit = res["critical_inner_colors"]
     print(
@@ -264,7 +305,9 @@ def add(sub) -> None:
     )
     s.add_argument("puzzle", nargs="?")
     s.add_argument(
-        "--order", default="rowscan", help="rowscan, rowscan-up, colscan, spiral, frame-first, or a file of cell names"
+        "--order",
+        help="edge matching: rowscan, rowscan-up, colscan, spiral, frame-first, or a file of cell names "
+        f"(default: {DEFAULT_ORDER})",
     )
     s.add_argument("--slips", help="D1,D2,...: the k-th invalid inner join is allowed from depth D_k (slip array)")
     s.add_argument(
@@ -273,7 +316,9 @@ def add(sub) -> None:
         help="instead of a puzzle: the inner-colour count where a generated family turns sub-critical",
     )
     s.add_argument(
-        "--seeds", type=arg(int, 1, 1000), default=3, help="--critical: generated instances per colour count"
+        "--seeds",
+        type=arg(int, 1, 1000),
+        help=f"--critical: generated instances per colour count (default: {DEFAULT_SEEDS})",
     )
     s.add_argument(
         "--measure",
@@ -298,7 +343,7 @@ def add(sub) -> None:
         help="polyforms: children a probe follows at each node (default 1, "
         "Knuth's path; 2 or more: Purdom's partial backtracking, dearer probes that see rare deep branches)",
     )
-    s.add_argument("--seed", type=arg(int, 0), default=0, help="polyforms: the probes' random seed")
+    s.add_argument("--seed", type=arg(int, 0), help="polyforms: the probes' random seed (default: 0)")
     s.add_argument("--json", action="store_true")
     s.add_argument("--quiet", action="store_true", help="polyforms: no progress")
     s.set_defaults(func=cmd_estimate, outputs={"plot": "image"})

@@ -19,15 +19,34 @@ def cmd_info(a) -> int:
         info["frame_color_ids"], info["inner_color_ids"] = frame, inner
         if p.bordered and min(p.rows, p.cols) >= 2:
             from puzzles import estimate
+            from puzzles.errors import UsageError
 
-            info["owen_log10_expected_solutions"] = round(estimate.log_expected_solutions(p), 4)
-            info["symmetry"] = estimate.symmetry_factors(p)
+            try:
+                info["owen_log10_expected_solutions"] = round(estimate.log_expected_solutions(p), 4)
+                info["symmetry"] = estimate.symmetry_factors(p)
+            except UsageError as e:  # a board too large for the model: the rest of the summary stands
+                info["owen_log10_expected_solutions"] = None
+                info["owen"] = f"not computed: {e}"
     if a.json:
         _out(info)
     else:
         for k, v in info.items():
-            print(f"{k:>16}: {v}")
+            print(f"{k:>16}: {_shown(v)}")
     return 0
+
+
+def _shown(v):
+    """A value for a person: integers of hundreds of digits (a symmetry factor of identical pieces)
+    shortened; ``--json`` keeps them exact."""
+    from puzzles.formats import shown_int
+
+    if isinstance(v, bool):
+        return v
+    if isinstance(v, int):
+        return shown_int(v)
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k!r}: {_shown(x)}" for k, x in v.items()) + "}"
+    return v
 
 
 def add(sub) -> None:
