@@ -24,6 +24,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from puzzles import catalog, generate
 from puzzles.errors import InputError
 from puzzles.formats import puzzle_hash, read_puzzle
+from puzzles.ranges import MAX_SIDE
 from puzzles.tilability_design import REGIONS
 
 OnSample = Any  # callable (family, done, total) -> None, or None
@@ -163,6 +164,8 @@ class EdgeFamily(_Family):
                 raise ValueError(f"{f}: empty list")
         if min(_ints(self.rows)) < 2 or min(_ints(self.cols)) < 2:
             raise ValueError("rows and cols must be at least 2")
+        if max(_ints(self.rows)) > MAX_SIDE or max(_ints(self.cols)) > MAX_SIDE:
+            raise ValueError(f"rows and cols must be at most {MAX_SIDE} (the longest side a board file may have)")
         shares = self._shares()
         if not shares:
             raise ValueError("clues: empty list")

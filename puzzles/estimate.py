@@ -60,6 +60,14 @@ def log10(x) -> float:
     return math.log10(x) if x > 0 else float("-inf")
 
 
+def _halves(pieces: np.ndarray, where: np.ndarray) -> list[int]:
+    """n_i for each colour on the sides ``where`` selects (half its count), colours in the order they
+    first appear reading the pieces side by side (the order of the V recursion's sum)."""
+    flat = pieces.ravel()[where.ravel()]
+    colours, first, counts = np.unique(flat, return_index=True, return_counts=True)
+    return [int(counts[i]) // 2 for i in np.argsort(first, kind="stable")]
+
+
 @dataclass
 class Model:
     """The counts the model needs, read from a puzzle's pieces."""
@@ -73,25 +81,17 @@ class Model:
     @classmethod
     def of(cls, p: EdgePuzzle) -> Model:
         fixed = {f.piece for f in p.fixed}
-        classes = Counter(p.piece_class(q) for q in range(p.n_pieces) if q not in fixed)
-        frame_edges: Counter = Counter()
-        inner_edges: Counter = Counter()
-        for piece in p.pieces:
-            grey = [k for k in range(4) if piece[k] == 0]
-            for k in range(4):
-                c = int(piece[k])
-                if c == 0:
-                    continue
-                if any((k + 1) % 4 == g or (k - 1) % 4 == g for g in grey):
-                    frame_edges[c] += 1
-                else:
-                    inner_edges[c] += 1
+        free = np.ones(p.n_pieces, bool)
+        free[list(fixed)] = False
+        greys = (p.pieces[free] == 0).sum(axis=1)
+        grey = p.pieces == 0
+        beside = np.roll(grey, 1, axis=1) | np.roll(grey, -1, axis=1)  # a side next to a grey side
         return cls(
-            classes["corner"],
-            classes["edge"],
-            classes["inner"],
-            [v // 2 for v in frame_edges.values()],
-            [v // 2 for v in inner_edges.values()],
+            int((greys == 2).sum()),
+            int((greys == 1).sum()),
+            int((greys == 0).sum()),
+            _halves(p.pieces, beside & ~grey),
+            _halves(p.pieces, ~beside & ~grey),
         )
 
     @property

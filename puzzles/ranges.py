@@ -12,7 +12,8 @@ import math
 
 from .errors import UsageError
 
-MAX_SIDE = 1000  # the longest board side the file readers accept (and so the generators make)
+MAX_SIDE = 256  # the longest board side the file readers accept (and so the generators make): 65,536
+# cells, 256 times Eternity II; the tables of a 1000x1000 board took a minute to build before any search
 
 
 def describe(lo: float | None, hi: float | None) -> str:

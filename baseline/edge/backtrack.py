@@ -251,7 +251,7 @@ class EdgeBacktrack(SolverBase):
                 progress=progress,
                 info=lambda: {
                     "placements": spent + int(s.st[NODES]),
-                    "solutions": int(s.st[COUNT]) * s.t.labelled,
+                    "solutions": int(s.st[COUNT]) * s.t.labelled if s.st[COUNT] else 0,
                     "deepest": int(s.st[DEEPEST]),
                     "restarts": runs - 1,
                 },
@@ -286,7 +286,7 @@ class EdgeBacktrack(SolverBase):
         if restarts:
             stats["restarts"] = runs - 1
         complete = outcome == Outcome.DONE
-        count = int(s.st[COUNT]) * s.t.labelled
+        count = int(s.st[COUNT]) * s.t.labelled if s.st[COUNT] else 0
         if mode == "best":
             stats["history"] = history  # (seconds, score) each time the best board improved
             if shared is not None and shared.told:

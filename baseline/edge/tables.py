@@ -31,6 +31,7 @@ placements; ``cand`` packs a candidate into one int64 (``run_static``).
 from __future__ import annotations
 
 import copy
+from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
@@ -192,26 +193,28 @@ class EdgeTables:
     Built once; read by the ``edge-backtrack`` kernels and by the beam, which
     never touch each other's search state."""
 
+    @cached_property
+    def labelled(self) -> int:
+        """Boards per board found (the counting convention): the orderings of the merged copies.  Asked
+        only once a board is found: on a board of a million pieces the product of the groups'
+        factorials has millions of digits and takes seconds."""
+        return EdgePuzzle.orderings(self.copies)
+
     def __init__(self, p: EdgePuzzle, order: str, cells: list[int] | None = None, merge: bool = False):
         self.p = p
-        n = p.n_cells
         self.order = np.asarray(search_order(p, order) if cells is None else cells, np.int64)
         self.dynamic = order == "mrv"
         # merged identical pieces: the candidates name a group's lowest piece, ``avail`` counts its
         # copies left (every kernel), and ``copies`` turns a board back into pieces
         # (a board with spare pieces may leave copies out, so their orderings are no constant factor)
         self.copies = p.identical_groups() if merge and p.n_pieces == p.n_cells else None
-        self.labelled = p.orderings(self.copies)  # boards per board found (the counting convention)
         self.avail = np.ones(p.n_pieces, np.int64)
         if self.copies is not None:
             for rep, group in self.copies.items():
                 self.avail[group] = 0
                 self.avail[rep] = len(group)
-        self.nbr = np.array([p.neighbour(c, s) for c in range(n) for s in range(4)], np.int64)
-        self.cls_of = np.array(
-            [sum(1 << s for s, o in enumerate(p.outside_sides(c)) if o) if p.bordered else 0 for c in range(n)],
-            np.int64,
-        )
+        self.nbr = p.neighbours().ravel()
+        self.cls_of = p.rims()
         if not self.dynamic and table_colours(p) > 256:  # before any table is built
             raise UsageError(
                 f"static orders take at most 255 colours, this puzzle has {table_colours(p) - 1} (edge-backtrack "
