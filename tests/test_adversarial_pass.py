@@ -133,6 +133,27 @@ def _edge(rows, cols, pieces, **extra):
     return {"format": "eternity/edge", "version": 1, "rows": rows, "cols": cols, "pieces": pieces, **extra}
 
 
+def _random_board(n: int, seed: int, colours: int = 7) -> dict:
+    """An n x n bordered board cut from random joins (a planted solution), its pieces shuffled."""
+    import random
+
+    r = random.Random(seed)
+    h = [[r.randint(1, colours) for _ in range(n)] for _ in range(n + 1)]
+    v = [[r.randint(1, colours) for _ in range(n + 1)] for _ in range(n)]
+    pieces = [
+        [
+            0 if i == 0 else h[i][j],
+            0 if j == n - 1 else v[i][j + 1],
+            0 if i == n - 1 else h[i + 1][j],
+            0 if j == 0 else v[i][j],
+        ]
+        for i in range(n)
+        for j in range(n)
+    ]
+    r.shuffle(pieces)
+    return _edge(n, n, pieces)
+
+
 def make_world(w: Path) -> None:
     """The files a user (and an adversary) would hand the commands."""
     run = lambda *a: subprocess.run(ETERNITY + list(a), cwd=w, check=True, capture_output=True)  # noqa: E731
@@ -181,6 +202,10 @@ def make_world(w: Path) -> None:
     put("sol-wrong-puzzle.json", {**sol, "puzzle": "0" * 64})
     put("sol-short.json", {**sol, "placements": sol["placements"][:2]})
     put("sol-garbage.json", {"format": "eternity/solution", "placements": "x"})
+    put("b256.json", _random_board(256, 1))  # the largest board a file may hold: every solver within its limit
+    put("b300.json", _random_board(300, 2))  # one past it
+    put("same-60.json", _random_board(60, 3, colours=1))  # one colour: 10^10856 solutions, counted in a second
+    (w / "weights-cut.json").write_text('{"weights": [1, 2')
     # configs
     base = (Path(__file__).resolve().parents[1] / "experiments" / "quick.toml").read_text()
     put("quick.toml", base)
@@ -211,6 +236,18 @@ def make_world(w: Path) -> None:
         .replace("inner_colors = [3]", "inner_colors = [2]").replace("time_limit = 5.0", "time_limit = 2.0")
         .replace('name = "edge-backtrack"\n', 'name = "edge-backtrack"\nmode = "count"\n'))  # fmt: skip
     put("broken.toml", "name = [unclosed")
+    family = (
+        'kind = "edge"\nname = "e"\nrows = [3]\ncols = [3]\nframe_colors = [2]\ninner_colors = [3]\ninstances = 1\n'
+    )
+    put("glob-dev.toml", tiny.replace(family, 'kind = "files"\nname = "f"\nglob = "/dev/zero"\n'))
+    put("same-60.toml", tiny.replace(family, 'kind = "files"\nname = "f"\nglob = "same-60.json"\n')
+        .replace('name = "edge-backtrack"\n', 'name = "edge-backtrack"\nmode = "count"\n'))  # fmt: skip
+    put("axis-bool.toml", tiny.replace("rows = [3]", "rows = true"))
+    put("axis-big.toml", tiny.replace("rows = [3]", "rows = [300]"))
+    put(
+        "many-solvers.toml",
+        tiny + "".join(f'\n[[solvers]]\nlabel = "n{i}"\nname = "edge-backtrack"\n' for i in range(500)),
+    )
     # databases
     (w / "truncated.sqlite").write_bytes(b"SQLite format 3\x00" + b"\x00" * 50)
     con = sqlite3.connect(w / "foreign.sqlite")
@@ -414,6 +451,40 @@ def cases() -> list[Case]:
         add(Case(["solve", "colour-2-31.json", "--solver", "beam", "--time-limit", lim],
                  limit=float(lim) + START_MARGIN, note="limits"))  # fmt: skip
 
+    # large boards, outside commands and generators that ran past any limit, numbers of thousands of digits
+    for solver in ("edge-backtrack", "beam", "sat", "cpsat", "cube", "cpmpy", "minizinc", "external", "backtrack",
+                   "portfolio"):  # fmt: skip
+        add(Case(["solve", "b256.json", "--solver", solver, "--time-limit", "3"], limit=3 + START_MARGIN,
+                 inputs=["b256.json"], note="large"))  # fmt: skip
+    for mode in ("best", "count"):
+        add(Case(["solve", "b256.json", "--mode", mode, "--time-limit", "3"], limit=3 + START_MARGIN, note="large"))
+    add(Case(["solve", "b256.json", "--solver", "beam", "--mode", "best", "--time-limit", "3"],
+             limit=3 + START_MARGIN, note="large"))  # fmt: skip
+    for argv in (["info", "b256.json"], ["estimate", "b256.json"], ["render", "b256.json", "-o", "b256.svg"],
+                 ["export", "b256.json", "--to", "dimacs", "-o", "b256.cnf"], ["info", "same-60.json"]):  # fmt: skip
+        add(Case(argv, limit=20, inputs=["b256.json"], note="large"))
+    for argv in (["info", "b300.json"], ["solve", "b300.json"], ["run", "axis-big.toml", "--db", "ab.sqlite"],
+                 ["run", "axis-bool.toml", "--db", "ax.sqlite"],
+                 ["solve", "e3.json", "--solver", "external", "--opt", "cmd=yes"],
+                 ["generate", "polyform", "--rows", "50", "--cols", "50", "--size", "50", "-o", "g.json"],
+                 ["estimate", "e6.json", "--critical", "8x8:3"], ["estimate", "poly.json", "--order", "spiral"],
+                 ["estimate", "e6.json", "--probes", "10"], ["estimate", "--critical", "8x8:3", "--seed", "2"],
+                 ["solve", "poly.json", "--solver", "beam", "--opt", "weights=weights-cut.json"],
+                 ["solve", "poly.json", "--solver", "beam", "--opt", "weights=/dev/zero"],
+                 ["solve", "eternity2", "--solver", "beam", "--opt", "width=10000000", "--time-limit", "3"]):  # fmt: skip
+        add(Case(argv, "bad", limit=30, inputs=ins, absent=["g.json"], note="large"))
+    add(Case(["solve", "same-60.json", "--mode", "count", "--json"], "ok", stdout_json=True, limit=30, note="large"))
+    add(Case(["solve", "same-60.json", "--mode", "count", "-o", "same-60.count.json"], "ok", limit=30,
+             outputs=["same-60.count.json"], note="large"))  # fmt: skip
+    add(Case(["run", "same-60.toml", "--db", "s60.sqlite"], "ok", limit=60, outputs=["s60.sqlite"], note="large",
+             serial=True))  # fmt: skip
+    add(Case(["table", "s60.sqlite", "--format", "json"], "ok", stdout_json=True, note="large", serial=True))
+    for argv in (["run", "glob-dev.toml", "--db", "gd.sqlite"],
+                 ["run", "many-solvers.toml", "--db", "ms.sqlite"],
+                 ["solve", "e3.json", "--solver", "external", "--opt", "cmd=sleep 100", "--time-limit", "2"],
+                 ["solve", "e3.json", "--solver", "external", "--opt", "cmd=cat", "--time-limit", "2"]):  # fmt: skip
+        add(Case(argv, limit=60, note="large"))
+
     # words
     for opt in ["slips=1,x", "order=nosuch", "nosuch=1", "restarts=", "=3", "seed=abc", "unit=0", "unit=-5",
                 "seed=1e99", "kernel=gpu", "profile=maybe", "split_depth=-1", "identical=none"]:  # fmt: skip
@@ -449,6 +520,15 @@ def cases() -> list[Case]:
 @pytest.mark.slow
 @pytest.mark.timeout(3600)
 def test_the_adversarial_pass(tmp_path):
+    digits = sys.get_int_max_str_digits()
+    sys.set_int_max_str_digits(0)  # the outputs hold exact counts of thousands of digits, which JSON allows
+    try:
+        _the_pass(tmp_path)
+    finally:
+        sys.set_int_max_str_digits(digits)
+
+
+def _the_pass(tmp_path):
     make_world(tmp_path)
     all_cases = cases()
     ro = [c for c in all_cases if c.note == "outputs (read-only folder)"]

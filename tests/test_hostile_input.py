@@ -73,7 +73,8 @@ def test_empty_names_special_files_and_wrong_picture_suffixes(e3, capsys):
 def test_count_all_and_sample_outputs_are_complete(tmp_path):
     for mode, count, n in (("count", 92, 0), ("all", 92, 92), ("sample", 92, 7)):
         out = tmp_path / f"{mode}.json"
-        assert main(["solve", "queens-8", "--mode", mode, "--samples", "7", "-o", str(out), "--quiet"]) == 0
+        samples = ["--samples", "7"] if mode == "sample" else []
+        assert main(["solve", "queens-8", "--mode", mode, *samples, "-o", str(out), "--quiet"]) == 0
         d = json.loads(out.read_text())
         assert d["format"] == "eternity/solutions" and d["count"] == count and len(d["solutions"]) == n
 
@@ -590,3 +591,20 @@ def test_a_beam_wider_than_the_memory_is_refused(capsys, monkeypatch):
     monkeypatch.setattr(schedule, "available_memory", lambda: 50 * 2**20)
     err = one_line_exit_2(capsys, ["solve", "eternity2", "--solver", "beam", "--opt", "width=100000"])
     assert "width 100,000 does not fit in the memory" in err and "use --opt width=" in err
+
+
+@pytest.mark.parametrize(
+    "flags, says",
+    [
+        (["--samples", "5"], "--samples goes with --mode sample"),
+        (["--mode", "count", "--limit", "5"], "--limit goes with --mode all"),
+        (["--show", "3"], "--show goes with --json"),
+        (["--distinct"], "--distinct goes with --mode count or all"),
+        (["--mode", "count", "--svg", "x.svg"], "mode count keeps none"),
+        (["--recut", "5"], "go with --executor dask"),
+    ],
+)
+def test_solve_refuses_flags_its_mode_would_ignore(flags, says, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert says in one_line_exit_2(capsys, ["solve", "queens-6", *flags])
+    assert not (tmp_path / "x.svg").exists()

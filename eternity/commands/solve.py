@@ -18,18 +18,20 @@ def cmd_solve(a) -> int:
     p = catalog.load(a.puzzle)
     name = a.solver or ("edge-backtrack" if p.kind == "edge" else "backtrack")
     opts = _opts(a.opt)
+    _refuse_what_does_not_apply(a)
     if a.executor == "dask":
         return _solve_on_dask(a, p, name, opts)
-    if a.scheduler or a.workers or a.split_depth:
-        raise UsageError("solve: --scheduler, --workers and --split-depth go with --executor dask")
+    if a.scheduler or a.workers or a.split_depth or a.recut is not None:
+        raise UsageError("solve: --scheduler, --workers, --split-depth and --recut go with --executor dask")
     for key in ("checkpoint", "resume"):
         if getattr(a, key):
             opts[key] = getattr(a, key)
     if (a.checkpoint or a.resume) and "checkpoint" not in getattr(solving.solver_class(name), "OPTIONS", {}):
         raise UsageError(f"solver {name} has no checkpoints (beam and backtrack have)")
     solver = solving.get(name, opts)
+    samples = DEFAULT_SAMPLES if a.samples is None else a.samples
     limits = solving.Limits(
-        time_s=a.time_limit, nodes=a.node_limit, solutions=a.samples if a.mode == "sample" else a.limit
+        time_s=a.time_limit, nodes=a.node_limit, solutions=samples if a.mode == "sample" else a.limit
     )
     # --distinct needs every solution: count by enumerating them
     mode = "all" if a.distinct and a.mode in ("count", "all") else a.mode
@@ -84,7 +86,9 @@ def cmd_solve(a) -> int:
         if verified is not None:  # "verified" means a solution was checked: absent when there was none
             d["verified"] = verified
         d["solutions"] = (
-            [formats.solution_to_dict(p, s)["placements"] for s in res.solutions[: a.show]] if res.solutions else []
+            [formats.solution_to_dict(p, s)["placements"] for s in res.solutions[: 1 if a.show is None else a.show]]
+            if res.solutions
+            else []
         )
         if res.best_score is not None and res.solutions and p.kind == "edge":
             d["bucas_url"] = formats.bucas_url(p, res.solutions[0])
@@ -117,6 +121,24 @@ def cmd_solve(a) -> int:
     if res.status == solving.Status.ERROR:
         return EXIT_INVALID
     return EXIT_LIMIT if res.status == solving.Status.LIMIT and not res.solutions else EXIT_OK
+
+
+DEFAULT_SAMPLES = 10
+DEFAULT_RECUT_S = 60.0
+
+
+def _refuse_what_does_not_apply(a) -> None:
+    """A flag that the asked mode would ignore is refused with the reason: the user meant something by it."""
+    rules = (
+        (a.samples is not None and a.mode != "sample", "--samples goes with --mode sample"),
+        (a.limit is not None and a.mode != "all", "--limit goes with --mode all"),
+        (a.show is not None and not a.json, "--show goes with --json"),
+        (a.distinct and a.mode not in ("count", "all"), "--distinct goes with --mode count or all"),
+        (a.svg is not None and a.mode == "count", "--svg draws a solution, and mode count keeps none"),
+    )
+    for broken, why in rules:
+        if broken:
+            raise UsageError(f"solve: {why}")
 
 
 def _keep_interrupted(a, p, res) -> int:
@@ -152,7 +174,7 @@ def _solve_on_dask(a, p, name: str, opts: dict) -> int:
         res = distributed_solve(
             p, name, opts, a.mode, limits, scheduler=a.scheduler, workers=a.workers or os.cpu_count() or 2,
             ledger_dir=a.checkpoint or a.resume, resume=bool(a.resume), depth=a.split_depth, progress=progress,
-            recut_s=a.recut or None,
+            recut_s=(DEFAULT_RECUT_S if a.recut is None else a.recut) or None,
         )  # fmt: skip
     verified = None
     if res.solutions:
@@ -202,7 +224,9 @@ def add(sub) -> None:
         help="first solution, count, all solutions, best board (edge matching), or sample: solutions "
         "drawn uniformly at random (backtrack's diagram of all solutions)",
     )
-    s.add_argument("--samples", type=arg(int, 1, 10**7), default=10, help="mode sample: how many to draw")
+    s.add_argument(
+        "--samples", type=arg(int, 1, 10**7), help=f"mode sample: how many to draw (default: {DEFAULT_SAMPLES})"
+    )
     s.add_argument("--distinct", action="store_true", help="also count up to symmetry and identical pieces")
     s.add_argument("--time-limit", type=arg(float, 0.001), help="seconds")
     s.add_argument(
@@ -216,7 +240,7 @@ def add(sub) -> None:
     )
     s.add_argument("--node-limit", type=arg(int, 1))
     s.add_argument("--limit", type=arg(int, 1), help="solutions to collect in mode all")
-    s.add_argument("--show", type=arg(int, 0), default=1, help="solutions printed with --json")
+    s.add_argument("--show", type=arg(int, 0), help="solutions printed with --json (default: 1)")
     s.add_argument(
         "-o",
         "--output",
@@ -239,7 +263,7 @@ def add(sub) -> None:
     )
     s.add_argument("--scheduler", metavar="ADDR", help="--executor dask: the scheduler (default: a local cluster)")
     s.add_argument("--workers", type=arg(int, 1, 1024), help="--executor dask, local cluster: workers (default: cores)")
-    s.add_argument("--recut", metavar="S", type=arg(float, 0, 86400), default=60.0,
+    s.add_argument("--recut", metavar="S", type=arg(float, 0, 86400),
                    help="--executor dask, edge-backtrack first and count: a part that runs S seconds is stopped and "
                    "cut one cell deeper (default 60; 0: never)")  # fmt: skip
     s.add_argument("--split-depth", type=arg(int, 1, 64), help="--executor dask: cut at this depth (default: from the "
