@@ -112,7 +112,11 @@ class Store:
         have = {r[1] for r in self.db.execute("PRAGMA table_info(results)")}
         for col, kind in ADDED.items():  # a store written before the column existed: its rows keep NULL
             if col not in have:
-                self.db.execute(f"ALTER TABLE results ADD COLUMN {col} {kind}")
+                try:
+                    self.db.execute(f"ALTER TABLE results ADD COLUMN {col} {kind}")
+                except sqlite3.OperationalError as e:  # two runs opening one new store: the other added it
+                    if "duplicate column" not in str(e):
+                        raise
         self.db.commit()
 
     def add_instance(self, row: dict) -> None:

@@ -608,3 +608,31 @@ def test_solve_refuses_flags_its_mode_would_ignore(flags, says, capsys, tmp_path
     monkeypatch.chdir(tmp_path)
     assert says in one_line_exit_2(capsys, ["solve", "queens-6", *flags])
     assert not (tmp_path / "x.svg").exists()
+
+
+def test_two_runs_opening_one_new_store_both_go_on(tmp_path, monkeypatch):
+    """Two `eternity run` started at once on a new database both saw a column missing and both added it:
+    the second ended in an internal error ("duplicate column name").  Here the second sees the table as
+    it was before the first added its columns."""
+    from experiments import store
+
+    connect = store.sqlite3.connect
+
+    path = tmp_path / "r.sqlite"
+    Store(path).close()  # the first run: the table with every column
+
+    class Stale:  # the second run's view, read just before the first added the columns
+        def __init__(self, con):
+            self.con = con
+
+        def execute(self, sql, *args):
+            if sql.startswith("PRAGMA table_info(results)"):
+                return [r for r in self.con.execute(sql) if r[1] not in store.ADDED]
+            return self.con.execute(sql, *args)
+
+        def __getattr__(self, name):
+            return getattr(self.con, name)
+
+    monkeypatch.setattr(store.sqlite3, "connect", lambda *a, **k: Stale(connect(*a, **k)))
+    s = Store(path)
+    s.close()
