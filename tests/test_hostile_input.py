@@ -636,3 +636,10 @@ def test_two_runs_opening_one_new_store_both_go_on(tmp_path, monkeypatch):
     monkeypatch.setattr(store.sqlite3, "connect", lambda *a, **k: Stale(connect(*a, **k)))
     s = Store(path)
     s.close()
+
+
+def test_a_region_as_large_as_the_puzzle_is_refused_for_what_it_is(capsys, tmp_path):
+    """--region-size 1000 on an 8-piece puzzle was told "--excess must be at least 1" (the default excess
+    had gone negative)."""
+    argv = ["tilability", "serenity", "--region-size", "1000", "--samples", "2", "-o", str(tmp_path / "w.json")]
+    assert "--region-size 1000 leaves no piece to offer" in one_line_exit_2(capsys, argv)

@@ -25,6 +25,12 @@ def cmd_tilability(a) -> int:
         raise UsageError(f"tilability: {a.puzzle}: expected a polyform puzzle (e.g. eternity1-boat)")
     if len({len(pc.cells) for pc in base.pieces}) != 1:
         raise UsageError(f"tilability: {a.puzzle}: the model needs pieces of one size")
+    if a.region_size >= offer_limit(len(base.pieces), a.region_size, a.regions):
+        raise UsageError(
+            f"tilability: --region-size {a.region_size} leaves no piece to offer beyond the region's: "
+            f"{a.puzzle} has {len(base.pieces)} pieces"
+            + (f", less the {a.region_size} that cut the region out" if a.regions == "apart" else "")
+        )
     if a.excess is None:  # every piece the state can be offered: the most tilings per exhaust
         a.excess = offer_limit(len(base.pieces), a.region_size, a.regions) - a.region_size
     if a.region_size < 1 or a.excess < 1 or a.samples < 2:
