@@ -166,10 +166,9 @@ def dumps(proof: dict) -> str:
 
 def parse(text: str, source: str, puzzle_hash: str) -> dict:
     """A proof file read and validated (InputError naming the file and field otherwise)."""
-    try:
-        d = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InputError(source, None, f"not JSON ({e.msg} at line {e.lineno})") from None
+    from puzzles.formats import _json
+
+    d = _json(source, text)  # the readers' one wording of bad JSON (line, column, what)
     if not isinstance(d, dict):
         raise InputError(source, None, "expected a JSON object at the top level")
     if d.get("format") != FORMAT:
