@@ -16,6 +16,8 @@ configuration file on each machine (docs/howto/dask.md).
 
 from __future__ import annotations
 
+from puzzles.errors import UsageError
+
 QUIET = {
     "distributed.admin.tick.interval": "1s",
     "distributed.admin.system-monitor.interval": "2s",
@@ -34,3 +36,23 @@ def local_cluster(workers: int, **kwargs):
 
     with dask.config.set(QUIET):
         return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, **kwargs)
+
+
+CONNECT_TIMEOUT_S = 5.0  # a scheduler that has not answered by then is not there
+
+
+def connect(scheduler: str | None, workers: int):
+    """(client, cluster): a client of the scheduler at ``scheduler``, or of a local cluster of ``workers``
+    single-threaded processes.  A scheduler that does not answer is bad input, said within the timeout."""
+    from dask.distributed import Client
+
+    if scheduler:
+        try:
+            return Client(scheduler, timeout=CONNECT_TIMEOUT_S), None
+        except (OSError, TimeoutError, ValueError) as e:
+            raise UsageError(f"--scheduler {scheduler}: no Dask scheduler answers there ({type(e).__name__})") from None
+    import logging
+
+    # the parts a first solution cancels are not news: the workers' warnings about them stay quiet
+    cluster = local_cluster(workers, silence_logs=logging.ERROR)
+    return Client(cluster), cluster

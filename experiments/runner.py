@@ -273,6 +273,10 @@ def run(
                 "selects no instance" + (f" (no file matches {fam.glob!r})" if getattr(fam, "glob", None) else ""),
             )
     cells(cfg, instances)  # every row's options checked on every instance: a refused row leaves no database
+    if executor == "dask" and scheduler:  # a scheduler that does not answer leaves no database either
+        from experiments.dask_cluster import connect
+
+        connect(scheduler, 1)[0].close()
     store = Store(db)  # after the instances: a config that cannot be sampled leaves no database behind
     parsed = {inst.id: _puzzle(inst) for inst in instances}
     for inst in instances:
@@ -356,11 +360,11 @@ def _execute(todo: list[dict], jobs: int, executor: str, scheduler: str | None):
         from dask.distributed import Client
         from dask.distributed import as_completed as dask_completed
 
-        from experiments.dask_cluster import local_cluster
+        from experiments.dask_cluster import connect, local_cluster
 
         cluster = None
         if scheduler:
-            client = Client(scheduler)
+            client, _ = connect(scheduler, jobs)  # one that does not answer: one line within the timeout
         else:
             cluster = local_cluster(jobs)
             client = Client(cluster)

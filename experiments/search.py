@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import solving
+from experiments.dask_cluster import connect
 from puzzles.errors import UsageError
 from solving import Limits, SolveResult, Status
 
@@ -41,7 +42,6 @@ from solving import Limits, SolveResult, Status
 PARTS_PER_WORKER = 8
 MAX_DEPTH = 64
 LEDGER = "ledger.sqlite"
-CONNECT_TIMEOUT_S = 5.0
 
 
 def cut_depth(solver, puzzle, workers: int, at_least: int | None = None) -> tuple[int, int]:
@@ -202,25 +202,6 @@ class Ledger:
 
     def close(self) -> None:
         self.db.close()
-
-
-def connect(scheduler: str | None, workers: int):
-    """(client, cluster): a client of the scheduler at ``scheduler``, or of a local cluster of ``workers``
-    single-threaded processes.  A scheduler that does not answer is bad input, said within the timeout."""
-    from dask.distributed import Client
-
-    from experiments.dask_cluster import local_cluster
-
-    if scheduler:
-        try:
-            return Client(scheduler, timeout=CONNECT_TIMEOUT_S), None
-        except (OSError, TimeoutError, ValueError) as e:
-            raise UsageError(f"--scheduler {scheduler}: no Dask scheduler answers there ({type(e).__name__})") from None
-    import logging
-
-    # the parts a first solution cancels are not news: the workers' warnings about them stay quiet
-    cluster = local_cluster(workers, silence_logs=logging.ERROR)
-    return Client(cluster), cluster
 
 
 def distributed_solve(

@@ -643,3 +643,16 @@ def test_a_region_as_large_as_the_puzzle_is_refused_for_what_it_is(capsys, tmp_p
     had gone negative)."""
     argv = ["tilability", "serenity", "--region-size", "1000", "--samples", "2", "-o", str(tmp_path / "w.json")]
     assert "--region-size 1000 leaves no piece to offer" in one_line_exit_2(capsys, argv)
+
+
+def test_run_on_a_scheduler_that_does_not_answer_is_one_line_and_no_database(capsys, tmp_path):
+    """It was an internal error after Dask's 30 s, with an empty database left behind."""
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(
+        'name = "c"\nfamilies = [{kind = "builtin", name = "b", names = ["queens-5"]}]\n'
+        'solvers = [{name = "backtrack", mode = "count"}]\n'
+    )
+    db = tmp_path / "r.sqlite"
+    argv = ["run", str(cfg), "--db", str(db), "--executor", "dask", "--scheduler", "tcp://127.0.0.1:1", "--quiet"]
+    assert "no Dask scheduler answers there" in one_line_exit_2(capsys, argv)
+    assert not db.exists()
