@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import errno
 import os
+import sqlite3
 import sys
 
 from eternity.commands.common import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, _Parser
@@ -124,8 +125,18 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:  # the reader went away (`eternity list | head -1`): nothing more to say
         return 0
+    except sqlite3.OperationalError as e:  # the machine, not a bug: a full disk under a results database
+        if not any(w in str(e) for w in _STORAGE_WORDS):
+            return _internal_error(argv, e, debug)
+        db = _database_named(argv)
+        print(
+            f"eternity: error: {db + ': ' if db else ''}the database could not be written ({e}); what was stored "
+            "before is kept: make room and run the same command again",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     except OSError as e:
-        if e.errno not in _NAME_ERRNOS:
+        if e.errno not in _NAME_ERRNOS + _STORAGE_ERRNOS:
             return _internal_error(argv, e, debug)
         name = str(e.filename or "")
         shown = name if len(name) <= 200 else name[:100] + "..." + name[-60:]
@@ -137,7 +148,19 @@ def main(argv: list[str] | None = None) -> int:
         return _internal_error(argv, e, debug)
 
 
+def _database_named(argv: list[str]) -> str | None:
+    """The database a command line names (``--db DB``, or a positional ``*.sqlite``), for the error line."""
+    for i, w in enumerate(argv):
+        if w == "--db" and i + 1 < len(argv):
+            return argv[i + 1]
+        if w.startswith("--db="):
+            return w[5:]
+    return next((w for w in argv if w.endswith((".sqlite", ".db"))), None)
+
+
 _NAME_ERRNOS = (errno.ENAMETOOLONG, errno.ELOOP, errno.ENOTDIR)
+_STORAGE_ERRNOS = (errno.ENOSPC, errno.EDQUOT, errno.EROFS, errno.EIO)  # the machine's storage, not a bug
+_STORAGE_WORDS = ("disk is full", "disk I/O error", "readonly database", "unable to open database file")
 
 
 def _internal_error(argv: list[str], e: Exception, debug: bool = False) -> int:

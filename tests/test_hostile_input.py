@@ -656,3 +656,31 @@ def test_run_on_a_scheduler_that_does_not_answer_is_one_line_and_no_database(cap
     argv = ["run", str(cfg), "--db", str(db), "--executor", "dask", "--scheduler", "tcp://127.0.0.1:1", "--quiet"]
     assert "no Dask scheduler answers there" in one_line_exit_2(capsys, argv)
     assert not db.exists()
+
+
+def test_a_full_disk_under_the_results_is_said_not_called_a_bug(capsys, tmp_path, monkeypatch):
+    """A full disk is the machine, not bad input and not a bug: one line naming the database, and the
+    rows stored before are kept (it was an internal error)."""
+    import sqlite3
+
+    from experiments import store
+
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(
+        'name = "c"\nfamilies = [{kind = "builtin", name = "b", names = ["queens-5", "queens-6"]}]\n'
+        'solvers = [{name = "backtrack", mode = "count"}]\n'
+    )
+    db = tmp_path / "r.sqlite"
+    real = store.Store.add_result
+    calls = []
+
+    def full(self, row):
+        calls.append(1)
+        if len(calls) > 1:
+            raise sqlite3.OperationalError("database or disk is full")
+        real(self, row)
+
+    monkeypatch.setattr(store.Store, "add_result", full)
+    err = one_line_exit_2(capsys, ["run", str(cfg), "--db", str(db), "--quiet", "--jobs", "1"])
+    assert str(db) in err and "disk is full" in err and "run the same command again" in err
+    assert len(Store(db).results()) == 1
