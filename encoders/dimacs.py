@@ -14,7 +14,7 @@ from __future__ import annotations
 import io
 
 from puzzles.edge import EdgePlacement, EdgePuzzle
-from puzzles.formats import InputError, read_text
+from puzzles.formats import InputError, puzzle_hash, read_text
 
 from .cnf import Encoding
 
@@ -24,6 +24,7 @@ def to_dimacs(puzzle, enc: Encoding, options: dict) -> str:
     opts = " ".join(f"{k}={v}" for k, v in sorted(options.items()))
     out.write(f"c eternity encoding {enc.kind} {opts}\n")
     out.write(f"c eternity puzzle {puzzle.name}\n")
+    out.write(f"c eternity puzzle-hash {puzzle_hash(puzzle)}\n")
     if enc.assumptions:
         out.write("c eternity fixed pieces are unit clauses below\n")
     for v, meaning in sorted(enc.decision.items()):
@@ -71,12 +72,17 @@ def decode(puzzle, cnf_path: str, model_path: str) -> list:
     true = read_model(model_path)
     xcc = None
     out = []
+    mapped = 0  # decision variables the CNF names
     for ln, line in enumerate(read_text(cnf_path).splitlines(), 1):
         if not line.startswith("c eternity "):
             if line.startswith("p "):
+                _check_model_fits(line, true, cnf_path, model_path)
                 break
             continue
         w = line.split()
+        if len(w) == 4 and w[2] == "puzzle-hash" and w[3] != puzzle_hash(puzzle):
+            raise InputError(cnf_path, f"line {ln}", "this CNF was written for a different puzzle (its hash differs)")
+        mapped += len(w) > 3 and w[2] in ("place", "option")
         try:
             if w[2] == "place" and int(w[3]) in true:
                 if not isinstance(puzzle, EdgePuzzle):
@@ -89,6 +95,23 @@ def decode(puzzle, cnf_path: str, model_path: str) -> list:
                 out.append(xcc.decode[int(w[4])])
         except (ValueError, IndexError) as e:
             raise InputError(cnf_path, f"line {ln}", f"bad eternity comment ({e})") from None
-    if not out:
+    if not mapped:
         raise InputError(cnf_path, None, "no 'c eternity' variable map found (was it written by eternity export?)")
+    if not out:
+        raise InputError(
+            model_path, None, f"sets none of the {mapped:,} placements of {cnf_path} true (a model of another CNF?)"
+        )
     return puzzle.relabel(out) if isinstance(puzzle, EdgePuzzle) else out  # an encoding with merged copies
+
+
+def _check_model_fits(header: str, true: set[int], cnf_path: str, model_path: str) -> None:
+    """A model that names a variable the CNF does not have belongs to another CNF."""
+    try:
+        n_vars = int(header.split()[2])
+    except (IndexError, ValueError):
+        raise InputError(cnf_path, None, f"a bad problem line {header.strip()[:40]!r}") from None
+    top = max(true, default=0)
+    if top > n_vars:
+        raise InputError(
+            model_path, None, f"names variable {top}, but {cnf_path} has {n_vars:,} (a model of another CNF?)"
+        )

@@ -684,3 +684,34 @@ def test_a_full_disk_under_the_results_is_said_not_called_a_bug(capsys, tmp_path
     err = one_line_exit_2(capsys, ["run", str(cfg), "--db", str(db), "--quiet", "--jobs", "1"])
     assert str(db) in err and "disk is full" in err and "run the same command again" in err
     assert len(Store(db).results()) == 1
+
+
+def test_decode_refuses_a_model_or_cnf_of_another_puzzle(capsys, tmp_path):
+    """A CNF of another puzzle was decoded into an invalid board and written; a model naming variables the
+    CNF does not have was blamed on the CNF ("no variable map")."""
+    for name, rows in (("a", "3"), ("b", "4")):
+        gen = ["generate", "edge", "--rows", rows, "--cols", "3", "--frame-colors", "1", "--inner-colors", "2"]
+        assert main([*gen, "-o", str(tmp_path / f"{name}.json")]) == 0
+        assert (
+            main(["export", str(tmp_path / f"{name}.json"), "--to", "dimacs", "-o", str(tmp_path / f"{name}.cnf")]) == 0
+        )
+    model = tmp_path / "m.txt"
+    model.write_text("s SATISFIABLE\nv 1 0\n")
+    out = tmp_path / "d.json"
+    decode = [
+        "decode",
+        str(tmp_path / "b.json"),
+        "--from",
+        str(tmp_path / "a.cnf"),
+        "--model",
+        str(model),
+        "-o",
+        str(out),
+    ]
+    assert "written for a different puzzle" in one_line_exit_2(capsys, decode)
+    decode[1] = str(tmp_path / "a.json")
+    model.write_text("s SATISFIABLE\nv 99999999 0\n")
+    assert "names variable 99999999" in one_line_exit_2(capsys, decode)
+    model.write_text("s SATISFIABLE\nv -1 -2 0\n")
+    assert "sets none of the" in one_line_exit_2(capsys, decode)
+    assert not out.exists()
