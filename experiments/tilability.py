@@ -32,7 +32,7 @@ def config_text(
     puzzle: str, k: int, excess: int, samples: int, seed: int, time_limit: float, regions: str = "last"
 ) -> str:
     stem = Path(puzzle).stem
-    return f"""# written by `eternity tilability`: excess-piece exhausts for Selby's model
+    return f"""{MARK}: excess-piece exhausts for Selby's model
 name = {json.dumps("tilability-" + stem)}
 seed = {seed}
 time_limit = {time_limit}
@@ -51,6 +51,28 @@ name = "backtrack"
 mode = "count"
 options = {{ engine = "poly" }}
 """
+
+
+MARK = "# written by `eternity tilability`"
+
+
+def _check_side_config(cfg: Path, db: str) -> None:
+    """The exhausts' config is written beside the database (DB.toml): a file there that this command did
+    not write (an experiment's own config) is refused untouched, not replaced."""
+    from puzzles.errors import UsageError
+
+    if not cfg.exists():
+        return
+    try:
+        with open(cfg, "rb") as f:
+            ours = f.read(len(MARK)).decode("utf-8", "replace") == MARK
+    except OSError:
+        ours = False
+    if not ours:
+        raise UsageError(
+            f"tilability: --db {db}: its config goes to {cfg}, which exists and was not written by eternity "
+            "tilability; left untouched (choose another --db)"
+        )
 
 
 @dataclass
@@ -77,6 +99,7 @@ def collect(
 ) -> Exhausts:
     """Run (or resume) the exhausts and read them back as states over the puzzle's piece indices."""
     cfg = Path(db).with_suffix(".toml")
+    _check_side_config(cfg, db)
     cfg.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(str(cfg), config_text(puzzle, k, excess, samples, seed, time_limit, regions))
     from puzzles.formats import InputError

@@ -396,6 +396,8 @@ def cases() -> list[Case]:
         for out in ("", "fifo", "loop-a", ".", *ro_out):
             add(Case([*cmd, "-o", out], "bad", limit=30, inputs=ins + ["fifo"], note="outputs"))
     add(Case(["render", "e3.json", "-o", "pic.png"], "bad", limit=30, note="outputs"))
+    add(Case(["tilability", "serenity", "--region-size", "2", "--samples", "2", "--db", "tiny.sqlite", "-o", "w.json"],
+             "bad", limit=30, inputs=["tiny.toml", "tiny.sqlite"], note="outputs"))  # fmt: skip
     if os.geteuid() != 0:  # root writes into a read-only folder
         add(Case(["run", "tiny.toml"], "bad", limit=30, note="outputs (read-only folder)"))  # run in ro/, below
     add(Case(["solve", "e3.json", "--mode", "count", "-o", "c2.json"], "ok", outputs=["c2.json"], note="outputs"))

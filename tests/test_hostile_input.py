@@ -715,3 +715,12 @@ def test_decode_refuses_a_model_or_cnf_of_another_puzzle(capsys, tmp_path):
     model.write_text("s SATISFIABLE\nv -1 -2 0\n")
     assert "sets none of the" in one_line_exit_2(capsys, decode)
     assert not out.exists()
+
+
+def test_tilability_leaves_an_experiment_s_config_beside_its_database_untouched(capsys, tmp_path):
+    """`tilability --db tiny.sqlite` wrote its own config over tiny.toml, the experiment's config."""
+    mine = tmp_path / "tiny.toml"
+    mine.write_text('name = "tiny"\n')
+    argv = ["tilability", "serenity", "--region-size", "2", "--samples", "2", "--db", str(tmp_path / "tiny.sqlite")]
+    assert "was not written by eternity tilability" in one_line_exit_2(capsys, [*argv, "-o", str(tmp_path / "w.json")])
+    assert mine.read_text() == 'name = "tiny"\n' and not (tmp_path / "tiny.sqlite").exists()
