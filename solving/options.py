@@ -90,6 +90,8 @@ def assignments(pairs: list[str], where: str = "--opt") -> dict[str, str]:
         k, eq, v = kv.partition("=")
         if not eq or not k.strip():
             raise UsageError(f"{where} {kv!r}: expected KEY=VALUE")
+        if k.strip() in out and out[k.strip()] != v.strip():  # which one was meant? say so, not the last silently
+            raise UsageError(f"{where}: option {k.strip()} given twice ({out[k.strip()]!r} and {v.strip()!r})")
         out[k.strip()] = v.strip()
     return out
 

@@ -724,3 +724,9 @@ def test_tilability_leaves_an_experiment_s_config_beside_its_database_untouched(
     argv = ["tilability", "serenity", "--region-size", "2", "--samples", "2", "--db", str(tmp_path / "tiny.sqlite")]
     assert "was not written by eternity tilability" in one_line_exit_2(capsys, [*argv, "-o", str(tmp_path / "w.json")])
     assert mine.read_text() == 'name = "tiny"\n' and not (tmp_path / "tiny.sqlite").exists()
+
+
+def test_an_option_given_twice_with_two_values_is_refused(capsys):
+    assert "option seed given twice ('1' and '2')" in one_line_exit_2(
+        capsys, ["solve", "queens-5", "--opt", "seed=1", "--opt", "seed=2"]
+    )
