@@ -5,6 +5,7 @@ means, so ``decode`` needs only the CNF file and the model an external
 solver printed (``v`` lines as in the SAT competition, or bare integers)::
 
     c eternity encoding direct amo=seqcounter
+    c eternity puzzle-hash SHA256                 (decode refuses a CNF of another puzzle)
     c eternity place VAR CELL PIECE ROTATION      (edge matching, 1-based piece)
     c eternity option VAR K                       (XCC option index K)
 """
