@@ -730,3 +730,15 @@ def test_an_option_given_twice_with_two_values_is_refused(capsys):
     assert "option seed given twice ('1' and '2')" in one_line_exit_2(
         capsys, ["solve", "queens-5", "--opt", "seed=1", "--opt", "seed=2"]
     )
+
+
+def test_the_same_checkpointed_command_again_does_not_replace_its_checkpoint(capsys, tmp_path):
+    """After a kill, the same `--checkpoint DIR` command started afresh and replaced the frontier and the
+    best board (an hour of beam, in mode best); it now says to add --resume DIR."""
+    ck = tmp_path / "ck"
+    argv = ["solve", "eternity2-clue1", "--solver", "beam", "--opt", "width=1000", "--checkpoint", str(ck), "--quiet"]
+    assert main(argv) == 0
+    before = {f.name: f.read_bytes() for f in ck.iterdir()}
+    assert "--resume" in one_line_exit_2(capsys, argv)
+    assert {f.name: f.read_bytes() for f in ck.iterdir()} == before
+    assert main([*argv, "--resume", str(ck)]) == 0

@@ -23,6 +23,7 @@ def cmd_solve(a) -> int:
         return _solve_on_dask(a, p, name, opts)
     if a.scheduler or a.workers or a.split_depth or a.recut is not None:
         raise UsageError("solve: --scheduler, --workers, --split-depth and --recut go with --executor dask")
+    _refuse_a_checkpoint_over_another(a)
     for key in ("checkpoint", "resume"):
         if getattr(a, key):
             opts[key] = getattr(a, key)
@@ -139,6 +140,23 @@ def _refuse_what_does_not_apply(a) -> None:
     for broken, why in rules:
         if broken:
             raise UsageError(f"solve: {why}")
+
+
+def _refuse_a_checkpoint_over_another(a) -> None:
+    """``--checkpoint DIR`` over a directory that holds a checkpoint already, without ``--resume DIR``: the
+    same command run again after a kill would start afresh and replace hours of frontier and best board."""
+    from pathlib import Path
+
+    if not a.checkpoint or not Path(a.checkpoint).is_dir():
+        return
+    if a.resume and Path(a.resume).resolve() == Path(a.checkpoint).resolve():
+        return
+    held = sorted(f.name for f in Path(a.checkpoint).glob("*.npz"))
+    if held:
+        raise UsageError(
+            f"solve: --checkpoint {a.checkpoint} holds a checkpoint already ({', '.join(held[:3])}): add --resume "
+            f"{a.checkpoint} to go on from it, or give an empty directory to start afresh"
+        )
 
 
 def _keep_interrupted(a, p, res) -> int:
