@@ -187,6 +187,20 @@ def experiments_in(db: str) -> list[str]:
         store.close()
 
 
+def time_limits_in(db: str) -> dict[str, list[float]]:
+    """Each experiment's distinct time limits: a config whose limit changed between runs stores cells of
+    both, which a table pools (each unsolved cell counted at twice its own limit)."""
+    store = Store(db)
+    try:
+        out: dict[str, set[float]] = defaultdict(set)
+        for r in store.results():
+            if r["experiment"] is not None and r["time_limit"] is not None:
+                out[r["experiment"]].add(float(r["time_limit"]))
+        return {k: sorted(v) for k, v in sorted(out.items())}
+    finally:
+        store.close()
+
+
 WINNER_COLUMNS = "family class cells best solved par2_s median_s virtual_best_solved virtual_best_median_s".split()
 
 

@@ -742,3 +742,17 @@ def test_the_same_checkpointed_command_again_does_not_replace_its_checkpoint(cap
     assert "--resume" in one_line_exit_2(capsys, argv)
     assert {f.name: f.read_bytes() for f in ck.iterdir()} == before
     assert main([*argv, "--resume", str(ck)]) == 0
+
+
+def test_table_says_when_one_experiment_holds_cells_of_several_time_limits(tmp_path, capsys):
+    """A config whose time limit changed between runs stores cells of both; the table pooled them silently."""
+    cfg, db = tmp_path / "c.toml", str(tmp_path / "r.sqlite")
+    for limit in ("5.0", "10.0"):
+        cfg.write_text(
+            f'name = "c"\ntime_limit = {limit}\nfamilies = [{{kind = "builtin", name = "b", names = ["queens-5"]}}]\n'
+            'solvers = [{name = "backtrack", mode = "count"}]\n'
+        )
+        assert main(["run", str(cfg), "--db", db, "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["table", db]) == 0
+    assert "2 time limits (5 s, 10 s)" in capsys.readouterr().err

@@ -10,7 +10,7 @@ CLOCK_NAMES = ("solve", "search", "total")  # experiments.report.CLOCKS, without
 
 
 def cmd_table(a) -> int:
-    from experiments.report import experiments_in, table
+    from experiments.report import experiments_in, table, time_limits_in
 
     db = _db(a.db)
     names = experiments_in(db)
@@ -20,6 +20,14 @@ def cmd_table(a) -> int:
             "--experiment NAME shows one",
             file=sys.stderr,
         )
+    for name, limits in time_limits_in(db).items():
+        if len(limits) > 1 and a.experiment in (None, name):
+            print(
+                f"eternity table: experiment {name} holds cells run under {len(limits)} time limits "
+                f"({', '.join(f'{t:g} s' for t in limits)}), pooled in its rows (a config changed between runs); "
+                "an unsolved cell counts at twice its own limit",
+                file=sys.stderr,
+            )
     sys.stdout.write(
         table(db, a.format, a.clock, a.experiment, "peaks" if a.peaks else "winners" if a.winners else "all", a.by)
     )
