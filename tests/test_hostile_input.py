@@ -756,3 +756,9 @@ def test_table_says_when_one_experiment_holds_cells_of_several_time_limits(tmp_p
     capsys.readouterr()
     assert main(["table", db]) == 0
     assert "2 time limits (5 s, 10 s)" in capsys.readouterr().err
+
+
+def test_a_critical_sweep_that_would_run_for_minutes_is_refused(capsys):
+    """32x32 with 1000 seeds ran silently for about 27 minutes."""
+    err = one_line_exit_2(capsys, ["estimate", "--critical", "32x32:3", "--seeds", "1000"])
+    assert "at most 40 seeds on a 32x32 board" in err

@@ -261,6 +261,7 @@ def _knuth(a, p) -> int:
 
 
 DEFAULT_SEEDS = 3
+CRITICAL_WORK = 40_960  # cells x seeds of a --critical sweep: about a minute (32x32 with 40 seeds)
 CRITICAL_SIDE = 32  # --critical: 32x32 turns sub-critical at 39.6 inner colours, within the sweep's 40
 
 
@@ -281,6 +282,11 @@ def _critical(a) -> int:
             f"(the sweep of 1 to 40 inner colours crosses the critical point up to {CRITICAL_SIDE}x{CRITICAL_SIDE})"
         )
     seeds = DEFAULT_SEEDS if a.seeds is None else a.seeds
+    if rows * cols * seeds > CRITICAL_WORK:
+        raise UsageError(
+            f"estimate: --critical {a.critical} --seeds {seeds}: at most {CRITICAL_WORK // (rows * cols)} seeds on "
+            f"a {rows}x{cols} board (each generates 40 boards and estimates them: about 1.6 s a seed at 32x32)"
+        )
     res = estimate.critical_size(rows, cols, frame, seeds=seeds)
     if a.json:
         _out({"rows": rows, "cols": cols, "frame_colors": frame, "seeds": seeds, **res})
