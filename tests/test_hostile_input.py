@@ -34,6 +34,17 @@ def one_line_exit_2(capsys, argv) -> str:
     return err[0]
 
 
+def queens_config(path, head: str = "", names=("queens-5",), name: str = "c", mode: str | None = "count"):
+    """A small experiment config over built-in queens puzzles, solved by backtrack, written to ``path``;
+    ``head``: another top-level line (a time limit)."""
+    lines = [f'name = "{name}"', *([head] if head else [])]
+    listed = ", ".join(f'"{n}"' for n in names)
+    lines.append(f'families = [{{kind = "builtin", name = "b", names = [{listed}]}}]')
+    lines.append('solvers = [{name = "backtrack"' + (f', mode = "{mode}"' if mode else "") + "}]")
+    path.write_text("\n".join(lines) + "\n")
+    return path
+
+
 def test_an_output_that_is_an_input_is_refused(e3, capsys):
     p = e3 / "p.json"
     before = p.read_bytes()
@@ -93,11 +104,7 @@ def test_counts_beyond_64_bits_are_stored_and_tabled_exactly(tmp_path):
 
 
 def test_a_foreign_or_damaged_database_is_refused_untouched(tmp_path, capsys):
-    cfg = tmp_path / "c.toml"
-    cfg.write_text(
-        'name = "c"\ntime_limit = 5.0\nfamilies = [{kind = "builtin", name = "b", names = ["queens-5"]}]\n'
-        'solvers = [{name = "backtrack", mode = "count"}]\n'
-    )
+    cfg = queens_config(tmp_path / "c.toml", "time_limit = 5.0")
     foreign = tmp_path / "foreign.sqlite"
     con = sqlite3.connect(foreign)
     con.execute("CREATE TABLE results (a)")
@@ -147,11 +154,7 @@ def test_version_and_the_bare_command(capsys):
     ],
 )
 def test_config_numbers_are_bounded(tmp_path, capsys, line, field):
-    cfg = tmp_path / "c.toml"
-    cfg.write_text(
-        f'name = "c"\n{line}\nfamilies = [{{kind = "builtin", name = "b", names = ["queens-5"]}}]\n'
-        'solvers = [{name = "backtrack", mode = "count"}]\n'
-    )
+    cfg = queens_config(tmp_path / "c.toml", line)
     assert field in one_line_exit_2(capsys, ["run", str(cfg), "--db", str(tmp_path / "r.sqlite")])
     assert not (tmp_path / "r.sqlite").exists()
 
@@ -236,11 +239,7 @@ def test_numbers_in_puzzle_files_are_bounded(tmp_path, capsys):
 def test_table_picks_one_experiment_and_says_when_it_pools(tmp_path, capsys):
     db = str(tmp_path / "r.sqlite")
     for name, puzzle in (("one", "queens-5"), ("two", "queens-6")):
-        cfg = tmp_path / f"{name}.toml"
-        cfg.write_text(
-            f'name = "{name}"\ntime_limit = 5.0\nfamilies = [{{kind = "builtin", name = "b", '
-            f'names = ["{puzzle}"]}}]\nsolvers = [{{name = "backtrack", mode = "count"}}]\n'
-        )
+        cfg = queens_config(tmp_path / f"{name}.toml", "time_limit = 5.0", (puzzle,), name)
         assert main(["run", str(cfg), "--db", db, "--quiet"]) == 0
     capsys.readouterr()
     assert main(["table", db]) == 0
@@ -501,9 +500,7 @@ def test_validator_wording_speaks_of_the_file(tmp_path, capsys):
         '{"format":"eternity/edge","version":1,"rows":2,"cols":2,"pieces":[[0,1,1],[0,0,1,1],[1,1,0,0],[1,0,0,1]]}'
     )
     assert one_line_exit_2(capsys, ["info", str(f)]).endswith("pieces.0: should have at least 4 items, not 3")
-    cfg = tmp_path / "c.toml"
-    cfg.write_text('name = "c"\ntime_limit = nan\nfamilies = [{kind = "builtin", name = "b", names = ["queens-5"]}]\n'
-                   'solvers = [{name = "backtrack"}]\n')  # fmt: skip
+    cfg = queens_config(tmp_path / "c.toml", "time_limit = nan", mode=None)
     assert one_line_exit_2(capsys, ["run", str(cfg)]).endswith("time_limit: should be a finite number")
 
 
@@ -647,11 +644,7 @@ def test_a_region_as_large_as_the_puzzle_is_refused_for_what_it_is(capsys, tmp_p
 
 def test_run_on_a_scheduler_that_does_not_answer_is_one_line_and_no_database(capsys, tmp_path):
     """It was an internal error after Dask's 30 s, with an empty database left behind."""
-    cfg = tmp_path / "c.toml"
-    cfg.write_text(
-        'name = "c"\nfamilies = [{kind = "builtin", name = "b", names = ["queens-5"]}]\n'
-        'solvers = [{name = "backtrack", mode = "count"}]\n'
-    )
+    cfg = queens_config(tmp_path / "c.toml")
     db = tmp_path / "r.sqlite"
     argv = ["run", str(cfg), "--db", str(db), "--executor", "dask", "--scheduler", "tcp://127.0.0.1:1", "--quiet"]
     assert "no Dask scheduler answers there" in one_line_exit_2(capsys, argv)
@@ -665,11 +658,7 @@ def test_a_full_disk_under_the_results_is_said_not_called_a_bug(capsys, tmp_path
 
     from experiments import store
 
-    cfg = tmp_path / "c.toml"
-    cfg.write_text(
-        'name = "c"\nfamilies = [{kind = "builtin", name = "b", names = ["queens-5", "queens-6"]}]\n'
-        'solvers = [{name = "backtrack", mode = "count"}]\n'
-    )
+    cfg = queens_config(tmp_path / "c.toml", names=("queens-5", "queens-6"))
     db = tmp_path / "r.sqlite"
     real = store.Store.add_result
     calls = []
@@ -748,10 +737,7 @@ def test_table_says_when_one_experiment_holds_cells_of_several_time_limits(tmp_p
     """A config whose time limit changed between runs stores cells of both; the table pooled them silently."""
     cfg, db = tmp_path / "c.toml", str(tmp_path / "r.sqlite")
     for limit in ("5.0", "10.0"):
-        cfg.write_text(
-            f'name = "c"\ntime_limit = {limit}\nfamilies = [{{kind = "builtin", name = "b", names = ["queens-5"]}}]\n'
-            'solvers = [{name = "backtrack", mode = "count"}]\n'
-        )
+        queens_config(cfg, f"time_limit = {limit}")
         assert main(["run", str(cfg), "--db", db, "--quiet"]) == 0
     capsys.readouterr()
     assert main(["table", db]) == 0
