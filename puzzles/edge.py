@@ -177,15 +177,16 @@ class EdgePuzzle:
         d = self._tables()[1][piece]
         return [r for r in range(4) if d[r]]
 
-    def _looks(self) -> np.ndarray:
-        """A number per piece that is the same for two pieces exactly when they look the same (the
-        same colours up to rotation): the least of its turns read as base-B digits."""
+    def _looks(self) -> list:
+        """A key per piece that is the same for two pieces exactly when they look the same (the same
+        colours up to rotation): the least of its turns, read as base-B digits (or as a tuple when the
+        colours are too large for 64 bits)."""
         turns = self._tables()[0]
         base = int(self.pieces.max(initial=0)) + 1
         if base**4 < 2**62:
             keys = ((turns[:, :, 0] * base + turns[:, :, 1]) * base + turns[:, :, 2]) * base + turns[:, :, 3]
-            return keys.min(axis=1)
-        return np.asarray([min(self.placed(q, r) for r in range(4)) for q in range(self.n_pieces)], dtype=object)
+            return keys.min(axis=1).tolist()
+        return [min(self.placed(q, r) for r in range(4)) for q in range(self.n_pieces)]
 
     def identical_groups(self) -> dict[int, list[int]]:
         """The free pieces grouped by what they look like (the same colours up to rotation): the
@@ -194,7 +195,7 @@ class EdgePuzzle:
         (``relabel``): the copies of a full board permute, so its count is multiplied back."""
         fixed = {f.piece for f in self.fixed}
         groups: dict = {}
-        for q, key in enumerate(self._looks().tolist()):
+        for q, key in enumerate(self._looks()):
             if q not in fixed:
                 groups.setdefault(key, []).append(q)
         return {g[0]: g for g in groups.values()}
@@ -245,10 +246,14 @@ class EdgePuzzle:
     def colour_classes(self) -> tuple[list[int], list[int]]:
         """(frame colours, inner colours): frame colours are those next to a grey edge."""
         allc = set(int(x) for x in np.unique(self.pieces)) - {0}
-        grey = self.pieces == 0
-        beside = np.roll(grey, 1, axis=1) | np.roll(grey, -1, axis=1)  # side k next to a grey side
-        frame = set(int(x) for x in np.unique(self.pieces[beside & ~grey]))
+        frame = set(int(x) for x in np.unique(self.pieces[self.frame_sides()]))
         return sorted(frame), sorted(allc - frame)
+
+    def frame_sides(self) -> np.ndarray:
+        """frame[q, k]: side k of piece q is coloured and next to a grey side (a frame join's colour);
+        the coloured sides that are not are inner joins'."""
+        grey = self.pieces == 0
+        return (np.roll(grey, 1, axis=1) | np.roll(grey, -1, axis=1)) & ~grey
 
     # -- the XCC compilation -------------------------------------------
     def _greys(self) -> np.ndarray:
@@ -261,9 +266,9 @@ class EdgePuzzle:
             grey[f.piece] = -1
         return grey
 
-    def _turns_by_grey(self) -> dict[int, list[tuple[int, int]]]:
-        """The free pieces' distinct turns grouped by the sides they show grey, in piece order."""
-        grey = self._greys()
+    @staticmethod
+    def _turns_by_grey(grey: np.ndarray) -> dict[int, list[tuple[int, int]]]:
+        """The free pieces' distinct turns grouped by the sides they show grey (``_greys``), in piece order."""
         by_grey: dict[int, list[tuple[int, int]]] = {}
         for q, r in zip(*np.nonzero(grey >= 0)):
             by_grey.setdefault(int(grey[q, r]), []).append((int(q), int(r)))
@@ -286,19 +291,19 @@ class EdgePuzzle:
         r, c = np.divmod(np.arange(self.n_cells), self.cols)
         return (r == 0) * 1 + (c == self.cols - 1) * 2 + (r == self.rows - 1) * 4 + (c == 0) * 8
 
-    def n_candidates(self) -> int:
+    def n_candidates(self, grey: np.ndarray | None = None) -> int:
         """How many placements ``candidates`` lists, counted without listing them."""
-        grey = self._greys()
+        grey = self._greys() if grey is None else grey
         turns_by = np.bincount(grey[grey >= 0], minlength=16)
         fixed_cell = {f.cell for f in self.fixed}
         rims = np.delete(self.rims(), sorted(fixed_cell)) if fixed_cell else self.rims()
         return len(fixed_cell) + int(turns_by[rims].sum())
 
-    def check_model_size(self) -> None:
+    def check_model_size(self, grey: np.ndarray | None = None) -> None:
         """Refuse, before anything is built, a board whose placement model would not fit in memory: the
         models of every CP, SAT, MaxSAT and MIP engine and the XCC have one variable or option a
         placement, and a 300x300 board has 3x10^10 of them (the native search needs none)."""
-        n = self.n_candidates()
+        n = self.n_candidates(grey)
         if n > MAX_CANDIDATES:
             raise UsageError(
                 f"a model of this board would have {n:,} placements (cell, piece, turn); at most "
@@ -311,8 +316,9 @@ class EdgePuzzle:
         out once and grouped by where they show grey (Eternity II: 0.2 s, where asking every cell of
         every turn took 6 s before a CNF could be written)."""
         fixed_cell = {f.cell: f for f in self.fixed}
-        self.check_model_size()
-        by_grey = self._turns_by_grey()
+        grey = self._greys()
+        self.check_model_size(grey)
+        by_grey = self._turns_by_grey(grey)
         rims = self.rims()
         out = []
         for cell in range(self.n_cells):

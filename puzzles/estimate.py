@@ -64,7 +64,7 @@ def _halves(pieces: np.ndarray, where: np.ndarray) -> list[int]:
     """n_i for each colour on the sides ``where`` selects (half its count), colours in the order they
     first appear reading the pieces side by side (the order of the V recursion's sum)."""
     flat = pieces.ravel()[where.ravel()]
-    colours, first, counts = np.unique(flat, return_index=True, return_counts=True)
+    _, first, counts = np.unique(flat, return_index=True, return_counts=True)
     return [int(counts[i]) // 2 for i in np.argsort(first, kind="stable")]
 
 
@@ -84,14 +84,13 @@ class Model:
         free = np.ones(p.n_pieces, bool)
         free[list(fixed)] = False
         greys = (p.pieces[free] == 0).sum(axis=1)
-        grey = p.pieces == 0
-        beside = np.roll(grey, 1, axis=1) | np.roll(grey, -1, axis=1)  # a side next to a grey side
+        frame, coloured = p.frame_sides(), p.pieces != 0
         return cls(
             int((greys == 2).sum()),
             int((greys == 1).sum()),
             int((greys == 0).sum()),
-            _halves(p.pieces, beside & ~grey),
-            _halves(p.pieces, ~beside & ~grey),
+            _halves(p.pieces, frame),
+            _halves(p.pieces, coloured & ~frame),
         )
 
     @property
