@@ -79,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
 def check_outputs(a) -> None:
     """Every file or directory the command will write, checked before any work (``puzzles.outputs``):
     writable, of the right kind, and none of them one of the command's inputs or another output."""
-    from puzzles import outputs
+    from puzzles import catalog, outputs
 
     files = {}
     for name, kind in getattr(a, "outputs", {}).items():
@@ -87,6 +87,11 @@ def check_outputs(a) -> None:
         if value is not None:
             option = "-o" if name == "output" else "--" + name.replace("_", "-")
             outputs.check(value, option, kind)
+            if kind != "dir" and not os.path.exists(value) and catalog.shadows(value):
+                raise UsageError(
+                    f"{option} {value}: is the name of a built-in puzzle, which a file of that name would "
+                    f"shadow; give a file name with a suffix (such as {value}.json)"
+                )
             if kind != "dir":
                 files[option] = value
     skip = set(getattr(a, "outputs", {})) | {"func", "outputs", "command"}

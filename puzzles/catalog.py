@@ -12,6 +12,7 @@ trominoes, tetrominoes and pentominoes in free supply (``tilings.py``).
 
 from __future__ import annotations
 
+import os
 import re
 from functools import cache
 from pathlib import Path
@@ -253,6 +254,19 @@ def _load(name: str):
 
 def is_builtin(name: str) -> bool:
     return _load(name) is not None
+
+
+def shadows(path: str) -> bool:
+    """Whether a file written at ``path`` would shadow a built-in puzzle: ``load`` reads a file before a
+    built-in name, so ``prove -o eternity2-clue1`` would make the name mean the proof from then on."""
+    if os.sep in path or "." in path or not path:
+        return False
+    if path in eternity1.names():  # named, not built (its tables take seconds)
+        return True
+    try:
+        return _load(path) is not None
+    except (InputError, ValueError, KeyError):
+        return False
 
 
 def load_builtin(name: str):

@@ -29,7 +29,8 @@ def board(name):
 
 
 def checks(p, proof: dict) -> bool:
-    return zk.check(p, zk.dumps(proof), "proof", formats.puzzle_hash(p))[0]
+    """Whether a proof checks round by round (the floor set to 0: these proofs are short on purpose)."""
+    return zk.check(p, zk.dumps(proof), "proof", formats.puzzle_hash(p), min_bits=0)[0]
 
 
 @pytest.mark.parametrize(
@@ -90,7 +91,7 @@ def test_every_single_byte_change_is_rejected():
     p, sols = generate.edge_puzzle(2, 2, 1, 2, 5)
     ph = formats.puzzle_hash(p)
     text = zk.dumps(zk.prove(p, sols, ph, rounds=2))
-    assert zk.check(p, text, "p", ph)[0]
+    assert zk.check(p, text, "p", ph, min_bits=0)[0]
     raw = text.encode()
     accepted = []
     for i in range(len(raw)):
@@ -98,7 +99,7 @@ def test_every_single_byte_change_is_rejected():
             b = bytearray(raw)
             b[i] ^= flip
             try:
-                ok = zk.check(p, b.decode(), "p", ph)[0]
+                ok = zk.check(p, b.decode(), "p", ph, min_bits=0)[0]
             except (InputError, UnicodeDecodeError):
                 ok = False
             if ok:
@@ -135,7 +136,8 @@ def test_bad_proof_files(tmp_path, capsys):
     p, sol = board("eternity2-clue1")
     good = tmp_path / "good.json"
     good.write_text(zk.dumps(zk.prove(p, sol, formats.puzzle_hash(p), rounds=3)))
-    assert main(["check-proof", "eternity2-clue1", str(good)]) == 0
+    assert main(["check-proof", "eternity2-clue1", str(good), "--min-bits", "1"]) == 0
+    assert main(["check-proof", "eternity2-clue1", str(good)]) == 1  # 3 rounds: below the default floor
     cases = {
         "other": ("eternity2-clue3", good.read_text()),
         "truncated": ("eternity2-clue1", good.read_text()[:1000]),
@@ -174,3 +176,73 @@ def test_selby_split_end_to_end(tmp_path, name, solution):
         bad = tmp_path / f"{side}-bad.json"
         bad.write_text(json.dumps(short))
         assert main(["verify", name, str(bad), "--commitment", str(com)]) == 1
+
+
+def test_a_one_round_proof_is_refused_by_the_floor(tmp_path, capsys):
+    """The prover chooses the rounds, so a forger picks one: it checks a third of the time without any
+    solution.  The floor refuses a proof that weak before any round of it is looked at: an honest
+    one-round proof and one whose only round is garbage are refused alike, with the same reason."""
+    p, sol = board("eternity2-clue1")
+    ph = formats.puzzle_hash(p)
+    honest = zk.prove(p, sol, ph, rounds=1)
+    assert checks(p, honest)
+    garbage = {**honest, "challenge": "00" * 32}
+    assert not checks(p, garbage)
+    for name, proof in (("honest", honest), ("garbage", garbage)):
+        f = tmp_path / f"{name}.json"
+        f.write_text(zk.dumps(proof))
+        capsys.readouterr()
+        assert main(["check-proof", "eternity2-clue1", str(f)]) == 1, name
+        out = capsys.readouterr().out
+        assert "refused" in out and "2^-0.6" in out and "2^-40" in out, out
+    assert main(["check-proof", "eternity2-clue1", str(tmp_path / "honest.json"), "--min-bits", "0"]) == 0
+    assert main(["check-proof", "eternity2-clue1", str(tmp_path / "garbage.json"), "--min-bits", "0"]) == 1
+
+
+def test_prove_refuses_what_check_proof_would_not_read(tmp_path, capsys, monkeypatch):
+    from eternity.commands import prove
+
+    monkeypatch.setattr(prove, "MAX_FILE_BYTES", 2**20)  # a round of Eternity II's score is 33 KB
+    e2 = str(DATA / "eternity2" / "beam_459.json")
+    capsys.readouterr()
+    args = ["prove", "eternity2", e2, "--score", "459", "-o", str(tmp_path / "p.json")]
+    assert main(args + ["--rounds", "100"]) == 2
+    assert "rounds fit" in capsys.readouterr().err and not (tmp_path / "p.json").exists()
+    assert main(args + ["--rounds", "80", "--bits", "40"]) == 2
+    assert "not both" in capsys.readouterr().err
+
+
+def test_the_split_cheat_on_a_puzzle_with_no_solution_is_caught():
+    """Two pieces on a 1x2 board whose inner sides differ: no solution.  Each side alone is tiled, so
+    without the cut's colours both halves of a hand-made commitment verify.  With them, whatever colour
+    the cheat commits to, one of the two halves shows another."""
+    from puzzles.edge import EdgePuzzle
+    from puzzles.proofs import split
+
+    p = EdgePuzzle(rows=1, cols=2, pieces=[[0, 1, 0, 0], [0, 0, 0, 2]])
+    assert solving.get("edge-backtrack").solve(p, mode="count").count == 0
+    ph = formats.puzzle_hash(p)
+    left_half, right_half = [EdgePlacement(0, 0, 0)], [EdgePlacement(1, 1, 0)]
+    salt = bytes(32)
+    halves = {
+        side: {
+            "format": split.HALF_FORMAT, "version": split.VERSION, "puzzle": ph, "side": side, "salt": salt.hex(),
+            "placements": split._placements(p, half),
+        }
+        for side, half in (("left", left_half), ("right", right_half))
+    }  # fmt: skip
+    caught = []
+    for colour in (1, 2, 3):
+        c = {
+            "format": split.COMMIT_FORMAT, "version": split.VERSION, "puzzle": ph, "nonce": "00" * 16,
+            "left": {"cells": ["A1"], "pieces": ["1"]}, "cut": {"A1:E": colour},
+            "commitments": {s: split._digest(salt, h["placements"]) for s, h in halves.items()},
+        }  # fmt: skip
+        c = split.read_commitment(c, "c.json", ph, p)
+        bad = [s for s, h in halves.items() if split.verify_half(p, h, f"{s}.json", c, ph)]
+        assert bad, f"cut colour {colour}: both halves verify"
+        caught.append(bad)
+    assert caught == [["right"], ["left"], ["left", "right"]]
+    # a commitment without the cut's colours is not read for an edge puzzle
+    with pytest.raises(InputError, match="cut"):
+        split.read_commitment({k: v for k, v in c.items() if k != "cut"}, "c.json", ph, p)

@@ -18,7 +18,7 @@ def cmd_open(a) -> int:
 
     p, ph = _load(a)
     sol, _ = _solution(p, a.solution)
-    c = split.read_commitment(_json_file(a.commitment), a.commitment, ph)
+    c = split.read_commitment(_json_file(a.commitment), a.commitment, ph, p)
     half = split.open_half(p, sol, c, a.side)
     _write(a.output, json.dumps(half, indent=1) + "\n")
     print(f"opened the {a.side} half: {len(half['placements'])} placements in {a.output}")

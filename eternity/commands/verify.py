@@ -33,11 +33,15 @@ def _verify_half(a, p, ph) -> int:
     """`verify --commitment`: a half opened by `eternity open`, checked against the commitment."""
     from puzzles.proofs import split
 
-    c = split.read_commitment(_json_file(a.commitment), a.commitment, ph)
-    problems = split.verify_half(p, _json_file(a.solution), a.solution, c, ph)
-    for m in problems:
-        print(m)
-    print("the half checks against the commitment" if not problems else "INVALID")
+    c = split.read_commitment(_json_file(a.commitment), a.commitment, ph, p)
+    half = _json_file(a.solution)
+    problems = split.verify_half(p, half, a.solution, c, ph)
+    if a.json:
+        _out({"half": half.get("side"), "valid": not problems, "problems": problems})
+    else:
+        for m in problems:
+            print(m)
+        print("the half checks against the commitment" if not problems else "INVALID")
     return EXIT_OK if not problems else EXIT_INVALID
 
 

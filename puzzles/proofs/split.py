@@ -13,6 +13,12 @@ can tile only one side is caught half the time (repeat the challenge on fresh
 commitments to go lower: the protocol is interactive), and the transcript
 convinces the challenger only, not a bystander who did not choose the side.
 
+On an edge-matching board the commitment also fixes the colour of every join
+along the cut (``cut``), and each opened half must show those colours on its
+side.  Without them a claimant with no solution could tile each side on its
+own, the two disagreeing along the cut, and open either half successfully.
+Polyform halves need no such list: the cut's cells are the boundary itself.
+
 The salts are HMAC-SHA256 of a public nonce and the side, keyed by the
 solution itself, so opening needs the solution and nothing else kept secret.
 """
@@ -32,7 +38,7 @@ from ..polyform import PolyformPuzzle
 
 COMMIT_FORMAT = "eternity/split-commitment"
 HALF_FORMAT = "eternity/split-half"
-VERSION = 1
+VERSION = 2  # 2: the colours along the cut are committed (edge matching)
 SIDES = ("left", "right")
 
 
@@ -99,6 +105,60 @@ def _all_labels(puzzle) -> set[str]:
     return {n for _, _, n in puzzle.copy_names()}
 
 
+SIDE_LETTERS = "NESW"
+
+
+def cut_joins(puzzle: EdgePuzzle, left_cells: set[str]) -> list[tuple[str, int]]:
+    """The joins across the cut: (a left cell, the side that faces the right region), in reading order."""
+    out = []
+    for cell in range(puzzle.n_cells):
+        if puzzle.cell_name(cell) not in left_cells:
+            continue
+        for side in range(4):
+            nb = puzzle.neighbour(cell, side)
+            if nb >= 0 and puzzle.cell_name(nb) not in left_cells:
+                out.append((puzzle.cell_name(cell), side))
+    return out
+
+
+def _cut_key(cell: str, side: int) -> str:
+    return f"{cell}:{SIDE_LETTERS[side]}"
+
+
+def cut_colours(puzzle: EdgePuzzle, placements, left_cells: set[str]) -> dict[str, int]:
+    """The colour each join across the cut shows, keyed ``CELL:SIDE`` from the left side."""
+    by_cell = {int(pl[0]): pl for pl in placements}
+    out = {}
+    for name, side in cut_joins(puzzle, left_cells):
+        pl = by_cell[puzzle.parse_cell(name)]
+        out[_cut_key(name, side)] = int(puzzle.placed(int(pl[1]), int(pl[2]))[side])
+    return out
+
+
+def _cut_problems(puzzle: EdgePuzzle, placements, side: str, commitment: dict) -> list[str]:
+    """The joins across the cut at which an opened half shows another colour than the committed one."""
+    left_cells = set(commitment["left"]["cells"])
+    cut = commitment["cut"]
+    by_cell = {int(pl[0]): pl for pl in placements}
+    bad = []
+    for name, s in cut_joins(puzzle, left_cells):
+        key = _cut_key(name, s)
+        cell, face = puzzle.parse_cell(name), s
+        if side == "right":
+            cell, face = puzzle.neighbour(cell, s), (s + 2) % 4
+        pl = by_cell.get(cell)
+        if key not in cut or pl is None or int(puzzle.placed(int(pl[1]), int(pl[2]))[face]) != cut[key]:
+            bad.append(key)
+    if len(cut) != len(cut_joins(puzzle, left_cells)):
+        return ["the commitment's cut does not list the joins across the boundary"]
+    if bad:
+        return [
+            f"the {side} half shows other colours than the committed ones along the cut at {len(bad)} joins "
+            f"({', '.join(bad[:3])}{', ...' if len(bad) > 3 else ''})"
+        ]
+    return []
+
+
 def _salt(placements_text: bytes, nonce: bytes, side: str) -> bytes:
     return hmac.new(placements_text, nonce + side.encode(), hashlib.sha256).digest()
 
@@ -112,15 +172,18 @@ def commit(puzzle, placements, puzzle_hash: str, nonce: bytes | None = None) -> 
     left, right = halves(puzzle, placements)
     key = _canon(sorted(_placements(puzzle, placements), key=_canon))
     nonce = nonce or secrets.token_bytes(16)
+    cells = _cells_of(puzzle, left)
+    cut = cut_colours(puzzle, placements, set(cells)) if isinstance(puzzle, EdgePuzzle) else None
     return {
         "format": COMMIT_FORMAT,
         "version": VERSION,
         "puzzle": puzzle_hash,
         "nonce": nonce.hex(),
         "left": {
-            "cells": _cells_of(puzzle, left),
+            "cells": cells,
             "pieces": sorted((_label(puzzle, pl) for pl in left), key=lambda s: (len(s), s)),
         },
+        **({"cut": cut} if cut is not None else {}),
         "commitments": {
             side: _digest(_salt(key, nonce, side), _placements(puzzle, half))
             for side, half in zip(SIDES, (left, right))
@@ -160,15 +223,39 @@ def _check_header(data: Any, source: str, fmt: str, what: str, puzzle_hash: str)
         raise InputError(source, "puzzle", f"{what} of a different puzzle (its hash differs)")
 
 
-def read_commitment(data: Any, source: str, puzzle_hash: str) -> dict:
+def read_commitment(data: Any, source: str, puzzle_hash: str, puzzle=None) -> dict:
+    """A commitment file read; for an edge-matching ``puzzle`` the cut's colours are required."""
+    edge = isinstance(puzzle, EdgePuzzle)
     _check_header(data, source, COMMIT_FORMAT, "a split commitment", puzzle_hash)
     try:
         bytes.fromhex(data["nonce"])
         cells, pieces = list(map(str, data["left"]["cells"])), list(map(str, data["left"]["pieces"]))
         coms = {s: str(data["commitments"][s]) for s in SIDES}
-    except (KeyError, TypeError, ValueError):
+    except (KeyError, TypeError, ValueError, AttributeError):
         raise InputError(source, None, "needs nonce, left.cells, left.pieces, commitments.left/right") from None
-    return {**data, "left": {"cells": cells, "pieces": pieces}, "commitments": coms}
+    import re
+
+    if not re.fullmatch(r"[0-9a-f]{32}", str(data["nonce"])):
+        raise InputError(source, "nonce", "must be 32 hexadecimal digits")
+    for side, digest in coms.items():
+        if not re.fullmatch(r"[0-9a-f]{64}", digest):
+            raise InputError(source, f"commitments.{side}", "must be a SHA-256 digest (64 hexadecimal digits)")
+    if puzzle is not None:
+        unknown = sorted(set(cells) - _all_cells(puzzle))
+        if unknown:
+            raise InputError(source, "left.cells", f"{unknown[0]!r} is not a cell of the puzzle")
+        strangers = sorted(set(pieces) - _all_labels(puzzle))
+        if strangers:
+            raise InputError(source, "left.pieces", f"{strangers[0]!r} is not a piece of the puzzle")
+    out = {**data, "left": {"cells": cells, "pieces": pieces}, "commitments": coms}
+    if edge:
+        cut = data.get("cut")
+        if not isinstance(cut, dict) or not all(
+            isinstance(k, str) and isinstance(v, int) and not isinstance(v, bool) for k, v in cut.items()
+        ):
+            raise InputError(source, "cut", "needs the colour of every join along the cut (CELL:SIDE -> colour)")
+        out["cut"] = dict(cut)
+    return out
 
 
 def verify_half(puzzle, half: Any, half_source: str, commitment: dict, puzzle_hash: str) -> list[str]:
@@ -201,6 +288,8 @@ def verify_half(puzzle, half: Any, half_source: str, commitment: dict, puzzle_ha
     want_labels = left_labels if side == "left" else _all_labels(puzzle) - left_labels
     if len(set(labels)) != len(labels) or set(labels) != want_labels:
         problems.append(f"the {side} half's pieces are not the {side} side's pieces")
+    if isinstance(puzzle, EdgePuzzle):
+        problems += _cut_problems(puzzle, placements, side, commitment)
     sub = puzzle
     if isinstance(puzzle, EdgePuzzle):  # fixed pieces on the other side are not this half's business
         mine = {int(pl[0]) for pl in placements}

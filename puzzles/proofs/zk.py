@@ -56,6 +56,23 @@ def rounds_for(bits: int) -> int:
     return math.ceil(bits / math.log2(1.5))
 
 
+def bits_of(rounds: int) -> float:
+    """The soundness of ``rounds`` rounds in bits: the error is (2/3)^rounds = 2^-bits."""
+    return rounds * math.log2(1.5)
+
+
+def floor_refusal(rounds: int, min_bits: float) -> str | None:
+    """Why a proof of ``rounds`` rounds is refused under the floor ``min_bits``, or None.  The prover chooses
+    the rounds, so a forger with no solution picks few: one round is forged in about three tries.  Only
+    the checker's floor, not the proof's own figure, says how much a proof that checks is worth."""
+    if bits_of(rounds) >= min_bits:
+        return None
+    return (
+        f"{rounds} rounds give a soundness error of 2^-{bits_of(rounds):.1f}, weaker than the floor 2^-{min_bits:g} "
+        f"(a proof needs at least {rounds_for(math.ceil(min_bits))} rounds; a lower floor is --min-bits)"
+    )
+
+
 def _sha(*parts: bytes) -> bytes:
     h = hashlib.sha256()
     for p in parts:
@@ -216,9 +233,17 @@ def _unb64(v: Any, n: int, where: str, source: str) -> np.ndarray:
     return a
 
 
-def check(puzzle, text: str, source: str, puzzle_hash: str) -> tuple[bool, dict]:
-    """Whether the proof in ``text`` checks; (ok, the parsed proof).  Bad files raise InputError."""
+def check(
+    puzzle, text: str, source: str, puzzle_hash: str, min_bits: float = DEFAULT_BITS
+) -> tuple[bool, dict]:
+    """Whether the proof in ``text`` checks; (ok, the parsed proof).  Bad files raise InputError.
+
+    A proof weaker than ``min_bits`` bits of soundness does not check, whatever it holds: ``d["refused"]``
+    says why, and no round of it is looked at."""
     d = parse(text, source, puzzle_hash)
+    weak = floor_refusal(d["rounds"], min_bits)
+    if weak:
+        return False, {**d, "refused": weak}
     if d["statement"] != ("edge" if puzzle.kind == "edge" else "xcc"):
         raise InputError(source, "statement", f"{d['statement']!r} does not fit a {puzzle.kind} puzzle")
     st = statement(puzzle, d["score"])
