@@ -157,6 +157,10 @@ class Cpmpy(SolverBase):
 
     name = "cpmpy"
     MODES = ("first", "count", "all", "best")
+
+    def engine(self) -> str:
+        return self.options["backend"]
+
     OPTIONS = {
         "backend": Option(
             str,

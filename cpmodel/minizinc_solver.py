@@ -138,6 +138,10 @@ class MiniZinc(SolverBase):
 
     name = "minizinc"
     MODES = ("first", "count", "all", "best")
+
+    def engine(self) -> str:
+        return self.options["backend"]
+
     OPTIONS = {
         "backend": Option(
             str,

@@ -19,7 +19,8 @@ from puzzles.edge import EdgePlacement, EdgePuzzle
 from puzzles.errors import UsageError
 from puzzles.latin import LatinPuzzle, pair_from_self_orthogonal
 from puzzles.orders import search_order
-from solving import BuildLate, Limits, Option, SolverBase, SolveResult, Status, enumerated
+from solving import BuildLate, Evidence, Limits, Option, SolverBase, SolveResult, Status, enumerated
+from solving.tally import BogusModel, Tally
 
 from . import models, self_orthogonal
 
@@ -27,9 +28,10 @@ MODELS = ("auto", "xcc", "placement", "table", "self-orthogonal")
 
 
 class _Collector(cp_model.CpSolverSolutionCallback):
-    def __init__(self, decode, keep: int | None, want: int | None, progress, best: bool = False):
+    def __init__(self, decode, keep: int | None, want: int | None, progress, best: bool = False, tally=None):
         super().__init__()
         self.decode, self.keep, self.want, self.progress, self.best = decode, keep, want, progress, best
+        self.tally, self.bogus = tally, ""  # mode count: every model decoded and verified, none twice
         self.count = 0
         self.solutions: list = []
         self.scores: list[tuple[float, float, float]] = []
@@ -43,7 +45,14 @@ class _Collector(cp_model.CpSolverSolutionCallback):
             if self.progress:
                 self.progress({"score": int(self.objective_value), "bound": int(self.best_objective_bound)})
             return
-        if self.keep is None or len(self.solutions) < self.keep:
+        if self.tally is not None:
+            try:
+                self.tally.add(self.decode(self))
+            except BogusModel as e:
+                self.bogus = str(e)
+                self.stop_search()
+                return
+        elif self.keep is None or len(self.solutions) < self.keep:
             self.solutions.append(self.decode(self))
         if self.progress and self.count % 1000 == 0:
             self.progress({"solutions": self.count})
@@ -57,6 +66,10 @@ class CpSat(SolverBase):
     name = "cpsat"
     KINDS = SolverBase.KINDS + ("magic",)
     MODES = ("first", "count", "all", "best")
+
+    def engine(self) -> str:
+        return "ortools"
+
     OPTIONS = {
         "model": Option(
             str,
@@ -182,7 +195,8 @@ class CpSat(SolverBase):
             self._search(puzzle, kind, model, main_vars, prm)
         want = limits.wanted(mode)
         keep = 0 if mode == "count" else want
-        cb = _Collector(decode, keep, want, progress, best=mode == "best")
+        tally = Tally(puzzle) if mode == "count" else None
+        cb = _Collector(decode, keep, want, progress, best=mode == "best", tally=tally)
         status = solver.solve(model, cb)
         solve_s = time.perf_counter() - t0 - build_s
         proto = model.proto
@@ -217,7 +231,9 @@ class CpSat(SolverBase):
         if mode == "first":
             found = [decode(solver)] if status in (cp_model.OPTIMAL, cp_model.FEASIBLE) else []
             return enumerated(mode, complete=status == cp_model.INFEASIBLE, solutions=found, count=None, stats=stats)
-        return enumerated(
+        if cb.bogus:
+            return SolveResult(Status.ERROR, [], None, None, stats, f"solver cpsat: {cb.bogus}")
+        res = enumerated(
             mode,
             complete=complete,
             solutions=cb.solutions,
@@ -225,6 +241,9 @@ class CpSat(SolverBase):
             stats=stats,
             wanted=None if want is None else want * mult,
         )
+        if tally is not None and cb.count and res.status == Status.SOLVED:
+            res.evidence = Evidence.ENUMERATED.value
+        return res
 
     def _self_orthogonal(self, puzzle, mode, limits: Limits, progress) -> SolveResult:
         """A square orthogonal to its transpose, then the pair (A, A^T): see ``self_orthogonal``.

@@ -87,6 +87,10 @@ class Cube(SolverBase):
     name = "cube"
     KINDS = ("edge",)
     CAN_SPLIT = True
+
+    def engine(self) -> str:
+        return self.options["backend"]
+
     OPTIONS = {
         "backend": Option(str, "cadical195", "incremental python-sat solver for the cubes", INCREMENTAL),
         "amo": Option(str, "seqcounter", "at-most-one encoding", ENCODINGS),

@@ -29,7 +29,8 @@ from importlib import metadata
 from pathlib import Path
 
 from puzzles.errors import UsageError
-from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
+from solving import Evidence, Limits, Option, SolverBase, SolveResult, Status, enumerated
+from solving.tally import BogusModel, Tally
 
 from .amo import ENCODINGS
 from .solver import IDENTICAL, decoded, encode
@@ -212,6 +213,10 @@ class External(SolverBase):
     """`external`: any SAT solver binary (DIMACS in, SAT competition output back) on the CNF encodings."""
 
     name = "external"
+
+    def engine(self) -> str:
+        return program(self.options["cmd"]).rsplit("/", 1)[-1]
+
     OPTIONS = {
         "cmd": Option(
             str,
@@ -268,6 +273,7 @@ class External(SolverBase):
         want = limits.wanted(mode)
         deadline = None if limits.time_s is None else t0 + limits.time_s
         solutions, count, complete, blocked = [], 0, False, []
+        tally = Tally(puzzle)
         t1 = time.perf_counter()
         while True:
             left = None if deadline is None else deadline - time.perf_counter()
@@ -286,7 +292,13 @@ class External(SolverBase):
                 break
             chosen = [v for v in enc.decision if v in true]
             count += 1
-            if mode != "count" and (want is None or len(solutions) < want):
+            if mode == "count":  # every model decoded and verified, none twice: the count is not its word
+                try:
+                    tally.add(decoded(puzzle, enc, chosen))
+                except (BogusModel, IndexError, KeyError, ValueError) as e:
+                    stats["time_s"] = time.perf_counter() - t1
+                    return SolveResult(Status.ERROR, [], None, None, stats, f"external solver: {e}")
+            elif want is None or len(solutions) < want:
                 solutions.append(decoded(puzzle, enc, chosen))
             if want is not None and count >= want:
                 break
@@ -294,7 +306,7 @@ class External(SolverBase):
             if progress:
                 progress({"solutions": count})
         stats["time_s"] = time.perf_counter() - t1
-        return enumerated(
+        res = enumerated(
             mode,
             complete=complete,
             solutions=solutions,
@@ -302,3 +314,6 @@ class External(SolverBase):
             stats=stats,
             wanted=None if want is None else want * enc.multiplier,
         )
+        if mode == "count" and count and res.status == Status.SOLVED:
+            res.evidence = Evidence.ENUMERATED.value
+        return res

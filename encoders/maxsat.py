@@ -64,6 +64,10 @@ class MaxSat(SolverBase):
     name = "maxsat"
     MODES = ("best",)
     KINDS = ("edge",)
+
+    def engine(self) -> str:
+        return "rc2/" + self.options["solver"]
+
     OPTIONS = {
         "solver": Option(str, "g4", "the SAT oracle RC2 runs (python-sat's names: g3, g4, cd15, cd19, mgh, ...)"),
         "amo": Option(str, "seqcounter", "at-most-one encoding of the placement rules", tuple(ENCODINGS)),

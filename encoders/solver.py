@@ -16,7 +16,8 @@ from pysat.solvers import SolverNames
 
 from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
-from solving import BuildLate, Limits, Option, SolverBase, SolveResult, Status, enumerated
+from solving import BuildLate, Evidence, Limits, Option, SolverBase, SolveResult, Status, enumerated
+from solving.tally import BogusModel, Tally
 
 from .amo import ENCODINGS
 from .cnf import Encoding, direct_cnf, magic_cnf, xcc_cnf
@@ -137,6 +138,10 @@ class Sat(SolverBase):
 
     name = "sat"
     KINDS = SolverBase.KINDS + ("magic",)
+
+    def engine(self) -> str:
+        return self.options["backend"]
+
     OPTIONS = {
         "backend": Option(str, "cadical195", "python-sat solver", BACKENDS),
         "amo": Option(str, "seqcounter", "at-most-one encoding", ENCODINGS),
@@ -187,6 +192,7 @@ class Sat(SolverBase):
         want = limits.wanted(mode)
         keep = mode != "count"
         solutions, count, complete = [], 0, False
+        tally, bogus = Tally(puzzle), ""
         t1 = time.perf_counter()
         if deadline is not None and t1 > deadline:  # the solver itself takes seconds to load a large CNF
             return late(t0)
@@ -209,7 +215,13 @@ class Sat(SolverBase):
                     break
                 chosen = [v for v in enc.decision if s.model[v - 1] > 0]
                 count += 1
-                if keep and (want is None or len(solutions) < want):
+                if not keep:  # mode count: every model decoded and verified, none twice
+                    try:
+                        tally.add(decoded(puzzle, enc, chosen))
+                    except BogusModel as e:
+                        bogus = str(e)
+                        break
+                elif want is None or len(solutions) < want:
                     solutions.append(decoded(puzzle, enc, chosen))
                 if want is not None and count >= want:
                     break
@@ -227,7 +239,9 @@ class Sat(SolverBase):
             decisions=st.get("decisions"),
             propagations=st.get("propagations"),
         )
-        return enumerated(
+        if bogus:
+            return SolveResult(Status.ERROR, [], None, None, stats, f"solver sat ({backend}): {bogus}")
+        res = enumerated(
             mode,
             complete=complete,
             solutions=solutions,
@@ -235,6 +249,9 @@ class Sat(SolverBase):
             stats=stats,
             wanted=None if want is None else want * enc.multiplier,
         )
+        if not keep and count and res.status == Status.SOLVED:
+            res.evidence = Evidence.ENUMERATED.value
+        return res
 
 
 def decoded(puzzle, enc: Encoding, chosen: list[int]) -> list:

@@ -12,6 +12,7 @@ from .contract import (
     KINDS,
     MODES,
     BuildLate,
+    Evidence,
     Limits,
     Mode,
     Progress,
@@ -20,7 +21,9 @@ from .contract import (
     SolveResult,
     Status,
     answered,
+    claim,
     enumerated,
+    is_claim,
     past,
 )
 from .options import Option, assignments
@@ -31,6 +34,9 @@ __all__ = [
     "ANSWERED",
     "answered",
     "BuildLate",
+    "Evidence",
+    "claim",
+    "is_claim",
     "past",
     "KINDS",
     "MODES",

@@ -47,6 +47,34 @@ class Status(enum.StrEnum):
 ANSWERED = frozenset({Status.SOLVED, Status.UNSAT})
 
 
+class Evidence(enum.StrEnum):
+    """What an answer rests on, beside its status.  The values are what the store and the tables show; a
+    claim is written ``claimed by ENGINE`` (``claim``).
+
+    A board is checked by the verifier, whoever found it.  The other answers (a count, "unsatisfiable", an
+    optimum) cannot be checked after the fact without their evidence, so each says what it is."""
+
+    VERIFIED = "verified"  # every returned solution passed the independent verifier
+    ENUMERATED = "enumerated"  # a count whose every model was decoded, verified and found distinct
+    EXHAUSTION = "exhaustion"  # this project's own search finished (a count, no solution, an optimum)
+    DIAGRAM = "diagram"  # counted on a diagram of all solutions built in this run
+    FILE = "file"  # read from a sealed file (a diagram, a ledger): as good as what wrote it
+    CERTIFICATE = "certificate"  # no solution, with a DRAT proof that a checker accepted
+
+
+CLAIM = "claimed by "
+
+
+def claim(engine: str) -> str:
+    """The evidence of an answer that rests on an engine's word alone."""
+    return CLAIM + (engine or "an engine")
+
+
+def is_claim(evidence: str | None) -> bool:
+    """Whether stored evidence is an engine's word (not checked here)."""
+    return bool(evidence) and str(evidence).startswith(CLAIM)
+
+
 def answered(status: str) -> bool:
     """``Status.answered`` of a status as the store writes it ("solved", "limit", ...)."""
     return status in ANSWERED
@@ -95,6 +123,9 @@ class SolveResult:
     # mode best: True when the score is proven the best possible, False when it is a best board so far,
     # None when the solver does not say (the beam proves nothing: False)
     optimal: bool | None = None
+    # what the answer rests on (``Evidence`` or ``claim(engine)``); None until ``solve_verified`` sets it, and
+    # for a result that answered nothing (a limit, an error).  A solver that knows better sets it itself.
+    evidence: str | None = None
 
     def __post_init__(self) -> None:
         self.status = Status(self.status)
@@ -166,6 +197,9 @@ class SolverBase:
     MODES: ClassVar[tuple[str, ...]] = ("first", "count", "all")
     KINDS: ClassVar[tuple[str, ...]] = KINDS
     CAN_SPLIT: ClassVar[bool] = False
+    # this project's own exhaustive search: a count or "no solution" from a finished search is an exhaustion.
+    # Any other solver's such answers are its engine's claim (``engine``) unless it brings their evidence.
+    NATIVE: ClassVar[bool] = False
 
     def __init__(self, options: dict[str, Any] | None = None):
         options = dict(options or {})
@@ -196,6 +230,10 @@ class SolverBase:
             why = self.OPTIONS[k].refusal(k, kind, mode)
             if why:
                 raise UsageError(f"solver {self.name}: {why}")
+
+    def engine(self) -> str:
+        """The engine whose word an answer rests on when it brings no evidence (a backend, a binary)."""
+        return self.name
 
     @classmethod
     def here(cls) -> str | None:

@@ -13,7 +13,7 @@ import time
 from puzzles.verify import verify
 
 from . import registry
-from .contract import Limits, Progress, SolveResult, Status
+from .contract import Evidence, Limits, Progress, SolveResult, Status, claim
 
 
 def accepted(puzzle, solution, mode: str) -> bool:
@@ -47,6 +47,7 @@ def solve_verified(
     res.search_s = float(search) if search is not None else max(0.0, call - (build or 0.0))
     res.build_s = float(build) if build is not None else max(0.0, call - res.search_s)
     if not res.solutions:
+        res.evidence = evidence_of(solver, res, mode)
         return res, None
     t0 = time.perf_counter()
     verified = all(accepted(puzzle, s, mode) for s in res.solutions)
@@ -54,4 +55,27 @@ def solve_verified(
     if not verified:
         res.status = Status.ERROR
         res.message = "a returned solution failed verification" + (f" ({res.message})" if res.message else "")
+    res.evidence = evidence_of(solver, res, mode)
     return res, verified
+
+
+def evidence_of(solver, res: SolveResult, mode: str) -> str | None:
+    """What an answer rests on (``Evidence``), by one rule for every solver.
+
+    A result that answered nothing has none.  Evidence a solver set itself (a checked certificate, a count of
+    verified models, a diagram) stands.  Otherwise a board is verified; a count, "no solution" and a proven
+    optimum are an exhaustion when this project's own search finished, and the engine's claim when not."""
+    if not res.status.answered:
+        return None
+    if res.evidence:
+        return res.evidence
+    native = bool(getattr(solver, "NATIVE", False))
+    engine = solver.engine() if hasattr(solver, "engine") else getattr(solver, "name", "")
+    rests = Evidence.EXHAUSTION.value if native else claim(engine)
+    if res.status == Status.UNSAT:
+        return rests
+    if mode == "best":
+        return rests if res.optimal else Evidence.VERIFIED.value
+    if mode == "count" or (mode == "all" and not res.solutions):
+        return rests
+    return Evidence.VERIFIED.value

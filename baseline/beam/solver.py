@@ -24,6 +24,7 @@ class Beam(SolverBase):
     """`beam`: Selby's beam search with an exhaustive end-game (edge matching)."""
 
     name = "beam"
+    NATIVE = True
     KINDS = ("edge", "polyform", "queens")
     MODES = ("first", "best")
     OPTIONS = OPTIONS

@@ -70,6 +70,7 @@ class EdgeBacktrack(SolverBase):
     """`edge-backtrack`: the table-driven edge-matching backtracker in numba (static orders, MRV, best mode)."""
 
     name = "edge-backtrack"
+    NATIVE = True
     KINDS = ("edge",)
     MODES = ("first", "count", "all", "best")
     CAN_SPLIT = True

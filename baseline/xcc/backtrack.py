@@ -34,6 +34,7 @@ class Backtrack(SolverBase):
     """`backtrack`: Knuth's Algorithm C in numba, the exhaustive reference for every puzzle."""
 
     name = "backtrack"
+    NATIVE = True
     CAN_SPLIT = True
     OPTIONS = {
         "seed": Option(int, -1, "break MRV ties at random from this seed (-1: first item in order)", lo=-1),

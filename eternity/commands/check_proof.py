@@ -19,8 +19,7 @@ def cmd_check_proof(a) -> int:
     strength = f"soundness error 2^-{zk.bits_of(d['rounds']):.1f}, floor 2^-{a.min_bits:g}"
     if ok:
         print(
-            f"the proof checks: the prover holds {claim} of {a.puzzle} ({strength}; "
-            f"{time.perf_counter() - t0:.2f} s)"
+            f"the proof checks: the prover holds {claim} of {a.puzzle} ({strength}; {time.perf_counter() - t0:.2f} s)"
         )
         return EXIT_OK
     if d.get("refused"):

@@ -95,7 +95,7 @@ def cmd_solve(a) -> int:
             d["bucas_url"] = formats.bucas_url(p, res.solutions[0])
         _out(d)
     else:
-        line = res.status.value
+        line = res.status.value + (f" ({res.evidence})" if res.evidence else "")
         if res.count is not None:
             line += f"  count {res.count}" + ("" if res.status != solving.Status.LIMIT else " (incomplete)")
         if "distinct" in res.stats:

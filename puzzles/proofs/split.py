@@ -179,10 +179,7 @@ def commit(puzzle, placements, puzzle_hash: str, nonce: bytes | None = None) -> 
         "version": VERSION,
         "puzzle": puzzle_hash,
         "nonce": nonce.hex(),
-        "left": {
-            "cells": cells,
-            "pieces": sorted((_label(puzzle, pl) for pl in left), key=lambda s: (len(s), s)),
-        },
+        "left": {"cells": cells, "pieces": sorted((_label(puzzle, pl) for pl in left), key=lambda s: (len(s), s))},
         **({"cut": cut} if cut is not None else {}),
         "commitments": {
             side: _digest(_salt(key, nonce, side), _placements(puzzle, half))

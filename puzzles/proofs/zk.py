@@ -233,9 +233,7 @@ def _unb64(v: Any, n: int, where: str, source: str) -> np.ndarray:
     return a
 
 
-def check(
-    puzzle, text: str, source: str, puzzle_hash: str, min_bits: float = DEFAULT_BITS
-) -> tuple[bool, dict]:
+def check(puzzle, text: str, source: str, puzzle_hash: str, min_bits: float = DEFAULT_BITS) -> tuple[bool, dict]:
     """Whether the proof in ``text`` checks; (ok, the parsed proof).  Bad files raise InputError.
 
     A proof weaker than ``min_bits`` bits of soundness does not check, whatever it holds: ``d["refused"]``
