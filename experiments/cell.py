@@ -38,6 +38,7 @@ def solve_cell(spec: dict) -> dict:
             "build_s": res.build_s,
             "search_s": res.search_s,
             "optimal": None if res.optimal is None else int(res.optimal),
+            "evidence": res.evidence,
         }
         if spec.get("detail") and res.status.answered:  # the family's own statistics of the solutions
             module, _, fn = spec["detail"].partition(":")

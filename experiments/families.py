@@ -98,6 +98,11 @@ class _Family(_M):
     def instance_id(self, puzzle, params: dict) -> str:
         return puzzle_hash(puzzle)
 
+    def solvable(self, params: dict) -> bool | None:
+        """Whether an instance is known to have a solution (a planted one): the runner calls an
+        "unsatisfiable" answer on it wrong.  None: not known."""
+        return None
+
 
 MAX_POINTS = 10_000  # values a range may expand to
 MAX_INSTANCES = 10_000
@@ -175,6 +180,9 @@ class EdgeFamily(_Family):
             raise ValueError("unsat: boards with clues are not made unsolvable (give one or the other)")
         return self
 
+    def solvable(self, params: dict) -> bool | None:
+        return not params.get("unsat")  # a planted solution, unless the board was made unsolvable
+
     def _shares(self) -> list[float]:
         return [float(self.clues)] if isinstance(self.clues, (int, float)) else [float(c) for c in self.clues]
 
@@ -245,6 +253,9 @@ class PolyformFamily(_Family):
             if (r * c) % k == 0:
                 yield {"rows": r, "cols": c, "size": k}
 
+    def solvable(self, params: dict) -> bool | None:
+        return True  # the rectangle was cut into the pieces
+
     def puzzles(self, seed: int, on_sample: OnSample = None, known: dict | None = None) -> Pairs:
         out = []
         for pt in self.points():
@@ -269,6 +280,9 @@ class BuiltinFamily(_Family):
             if not catalog.is_builtin(n):
                 raise ValueError(f"unknown built-in puzzle {n!r}")
         return v
+
+    def solvable(self, params: dict) -> bool | None:
+        return True if catalog.known_solution(params["builtin"]) is not None else None
 
     def puzzles(self, seed: int, on_sample: OnSample = None, known: dict | None = None) -> Pairs:
         return [(catalog.load_builtin(n), {"builtin": n}) for n in self.names]

@@ -77,6 +77,8 @@ def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
                 "median_s": _stat(statistics.median, [_t(r, clock) for r in rs]),
                 "mean_nodes": statistics.fmean(nodes) if nodes else None,
                 "verified": sum(1 for r in rs if r["verified"] == 1),
+                "claimed": _claimed(rs),
+                "wrong": sum(r["status"] == "wrong" for r in rs),
                 "errors": sum(r["status"] in ("error", "memout") for r in rs),
                 "mean_score": _mean_score([r.get("best_score") for r in rs]),
                 "optimal": sum(1 for r in rs if r.get("optimal") == 1),
@@ -104,6 +106,8 @@ def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
                 "median_s": _stat(statistics.median, best),
                 "mean_nodes": None,
                 "verified": None,
+                "claimed": None,
+                "wrong": None,
                 "errors": None,
                 "optimal": None,
                 "mean_score": _mean_score(
@@ -137,6 +141,15 @@ def by_point(rows: list[dict], by: str) -> list[dict]:
     return out
 
 
+def _claimed(rs: list[dict]) -> int | None:
+    """Answered cells whose answer rests on an engine's word; None for a store written before answers
+    carried their evidence."""
+    answered = [r for r in rs if r["status"] in ANSWERED]
+    if answered and all(r.get("evidence") is None for r in answered):
+        return None
+    return sum(solving.is_claim(r.get("evidence")) for r in answered)
+
+
 def _mean_score(scores: list) -> float | None:
     """Mode best: the mean best score of the cells that have one (the virtual best: each instance's top)."""
     have = [v for v in scores if v is not None]
@@ -146,7 +159,11 @@ def _mean_score(scores: list) -> float | None:
 LEGEND = (
     "Times on the {clock} clock ({means}); par2: mean, an unsolved cell counted as twice the time limit. "
     "solved: cells answered (solved or unsatisfiable). verified: cells whose returned solutions the verifier "
-    "checked and accepted (a count returns none to check). errors: error or memout cells. mean_score (mode best): "
+    "checked and accepted (a count returns none to check). claimed: of the solved, the cells whose answer rests "
+    "on an engine's word alone (an unsatisfiable or a count with no certificate, exhaustion or checked models; "
+    "blank: stored before answers carried their evidence). wrong: answers the runner refuted (unsatisfiable on "
+    "a board with a planted solution, a count other evidence contradicts); not counted as solved. errors: "
+    "error or memout cells. mean_score (mode best): "
     "the mean best score; optimal: cells whose score is proven the best possible."
 )
 WINNERS_LEGEND = (
@@ -161,7 +178,10 @@ PEAKS_LEGEND = (
     "median of the nodes or placements a solver reports (a time of milliseconds is mostly set-up; a time-out "
     "hides how far past the limit a search would go, its placements do not)."
 )
-COLUMNS = ["family", "class", "solver", "cells", "solved", "par2_s", "median_s", "mean_nodes", "verified", "errors"]
+COLUMNS = [
+    "family", "class", "solver", "cells", "solved", "par2_s", "median_s", "mean_nodes", "verified", "claimed", "wrong",
+    "errors",
+]  # fmt: skip
 
 
 def _fmt(v) -> str:

@@ -46,7 +46,8 @@ class Instance:
 
 # what a worker's row gives the store, besides the cell's own fields
 ROW_FIELDS = (
-    "status wall_s cpu_s peak_mb nodes conflicts count best_score message load_s build_s search_s optimal".split()
+    "status wall_s cpu_s peak_mb nodes conflicts count best_score message load_s build_s search_s optimal "
+    "evidence".split()
 )
 
 
@@ -300,7 +301,11 @@ def run(
     todo = longest_first([c for c in all_cells if c["key"] not in done])
     jobs = jobs or os.cpu_count() or 1
     host, vers = socket.gethostname(), versions()
-    summary = {"cells": len(all_cells), "skipped": len(all_cells) - len(todo), "ran": 0, "solved": 0}
+    summary: dict = {"cells": len(all_cells), "skipped": len(all_cells) - len(todo), "ran": 0, "solved": 0}
+    summary["wrong"] = []
+    family = {f.name: f for f in cfg.families}
+    solvable = {inst.id: family[inst.family].solvable(inst.params) for inst in instances}
+    names = {inst.id: inst.name for inst in instances}
 
     def record(cell: dict, row: dict, ran: bool = True) -> None:
         full = {
@@ -314,10 +319,14 @@ def run(
         full["detail"] = json.dumps(row["detail"]) if row.get("detail") is not None else None
         full["verified"] = None if row.get("verified") is None else int(bool(row["verified"]))
         full.update(versions=vers, host=host, finished_at=time.strftime("%Y-%m-%dT%H:%M:%S"))
+        wrong = _planted_refuted(full, solvable.get(cell["instance"]))
+        if wrong:
+            full["status"], full["message"] = solving.Status.WRONG.value, wrong
+            summary["wrong"].append(f"{full['config']} on {names.get(cell['instance'], cell['instance'])}: {wrong}")
         store.add_result(full)
         if ran:
             summary["ran"] += 1
-            summary["solved"] += solving.answered(row.get("status", ""))
+            summary["solved"] += solving.answered(full.get("status", ""))
 
     with Progress(
         TextColumn("{task.description}"),
@@ -342,8 +351,55 @@ def run(
                     }
                 )
     _combine(store, all_cells, record)
+    for key, config, inst, why in disagreements(store.results()):
+        store.mark_wrong(key, why)
+        summary["wrong"].append(f"{config} on {names.get(inst, inst)}: {why}")
     store.close()
     return summary
+
+
+def _planted_refuted(row: dict, solvable: bool | None) -> str | None:
+    """Why a row's answer is wrong given that its instance has a planted solution, or None."""
+    if solvable and row.get("status") == solving.Status.UNSAT.value:
+        return f"wrong: unsatisfiable ({row.get('evidence') or 'no evidence'}), but the instance has a planted solution"
+    return None
+
+
+def disagreements(rows: list[dict]) -> list[tuple[str, str, str, str]]:
+    """Counts that disagree on one instance: (key, config, instance, why) for each row found wrong.
+
+    The reference is the count most of the rows with evidence give (a native exhaustion, verified models,
+    a diagram), or, when none has evidence, the count most rows give; a count of its own that differs from
+    it is wrong.  Two counts with evidence that differ are both flagged: one of the project's own searches
+    is then at fault, which is a bug to report, not a claim to weigh."""
+    from collections import Counter, defaultdict
+
+    by_inst: dict[str, list[dict]] = defaultdict(list)
+    for r in rows:
+        if r["mode"] == "count" and r["status"] == solving.Status.SOLVED.value and r.get("count") is not None:
+            by_inst[r["instance"]].append(r)
+    out = []
+    for inst, rs in by_inst.items():
+        if len({r["count"] for r in rs}) < 2:
+            continue
+        backed = [r for r in rs if r.get("evidence") and not solving.is_claim(r["evidence"])]
+        evidenced = Counter(r["count"] for r in backed)
+        if len(evidenced) > 1:  # evidence against evidence: every one of them is suspect
+            for r in backed:
+                others = sorted(c for c in evidenced if c != r["count"])
+                why = f"wrong: count {r['count']} ({r['evidence']}), where other evidence gives {others[0]}"
+                out.append((r["key"], r["config"], inst, why))
+            continue
+        ref, source = (
+            (next(iter(evidenced)), "evidence gives")
+            if evidenced
+            else (Counter(r["count"] for r in rs).most_common(1)[0][0], "most solvers give")
+        )
+        for r in rs:
+            if r["count"] != ref:
+                why = f"wrong: count {r['count']} ({r.get('evidence') or 'no evidence'}), where {source} {ref}"
+                out.append((r["key"], r["config"], inst, why))
+    return out
 
 
 def _puzzle(inst: Instance):

@@ -42,7 +42,9 @@ ADDED = {
     "search_s": "REAL",
     "count_exact": "TEXT",
     "optimal": "INTEGER",
-}  # optimal: mode best, 1 when the score is proven the best possible
+    "evidence": "TEXT",
+}  # optimal: mode best, 1 when the score is proven the best possible; evidence: what an answer rests on
+EXTRA = ["count_exact", "optimal", "evidence"]  # written by ``add_result`` beside RESULT_COLUMNS
 INT64 = (-(1 << 63), (1 << 63) - 1)
 
 
@@ -136,14 +138,25 @@ class Store:
         row = dict(row)
         row["count_exact"] = None
         row["optimal"] = None if row.get("optimal") is None else int(row["optimal"])
+        row["evidence"] = row.get("evidence")
         n = row.get("count")
         if isinstance(n, int) and not INT64[0] <= n <= INT64[1]:  # SQLite's integers are 64-bit: keep it exact
             # the REAL is for SQL's sorting and sums; past a float's range (a count of thousands of
             # digits) it is NULL, and the text alone holds the number
             row["count"], row["count_exact"] = (float(n) if abs(n) < 1e308 else None), str(n)
-        cols = ", ".join(RESULT_COLUMNS + ["count_exact", "optimal"])
-        vals = ", ".join(":" + c for c in RESULT_COLUMNS + ["count_exact", "optimal"])
+        cols = ", ".join(RESULT_COLUMNS + EXTRA)
+        vals = ", ".join(":" + c for c in RESULT_COLUMNS + EXTRA)
         self.db.execute(f"INSERT OR IGNORE INTO results ({cols}) VALUES ({vals})", row)
+        self.db.commit()
+
+    def mark_wrong(self, key: str, why: str) -> None:
+        """A stored answer found wrong (``Status.WRONG``): its status changes, the answer it gave stays in
+        its count and its message says why, so nothing stored is lost."""
+        self.db.execute(
+            "UPDATE results SET status = 'wrong', message = ? || CASE WHEN message IS NULL OR message = '' "
+            "THEN '' ELSE ' (' || message || ')' END WHERE key = ? AND status != 'wrong'",
+            (why, key),
+        )
         self.db.commit()
 
     def results(self) -> list[dict]:

@@ -37,6 +37,9 @@ class Status(enum.StrEnum):
     LIMIT = "limit"  # a time, node or width limit stopped it before an answer
     MEMOUT = "memout"  # it ran out of memory (runner cells)
     ERROR = "error"  # it failed, or returned a solution the verifier rejects
+    # the runner's: an answer that what is known of the instance contradicts ("unsatisfiable" on a board with
+    # a planted solution, a count other solvers' evidence refutes); never a solver's own status
+    WRONG = "wrong"
 
     @property
     def answered(self) -> bool:

@@ -28,6 +28,12 @@ def cmd_run(a) -> int:
     print(
         f"{s['ran']} cells run, {s['skipped']} already stored, {s['solved']} answered; results in {db}", file=sys.stderr
     )
+    if s["wrong"]:
+        print(f"{len(s['wrong'])} wrong answers (status wrong in the store and the tables):", file=sys.stderr)
+        for line in s["wrong"][:20]:
+            print(f"  {line}", file=sys.stderr)
+        if len(s["wrong"]) > 20:
+            print(f"  ... and {len(s['wrong']) - 20} more (eternity table {db})", file=sys.stderr)
     return 0
 
 
