@@ -17,6 +17,7 @@ answer.
 from __future__ import annotations
 
 import os
+import resource
 import shlex
 import shutil
 import signal
@@ -32,6 +33,7 @@ from puzzles.errors import UsageError
 from solving import Evidence, Limits, Option, SolverBase, SolveResult, Status, enumerated
 from solving.tally import BogusModel, Tally
 
+from . import drat
 from .amo import ENCODINGS
 from .solver import IDENTICAL, decoded, encode
 
@@ -44,6 +46,9 @@ KNOWN = {
     "cryptominisat": ("cryptominisat5 --verb 0 {cnf}", "Debian: apt-get install cryptominisat"),
     "glucose": ("glucose -verb=0 -model {cnf}", "Debian: apt-get install glucose"),
 }
+
+# Known solvers that write a DRAT proof of an "unsatisfiable" when given a file name after the CNF
+PROOF_ARG = {"cadical": "{proof}", "kissat": "{proof}"}
 
 # A binary that a Python distribution ships inside its wheel (not on PATH): name -> distribution
 WHEELS = {"kissat": "passagemath-kissat"}
@@ -70,19 +75,35 @@ def locate(word: str) -> str | None:
 
 def program(cmd: str) -> str:
     """The program a command runs, as written: a known name's binary, or a command line's first word."""
-    words = shlex.split(KNOWN[cmd][0] if cmd in KNOWN else cmd)
+    try:
+        words = shlex.split(KNOWN[cmd][0] if cmd in KNOWN else cmd)
+    except ValueError as e:  # an open quote
+        raise UsageError(f"solver external: cmd {cmd!r} is not a command line ({e})") from None
     return words[0] if words else ""
 
 
-def argv_of(cmd: str, cnf: str, out: str) -> list[str]:
-    """The command line: a known name, or a command whose words may hold {cnf} and {out} (else the CNF
-    file goes last). A program named without a path is looked up by ``locate``."""
+def argv_of(cmd: str, cnf: str, out: str, proof: str | None = None) -> list[str]:
+    """The command line: a known name, or a command whose words may hold {cnf}, {out} and {proof} (else the
+    CNF file goes last). A program named without a path is looked up by ``locate``.  ``proof``: where the
+    command writes its DRAT proof (a known solver that can is given the file; a command line says where
+    with {proof}); None: no proof asked, and a {proof} word is dropped."""
     words = shlex.split(KNOWN[cmd][0] if cmd in KNOWN else cmd)
+    if not words:
+        raise UsageError("solver external: cmd is empty")
     if not any("{cnf}" in w for w in words):
         words.append("{cnf}")
+    if proof is not None and cmd in PROOF_ARG:
+        words.append(PROOF_ARG[cmd])
     if "/" not in words[0]:
         words[0] = locate(words[0]) or words[0]
-    return [w.replace("{cnf}", cnf).replace("{out}", out) for w in words]
+    if proof is None:
+        words = [w for w in words if "{proof}" not in w]
+    return [w.replace("{cnf}", cnf).replace("{out}", out).replace("{proof}", proof or "") for w in words]
+
+
+def writes_proof(cmd: str) -> bool:
+    """Whether the command writes a DRAT proof when asked: a known solver that can, or {proof} in the line."""
+    return cmd in PROOF_ARG or "{proof}" in cmd
 
 
 def parse_answer(stdout: str, out_file: str, code: int) -> tuple[bool | None, set[int]]:
@@ -137,16 +158,30 @@ def _drain(stream, keep: list[str], cap: int | None, over: threading.Event) -> N
             keep.append(chunk)
 
 
-def run(cmd: str, dimacs: str, time_s: float | None) -> tuple[bool | None, set[int], str]:
-    """Run the solver on ``dimacs``; (answer, true variables, stderr tail). None: no answer in time."""
+PROOF_CAP = drat.MAX_PROOF_BYTES  # a proof file may grow to this; past it the solver is stopped (SIGXFSZ)
+
+
+def _cap_files() -> None:  # pragma: no cover - runs in the child before exec
+    resource.setrlimit(resource.RLIMIT_FSIZE, (PROOF_CAP, PROOF_CAP))
+
+
+def run(
+    cmd: str, dimacs: str, time_s: float | None, proof: list[bytes] | None = None
+) -> tuple[bool | None, set[int], str]:
+    """Run the solver on ``dimacs``; (answer, true variables, stderr tail). None: no answer in time.
+
+    ``proof``: a list that receives the DRAT proof the command wrote for an "unsatisfiable" (the command
+    writes it to a file capped at PROOF_CAP bytes; one that outgrows it ends with the answer None and the
+    tail "proof too large")."""
     with tempfile.TemporaryDirectory(prefix="eternity-external-") as d:
-        cnf, out = os.path.join(d, "f.cnf"), os.path.join(d, "f.out")
+        cnf, out, proof_file = os.path.join(d, "f.cnf"), os.path.join(d, "f.out"), os.path.join(d, "f.drat")
         Path(cnf).write_text(dimacs)
-        argv = argv_of(cmd, cnf, out)
+        argv = argv_of(cmd, cnf, out, proof_file if proof is not None else None)
         try:
             p = subprocess.Popen(
                 argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace",
                 start_new_session=True, stdin=subprocess.DEVNULL,
+                preexec_fn=_cap_files if proof is not None else None,
             )  # fmt: skip
         except OSError as e:
             raise UsageError(f"solver external: cannot run {argv[0]!r} ({e.strerror})") from None
@@ -173,7 +208,12 @@ def run(cmd: str, dimacs: str, time_s: float | None) -> tuple[bool | None, set[i
             return None, set(), f"it wrote more than {MAX_OUTPUT >> 20} MB without an answer"
         if stopped:
             return None, set(), ""
+        if proof is not None and p.returncode == -signal.SIGXFSZ:
+            return None, set(), "proof too large"
         answer, true = parse_answer("".join(outs), out, p.returncode)
+        if answer is False and proof is not None and Path(proof_file).is_file():
+            with open(proof_file, "rb") as f:
+                proof.append(f.read(PROOF_CAP + 1))
         tail = ("".join(errs).strip().splitlines() or [""])[-1][:200]
         if answer is None:
             tail = tail or f"exit status {p.returncode}, no answer in SAT competition format"
@@ -238,6 +278,12 @@ class External(SolverBase):
         "redundant": Option(bool, False, "direct: colour-count cardinality constraints"),
         "symmetry": Option(bool, False, "direct: fix a corner piece at A1, count multiplied by 4"),
         "identical": Option(str, "merge", IDENTICAL, ("merge", "distinct")),
+        "certify": Option(
+            bool,
+            True,
+            "have the solver write a DRAT proof (cadical, kissat, or {proof} in a command line) and check an "
+            "unsatisfiable with it: checked, the answer is by certificate; without one it is the solver's claim",
+        ),
     }
 
     @classmethod
@@ -274,14 +320,23 @@ class External(SolverBase):
         deadline = None if limits.time_s is None else t0 + limits.time_s
         solutions, count, complete, blocked = [], 0, False, []
         tally = Tally(puzzle)
+        certify = self.options["certify"] and writes_proof(self.options["cmd"])
+        certificate = None
         t1 = time.perf_counter()
         while True:
             left = None if deadline is None else deadline - time.perf_counter()
             if left is not None and left <= 0:
                 break
             extra = "".join(" ".join(map(str, c)) + " 0\n" for c in blocked)
-            answer, true, tail = run(self.options["cmd"], head + f"{n_clauses + len(blocked)}\n" + body + extra, left)
+            dimacs = head + f"{n_clauses + len(blocked)}\n" + body + extra
+            proof: list[bytes] | None = [] if certify else None
+            answer, true, tail = run(self.options["cmd"], dimacs, left, proof)
             stats["calls"] += 1
+            if answer is None and tail == "proof too large":  # once more without one: the answer is a claim
+                certify, proof = False, None
+                stats["certificate"] = f"the proof outgrew {PROOF_CAP >> 20} MB"
+                left = None if deadline is None else deadline - time.perf_counter()
+                answer, true, tail = run(self.options["cmd"], dimacs, left)
             if answer is None:
                 if tail:  # it ended without an answer: a crash or nonsense
                     stats["time_s"] = time.perf_counter() - t1
@@ -289,6 +344,12 @@ class External(SolverBase):
                 break  # the time limit
             if answer is False:
                 complete = True
+                if proof is not None:
+                    certificate = self._certificate(enc, blocked, proof, stats)
+                    if certificate is not None and not certificate.ok:
+                        stats["time_s"] = time.perf_counter() - t1
+                        why = f"its proof of unsatisfiability does not check: {certificate.reason}"
+                        return SolveResult(Status.ERROR, [], None, None, stats, f"external solver: {why}")
                 break
             chosen = [v for v in enc.decision if v in true]
             count += 1
@@ -305,7 +366,7 @@ class External(SolverBase):
             blocked.append([-v for v in chosen])
             if progress:
                 progress({"solutions": count})
-        stats["time_s"] = time.perf_counter() - t1
+        stats["time_s"] = time.perf_counter() - t1 - stats.get("certificate_s", 0.0)  # the check is not the search
         res = enumerated(
             mode,
             complete=complete,
@@ -316,4 +377,22 @@ class External(SolverBase):
         )
         if mode == "count" and count and res.status == Status.SOLVED:
             res.evidence = Evidence.ENUMERATED.value
+        elif res.status == Status.UNSAT and certificate is not None and certificate.ok:
+            res.evidence = Evidence.CERTIFICATE.value
         return res
+
+    @staticmethod
+    def _certificate(enc, blocked: list[list[int]], proof: list[bytes], stats: dict):
+        """The solver's DRAT proof checked against the CNF it was given (None: it wrote none)."""
+        if not proof or not proof[0]:
+            stats["certificate"] = "the solver wrote no proof"
+            return None
+        clauses = enc.clauses + [[a] for a in enc.assumptions] + blocked
+        check = drat.check(clauses, proof[0])
+        stats.update(
+            certificate="checked" if check.ok else check.reason,
+            certificate_s=check.seconds,
+            certificate_bytes=check.proof_bytes,
+            certificate_lemmas=check.lemmas,
+        )
+        return check

@@ -40,16 +40,20 @@ BACKENDS = _available()
 # time limit nor a conflict budget can stop them; and Kissat solves once per solver (no incremental
 # solving), so an enumeration builds a fresh solver, with the blocking clauses so far, for every model.
 UNLIMITED = ("kissat404", "lingeling")
+# the backends python-sat keeps a DRAT proof for (``with_proof``) that a time limit can stop
+PROOF_BACKENDS = tuple(n for n in BACKENDS if n.startswith(("cadical", "glucose", "maple")) and n not in UNLIMITED)
 ONE_SHOT = ("kissat404",)
 
 
 class _Backend:
     """One pysat backend behind the three calls an enumeration needs, whatever the backend lacks."""
 
-    def __init__(self, name: str, clauses: list, assumptions: list):
+    def __init__(self, name: str, clauses: list, assumptions: list, proof: bool = False):
+        if proof:  # a refutation under assumptions derives their negation, not the empty clause: units instead
+            clauses, assumptions = clauses + [[a] for a in assumptions], []
         self.name, self.clauses, self.assumptions = name, clauses, assumptions
         self.one_shot = name in ONE_SHOT
-        self.s = None if self.one_shot else PySatSolver(name=name, bootstrap_with=clauses)
+        self.s = None if self.one_shot else PySatSolver(name=name, bootstrap_with=clauses, with_proof=proof)
         self.blocked: list[list[int]] = []
         self.model: list[int] | None = None
 
@@ -66,10 +70,14 @@ class _Backend:
         self.model = self.s.get_model() if res else None
         return res
 
+    def proof(self) -> bytes:
+        """The DRAT proof the backend kept (``proof=True``), as text."""
+        lines = self.s.get_proof() if self.s is not None else None
+        return ("\n".join(lines) + "\n").encode() if lines else b""
+
     def block(self, clause: list[int]) -> None:
-        if self.one_shot:
-            self.blocked.append(clause)
-        else:
+        self.blocked.append(clause)  # kept either way: a proof is checked against every clause the solver holds
+        if not self.one_shot:
             self.s.add_clause(clause)
 
     def interrupt(self) -> None:
@@ -163,7 +171,21 @@ class Sat(SolverBase):
         "symmetry": Option(bool, False, "direct: fix a corner piece at A1, count multiplied by 4"),
         "identical": Option(str, "merge", IDENTICAL, ("merge", "distinct")),
         "conflicts": Option(int, 0, "conflict limit per solver call (0: none)", lo=0),
+        "certify": Option(
+            bool,
+            False,
+            "keep the backend's DRAT proof in memory (" + ", ".join(PROOF_BACKENDS) + ") and check an "
+            "unsatisfiable with it: checked, the answer is by certificate; without one it is the backend's claim",
+        ),
     }
+
+    def check(self, puzzle, mode: str) -> None:
+        super().check(puzzle, mode)
+        if self.options["certify"] and self.options["backend"] not in PROOF_BACKENDS:
+            raise UsageError(
+                f"solver sat: backend {self.options['backend']} keeps no proof; certify=true needs one of "
+                + ", ".join(PROOF_BACKENDS)
+            )
 
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         self.check(puzzle, mode)
@@ -196,7 +218,9 @@ class Sat(SolverBase):
         t1 = time.perf_counter()
         if deadline is not None and t1 > deadline:  # the solver itself takes seconds to load a large CNF
             return late(t0)
-        s = _Backend(backend, enc.clauses, enc.assumptions)
+        certify = self.options["certify"]
+        s = _Backend(backend, enc.clauses, enc.assumptions, proof=certify)
+        certificate = None
         # An interrupt timer stops backends that release the GIL while they
         # search; the conflict-budget slices in ``_solve_until`` stop the
         # others (pysat's CaDiCaL cannot be interrupted and holds the GIL).
@@ -212,6 +236,8 @@ class Sat(SolverBase):
                     break
                 if not res:  # no solution beyond those blocked: the enumeration is complete
                     complete = True
+                    if certify:
+                        certificate = _certificate(enc, s, stats)
                     break
                 chosen = [v for v in enc.decision if s.model[v - 1] > 0]
                 count += 1
@@ -234,13 +260,16 @@ class Sat(SolverBase):
                 timer.cancel()
             s.close()
         stats.update(
-            time_s=time.perf_counter() - t1,
+            time_s=time.perf_counter() - t1 - stats.get("certificate_s", 0.0),  # the check is not the search
             conflicts=st.get("conflicts"),
             decisions=st.get("decisions"),
             propagations=st.get("propagations"),
         )
         if bogus:
             return SolveResult(Status.ERROR, [], None, None, stats, f"solver sat ({backend}): {bogus}")
+        if certificate is not None and not certificate.ok:
+            why = f"its proof of unsatisfiability does not check: {certificate.reason}"
+            return SolveResult(Status.ERROR, [], None, None, stats, f"solver sat ({backend}): {why}")
         res = enumerated(
             mode,
             complete=complete,
@@ -251,7 +280,25 @@ class Sat(SolverBase):
         )
         if not keep and count and res.status == Status.SOLVED:
             res.evidence = Evidence.ENUMERATED.value
+        elif res.status == Status.UNSAT and certificate is not None:
+            res.evidence = Evidence.CERTIFICATE.value
         return res
+
+
+def _certificate(enc: Encoding, s: _Backend, stats: dict):
+    """The backend's proof checked against the CNF it holds (the encoding, its assumptions as units and the
+    blocking clauses so far)."""
+    from . import drat
+
+    clauses = s.clauses + s.blocked
+    check = drat.check(clauses, s.proof())
+    stats.update(
+        certificate="checked" if check.ok else check.reason,
+        certificate_s=check.seconds,
+        certificate_bytes=check.proof_bytes,
+        certificate_lemmas=check.lemmas,
+    )
+    return check
 
 
 def decoded(puzzle, enc: Encoding, chosen: list[int]) -> list:
