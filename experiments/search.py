@@ -22,6 +22,7 @@ the final answer against the whole puzzle.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 import time
@@ -31,7 +32,7 @@ from typing import Any
 
 import solving
 from experiments.dask_cluster import connect
-from puzzles.errors import UsageError
+from puzzles.errors import InputError, UsageError
 from solving import Limits, SolveResult, Status
 
 # Each part costs a Dask round trip: about 8 ms of its worker's time between parts and as much of the
@@ -146,25 +147,34 @@ class _Work:
 
 
 class Ledger:
-    """The ledger of one distributed search: the cut (meta) and each part's answer, written once."""
+    """The ledger of one distributed search: the cut (meta) and each part's answer, written once.
 
-    def __init__(self, directory: str | Path, fingerprint: dict, resume: bool):
+    Each part's row is sealed: a SHA-256 of the search's fingerprint and of the row (``seal``), so a ledger
+    edited by hand (a count changed, a part added) is refused on resume instead of summed into the answer.
+    A count that rests on parts read back from a ledger says so (evidence ``file``)."""
+
+    def __init__(self, directory: str | Path, fingerprint: dict, resume: bool, depth: int | None = None):
         d = Path(directory)
-        d.mkdir(parents=True, exist_ok=True)
+        if d.exists() and not d.is_dir():
+            raise UsageError(f"{'--resume' if resume else '--checkpoint'} {d}: not a directory")
         self.path = d / LEDGER
         existed = self.path.exists()
         if existed and not resume:
             raise UsageError(f"{self.path}: a ledger is there already (--resume {d} continues it)")
         if resume and not existed:
             raise UsageError(f"--resume {d}: no ledger there ({LEDGER})")
+        d.mkdir(parents=True, exist_ok=True)  # only once the request is known good: a refusal leaves nothing
+        if existed:
+            _check_ledger_file(self.path)
         self.db = sqlite3.connect(self.path)
         self.db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
         self.db.execute(
             "CREATE TABLE IF NOT EXISTS parts (part INTEGER PRIMARY KEY, status TEXT, count TEXT, "
-            "nodes INTEGER, seconds REAL, solution TEXT, score INTEGER)"
+            "nodes INTEGER, seconds REAL, solution TEXT, score INTEGER, seal TEXT)"
         )
-        if "score" not in {r[1] for r in self.db.execute("PRAGMA table_info(parts)")}:  # a ledger of first/count
-            self.db.execute("ALTER TABLE parts ADD COLUMN score INTEGER")
+        have = {r[1] for r in self.db.execute("PRAGMA table_info(parts)")}
+        if existed and "seal" not in have:
+            raise InputError(str(self.path), "parts", "written before ledgers were sealed: start the search afresh")
         got = dict(self.db.execute("SELECT key, value FROM meta"))
         if got:
             was = json.loads(got["fingerprint"])
@@ -175,6 +185,16 @@ class Ledger:
             self.db.execute("INSERT INTO meta VALUES ('fingerprint', ?)", (json.dumps(fingerprint, sort_keys=True),))
             self.db.commit()
         self.fingerprint = fingerprint
+        was_depth = self.depth()
+        if resume and depth is not None and was_depth is not None and depth != was_depth:
+            raise UsageError(
+                f"--resume {d}: the search was cut at depth {was_depth}; --split-depth {depth} cannot change "
+                "it (drop --split-depth, or start afresh in another directory)"
+            )
+
+    def _seal(self, part: int, values: tuple) -> str:
+        text = json.dumps([self.fingerprint, part, *values], sort_keys=True, default=str)
+        return hashlib.sha256(("eternity/ledger/1 " + text).encode()).hexdigest()
 
     def depth(self) -> int | None:
         """The depth of the cut this ledger was written for, or None before the first run."""
@@ -186,22 +206,54 @@ class Ledger:
         self.db.commit()
 
     def done(self) -> dict[int, dict]:
-        rows = self.db.execute("SELECT part, status, count, nodes, seconds, solution, score FROM parts")
-        return {r[0]: {"status": r[1], "count": None if r[2] is None else int(r[2]), "nodes": r[3], "seconds": r[4],
-                       "solution": None if r[5] is None else json.loads(r[5]), "score": r[6]} for r in rows}  # fmt: skip
+        """The parts answered so far, each checked against its seal (``InputError`` names an edited one)."""
+        try:
+            rows = self.db.execute("SELECT part, status, count, nodes, seconds, solution, score, seal FROM parts").fetchall()
+        except sqlite3.DatabaseError as e:
+            raise InputError(str(self.path), None, f"a damaged ledger ({e})") from None
+        out = {}
+        for part, status, count, nodes, seconds, solution, score, seal in rows:
+            if seal != self._seal(part, (status, count, nodes, seconds, solution, score)):
+                raise InputError(
+                    str(self.path), f"parts.{part}", "does not match its seal: the ledger was edited or damaged, "
+                    "so its counts cannot be trusted (start the search afresh)"
+                )  # fmt: skip
+            try:
+                out[part] = {"status": status, "count": None if count is None else int(count), "nodes": nodes,
+                             "seconds": seconds, "solution": None if solution is None else json.loads(solution),
+                             "score": score}  # fmt: skip
+            except (ValueError, TypeError):
+                raise InputError(str(self.path), f"parts.{part}", "not a part's answer") from None
+        return out
 
     def record(self, part: int, row: dict) -> bool:
-        """Write a part's answer once; False when it was there already (a task run twice)."""
+        """Write a part's answer once, sealed; False when it was there already (a task run twice)."""
+        values = (row["status"], None if row["count"] is None else str(row["count"]), row["nodes"], row["seconds"],
+                  None if row["solution"] is None else json.dumps(row["solution"]), row.get("score"))  # fmt: skip
         cur = self.db.execute(
-            "INSERT OR IGNORE INTO parts VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (part, row["status"], None if row["count"] is None else str(row["count"]), row["nodes"], row["seconds"],
-             None if row["solution"] is None else json.dumps(row["solution"]), row.get("score")),
-        )  # fmt: skip
+            "INSERT OR IGNORE INTO parts VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (part, *values, self._seal(part, values))
+        )
         self.db.commit()
         return cur.rowcount == 1
 
     def close(self) -> None:
         self.db.close()
+
+
+def _check_ledger_file(path: Path) -> None:
+    """Refuse, untouched, a ledger file that is not an SQLite ledger (garbage, another database)."""
+    with open(path, "rb") as f:
+        if f.read(16) != b"SQLite format 3\x00":
+            raise InputError(str(path), None, "not a ledger (not an SQLite file)")
+    con = sqlite3.connect(f"file:{path.absolute()}?mode=ro", uri=True)
+    try:
+        tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.DatabaseError as e:
+        raise InputError(str(path), None, f"a damaged ledger ({e})") from None
+    finally:
+        con.close()
+    if not {"meta", "parts"} <= tables:
+        raise InputError(str(path), None, "an SQLite file, but not a ledger of a distributed search")
 
 
 def distributed_solve(
@@ -251,7 +303,7 @@ def distributed_solve(
         n_workers = max(1, len(client.scheduler_info().get("workers", {})) or workers)
         fingerprint = {"puzzle": puzzle_hash(puzzle), "solver": name, "options": options, "mode": mode}
         if ledger_dir:
-            ledger = Ledger(ledger_dir, fingerprint, resume)
+            ledger = Ledger(ledger_dir, fingerprint, resume, depth)
             depth = ledger.depth() or depth  # a resumed search keeps its cut
         if depth is None:
             depth, n_parts = cut_depth(solver, puzzle, n_workers)
@@ -297,6 +349,9 @@ def distributed_solve(
             submit(key)
         work = _Work(submit, children if recut is not None else None, recut, set(todo))
         res = _gather(futures, done, ledger, mode, depth, n_parts, deadline, progress, t0, n_workers, shared, work)
+        res.evidence = solving.evidence_of(solver, res, mode)
+        if done and res.evidence not in (None, solving.Evidence.VERIFIED):  # parts read back from the ledger
+            res.evidence = solving.Evidence.FILE.value
         if res.solutions:  # a solution file's placements, back to the puzzle's own
             from puzzles.formats import solution_from_dict
 

@@ -28,7 +28,7 @@ from .contract import (
 )
 from .options import Option, assignments
 from .registry import get, names, register, solver_class
-from .verified import accepted, solve_verified
+from .verified import accepted, evidence_of, solve_verified
 
 __all__ = [
     "ANSWERED",
@@ -51,6 +51,7 @@ __all__ = [
     "accepted",
     "assignments",
     "enumerated",
+    "evidence_of",
     "get",
     "names",
     "register",

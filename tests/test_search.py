@@ -10,6 +10,7 @@ import pytest
 import solving
 from eternity.cli import main
 from puzzles import catalog, generate
+from puzzles.errors import InputError, UsageError
 
 pytest.importorskip("dask.distributed")
 
@@ -91,9 +92,40 @@ def test_a_killed_client_resumes_from_the_ledger_with_the_same_count(client, tmp
     with pytest.raises(KeyboardInterrupt):
         distributed_solve(p, "edge-backtrack", {}, "count", solving.Limits(), client=client, ledger_dir=str(tmp_path),
                           progress=kill_after_some, depth=many(p))  # fmt: skip
+    import shutil
+    import sqlite3
+
+    edited = tmp_path / "edited"
+    shutil.copytree(tmp_path, edited, ignore=shutil.ignore_patterns("edited"))
     res = distributed_solve(p, "edge-backtrack", {}, "count", solving.Limits(), client=client,
                             ledger_dir=str(tmp_path), resume=True)  # fmt: skip
     assert res.count == 5_529_600 and 10 <= res.stats["resumed_parts"] < res.stats["parts"]
+    assert res.evidence == solving.Evidence.FILE  # parts read back from the sealed ledger: it says so
+    # a ledger edited by hand (one part's count changed) is refused, not summed into a count
+    con = sqlite3.connect(edited / "ledger.sqlite")
+    con.execute("UPDATE parts SET count = CAST(count AS INTEGER) + 1000 WHERE part = (SELECT MIN(part) FROM parts)")
+    con.commit()
+    con.close()
+    with pytest.raises(InputError, match="seal"):
+        distributed_solve(p, "edge-backtrack", {}, "count", solving.Limits(), client=client,
+                          ledger_dir=str(edited), resume=True)  # fmt: skip
+    # a changed cut on resume, a file or garbage in place of a ledger, and a new directory: refused, nothing made
+    with pytest.raises(UsageError, match="split-depth"):
+        distributed_solve(p, "edge-backtrack", {}, "count", solving.Limits(), client=client,
+                          ledger_dir=str(tmp_path), resume=True, depth=many(p) + 1)  # fmt: skip
+    garbage = tmp_path / "garbage"
+    garbage.mkdir()
+    (garbage / "ledger.sqlite").write_bytes(b"not a ledger at all" * 10)
+    with pytest.raises(InputError, match="not a ledger"):
+        distributed_solve(p, "edge-backtrack", {}, "count", solving.Limits(), client=client,
+                          ledger_dir=str(garbage), resume=True)  # fmt: skip
+    with pytest.raises(UsageError, match="not a directory"):
+        distributed_solve(p, "edge-backtrack", {}, "count", solving.Limits(), client=client,
+                          ledger_dir=str(garbage / "ledger.sqlite"), resume=True)  # fmt: skip
+    with pytest.raises(UsageError, match="no ledger"):
+        distributed_solve(p, "edge-backtrack", {}, "count", solving.Limits(), client=client,
+                          ledger_dir=str(tmp_path / "new"), resume=True)  # fmt: skip
+    assert not (tmp_path / "new").exists()
 
 
 def _solve_killing_a_worker(p, mode: str, limits, after: int):

@@ -182,7 +182,6 @@ def _solve_on_dask(a, p, name: str, opts: dict) -> int:
 
     from experiments.search import distributed_solve
     from puzzles import formats
-    from puzzles.verify import verify
 
     if a.distinct or a.mode not in ("first", "count", "best"):
         raise UsageError("solve --executor dask: modes first, count and best, without --distinct")
@@ -195,9 +194,8 @@ def _solve_on_dask(a, p, name: str, opts: dict) -> int:
             recut_s=(DEFAULT_RECUT_S if a.recut is None else a.recut) or None,
         )  # fmt: skip
     verified = None
-    if res.solutions:
-        rep = verify(p, res.solutions[0], allow_mismatch=a.mode == "best")
-        verified = bool(rep.legal and rep.complete) if a.mode == "best" else bool(rep.valid)
+    if res.solutions:  # the one acceptance rule of every answer (solving.accepted)
+        verified = all(solving.accepted(p, s, a.mode) for s in res.solutions)
         if not verified:
             print("eternity: error: a part returned a solution the verifier rejects", file=sys.stderr)
             return EXIT_INVALID
@@ -212,7 +210,8 @@ def _solve_on_dask(a, p, name: str, opts: dict) -> int:
             d["verified"] = verified
         _out(d)
     else:
-        line = res.status.value + ("" if res.count is None else f"  count {res.count}")
+        line = res.status.value + (f" ({res.evidence})" if res.evidence else "")
+        line += "" if res.count is None else f"  count {res.count}"
         if res.best_score is not None:
             line += f"  score {res.best_score}/{p.n_joins}"
         st = res.stats
