@@ -142,6 +142,7 @@ class Backtrack(SolverBase):
                 seed=max(o["seed"], 0),
                 save=o["diagram"],
                 load=o["from_diagram"],
+                puzzle=puzzle,
             )
         prefix: list[int] = []
         if o["part"] >= 0 or o["split_depth"] > 0:

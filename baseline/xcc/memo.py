@@ -43,7 +43,7 @@ from baseline.xcc import bitset
 from baseline.xcc.bitset import fewest_options, is_empty, next_option
 from baseline.xcc.zdd import Diagram, fingerprint
 from puzzles.errors import UsageError
-from solving import SolveResult, Status, enumerated
+from solving import Evidence, SolveResult, Status, accepted, enumerated
 
 __all__ = ["BOT", "FULL", "TOP", "MemoSearch", "run", "secondary_masks", "solve_memo"]
 
@@ -411,6 +411,7 @@ def solve_memo(
     seed: int = 0,
     save: str = "",
     load: str = "",
+    puzzle=None,
 ):
     """Modes count, all, first and sample through the diagram of all solutions.
 
@@ -450,14 +451,47 @@ def solve_memo(
         diagram.save(save, fingerprint(xcc))
     stats["diagram_nodes"] = len(diagram)
     total = diagram.count()
+    evidence = Evidence.FILE.value if load else Evidence.DIAGRAM.value
     if mode == "sample":
-        draws = diagram.sample(limits.solutions or 1, seed)
+        # drawn in chunks, the time limit looked at between them, with the time the verifier will take over
+        # every draw counted in (it checks each one after): a sample cut short is a limit with its draws
+        wanted, deadline = limits.solutions or 1, None if limits.time_s is None else t0 + limits.time_s
+        solutions: list = []
+        chunk, per_check = 0, 0.0
+        while len(solutions) < wanted and (deadline is None or time.perf_counter() + per_check * len(solutions) < deadline):
+            n = min(SAMPLE_CHUNK, wanted - len(solutions))
+            draws = diagram.sample(n, seed if chunk == 0 else derived(seed, chunk))
+            solutions += [[xcc.decode[k] for k in s] for s in draws]
+            if chunk == 0 and deadline is not None and draws and puzzle is not None:
+                t = time.perf_counter()
+                few = solutions[:50]
+                all(accepted(puzzle, s, "sample") for s in few)
+                per_check = (time.perf_counter() - t) / len(few)
+            chunk += 1
+            if not draws:
+                break
         stats["time_s"] = time.perf_counter() - t0
         stats["solutions_in_diagram"] = total
+        if total and len(solutions) < wanted:
+            stats["drawn"] = len(solutions)
+            return SolveResult(Status.LIMIT, solutions, None, None, stats, f"{len(solutions)} of {wanted} drawn")
         status = Status.SOLVED if total else Status.UNSAT
-        return SolveResult(status, [[xcc.decode[k] for k in s] for s in draws], total, None, stats)
+        res = SolveResult(status, solutions, total, None, stats)
+        res.evidence = None if total else evidence
+        return res
     want = limits.wanted(mode)
     raw = list(diagram.solutions(want)) if mode in ("first", "all") else []
     stats["time_s"] = time.perf_counter() - t0
-    return enumerated(mode, complete=True, solutions=[[xcc.decode[k] for k in s] for s in raw],
-                      count=total if mode == "count" else (None if mode == "first" else total), stats=stats, wanted=want)
+    res = enumerated(mode, complete=True, solutions=[[xcc.decode[k] for k in s] for s in raw],
+                     count=total if mode == "count" else (None if mode == "first" else total), stats=stats, wanted=want)
+    if mode == "count" or not raw:  # a count, or no solution: what the diagram says
+        res.evidence = evidence
+    return res
+
+
+SAMPLE_CHUNK = 2_000  # draws between two looks at the clock
+
+
+def derived(seed: int, chunk: int) -> int:
+    """The seed of a later chunk of draws (the first chunk keeps ``seed``: a small sample is as it was)."""
+    return (seed * 1_000_003 + chunk * 7_919) & 0x7FFFFFFF

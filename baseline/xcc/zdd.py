@@ -77,6 +77,17 @@ def _sample(lab, zlo, zhi, counts, root, n, seed, out, lens):
     return m
 
 
+
+def _seal(fingerprint: str, root: int, n_options: int, lab, zlo, zhi) -> str:
+    """A diagram's seal: SHA-256 of what it is of (its XCC's fingerprint) and of its arrays, so a diagram
+    edited by hand is refused rather than counted (a count read from it says it was read from a file)."""
+    h = hashlib.sha256(f"eternity/diagram {fingerprint} {int(root)} {int(n_options)}".encode())
+    for a in (lab, zlo, zhi):
+        a = np.ascontiguousarray(a)
+        h.update(f" {a.dtype.str} {a.shape}".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
 class Diagram:
     """All solutions of one XCC as a ZDD: count, enumerate, sample, save, load."""
 
@@ -161,11 +172,14 @@ class Diagram:
     def save(self, path: str | Path, fingerprint: str) -> None:
         """Write the diagram (versioned, with the fingerprint of its XCC) whole, then rename."""
 
+        seal = _seal(fingerprint, self.root, self.n_options, self.lab, self.zlo, self.zhi)
+
         def write(tmp: str) -> None:
             with open(tmp, "wb") as f:
                 np.savez_compressed(f, format=np.array(FORMAT), version=np.array(VERSION),
                                     fingerprint=np.array(fingerprint), root=np.array(self.root),
-                                    n_options=np.array(self.n_options), lab=self.lab, zlo=self.zlo, zhi=self.zhi)
+                                    n_options=np.array(self.n_options), lab=self.lab, zlo=self.zlo, zhi=self.zhi,
+                                    seal=np.array(seal))
 
         atomic_save(path, write)
 
@@ -177,6 +191,7 @@ class Diagram:
         try:
             with np.load(path, allow_pickle=False) as z:
                 data = {k: z[k] for k in ("format", "version", "fingerprint", "root", "n_options", "lab", "zlo", "zhi")}
+                seal = z["seal"] if "seal" in z.files else None
         except FileNotFoundError:
             raise InputError(where, None, "no such file") from None
         except KeyError as e:
@@ -191,6 +206,12 @@ class Diagram:
             raise InputError(where, "fingerprint", "the diagram is of another problem")
         lab, zlo, zhi = data["lab"], data["zlo"], data["zhi"]
         n, root, n_opt = len(lab), int(data["root"]), int(data["n_options"])
+        if seal is None:
+            raise InputError(where, "seal", "missing: written before diagrams were sealed (build it again)")
+        if str(seal) != _seal(fingerprint, root, n_opt, lab, zlo, zhi):
+            raise InputError(
+                where, "seal", "does not match the diagram: edited or damaged, so its count cannot be trusted"
+            )
         idx = np.arange(n)
         ok = (
             lab.ndim == zlo.ndim == zhi.ndim == 1
