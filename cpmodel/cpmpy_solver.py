@@ -89,7 +89,8 @@ def check_backend(backend: str) -> None:
 
         if backend not in cp.SolverLookup.solvernames():
             subs = [n for n in cp.SolverLookup.solvernames() if n.startswith(base + ":")]
-            raise UsageError(f"solver cpmpy: backend {backend!r} is not available (known: {', '.join(subs)})")
+            known = f"its sub-solvers here: {', '.join(subs)}" if subs else f"{base} takes no sub-solver: write {base}"
+            raise UsageError(f"solver cpmpy: backend {backend!r} is not available ({known})")
 
 
 def _within(elapsed: float, left: float | None) -> bool:

@@ -19,6 +19,7 @@ import time
 from collections import defaultdict
 
 from puzzles.edge import EdgePlacement, EdgePuzzle
+from puzzles.errors import UsageError
 from solving import Limits, Option, SolverBase, SolveResult, Status
 
 from .amo import ENCODINGS
@@ -74,6 +75,17 @@ class MaxSat(SolverBase):
         "exhaust": Option(bool, True, "RC2's core exhaustion"),
         "minz": Option(bool, True, "RC2's core minimisation"),
     }
+
+    def check(self, puzzle, mode: str) -> None:
+        super().check(puzzle, mode)
+        from pysat.solvers import SolverNames
+
+        kinds = [k for k in vars(SolverNames) if not k.startswith("_")]
+        if not any(self.options["solver"] in getattr(SolverNames, k) for k in kinds):
+            raise UsageError(
+                f"solver maxsat: no SAT oracle named {self.options['solver']!r} in python-sat "
+                f"(its solvers: {', '.join(sorted(kinds))}, or their short names such as g4, cd19)"
+            )
 
     def solve(self, puzzle, *, mode="best", limits: Limits | None = None, progress=None) -> SolveResult:
         from pysat.examples.rc2 import RC2

@@ -47,12 +47,26 @@ def connect(scheduler: str | None, workers: int):
     from dask.distributed import Client
 
     if scheduler:
+        scheme = scheduler.split("://", 1)[0] if "://" in scheduler else "tcp"
+        if scheme not in ("tcp", "inproc", "ws"):
+            raise UsageError(
+                f"--scheduler {scheduler}: a {scheme}:// scheduler needs a security configuration this command "
+                "does not take; give a tcp:// address (host:port)"
+            )
         try:
             return Client(scheduler, timeout=CONNECT_TIMEOUT_S), None
         except (OSError, TimeoutError, ValueError) as e:
             raise UsageError(f"--scheduler {scheduler}: no Dask scheduler answers there ({type(e).__name__})") from None
     import logging
+    import os
 
+    most = 2 * (os.cpu_count() or 1)
+    if workers > most:
+        raise UsageError(
+            f"--workers {workers}: a local cluster on {os.cpu_count()} cores runs at most {most} workers (more "
+            "only take turns on the cores, and their start-up alone outlasts short limits); a larger cluster is "
+            "a --scheduler"
+        )
     # the parts a first solution cancels are not news: the workers' warnings about them stay quiet
     cluster = local_cluster(workers, silence_logs=logging.ERROR)
     return Client(cluster), cluster

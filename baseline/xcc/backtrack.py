@@ -9,6 +9,7 @@ sub-problems whose counts add up to the whole.
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -109,6 +110,14 @@ class Backtrack(SolverBase):
                 )
             if o["diagram"]:
                 outputs.check(o["diagram"], "option diagram")
+                if o["from_diagram"] and os.path.realpath(o["diagram"]) == os.path.realpath(o["from_diagram"]):
+                    raise UsageError("solver backtrack: options diagram and from_diagram name one file")
+            machine = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**20
+            if o["memo_mb"] > machine:
+                raise UsageError(
+                    f"solver backtrack: memo_mb={o['memo_mb']:g} is more than this machine's memory "
+                    f"({machine:,.0f} MB)"
+                )
 
     def warm(self, puzzle, mode: str) -> None:
         """Both engines' kernels (the engine is chosen from the size of the XCC, known only after the build)."""

@@ -24,6 +24,12 @@ def cmd_solve(a) -> int:
     if a.scheduler or a.workers or a.split_depth or a.recut is not None:
         raise UsageError("solve: --scheduler, --workers, --split-depth and --recut go with --executor dask")
     _refuse_a_checkpoint_over_another(a)
+    if opts.get("diagram"):  # an output: never one of the inputs, nor another output
+        from puzzles.outputs import refuse_overwriting_inputs
+
+        outs = {"--opt diagram": str(opts["diagram"]), "-o": a.output, "--svg": a.svg}
+        ins = [a.puzzle, str(opts.get("from_diagram") or "")]
+        refuse_overwriting_inputs({k: v for k, v in outs.items() if v}, ins)
     for key in ("checkpoint", "resume"):
         if getattr(a, key):
             opts[key] = getattr(a, key)
