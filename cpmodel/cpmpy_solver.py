@@ -23,7 +23,8 @@ from functools import cache
 
 from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
-from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
+from solving import Evidence, Limits, Option, SolverBase, SolveResult, Status, enumerated
+from solving.tally import BogusModel, Tally
 
 from .tables import MODEL_OPTIONS, edge_table, xcc_rows
 
@@ -238,23 +239,38 @@ class Cpmpy(SolverBase):
         want = limits.wanted(mode)
         keep = want if mode == "all" else 0
         boards: list = []
+        tally = Tally(puzzle)  # mode count: every model decoded and verified, none twice
+        deadline = None if left is None else time.perf_counter() + left
 
         def collect():
-            if keep is None or len(boards) < keep:
+            if mode == "count":
+                tally.add(decode())
+            elif keep is None or len(boards) < keep:
                 boards.append(decode())
+            if deadline is not None and time.perf_counter() > deadline:
+                raise _Late()  # a backend that enumerates by repeated solves passes the limit on to each one
 
         t1 = time.perf_counter()
-        with warnings.catch_warnings():  # CPMpy warns that blocking clauses change the solver's state: they do
-            warnings.simplefilter("ignore")
-            n = solver.solveAll(
-                display=collect if mode == "all" else None,
-                time_limit=left,
-                solution_limit=None if want is None else -(-want // mult),
-            )
+        late = False
+        try:
+            with warnings.catch_warnings():  # CPMpy warns that blocking clauses change the solver's state
+                warnings.simplefilter("ignore")
+                n = solver.solveAll(
+                    display=collect, time_limit=left, solution_limit=None if want is None else -(-want // mult)
+                )
+        except _Late:
+            late, n = True, len(tally) if mode == "count" else len(boards)
+        except BogusModel as e:
+            stats["time_s"] = time.perf_counter() - t0 - build_s
+            return SolveResult(Status.ERROR, [], None, None, stats, f"solver cpmpy ({backend}): {e}")
         st = solver.status().exitstatus
         stats["time_s"] = time.perf_counter() - t0 - build_s
-        complete = st in (ExitStatus.OPTIMAL, ExitStatus.UNSATISFIABLE) and _within(time.perf_counter() - t1, left)
-        return enumerated(
+        complete = (
+            not late
+            and st in (ExitStatus.OPTIMAL, ExitStatus.UNSATISFIABLE)
+            and _within(time.perf_counter() - t1, left)
+        )
+        res = enumerated(
             mode,
             complete=complete,
             solutions=boards,
@@ -262,6 +278,13 @@ class Cpmpy(SolverBase):
             stats=stats,
             wanted=None if want is None else want,
         )
+        if mode == "count" and len(tally) and res.status == Status.SOLVED:
+            res.evidence = Evidence.ENUMERATED.value
+        return res
+
+
+class _Late(Exception):
+    """The time limit passed during an enumeration: stop it between two models."""
 
 
 # Formats CPMpy's writers produce (cpmpy.tools.io.write), by the name `eternity export --to` takes.

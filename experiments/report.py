@@ -539,8 +539,12 @@ def _sweep_plot(rows: list[dict], kind: str, clock: str, what: str, colour: dict
 
     param = SWEEPS[kind]
     pts = _points(rows, param, clock)
-    if not pts:
-        raise UsageError(f"plot --kind {kind}: the store holds no edge boards with a {param} sweep")
+    swept = any(len({x for xs in per.values() for x in xs}) > 1 for per in pts.values())
+    if not pts or not swept:  # one point is no sweep: a plot of it would be a dot per line
+        raise UsageError(
+            f"plot --kind {kind}: the store holds no edge boards swept over {param} (at least two values of it "
+            f"for one board size{'; a clue sweep is a family with clues = [..]' if kind == 'clues' else ''})"
+        )
     boards = sorted(pts, key=lambda b: tuple(map(int, b.split("x"))))
     crit = critical_points(rows) if kind == "phase" else {}
     limit = max(r["time_limit"] for r in rows)

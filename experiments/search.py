@@ -208,7 +208,9 @@ class Ledger:
     def done(self) -> dict[int, dict]:
         """The parts answered so far, each checked against its seal (``InputError`` names an edited one)."""
         try:
-            rows = self.db.execute("SELECT part, status, count, nodes, seconds, solution, score, seal FROM parts").fetchall()
+            rows = self.db.execute(
+                "SELECT part, status, count, nodes, seconds, solution, score, seal FROM parts"
+            ).fetchall()
         except sqlite3.DatabaseError as e:
             raise InputError(str(self.path), None, f"a damaged ledger ({e})") from None
         out = {}

@@ -115,8 +115,7 @@ class Backtrack(SolverBase):
             machine = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**20
             if o["memo_mb"] > machine:
                 raise UsageError(
-                    f"solver backtrack: memo_mb={o['memo_mb']:g} is more than this machine's memory "
-                    f"({machine:,.0f} MB)"
+                    f"solver backtrack: memo_mb={o['memo_mb']:g} is more than this machine's memory ({machine:,.0f} MB)"
                 )
 
     def warm(self, puzzle, mode: str) -> None:

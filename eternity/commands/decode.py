@@ -13,9 +13,12 @@ def cmd_decode(a) -> int:
     p = catalog.load(a.puzzle)
     sol = decode(p, getattr(a, "from"), a.model)
     rep = verify(p, sol)
+    if not rep.valid:  # an invalid board is not written: a solution file holds solutions only
+        print("INVALID: " + "; ".join(rep.problems[:3]) + f"; nothing written to {a.output}")
+        return EXIT_INVALID
     formats.write_solution(p, sol, a.output)
-    print(("valid" if rep.valid else "INVALID: " + "; ".join(rep.problems[:3])) + f", written to {a.output}")
-    return EXIT_OK if rep.valid else EXIT_INVALID
+    print(f"valid, written to {a.output}")
+    return EXIT_OK
 
 
 def add(sub) -> None:

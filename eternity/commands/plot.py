@@ -10,6 +10,7 @@ def cmd_plot(a) -> int:
     from experiments.report import plot
 
     plot(_db(a.db), a.kind, a.output, a.clock)
+    print(f"wrote the {a.kind} plot of {a.db} to {a.output}")
     return 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from eternity.commands.common import _db
+from puzzles.errors import UsageError
 
 CLOCK_NAMES = ("solve", "search", "total")  # experiments.report.CLOCKS, without importing the report here
 
@@ -28,6 +29,8 @@ def cmd_table(a) -> int:
                 "an unsolved cell counts at twice its own limit",
                 file=sys.stderr,
             )
+    if a.peaks and a.winners:
+        raise UsageError("table: --peaks and --winners are two tables; ask for one at a time")
     sys.stdout.write(
         table(db, a.format, a.clock, a.experiment, "peaks" if a.peaks else "winners" if a.winners else "all", a.by)
     )
