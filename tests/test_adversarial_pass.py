@@ -47,6 +47,9 @@ class Case:
     stdout_json: bool = False  # stdout must parse as JSON (on exit 0)
     note: str = ""
     serial: bool = False  # runs alone and in order, before the rest (it makes files later cases read)
+    says: str = ""  # text stdout must hold (the answer itself, not only its form)
+    never: str = ""  # text neither stdout nor stderr may hold
+    exit: int | None = None  # the exit status the case must end with
 
 
 def _digest(path: Path) -> str | None:
@@ -123,6 +126,12 @@ def check(case: Case, work: Path) -> list[str]:
     for p in case.absent:
         if (work / p).exists():
             broken.append(f"{p} exists")
+    if case.says and case.says not in out.stdout:
+        broken.append(f"stdout lacks {case.says!r}: {out.stdout.strip()[-160:]!r}")
+    if case.never and (case.never in out.stdout or case.never in out.stderr):
+        broken.append(f"says {case.never!r}")
+    if case.exit is not None and out.returncode != case.exit:
+        broken.append(f"expected exit {case.exit}, got {out.returncode}: {out.stderr.strip()[-160:]}")
     return broken
 
 
