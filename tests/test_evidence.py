@@ -130,3 +130,40 @@ def test_counts_that_disagree_are_flagged_against_the_evidence():
     # two counts with evidence that differ: both flagged (a bug in one of the project's own searches)
     both = runner.disagreements([row("a", "x", 1, "exhaustion"), row("b", "y", 2, "diagram")])
     assert {k for k, *_ in both} == {"a", "b"}
+
+
+def test_an_edited_snapshot_is_refused(tmp_path):
+    """A checkpoint (the beam's best board and frontier, the backtracker's search) is sealed: changed by
+    hand, or written without its seal, it is refused on resume instead of going on from it."""
+    import numpy as np
+
+    from baseline.runtime import checkpoint
+    from puzzles.errors import UsageError
+
+    checkpoint.save(tmp_path, "best", fingerprint=np.array("f"), score=np.array(459), placements=np.arange(12))
+    assert int(checkpoint.load(tmp_path, "best", "f")["score"]) == 459
+    with np.load(tmp_path / "best.npz") as z:
+        d = {k: z[k] for k in z.files}
+    np.savez(tmp_path / "best.npz", **{**d, "score": np.array(480)})  # the seal kept, the score raised
+    with pytest.raises(UsageError, match="seal"):
+        checkpoint.load(tmp_path, "best", "f")
+    np.savez(tmp_path / "best.npz", **{k: v for k, v in d.items() if k != "seal"})
+    with pytest.raises(UsageError, match="sealed"):
+        checkpoint.load(tmp_path, "best", "f")
+
+
+def test_an_edited_diagram_is_refused(tmp_path, capsys):
+    import numpy as np
+
+    d = tmp_path / "q6.npz"
+    assert main(["solve", "queens-6", "--mode", "count", "--opt", "memo=true", "--opt", f"diagram={d}"]) == 0
+    capsys.readouterr()
+    assert main(["solve", "queens-6", "--mode", "count", "--opt", f"from_diagram={d}"]) == 0
+    assert capsys.readouterr().out.startswith("solved (file)  count 4")
+    with np.load(d) as z:
+        arrays = {k: z[k] for k in z.files}
+    arrays["zhi"] = arrays["zhi"].copy()
+    arrays["zhi"][-1] = arrays["zlo"][-1]
+    np.savez_compressed(d, **arrays)
+    assert main(["solve", "queens-6", "--mode", "count", "--opt", f"from_diagram={d}"]) == 2
+    assert "seal" in capsys.readouterr().err
