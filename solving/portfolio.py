@@ -163,4 +163,6 @@ class Portfolio(SolverBase):
             conflicts=res.stats.get("conflicts"),
         )
         msg = f"answered by {members[win.index][0]}" + (f"; {res.message}" if res.message else "")
-        return SolveResult(res.status, res.solutions, res.count, res.best_score, stats, msg)
+        out = SolveResult(res.status, res.solutions, res.count, res.best_score, stats, msg, optimal=res.optimal)
+        out.evidence = res.evidence  # what the winning member's answer rests on, as its own solve said
+        return out
