@@ -414,18 +414,25 @@ def plot(db: str, kind: str, output: str, clock: str = "solve") -> None:
         return
     fig, ax = plt.subplots(figsize=(10, 5))
     if kind == "cactus":
-        by: dict[str, list[float]] = defaultdict(list)
+        by: dict[str, list[tuple[float, bool]]] = defaultdict(list)
         for r in rows:
             if r["status"] in ANSWERED and clock_time(r, clock) is not None:
-                by[r["config"]].append(clock_time(r, clock))
-        for i, (conf, ts) in enumerate(sorted(by.items())):
-            ts.sort()
-            ax.plot(range(1, len(ts) + 1), ts, marker=markers[i % len(markers)], ms=4, color=colour[conf], label=conf)
+                by[r["config"]].append((clock_time(r, clock), solving.is_claim(r.get("evidence"))))
+        for i, (conf, pts) in enumerate(sorted(by.items())):
+            pts.sort()
+            ts = [t for t, _ in pts]
+            claims = sum(c for _, c in pts)
+            label = conf + (f" ({claims} of {len(ts)} claimed)" if claims else "")
+            ax.plot(range(1, len(ts) + 1), ts, marker=markers[i % len(markers)], ms=4, color=colour[conf], label=label)
+            xs = [k + 1 for k, (_, c) in enumerate(pts) if c]  # an answer on an engine's word: a hollow marker
+            if xs:
+                ax.plot(xs, [ts[k - 1] for k in xs], ls="none", marker=markers[i % len(markers)], ms=7,
+                        mfc="white", mec=colour[conf])  # fmt: skip
         ax.set_xlabel("instances solved")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel(f"{clock} time per instance (s)")
         ax.set_yscale("log")
-        ax.set_title(f"{what}: instances solved against {clock} time")
+        ax.set_title(f"{what}: instances solved against {clock} time (hollow: claimed, not checked)")
     elif kind == "hardness":
         pts: dict[tuple, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
         crit: dict[tuple, list[tuple[int, float]]] = defaultdict(list)
