@@ -387,12 +387,4 @@ class External(SolverBase):
         if not proof or not proof[0]:
             stats["certificate"] = "the solver wrote no proof"
             return None
-        clauses = enc.clauses + [[a] for a in enc.assumptions] + blocked
-        check = drat.check(clauses, proof[0])
-        stats.update(
-            certificate="checked" if check.ok else check.reason,
-            certificate_s=check.seconds,
-            certificate_bytes=check.proof_bytes,
-            certificate_lemmas=check.lemmas,
-        )
-        return check
+        return drat.certify(enc.clauses + [[a] for a in enc.assumptions] + blocked, proof[0], stats)
