@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from eternity.cli import main
-from experiments.report import table
+from experiments.report import summarise, table
 from experiments.runner import run
+from experiments.store import Store
 from puzzles.errors import UsageError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -82,6 +83,30 @@ def _install_doubles(tmp_path, monkeypatch):
         monkeypatch,
         [HELPERS],
     )
+
+
+def test_a_count_that_contradicts_the_evidence_is_stored_as_wrong(tmp_path, monkeypatch):
+    sys.path.insert(0, HELPERS)
+    from plugin import install
+
+    install(tmp_path / "site", {"overcount": "doubles:Overcount"}, monkeypatch, [HELPERS])
+    f = tmp_path / "o.toml"
+    f.write_text(
+        'name = "o"\ntime_limit = 20.0\n[[families]]\nkind = "builtin"\nname = "b"\nnames = ["queens-6"]\n'
+        '[[solvers]]\nname = "overcount"\nmode = "count"\n[[solvers]]\nname = "backtrack"\nmode = "count"\n'
+    )
+    db = str(tmp_path / "o.sqlite")
+    s = run(str(f), db, jobs=1, show_progress=False)
+    assert len(s["wrong"]) == 1 and "overcount" in s["wrong"][0] and "evidence gives 4" in s["wrong"][0]
+    st = Store(db)
+    stored = st.results()
+    st.close()
+    by = {r["solver"]: r for r in stored}
+    assert by["overcount"]["status"] == "wrong" and by["overcount"]["count"] == 5  # the answer it gave is kept
+    assert by["overcount"]["evidence"] == "claimed by overcount"
+    assert by["backtrack"]["status"] == "solved" and by["backtrack"]["evidence"] == "exhaustion"
+    rows = {r["solver"]: r for r in summarise(stored)}
+    assert rows["overcount/count"]["wrong"] == 1 and rows["overcount/count"]["solved"] == 0
 
 
 @pytest.mark.timing

@@ -62,3 +62,16 @@ class Instant(SolverBase):
         from solving import SolveResult, Status
 
         return SolveResult(Status.LIMIT, stats={"time_s": 0.0, "build_s": 0.0})
+
+
+class Overcount(SolverBase):
+    """Counts one more than there are, on its own word: the runner must flag it against the evidence."""
+
+    name = "overcount"
+    MODES = ("count",)
+
+    def solve(self, puzzle, *, mode="count", limits=None, progress=None):
+        from solving import SolveResult, Status, get
+
+        true = get("backtrack").solve(puzzle, mode="count").count
+        return SolveResult(Status.SOLVED, [], true + 1, None, {})
