@@ -161,8 +161,13 @@ def _drain(stream, keep: list[str], cap: int | None, over: threading.Event) -> N
 PROOF_CAP = drat.MAX_PROOF_BYTES  # a proof file may grow to this; past it the solver is stopped (SIGXFSZ)
 
 
-def _cap_files() -> None:  # pragma: no cover - runs in the child before exec
-    resource.setrlimit(resource.RLIMIT_FSIZE, (PROOF_CAP, PROOF_CAP))
+def _cap_files(pid: int) -> None:
+    """Cap the files a running solver writes at PROOF_CAP (past it the kernel stops it with SIGXFSZ); set
+    from outside (prlimit) rather than in a pre-exec hook, which is unsafe in a process with threads."""
+    try:
+        resource.prlimit(pid, resource.RLIMIT_FSIZE, (PROOF_CAP, PROOF_CAP))
+    except (ProcessLookupError, PermissionError, OSError):  # it ended already: nothing more to cap
+        pass
 
 
 def run(
@@ -181,8 +186,9 @@ def run(
             p = subprocess.Popen(
                 argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, errors="replace",
                 start_new_session=True, stdin=subprocess.DEVNULL,
-                preexec_fn=_cap_files if proof is not None else None,
             )  # fmt: skip
+            if proof is not None:
+                _cap_files(p.pid)
         except OSError as e:
             raise UsageError(f"solver external: cannot run {argv[0]!r} ({e.strerror})") from None
         outs: list[str] = []
@@ -334,9 +340,10 @@ class External(SolverBase):
             stats["calls"] += 1
             if answer is None and tail == "proof too large":  # once more without one: the answer is a claim
                 certify, proof = False, None
-                stats["certificate"] = f"the proof outgrew {PROOF_CAP >> 20} MB"
+                stats["certificate"] = f"the proof outgrew {PROOF_CAP:,} bytes"
                 left = None if deadline is None else deadline - time.perf_counter()
                 answer, true, tail = run(self.options["cmd"], dimacs, left)
+                stats["calls"] += 1
             if answer is None:
                 if tail:  # it ended without an answer: a crash or nonsense
                     stats["time_s"] = time.perf_counter() - t1

@@ -102,6 +102,17 @@ def test_unsatisfiable_boards_carry_checked_certificates():
         assert res.status == solving.Status.UNSAT and res.evidence == solving.Evidence.CERTIFICATE
 
 
+def test_a_proof_that_outgrows_its_cap_leaves_a_claim(monkeypatch):
+    """The proof file is capped (the solver is stopped by SIGXFSZ past it); the solver then runs again
+    without one, and its answer stands as its claim."""
+    if "cadical" not in HAVE:
+        pytest.skip("cadical not installed (apt-get install cadical)")
+    monkeypatch.setattr(external, "PROOF_CAP", 64)
+    res, _ = solving.solve_verified(solving.get("external", {"cmd": "cadical"}), unsat_board(), "first")
+    assert res.status == solving.Status.UNSAT and res.evidence == "claimed by cadical"
+    assert "outgrew" in res.stats["certificate"] and res.stats["calls"] == 2
+
+
 def test_an_engine_whose_proof_does_not_check_is_an_error(tmp_path):
     """A command that says unsatisfiable and writes the empty clause as its proof, on a solvable board."""
     p, _ = generate.edge_puzzle(3, 3, 2, 2, 5)
