@@ -31,7 +31,11 @@ from dataclasses import dataclass
 import numba as nb
 import numpy as np
 
-MAX_PROOF_BYTES = 2 * 2**30  # a proof larger than this is not read: the answer stays the engine's claim
+# A proof larger than this is not read, and the answer stays the engine's claim: the checker holds about
+# 8 bytes a proof byte while it parses and twice the literals while it checks.  The largest proof of the
+# atlas's unsolvable boards is 55 MB (benchmarks/bench_certificates.py).
+MAX_PROOF_BYTES = 256 * 2**20
+MAX_NEW_VARS = 10_000_000  # variables a proof may add beyond the formula's (extension variables)
 
 
 @dataclass
@@ -133,7 +137,7 @@ def _parse_binary(data, kinds, starts, lens, lits):  # pragma: no cover - numba
                     break
             if u == 0:
                 break
-            if u < 2:
+            if u < 2 or u >= (1 << 31):
                 return -1, i
             lits[nl] = u
             nl += 1
@@ -146,8 +150,9 @@ def parse(data: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """A DRAT proof, text or binary, as (kinds: 0 add 1 delete, starts, lengths, literals 2v+sign)."""
     buf = np.frombuffer(data, np.uint8)
     cap = len(buf) + 1
-    kinds, starts, lens = np.zeros(cap, np.int8), np.zeros(cap, np.int64), np.zeros(cap, np.int64)
-    lits = np.zeros(cap, np.int64)
+    steps_cap = cap // 2 + 1  # every step ends in a 0 and a separator (text) or its 0 byte and its letter (binary)
+    kinds, starts, lens = np.zeros(steps_cap, np.int8), np.zeros(steps_cap, np.int64), np.zeros(steps_cap, np.int32)
+    lits = np.zeros(cap, np.int32)
     steps, nl = (_parse_binary if _is_binary(data) else _parse_text)(buf, kinds, starts, lens, lits)
     if steps < 0:
         raise ValueError(f"not a DRAT proof (byte {nl})")
@@ -170,7 +175,7 @@ def clauses_array(clauses: list[list[int]]) -> tuple[np.ndarray, np.ndarray, np.
     if len(clauses):
         starts[1:] = np.cumsum(lens)[:-1]
     flat = np.fromiter((x for c in clauses for x in c), np.int64, int(lens.sum()))
-    lits = 2 * np.abs(flat) + (flat < 0)
+    lits = (2 * np.abs(flat) + (flat < 0)).astype(np.int32)
     return starts, lens, lits
 
 
@@ -485,6 +490,11 @@ def check(clauses: list[list[int]], proof: bytes) -> Check:
         return Check(False, str(e), 0, 0, 0, time.perf_counter() - t0, len(proof))
     fstarts, flens, flits = clauses_array(clauses)
     top = max(int(flits.max(initial=0)), int(plits.max(initial=0)))
+    if top > int(flits.max(initial=0)) + 2 * MAX_NEW_VARS:  # the checker's arrays are as long as the variables
+        return Check(
+            False, f"the proof names a variable more than {MAX_NEW_VARS:,} past the formula's", 0, 0, 0,
+            time.perf_counter() - t0, len(proof),
+        )  # fmt: skip
     code, step, rat, _ = _check(top + 2, fstarts, flens, flits, kinds, pstarts, plens, plits)
     n_add = int(np.count_nonzero(kinds == 0))
     n_del = len(kinds) - n_add

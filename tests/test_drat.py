@@ -65,6 +65,8 @@ def test_proof_files_that_are_not_drat_are_refused():
     cnf = PHP(3)
     assert not drat.check(cnf.clauses, b"1 2 x 0\n").ok
     assert "not a DRAT proof" in drat.check(cnf.clauses, b"1 2").reason  # a clause without its 0
+    far = drat.check(cnf.clauses, b"900000000 0\n0\n")  # its arrays would take gigabytes: refused at once
+    assert not far.ok and "past the formula" in far.reason
 
 
 @pytest.mark.parametrize("name", ["cadical", "kissat"])
