@@ -29,13 +29,16 @@ QUIET = {
 
 def local_cluster(workers: int, **kwargs):
     """A ``LocalCluster`` of ``workers`` single-threaded worker processes with ``QUIET`` housekeeping (the
-    nannies hand the configuration to their workers) and no dashboard."""
+    nannies hand the configuration to their workers) and no fixed port: the scheduler's HTTP routes listen
+    on a free loopback port (its default, 8787, is one a second cluster would find taken, and say so)."""
     import dask
     import distributed  # noqa: F401  (its configuration defaults load before they are set)
     from dask.distributed import LocalCluster
 
     with dask.config.set(QUIET):
-        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, **kwargs)
+        return LocalCluster(
+            n_workers=workers, threads_per_worker=1, processes=True, dashboard_address="127.0.0.1:0", **kwargs
+        )
 
 
 CONNECT_TIMEOUT_S = 5.0  # a scheduler that has not answered by then is not there

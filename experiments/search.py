@@ -153,19 +153,26 @@ class Ledger:
     edited by hand (a count changed, a part added) is refused on resume instead of summed into the answer.
     A count that rests on parts read back from a ledger says so (evidence ``file``)."""
 
-    def __init__(self, directory: str | Path, fingerprint: dict, resume: bool, depth: int | None = None):
+    @staticmethod
+    def refusal(directory: str | Path, resume: bool) -> None:
+        """Refuse, before any cluster starts, a directory that cannot hold or does not hold a ledger."""
         d = Path(directory)
         if d.exists() and not d.is_dir():
             raise UsageError(f"{'--resume' if resume else '--checkpoint'} {d}: not a directory")
+        path = d / LEDGER
+        if path.exists() and not resume:
+            raise UsageError(f"{path}: a ledger is there already (--resume {d} continues it)")
+        if resume and not path.exists():
+            raise UsageError(f"--resume {d}: no ledger there ({LEDGER})")
+        if path.exists():
+            _check_ledger_file(path)
+
+    def __init__(self, directory: str | Path, fingerprint: dict, resume: bool, depth: int | None = None):
+        d = Path(directory)
+        self.refusal(d, resume)
         self.path = d / LEDGER
         existed = self.path.exists()
-        if existed and not resume:
-            raise UsageError(f"{self.path}: a ledger is there already (--resume {d} continues it)")
-        if resume and not existed:
-            raise UsageError(f"--resume {d}: no ledger there ({LEDGER})")
         d.mkdir(parents=True, exist_ok=True)  # only once the request is known good: a refusal leaves nothing
-        if existed:
-            _check_ledger_file(self.path)
         self.db = sqlite3.connect(self.path)
         self.db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT)")
         self.db.execute(
@@ -295,6 +302,8 @@ def distributed_solve(
         )
     solver = solving.get(name, options)
     solver.check(puzzle, mode)
+    if ledger_dir:
+        Ledger.refusal(ledger_dir, resume)  # before a cluster starts: a bad directory is one line at once
     t0 = time.perf_counter()
     own = client is None
     cluster = None
