@@ -278,6 +278,10 @@ def run(
         from experiments.dask_cluster import connect
 
         connect(scheduler, 1)[0].close()
+    elif executor == "dask":  # nor does a local cluster too large for the machine
+        from experiments.dask_cluster import check_local_workers
+
+        check_local_workers(jobs or os.cpu_count() or 1, "--jobs")
     store = Store(db)  # after the instances: a config that cannot be sampled leaves no database behind
     parsed = {inst.id: _puzzle(inst) for inst in instances}
     for inst in instances:

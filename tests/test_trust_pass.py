@@ -66,6 +66,10 @@ def make_world(w: Path) -> None:
     nv = int(next(ln for ln in (w / "planted.cnf").read_text().splitlines() if ln.startswith("p cnf")).split()[2])
     (w / "every.model").write_text("s SATISFIABLE\nv " + " ".join(map(str, range(1, nv + 1))) + " 0\n")
     shutil.copy(w / "planted.json", w / "puzzle.json")
+    (w / "tiny.toml").write_text(
+        'name = "tiny"\ntime_limit = 5.0\n[[families]]\nkind = "builtin"\nname = "b"\nnames = ["queens-5"]\n'
+        '[[solvers]]\nname = "backtrack"\n'
+    )
 
 
 INPUTS = ["planted.json", "planted.sol.json", "q6.npz", "q6-edited.npz", "c.json", "c-bad.json", "puzzle.json"]
@@ -116,6 +120,8 @@ def cases() -> list[Case]:
     add(["solve", "planted.json", "--executor", "dask", "--resume", "a-file", "--mode", "count", "--workers", "1"],
         "bad", note="crashes")  # fmt: skip
     add(["solve", "planted.json", "--executor", "dask", "--workers", "64", "--mode", "count"], "bad", note="crashes")
+    add(["run", "tiny.toml", "--db", "t.sqlite", "--executor", "dask", "--jobs", "64"], "bad", note="limits",
+        absent=["t.sqlite"])  # fmt: skip
     add(["solve", "eternity2-clue1", "--solver", "maxsat", "--mode", "best", "--opt", "solver=nosuch"], "bad",
         note="crashes")  # fmt: skip
     # limits
