@@ -315,13 +315,28 @@ def symmetry_factors(p: EdgePuzzle) -> dict:
 
 def log_expected_solutions(p: EdgePuzzle) -> float:
     """log10 of the expected number of solutions of the whole board."""
+    est, (pc, pe, pi) = _whole_board(p)
+    R, C = p.rows, p.cols
+    b = 2 * (R - 1) + 2 * (C - 1)
+    m = (R - 1) * (C - 2) + (R - 2) * (C - 1)
+    return est.log_s(pc, pe, pi, b, m)
+
+
+def log_configurations(p: EdgePuzzle) -> float:
+    """log10 of the configurations of the whole board Owen's model counts before any join is asked to match:
+    corners, edges and inner pieces on the cells of their kind that no fixed piece holds, the inner ones in
+    any of four turns (Eternity II with its one fixed piece: 4! 56! 195! 4^195 = 1.115 x 10^557)."""
+    est, (pc, pe, pi) = _whole_board(p)
+    return est.log_configs(pc, pe, pi)
+
+
+def _whole_board(p: EdgePuzzle) -> tuple[Estimator, tuple[int, int, int]]:
+    """The estimator of ``p`` and the corners, edges and inner pieces a whole board places (fixed ones aside)."""
     est = Estimator(p)
     R, C = p.rows, p.cols
     fixed_kinds = Counter(est.cell_kind(f.cell) for f in p.fixed)
     sc, se, si = 4, 2 * R + 2 * C - 8, (R - 2) * (C - 2)
-    b = 2 * (R - 1) + 2 * (C - 1)
-    m = (R - 1) * (C - 2) + (R - 2) * (C - 1)
-    return est.log_s(sc - fixed_kinds["corner"], se - fixed_kinds["edge"], si - fixed_kinds["inner"], b, m)
+    return est, (sc - fixed_kinds["corner"], se - fixed_kinds["edge"], si - fixed_kinds["inner"])
 
 
 def expected_solutions(p: EdgePuzzle) -> float:

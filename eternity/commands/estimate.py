@@ -56,6 +56,7 @@ def cmd_estimate(a) -> int:
         order_name = a.order
     with _refused("estimate"):
         log_s = estimate.log_expected_solutions(p)
+        log_conf = estimate.log_configurations(p)
         total, prof = estimate.search_nodes(p, order, slips)
     if slips:
         log_s = prof[-1]  # full boards with the invalid joins the slips allow
@@ -65,6 +66,7 @@ def cmd_estimate(a) -> int:
         "log10_expected_solutions": log_s,
         "class": "sub-critical" if log_s < 0 else "super-critical",
         "symmetry": estimate.symmetry_factors(p),
+        "log10_configurations": log_conf,
         "order": order_name,
         "log10_total_nodes": total,
         "total_nodes": 10**total if total < 308 else None,
@@ -93,6 +95,8 @@ def cmd_estimate(a) -> int:
             + (f"  with up to {len(slips)} invalid inner joins" if slips else "")
         )
         print("symmetry factors    " + ", ".join(f"{k} {v}" for k, v in out["symmetry"].items()))
+        mant, exp = 10 ** (log_conf % 1), int(log_conf // 1)
+        print(f"configurations      {mant:.4g}e+{exp} (log10 {log_conf:.3f}; before any join is asked to match)")
         print(f"search nodes        {10**total:.4g} with order {order_name} (log10 {total:.3f})")
         peak = max(range(len(prof)), key=prof.__getitem__)
         print(f"widest depth        {peak + 1} (log10 {prof[peak]:.2f} nodes)")
@@ -312,8 +316,9 @@ def add(sub) -> None:
     s.add_argument("puzzle", nargs="?")
     s.add_argument(
         "--order",
-        help="edge matching: rowscan, rowscan-up, colscan, spiral, frame-first, or a file of cell names "
-        f"(default: {DEFAULT_ORDER})",
+        help="edge matching: rowscan, rowscan-up, colscan, spiral, frame-first, rows-cols-K (Owen's order for "
+        "slip searches: rowscan-up over all rows but the top K, then those K rows column by column), or a file "
+        f"of cell names (default: {DEFAULT_ORDER})",
     )
     s.add_argument("--slips", help="D1,D2,...: the k-th invalid inner join is allowed from depth D_k (slip array)")
     s.add_argument(
