@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 from test_adversarial_pass import ETERNITY, Case, check
 
+RUNS = Path(__file__).resolve().parent.parent / "docs" / "runs"  # stored runs, read only
 PROBE = "#!/bin/sh\nif grep -q '^p cnf 1 1$' \"$1\"; then echo 's SATISFIABLE'; echo 'v 1 0'; exit 10; fi\n"
 
 
@@ -138,6 +139,8 @@ def cases() -> list[Case]:
         note="words", exit=1, absent=["bad.sol.json"])  # fmt: skip
     add(["solve", "queens-6", "--solver", "cpmpy", "--opt", "backend=ortools:x"], "bad", note="words",
         never="(known: )")  # fmt: skip
+    add(["table", str(RUNS / "atlas.sqlite"), "--peaks", "--winners"], "bad", note="words")
+    add(["plot", str(RUNS / "quick.sqlite"), "--kind", "clues", "-o", "c.png"], "bad", note="words", absent=["c.png"])
     return cs
 
 
