@@ -23,7 +23,7 @@ from functools import cache
 
 from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
-from solving import Evidence, Limits, Option, SolverBase, SolveResult, Status, enumerated
+from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
 from solving.tally import BogusModel, Tally
 
 from .tables import MODEL_OPTIONS, edge_table, xcc_rows
@@ -278,9 +278,7 @@ class Cpmpy(SolverBase):
             stats=stats,
             wanted=None if want is None else want,
         )
-        if mode == "count" and len(tally) and res.status == Status.SOLVED:
-            res.evidence = Evidence.ENUMERATED.value
-        return res
+        return tally.stamp(res)
 
 
 class _Late(Exception):

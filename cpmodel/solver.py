@@ -19,7 +19,7 @@ from puzzles.edge import EdgePlacement, EdgePuzzle
 from puzzles.errors import UsageError
 from puzzles.latin import LatinPuzzle, pair_from_self_orthogonal
 from puzzles.orders import search_order
-from solving import BuildLate, Evidence, Limits, Option, SolverBase, SolveResult, Status, enumerated
+from solving import BuildLate, Limits, Option, SolverBase, SolveResult, Status, enumerated
 from solving.tally import BogusModel, Tally
 
 from . import models, self_orthogonal
@@ -241,9 +241,7 @@ class CpSat(SolverBase):
             stats=stats,
             wanted=None if want is None else want * mult,
         )
-        if tally is not None and cb.count and res.status == Status.SOLVED:
-            res.evidence = Evidence.ENUMERATED.value
-        return res
+        return tally.stamp(res) if tally is not None else res
 
     def _self_orthogonal(self, puzzle, mode, limits: Limits, progress) -> SolveResult:
         """A square orthogonal to its transpose, then the pair (A, A^T): see ``self_orthogonal``.

@@ -201,7 +201,6 @@ def _check(n_lits, fstarts, flens, flits, kinds, pstarts, plens, plits):  # prag
     clen = np.zeros(n_cl + 1, np.int64)
     alive = np.zeros(n_cl + 1, np.bool_)
     hnext = np.full(n_cl + 1, -1, np.int64)
-    hval = np.zeros(n_cl + 1, np.int64)
     wnext = np.full(2 * (n_cl + 1), -1, np.int64)
     whead = np.full(n_lits, -1, np.int64)
     val = np.zeros(n_lits, np.int8)  # 1 true, -1 false, by literal
@@ -349,20 +348,17 @@ def _check(n_lits, fstarts, flens, flits, kinds, pstarts, plens, plits):  # prag
         alive[c] = True
         hnext[c] = table[h] if h in table else np.int64(-1)
         table[h] = c
-        hval[c] = h
+        if m >= 2:  # watch the first two literals (the non-false ones, where there are two)
+            for j in range(2):
+                node = 2 * c + j
+                x = arena[cstart[c] + j]
+                wnext[node] = whead[x]
+                whead[x] = node
         first = arena[cstart[c]]
-        if m == 1 or val[arena[cstart[c] + 1]] == -1:
-            # a unit under the top-level assignment
+        if m == 1 or val[arena[cstart[c] + 1]] == -1:  # a unit under the top-level assignment
             if val[first] == -1:
                 inconsistent = True
-                continue
-            if m >= 2:
-                for j in range(2):
-                    node = 2 * c + j
-                    x = arena[cstart[c] + j]
-                    wnext[node] = whead[x]
-                    whead[x] = node
-            if val[first] == 0:
+            elif val[first] == 0:
                 val[first] = 1
                 val[first ^ 1] = -1
                 reason[first >> 1] = c
@@ -373,12 +369,6 @@ def _check(n_lits, fstarts, flens, flits, kinds, pstarts, plens, plits):  # prag
                 )
                 if conflict:
                     inconsistent = True
-            continue
-        for j in range(2):
-            node = 2 * c + j
-            x = arena[cstart[c] + j]
-            wnext[node] = whead[x]
-            whead[x] = node
     if inconsistent:
         return _OK, len(flens) + len(kinds), rat_checks, ignored
     return _NO_EMPTY, len(flens) + len(kinds), rat_checks, ignored

@@ -166,7 +166,7 @@ def _cap_files(pid: int) -> None:
     from outside (prlimit) rather than in a pre-exec hook, which is unsafe in a process with threads."""
     try:
         resource.prlimit(pid, resource.RLIMIT_FSIZE, (PROOF_CAP, PROOF_CAP))
-    except (ProcessLookupError, PermissionError, OSError):  # it ended already: nothing more to cap
+    except OSError:  # it ended already (or may not be capped): nothing more to do
         pass
 
 
@@ -382,11 +382,9 @@ class External(SolverBase):
             stats=stats,
             wanted=None if want is None else want * enc.multiplier,
         )
-        if mode == "count" and count and res.status == Status.SOLVED:
-            res.evidence = Evidence.ENUMERATED.value
-        elif res.status == Status.UNSAT and certificate is not None and certificate.ok:
+        if res.status == Status.UNSAT and certificate is not None and certificate.ok:
             res.evidence = Evidence.CERTIFICATE.value
-        return res
+        return tally.stamp(res)
 
     @staticmethod
     def _certificate(enc, blocked: list[list[int]], proof: list[bytes], stats: dict):

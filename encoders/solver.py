@@ -19,6 +19,7 @@ from puzzles.errors import UsageError
 from solving import BuildLate, Evidence, Limits, Option, SolverBase, SolveResult, Status, enumerated
 from solving.tally import BogusModel, Tally
 
+from . import drat
 from .amo import ENCODINGS
 from .cnf import Encoding, direct_cnf, magic_cnf, xcc_cnf
 
@@ -237,7 +238,7 @@ class Sat(SolverBase):
                 if not res:  # no solution beyond those blocked: the enumeration is complete
                     complete = True
                     if certify:
-                        certificate = _certificate(enc, s, stats)
+                        certificate = _certificate(s, stats)
                     break
                 chosen = [v for v in enc.decision if s.model[v - 1] > 0]
                 count += 1
@@ -278,18 +279,14 @@ class Sat(SolverBase):
             stats=stats,
             wanted=None if want is None else want * enc.multiplier,
         )
-        if not keep and count and res.status == Status.SOLVED:
-            res.evidence = Evidence.ENUMERATED.value
-        elif res.status == Status.UNSAT and certificate is not None:
+        if res.status == Status.UNSAT and certificate is not None:
             res.evidence = Evidence.CERTIFICATE.value
-        return res
+        return tally.stamp(res)
 
 
-def _certificate(enc: Encoding, s: _Backend, stats: dict):
+def _certificate(s: _Backend, stats: dict):
     """The backend's proof checked against the CNF it holds (the encoding, its assumptions as units and the
     blocking clauses so far)."""
-    from . import drat
-
     return drat.certify(s.clauses + s.blocked, s.proof(), stats)
 
 

@@ -278,10 +278,11 @@ def run(
         from experiments.dask_cluster import connect
 
         connect(scheduler, 1)[0].close()
-    elif executor == "dask":  # nor does a local cluster too large for the machine
+    jobs = jobs or os.cpu_count() or 1
+    if executor == "dask" and not scheduler:  # nor does a local cluster too large for the machine
         from experiments.dask_cluster import check_local_workers
 
-        check_local_workers(jobs or os.cpu_count() or 1, "--jobs")
+        check_local_workers(jobs, "--jobs")
     store = Store(db)  # after the instances: a config that cannot be sampled leaves no database behind
     parsed = {inst.id: _puzzle(inst) for inst in instances}
     for inst in instances:
@@ -303,7 +304,6 @@ def run(
     all_cells = cells(cfg, instances, parsed)
     done = store.done_keys()
     todo = longest_first([c for c in all_cells if c["key"] not in done])
-    jobs = jobs or os.cpu_count() or 1
     host, vers = socket.gethostname(), versions()
     summary: dict = {"cells": len(all_cells), "skipped": len(all_cells) - len(todo), "ran": 0, "solved": 0}
     summary["wrong"] = []
@@ -372,9 +372,8 @@ def _planted_refuted(row: dict, solvable: bool | None) -> str | None:
 def disagreements(rows: list[dict]) -> list[tuple[str, str, str, str]]:
     """Counts that disagree on one instance: (key, config, instance, why) for each row found wrong.
 
-    The reference is the count most of the rows with evidence give (a native exhaustion, verified models,
-    a diagram), or, when none has evidence, the count most rows give; a count of its own that differs from
-    it is wrong.  Two counts with evidence that differ are both flagged: one of the project's own searches
+    The reference is the count the rows with evidence give (a native exhaustion, verified models, a
+    diagram), or, when none has evidence, the count most rows give; a count that differs from it is wrong.  Two counts with evidence that differ are both flagged: one of the project's own searches
     is then at fault, which is a bug to report, not a claim to weigh."""
     from collections import Counter, defaultdict
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 
+from .contract import Evidence, SolveResult, Status
 from .verified import accepted
 
 
@@ -37,6 +38,13 @@ class Tally:
 
     def __len__(self) -> int:
         return len(self.seen)
+
+    def stamp(self, res: SolveResult) -> SolveResult:
+        """``res`` with the evidence ``enumerated`` when it is a finished count of the models this tally
+        checked (a count of none is "unsatisfiable", whose evidence is the engine's to bring)."""
+        if len(self) and res.status == Status.SOLVED:
+            res.evidence = Evidence.ENUMERATED.value
+        return res
 
 
 def _plain(x):

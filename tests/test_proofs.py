@@ -179,8 +179,8 @@ def test_selby_split_end_to_end(tmp_path, name, solution):
 
 
 def test_a_one_round_proof_is_refused_by_the_floor(tmp_path, capsys):
-    """The prover chooses the rounds, so a forger picks one: it checks a third of the time without any
-    solution.  The floor refuses a proof that weak before any round of it is looked at: an honest
+    """The prover chooses the rounds, so a forger picks one: a round of a false statement passes with
+    probability up to 2/3.  The floor refuses a proof that weak before any round of it is looked at: an honest
     one-round proof and one whose only round is garbage are refused alike, with the same reason."""
     p, sol = board("eternity2-clue1")
     ph = formats.puzzle_hash(p)

@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from baseline.runtime.checkpoint import seal
 from puzzles.errors import InputError
 from puzzles.outputs import atomic_save
 
@@ -78,15 +79,13 @@ def _sample(lab, zlo, zhi, counts, root, n, seed, out, lens):
 
 
 
+
 def _seal(fingerprint: str, root: int, n_options: int, lab, zlo, zhi) -> str:
-    """A diagram's seal: SHA-256 of what it is of (its XCC's fingerprint) and of its arrays, so a diagram
-    edited by hand is refused rather than counted (a count read from it says it was read from a file)."""
-    h = hashlib.sha256(f"eternity/diagram {fingerprint} {int(root)} {int(n_options)}".encode())
-    for a in (lab, zlo, zhi):
-        a = np.ascontiguousarray(a)
-        h.update(f" {a.dtype.str} {a.shape}".encode())
-        h.update(a.tobytes())
-    return h.hexdigest()
+    """A diagram's seal: the snapshots' seal (``checkpoint.seal``) over what it is of (its XCC's fingerprint)
+    and its arrays, so a diagram edited by hand is refused rather than counted."""
+    return seal({"fingerprint": np.array(fingerprint), "root": np.array(int(root)),
+                 "n_options": np.array(int(n_options)), "lab": lab, "zlo": zlo, "zhi": zhi})  # fmt: skip
+
 
 class Diagram:
     """All solutions of one XCC as a ZDD: count, enumerate, sample, save, load."""

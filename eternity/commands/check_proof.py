@@ -34,7 +34,7 @@ def add(sub) -> None:
         "check-proof",
         help="check a zero-knowledge proof (exit 0 checks, 1 does not or is too weak, 2 bad input)",
         description="A proof's rounds are the prover's choice, so a proof weaker than the floor is refused "
-        "before it is checked: one round is forged in about three tries.",
+        "before it is checked: a round of a false statement passes with probability up to 2/3.",
     )
     s.add_argument("puzzle")
     s.add_argument("proof")

@@ -29,6 +29,7 @@ import dataclasses
 import hashlib
 import hmac
 import json
+import re
 import secrets
 from typing import Any
 
@@ -137,11 +138,13 @@ def cut_colours(puzzle: EdgePuzzle, placements, left_cells: set[str]) -> dict[st
 
 def _cut_problems(puzzle: EdgePuzzle, placements, side: str, commitment: dict) -> list[str]:
     """The joins across the cut at which an opened half shows another colour than the committed one."""
-    left_cells = set(commitment["left"]["cells"])
+    joins = cut_joins(puzzle, set(commitment["left"]["cells"]))
     cut = commitment["cut"]
+    if len(cut) != len(joins):
+        return ["the commitment's cut does not list the joins across the boundary"]
     by_cell = {int(pl[0]): pl for pl in placements}
     bad = []
-    for name, s in cut_joins(puzzle, left_cells):
+    for name, s in joins:
         key = _cut_key(name, s)
         cell, face = puzzle.parse_cell(name), s
         if side == "right":
@@ -149,8 +152,6 @@ def _cut_problems(puzzle: EdgePuzzle, placements, side: str, commitment: dict) -
         pl = by_cell.get(cell)
         if key not in cut or pl is None or int(puzzle.placed(int(pl[1]), int(pl[2]))[face]) != cut[key]:
             bad.append(key)
-    if len(cut) != len(cut_joins(puzzle, left_cells)):
-        return ["the commitment's cut does not list the joins across the boundary"]
     if bad:
         return [
             f"the {side} half shows other colours than the committed ones along the cut at {len(bad)} joins "
@@ -230,8 +231,6 @@ def read_commitment(data: Any, source: str, puzzle_hash: str, puzzle=None) -> di
         coms = {s: str(data["commitments"][s]) for s in SIDES}
     except (KeyError, TypeError, ValueError, AttributeError):
         raise InputError(source, None, "needs nonce, left.cells, left.pieces, commitments.left/right") from None
-    import re
-
     if not re.fullmatch(r"[0-9a-f]{32}", str(data["nonce"])):
         raise InputError(source, "nonce", "must be 32 hexadecimal digits")
     for side, digest in coms.items():

@@ -63,7 +63,8 @@ def bits_of(rounds: int) -> float:
 
 def floor_refusal(rounds: int, min_bits: float) -> str | None:
     """Why a proof of ``rounds`` rounds is refused under the floor ``min_bits``, or None.  The prover chooses
-    the rounds, so a forger with no solution picks few: one round is forged in about three tries.  Only
+    the rounds, so a forger with no solution picks few: a round of a false statement passes with probability
+    up to 2/3, so one or two rounds are forged in a few tries.  Only
     the checker's floor, not the proof's own figure, says how much a proof that checks is worth."""
     if bits_of(rounds) >= min_bits:
         return None
