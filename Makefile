@@ -7,10 +7,10 @@ BIN := $(VENV)/bin
 
 .PHONY: run test test-timing lint docs setup bytecode clean
 
-$(BIN)/eternity: pyproject.toml
+$(BIN)/eternity: pyproject.toml setup.py
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test,docs]'
+	$(BIN)/pip install -q -e '.[all]'
 	touch $(BIN)/eternity
 
 # Byte-compiled sources: start-up reads them even where PYTHONDONTWRITEBYTECODE keeps Python from writing them.

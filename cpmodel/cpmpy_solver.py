@@ -23,7 +23,7 @@ from functools import cache
 
 from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
-from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
+from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated, extras
 from solving.tally import BogusModel, Tally
 
 from .tables import MODEL_OPTIONS, edge_table, xcc_rows
@@ -176,12 +176,15 @@ class Cpmpy(SolverBase):
 
     @classmethod
     def here(cls) -> str:
+        if extras.missing("engines"):
+            return "CPMpy is not installed: pip install 'eternity[engines]'"
         have = present()
         missing = [f"{b} (pip install {pkg})" for b, pkg in BACKENDS.items() if b not in have]
         return f"backends {', '.join(have) or 'none'}" + (f"; absent: {', '.join(missing)}" if missing else "")
 
     def check(self, puzzle, mode: str) -> None:
         super().check(puzzle, mode)
+        extras.require("engines", "solver cpmpy", "cpmpy")
         backend = self.options["backend"]
         check_backend(backend)
         if backend.split(":")[0] in OPTIMISE_ONLY and mode != "best":
@@ -295,6 +298,7 @@ def export_model(puzzle, fmt: str, path: str, options: dict | None = None) -> No
     default for wcnf: soft joins)."""
     import tempfile
 
+    extras.require("engines", f"export --to {fmt}", "cpmpy")
     from cpmpy.tools.io import write
 
     from puzzles import formats

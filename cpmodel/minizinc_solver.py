@@ -22,7 +22,7 @@ from functools import cache
 
 from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
-from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
+from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated, extras
 
 from .tables import MODEL_OPTIONS, edge_table, xcc_rows
 
@@ -154,12 +154,15 @@ class MiniZinc(SolverBase):
 
     @classmethod
     def here(cls) -> str:
+        if extras.missing("engines"):
+            return "MiniZinc's Python interface is not installed: pip install 'eternity[engines]'"
         if shutil.which("minizinc") is None:
             return f"no minizinc binary ({INSTALL})"
         return f"MiniZinc solvers {', '.join(installed()) or 'none'}"
 
     def check(self, puzzle, mode: str) -> None:
         super().check(puzzle, mode)
+        extras.require("engines", "solver minizinc", "minizinc")
         check_backend(self.options["backend"])
         if self.options["model"] == "table" and not isinstance(puzzle, EdgePuzzle):
             raise UsageError("solver minizinc: model table is for edge-matching puzzles; use model=xcc")

@@ -40,7 +40,7 @@ from .solver import IDENTICAL, decoded, encode
 # name -> (argv with {cnf} and {out}, where to get it)
 KNOWN = {
     "cadical": ("cadical -q {cnf}", "Debian: apt-get install cadical"),
-    "kissat": ("kissat -q {cnf}", "PyPI: pip install passagemath-kissat, which make setup installs"),
+    "kissat": ("kissat -q {cnf}", "PyPI's passagemath-kissat: pip install 'eternity[engines]'"),
     "picosat": ("picosat {cnf}", "Debian: apt-get install picosat"),
     "minisat": ("minisat -verb=0 {cnf} {out}", "Debian: apt-get install minisat"),
     "cryptominisat": ("cryptominisat5 --verb 0 {cnf}", "Debian: apt-get install cryptominisat"),

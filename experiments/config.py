@@ -136,11 +136,16 @@ def load_config(path: str) -> Config:
         raise InputError(path, None, f"invalid TOML ({e})") from None
     except RecursionError:
         raise InputError(path, None, "invalid TOML (nested too deeply)") from None
+    return config_from_dict(data, path)
+
+
+def config_from_dict(data: dict, source: str = "<config>") -> Config:
+    """A config from its TOML's contents as a dict (a notebook's), checked as a file's is; errors name ``source``."""
     try:
         return Config.model_validate(data)
     except ValidationError as e:
         err = e.errors()[0]
-        return _raise(path, _loc(err), problem_words(err))
+        return _raise(source, _loc(err), problem_words(err))
 
 
 def _raise(path, field, msg):

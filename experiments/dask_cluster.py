@@ -17,6 +17,7 @@ configuration file on each machine (docs/howto/dask.md).
 from __future__ import annotations
 
 from puzzles.errors import UsageError
+from solving.extras import require
 
 QUIET = {
     "distributed.admin.tick.interval": "1s",
@@ -31,6 +32,7 @@ def local_cluster(workers: int, **kwargs):
     """A ``LocalCluster`` of ``workers`` single-threaded worker processes with ``QUIET`` housekeeping (the
     nannies hand the configuration to their workers) and no fixed port: the scheduler's HTTP routes listen
     on a free loopback port (its default, 8787, is one a second cluster would find taken, and say so)."""
+    require("cluster", "a Dask cluster")
     import dask
     import distributed  # noqa: F401  (its configuration defaults load before they are set)
     from dask.distributed import LocalCluster
@@ -60,6 +62,7 @@ def check_local_workers(workers: int, flag: str) -> None:
 def connect(scheduler: str | None, workers: int):
     """(client, cluster): a client of the scheduler at ``scheduler``, or of a local cluster of ``workers``
     single-threaded processes.  A scheduler that does not answer is bad input, said within the timeout."""
+    require("cluster", "--executor dask")
     from dask.distributed import Client
 
     if scheduler:

@@ -104,7 +104,6 @@ class _Family(_M):
         return None
 
 
-MAX_POINTS = 10_000  # values a range may expand to
 MAX_INSTANCES = 10_000
 
 

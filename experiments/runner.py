@@ -20,16 +20,19 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import solving
 from puzzles.errors import InputError, UsageError
 from puzzles.formats import puzzle_to_dict
+from solving.extras import require
 
-from .config import Config, config_label, load_config
+from .config import Config, config_from_dict, config_label, load_config
 from .store import Store
 from .worker import close_all, run_cell
 
@@ -223,7 +226,7 @@ def _combine(store: Store, all_cells: list[dict], record) -> None:
 
 
 def run(
-    config_path: str,
+    config: str | os.PathLike | Config | Mapping[str, Any],
     db: str,
     jobs: int | None = None,
     executor: str = "local",
@@ -232,6 +235,9 @@ def run(
     families: list[str] | None = None,
     solvers: list[str] | None = None,
 ) -> dict:
+    """Run every solver row of ``config`` on every instance of its families into the store ``db``; cells already
+    stored are skipped (a stopped run goes on).  ``config``: a TOML file's path, its contents as a dict, or a
+    ``Config``.  Returns the run's summary (cells run, skipped, failed; wrong answers caught)."""
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -243,7 +249,8 @@ def run(
 
     from solving.progress import LogLines
 
-    cfg = select(load_config(config_path), families, solvers)
+    cfg, config_path = _config(config)
+    cfg = select(cfg, families, solvers)
     log = LogLines(f"eternity run {Path(config_path).name}") if show_progress and not sys.stderr.isatty() else None
     show_progress = show_progress and sys.stderr.isatty()  # rich draws bars on a terminal; elsewhere, log lines
     known = {}
@@ -274,6 +281,8 @@ def run(
                 "selects no instance" + (f" (no file matches {fam.glob!r})" if getattr(fam, "glob", None) else ""),
             )
     cells(cfg, instances)  # every row's options checked on every instance: a refused row leaves no database
+    if executor == "dask":  # so does a cluster whose extra is not installed
+        require("cluster", "--executor dask")
     if executor == "dask" and scheduler:  # a scheduler that does not answer leaves no database either
         from experiments.dask_cluster import connect
 
@@ -409,6 +418,15 @@ def _puzzle(inst: Instance):
     from puzzles.formats import puzzle_from_dict
 
     return puzzle_from_dict(inst.puzzle)
+
+
+def _config(config: str | os.PathLike | Config | Mapping[str, Any]) -> tuple[Config, str]:
+    """(the config, the name its errors are said under): a TOML file read, a dict or a Config taken as it is."""
+    if isinstance(config, Config):
+        return config, f"<config {config.name}>"
+    if isinstance(config, Mapping):
+        return config_from_dict(dict(config), "<config>"), "<config>"
+    return load_config(os.fspath(config)), os.fspath(config)
 
 
 def _execute(todo: list[dict], jobs: int, executor: str, scheduler: str | None):

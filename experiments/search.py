@@ -34,6 +34,7 @@ import solving
 from experiments.dask_cluster import connect
 from puzzles.errors import InputError, UsageError
 from solving import Limits, SolveResult, Status
+from solving.extras import require
 
 # Each part costs a Dask round trip: about 8 ms of its worker's time between parts and as much of the
 # scheduler's, which on a small cluster shares the workers' cores.  Parts of a tenth of a second make
@@ -286,6 +287,8 @@ def distributed_solve(
     run this long is stopped and its children one cell deeper are run in its place (None: never)."""
     from puzzles.formats import puzzle_hash, puzzle_to_dict
 
+    if client is None:
+        require("cluster", "--executor dask")
     if name == "portfolio":
         if ledger_dir:
             raise UsageError("--executor dask: a portfolio's members are whole searches, with no parts to record "

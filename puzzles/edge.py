@@ -88,6 +88,7 @@ class EdgePuzzle:
     name: str = ""
 
     kind = "edge"
+    native_solver = "edge-backtrack"  # the search a solve without --solver runs (others: Algorithm C)
 
     def __post_init__(self) -> None:
         self.pieces = np.asarray(self.pieces, dtype=np.int64).reshape(-1, 4)
@@ -385,3 +386,23 @@ class EdgePuzzle:
                 {"cell": self.cell_name(f.cell), "piece": f.piece + 1, "rotation": f.rotation} for f in self.fixed
             ],
         }
+
+
+def bucas_url(p: EdgePuzzle, placements) -> str:
+    """The e2.bucas.name viewer URL (board_edges: 4 letters a cell, N E S W, 'a' = grey)."""
+    board = {int(pl[0]): (int(pl[1]), int(pl[2])) for pl in placements}
+    letters = []
+    for cell in range(p.n_cells):
+        if cell in board:
+            cols = rotate(p.pieces[board[cell][0]], board[cell][1])
+            letters.append("".join(_bucas_letter(c) for c in cols))
+        else:
+            letters.append("aaaa")
+    return f"https://e2.bucas.name/#puzzle=eternity&board_w={p.cols}&board_h={p.rows}&board_edges={''.join(letters)}"
+
+
+def _bucas_letter(c: int) -> str:
+    c = int(c)
+    if c < 26:
+        return chr(ord("a") + c)
+    return chr(ord("A") + (c - 26) % 26)

@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from .polyform import PolyformPuzzle
 
 CELL_AREA = S3 / 24  # one kisrhombille cell; a drafter is three
-CELLS_PER_DRAFTER = 3
 REGIONS = ("boat", "tortoise", "pram", "boomerang", "serenity")
 
 

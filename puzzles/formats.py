@@ -579,25 +579,3 @@ def read_weights(puzzle: PolyformPuzzle, path) -> dict[str, float]:
     if missing:
         raise InputError(source, "weights", f"no weight for piece {missing[0]!r} ({len(missing)} missing)")
     return {n: m.weights[n] for n in names}
-
-
-def bucas_url(p: EdgePuzzle, placements) -> str:
-    """The e2.bucas.name viewer URL (board_edges: 4 letters a cell, N E S W, 'a' = grey)."""
-    from .edge import rotate
-
-    board = {int(pl[0]): (int(pl[1]), int(pl[2])) for pl in placements}
-    letters = []
-    for cell in range(p.n_cells):
-        if cell in board:
-            cols = rotate(p.pieces[board[cell][0]], board[cell][1])
-            letters.append("".join(_bucas_letter(c) for c in cols))
-        else:
-            letters.append("aaaa")
-    return f"https://e2.bucas.name/#puzzle=eternity&board_w={p.cols}&board_h={p.rows}&board_edges={''.join(letters)}"
-
-
-def _bucas_letter(c: int) -> str:
-    c = int(c)
-    if c < 26:
-        return chr(ord("a") + c)
-    return chr(ord("A") + (c - 26) % 26)

@@ -15,6 +15,7 @@ import numpy as np
 from puzzles.errors import UsageError
 
 from .edge import E, EdgePlacement, EdgePuzzle, Fixed, S
+from .grids import SquareGrid
 from .polyform import PolyformPuzzle, PolyPiece, PolyPlacement
 
 
@@ -123,6 +124,7 @@ def polyomino_puzzle(
     return PolyformPuzzle("square", region, pieces, mirror=mirror, name=nm), planted
 
 
+SQUARE = SquareGrid()  # the rectangle cut into polyominoes: its cells (row, col) joined across sides
 MAX_POLYOMINO_CELLS = 2500  # the cutter checks the free area after each piece: quadratic in the area
 PIECE_TRIES = 40  # random growths tried for one piece before the whole cut starts again
 MAX_CUT_WORK = 20_000_000  # free cells checked over all tries: about 13 s here, then a clear refusal
@@ -140,7 +142,7 @@ def _partition(rows: int, cols: int, size: int, rng: random.Random, work: list[i
             piece = _grow(start, free, size, rng)
             if work is not None:
                 work[0] += len(free)
-            if piece is not None and not any(len(comp) % size for comp in _components(free - piece)):
+            if piece is not None and not any(n % size for n in SQUARE.component_sizes(free - piece)):
                 break
         else:
             return None
@@ -163,18 +165,3 @@ def _grow(start, free: set, size: int, rng: random.Random) -> set | None:
 def _nb(c):
     r, k = c
     return ((r - 1, k), (r + 1, k), (r, k - 1), (r, k + 1))
-
-
-def _components(cells: set):
-    cells, out = set(cells), []
-    while cells:
-        stack = [cells.pop()]
-        comp = 1
-        while stack:
-            for n in _nb(stack.pop()):
-                if n in cells:
-                    cells.remove(n)
-                    stack.append(n)
-                    comp += 1
-        out.append(range(comp))
-    return out

@@ -60,20 +60,6 @@ def _reading_key(grid: Grid):
     return lambda c: (-round(grid.centroid(c)[1], 6), round(grid.centroid(c)[0], 6))
 
 
-def _components(grid: Grid, cells: set) -> list[int]:
-    cells, sizes = set(cells), []
-    while cells:
-        stack, n = [cells.pop()], 1
-        while stack:
-            for nb in grid.neighbours(stack.pop()):
-                if nb in cells:
-                    cells.remove(nb)
-                    stack.append(nb)
-                    n += 1
-        sizes.append(n)
-    return sizes
-
-
 def _grow(grid: Grid, free: set, start: Cell, units: int, rng: random.Random, dudes: bool):
     first = [u for u in grid.units(start) if free.issuperset(u)]
     if not first:
@@ -114,7 +100,7 @@ def partition(
             start = next(c for c in ordered if c in free)
             for _ in range(piece_tries):
                 piece = _grow(grid, free, start, units, rng, dudes)
-                if piece is not None and all(n % area == 0 for n in _components(grid, free - piece)):
+                if piece is not None and all(n % area == 0 for n in grid.component_sizes(free - piece)):
                     break
             else:
                 break

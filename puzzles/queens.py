@@ -20,9 +20,6 @@ class QueenPlacement(NamedTuple):
     col: int
 
 
-PIECES = ("queen", "rook")
-
-
 @dataclass
 class QueensPuzzle:
     """N pieces on an N x N board, no two attacking: queens (rows, columns, diagonals) or rooks."""

@@ -27,7 +27,7 @@ from .contract import (
     past,
 )
 from .options import Option, assignments
-from .registry import get, names, register, solver_class
+from .registry import default_solver, get, names, register, solver_class
 from .verified import accepted, evidence_of, solve_verified
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "BuildLate",
     "Evidence",
     "claim",
+    "default_solver",
     "is_claim",
     "past",
     "KINDS",

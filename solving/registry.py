@@ -70,3 +70,9 @@ def register(name: str, target: str) -> None:
     """Add a solver (``"module:Class"``) for this process, e.g. a test double."""
     _extra[name] = target
     _classes.pop(name, None)
+
+
+def default_solver(puzzle: Any) -> str:
+    """The solver a solve without one named runs: the native search the puzzle's kind declares
+    (``native_solver``), else Knuth's Algorithm C (``backtrack``), which takes every puzzle's XCC."""
+    return str(getattr(puzzle, "native_solver", "backtrack"))

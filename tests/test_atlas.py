@@ -10,7 +10,8 @@ import solving
 from eternity.cli import main
 from experiments.config import load_config
 from experiments.families import EdgeFamily
-from experiments.report import point_winners, table
+from experiments.plots import point_winners
+from experiments.report import table
 from experiments.runner import run
 from puzzles import generate
 from puzzles.verify import verify

@@ -229,3 +229,19 @@ def test_every_citation_resolves_to_a_reference():
     missing = {k: where for k, where in cited.items() if k not in keys}
     assert not missing, missing
     assert len(cited) >= 15
+
+
+# ------------------------------------------------------------------------------------- the notebook page
+
+
+def test_the_notebook_page_runs_as_written(tmp_path, monkeypatch):
+    """Every Python cell of the worked notebook page, in order, in one namespace, in an empty folder."""
+    page = (ROOT / "docs" / "guide" / "python.md").read_text()
+    cells = re.findall(r"```python\n(.*?)```", page, flags=re.S)
+    assert len(cells) >= 5
+    monkeypatch.chdir(tmp_path)
+    namespace: dict = {}
+    for i, cell in enumerate(cells):
+        exec(compile(cell, f"docs/guide/python.md, cell {i + 1}", "exec"), namespace)
+    assert (tmp_path / "owen-a.svg").read_text().startswith("<")
+    assert len(namespace["cells"]) == 6

@@ -96,7 +96,7 @@ class Snapshots:
             return
         if getattr(self, "_saved_score", None) == self.best_score:
             return
-        from puzzles.formats import bucas_url
+        from puzzles.edge import bucas_url
         from puzzles.outputs import atomic_write
         from puzzles.render import render_edge
 

@@ -25,7 +25,7 @@ import time
 
 import numpy as np
 
-from baseline.edge import generated
+from baseline.edge import generated_cache, generated_source, generated_tables
 from baseline.edge.kernels import run, run_best, run_static
 from baseline.edge.split import part_puzzle, prefix_cells, prefixes
 from baseline.edge.tables import EdgeTables, slip_allowance
@@ -108,9 +108,9 @@ class EdgeBacktrack(SolverBase):
             str,
             "generated",
             "static orders in modes first, count and all: a kernel generated for the board "
-            "(baseline/edge/generated.py, compiled once and cached; with a seed, its random value order is "
+            "(baseline/edge/generated_source.py, compiled once and cached; with a seed, its random value order is "
             "a random numbering of the pieces) or the table-driven one (a seed shuffles each key's candidates); "
-            f"auto: generated for boards of {generated.MIN_CELLS} cells or more, where its compilation "
+            f"auto: generated for boards of {generated_source.MIN_CELLS} cells or more, where its compilation "
             "(about 1.5 s, once for every board of its shape) can pay, tables below",
             ("auto", "generated", "tables"),
             modes=("first", "count", "all"),
@@ -196,10 +196,10 @@ class EdgeBacktrack(SolverBase):
             puzzle = part_puzzle(puzzle, o["split_depth"], o["part"])
         t0 = time.perf_counter()
         merge = o["identical"] == "merge" and mode != "all"  # mode all lists every labelling
-        use_gen = generated.wanted(o["kernel"], puzzle.n_cells) and o["order"] != "mrv" and mode != "best"
+        use_gen = generated_source.wanted(o["kernel"], puzzle.n_cells) and o["order"] != "mrv" and mode != "best"
         seed = o["seed"] if o["seed"] >= 0 or not restarts else 0
         variants = _Variants(puzzle, o["order"], seed, merge, relabel=use_gen)
-        unroll = generated.pick_unroll(o["unroll"], puzzle.n_cells, restarts)
+        unroll = generated_source.pick_unroll(o["unroll"], puzzle.n_cells, restarts)
         compile_s = 0.0
 
         def search() -> EdgeSearch:
@@ -376,13 +376,13 @@ class EdgeSearch:
         renumbered by ``perm`` when given (a random value order); returns the seconds its
         compilation or cache load took in this process."""
         t = self.t
-        shape, dep_shape, params = generated.shape_of(t, self.profile, unroll, candidates)
-        gt = generated.gen_tables(t, dep_shape, params, perm, shape.lists)
+        shape, dep_shape, params = generated_source.shape_of(t, self.profile, unroll, candidates)
+        gt = generated_tables.gen_tables(t, dep_shape, params, perm, shape.lists)
         if perm is not None:
             self.avail = np.zeros_like(self.avail)
             self.avail[perm] = t.avail
         n = self.p.n_cells
-        self.am = generated.avail_mask(self.avail, shape.words)
+        self.am = generated_tables.avail_mask(self.avail, shape.words)
         self.ent = np.zeros(n + 1, np.int64)
         self.rem = np.zeros(n + 1, np.int64)
 
@@ -390,7 +390,7 @@ class EdgeSearch:
             kernel(gt, self.avail.copy(), self.am.copy(), self.ent.copy(), self.rem.copy(), self.cur.copy(),
                    self.pl_val.copy(), new_state(), self.prof.copy(), 1, False)  # fmt: skip
 
-        c = generated.compiled(shape, warm)
+        c = generated_cache.compiled(shape, warm)
         self.gen = (c.kernel, gt)
         return c.seconds
 

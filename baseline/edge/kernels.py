@@ -12,10 +12,12 @@ from baseline.runtime.kernel import (
     COUNT,
     DEEPEST,
     DONE,
+    ENTER,
     FINISHED,
     LEVEL,
     MANY,
     PHASE,
+    RESUME,
     SOLUTION,
     pause,
 )
@@ -62,7 +64,7 @@ def run_static(n, tb, avail, cur, end, pl_val, st, prof, budget, stop_on_solutio
     k = st[LEVEL]
     left = budget
     deep = st[DEEPEST]
-    fresh = st[PHASE] == 0
+    fresh = st[PHASE] == ENTER
     i = cur[k]
     e = end[k]
     while True:
@@ -75,7 +77,7 @@ def run_static(n, tb, avail, cur, end, pl_val, st, prof, budget, stop_on_solutio
                 i = cur[k]
                 e = end[k]
                 if stop_on_solution:
-                    pause(st, k, 1, budget - left)
+                    pause(st, k, RESUME, budget - left)
                     st[DEEPEST] = deep
                     return SOLUTION
             else:
@@ -116,7 +118,7 @@ def run_static(n, tb, avail, cur, end, pl_val, st, prof, budget, stop_on_solutio
             fresh = True
             left -= 1
             if left == 0:
-                pause(st, k, 0, budget)
+                pause(st, k, ENTER, budget)
                 st[DEEPEST] = deep
                 return BUDGET
         else:
@@ -150,7 +152,7 @@ def run_best(n, tb, avail, cur, end, pas, mis, pl_val, allow, best_cand, st, pro
     k = st[LEVEL]
     left = budget
     deep = st[DEEPEST]
-    fresh = st[PHASE] == 0
+    fresh = st[PHASE] == ENTER
     while True:
         if fresh:
             fresh = False
@@ -161,7 +163,7 @@ def run_best(n, tb, avail, cur, end, pas, mis, pl_val, allow, best_cand, st, pro
                     best_cand[d] = cur[d] - 1
                 k -= 1
                 avail[pl_val[k] >> 32] += 1
-                pause(st, k, FINISHED if mis[n] == 0 else 1, budget - left)
+                pause(st, k, FINISHED if mis[n] == 0 else RESUME, budget - left)
                 st[DEEPEST] = deep
                 return DONE if mis[n] == 0 else SOLUTION
             else:
@@ -223,7 +225,7 @@ def run_best(n, tb, avail, cur, end, pas, mis, pl_val, allow, best_cand, st, pro
             fresh = True
             left -= 1
             if left == 0:
-                pause(st, k, 0, budget)
+                pause(st, k, ENTER, budget)
                 st[DEEPEST] = deep
                 return BUDGET
         else:

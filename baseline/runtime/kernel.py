@@ -1,7 +1,7 @@
 """What every resumable numba search kernel shares: return codes, state slots, sentinels.
 
-A kernel (``dlx.run``, ``bitset.run``, ``edge_backtrack.run*``) advances a
-search by a node budget and returns one of the codes below; the Python side
+A kernel (``xcc.dlx.run``, ``xcc.bitset.run``, ``edge.kernels.run*``, and the
+kernels ``edge.generated_source`` writes) advances a search by a node budget and returns one of the codes below; the Python side
 (``driver.drive``) decides what happens next.  Its resumable state is a small
 int64 array ``st`` whose slots are named here.  Module-level integers are
 compile-time constants to numba, so the names cost nothing in the loops.
@@ -27,6 +27,9 @@ DEEPEST = 4  # the deepest level reached
 BEST_MIS = 5  # edge-backtrack mode best: mismatched joins of the best board so far
 N_SLOTS = 6
 
+# values of PHASE shared by the edge kernels (Algorithm C numbers its phases by Knuth's steps)
+ENTER = 0  # enter the depth LEVEL: look up its candidates
+RESUME = 1  # at the depth LEVEL: try its next candidate
 FINISHED = 9  # PHASE once the search is exhausted
 
 # sentinels

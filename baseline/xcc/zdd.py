@@ -37,7 +37,6 @@ from puzzles.outputs import atomic_save
 
 FORMAT = "eternity/zdd"
 VERSION = 1
-_BIG = 1 << 62
 
 
 @njit(cache=True)

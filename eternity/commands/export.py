@@ -22,7 +22,9 @@ def cmd_export(a) -> int:
         if a.to == "bucas":
             if p.kind != "edge":
                 raise UsageError("export --to bucas: only edge-matching puzzles")
-            text = formats.bucas_url(p, sol) + "\n"
+            from puzzles.edge import bucas_url
+
+            text = bucas_url(p, sol) + "\n"
         else:
             text = json.dumps(formats.solution_to_dict(p, sol), indent=1) + "\n"
     elif a.to == "dimacs":

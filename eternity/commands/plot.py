@@ -7,7 +7,7 @@ from eternity.commands.table import CLOCK_NAMES
 
 
 def cmd_plot(a) -> int:
-    from experiments.report import plot
+    from experiments.plots import plot
 
     plot(_db(a.db), a.kind, a.output, a.clock)
     print(f"wrote the {a.kind} plot of {a.db} to {a.output}")

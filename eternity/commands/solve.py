@@ -16,7 +16,7 @@ def cmd_solve(a) -> int:
     from puzzles import catalog
 
     p = catalog.load(a.puzzle)
-    name = a.solver or ("edge-backtrack" if p.kind == "edge" else "backtrack")
+    name = a.solver or solving.default_solver(p)
     opts = _opts(a.opt)
     _refuse_what_does_not_apply(a)
     if a.executor == "dask":
@@ -98,7 +98,9 @@ def cmd_solve(a) -> int:
             else []
         )
         if res.best_score is not None and res.solutions and p.kind == "edge":
-            d["bucas_url"] = formats.bucas_url(p, res.solutions[0])
+            from puzzles.edge import bucas_url
+
+            d["bucas_url"] = bucas_url(p, res.solutions[0])
         _out(d)
     else:
         line = res.status.value + (f" ({res.evidence})" if res.evidence else "")
@@ -120,7 +122,7 @@ def cmd_solve(a) -> int:
         line += "  " + "  ".join(f"{k} {v:.3g}" if isinstance(v, float) else f"{k} {v}" for k, v in shown.items())
         print(line)
         if res.best_score is not None and res.solutions and p.kind == "edge":  # the board, for the viewer
-            from puzzles.formats import bucas_url
+            from puzzles.edge import bucas_url
 
             print(bucas_url(p, res.solutions[0]))
         if res.message:

@@ -1,5 +1,6 @@
 """A search kernel generated for each board: the row scan (or any static order) written out depth by
-depth, its candidates found by bit masks, compiled by numba and cached on disk.
+depth, its candidates found by bit masks (``generated_tables``), compiled by numba and kept on disk
+(``generated_cache``).
 
 Why generated
 -------------
@@ -12,25 +13,9 @@ multiplier), and the candidates of a key are a bit mask of pieces: ``mask & avai
 pieces that still fit, the lowest bit is the next one tried, and the popcount of the bits below it is
 its place in the key's list.  No candidate is looked at that cannot be placed.
 
-Entries
--------
-A key's candidates become one or more *entries*, each a mask over one 64-piece word: the candidates
-whose pieces lie in that word, at most one rotation of a piece an entry (a piece that fits a key in
-two rotations has its second in another entry).  ``e_mask[j]``, ``e_word[j]``, ``e_base[j]`` (its
-first candidate in ``g_cand``) and ``e_next[j]`` (the next entry of the same key, or -1).  The first
-entry of a key is the key's own slot (``j = key``), so the lookup is the table kernel's key.  A fixed
-cell's depth has an entry holding its one candidate, or the empty entry when the colours clash.
-
-The state of a depth is its entry and the bits of it not tried yet (``ent``, ``rem``), the packed
-candidate placed there (``pl_val``: the piece in the high 32 bits, colours in bytes 0..3, as
-``run_static`` packs them) and its index in ``g_cand`` (``cur[k] - 1``; ``g_orig`` turns it into
-the tables' candidate, so the solver reads a board as from ``run_static``).  A count, a first solution and
-the placements are those of the table kernel; only the order in which the candidates of a key are
-tried can differ (bits in piece order), so first mode may meet another solution first.
-
 What is counted: a placement made (a piece put on a cell that fits its placed neighbours), as the
 table kernel and riplatt's C++ solver count; candidates looked at and refused are not counted
-(``docs/explanation/kernel.md``).
+(``docs/results/speed.md`` compares the two on the same tree).
 
 The source depends on the order's depth structure, not on the pieces (a fixed cell's one candidate
 is checked from arrays): written out by kind of depth (``unroll shape``), boards of every size share
@@ -38,153 +23,27 @@ a kernel; written out depth by depth (``unroll depth``), boards of a size and or
 takes fixed cells first, which changes the distances back to the neighbours of the depths after
 them; by kind, only kinds that a quarter of the depths share are written out and the rest read their
 key's places from arrays, so boards with clues at different cells share a handful of kernels instead
-of compiling one each (1.3-3.5 s for a 10x10 board).  Its hash names the file in the kernel cache
-(``ETERNITY_KERNEL_DIR``, default ``~/.cache/eternity/kernels``); numba caches the compiled
-machine code beside it, so a board's first run pays the compilation once and later runs (other
-processes too) load it.
+of compiling one each (1.3-3.5 s for a 10x10 board).
+
+The source names the state slots, the phases and the return codes as ``baseline.runtime.kernel`` does
+for the hand-written kernels (numba reads module-level integers as constants, so the names cost nothing).
 """
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
-import os
-import sys
-import tempfile
-import threading
-import time
 from collections import Counter
-from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
 from baseline.edge.tables import EdgeTables
 
-KERNEL_VERSION = 1  # bump when the generated source changes meaning: old cache files are ignored
+KERNEL_VERSION = 2  # bump when the generated source changes meaning: old cache files are ignored
 
-
-class GenTables(NamedTuple):
-    """The arrays a generated kernel reads (module docstring, "Entries")."""
-
-    dep_base: np.ndarray  # [depth] the key slot of the depth's table (the table kernel's)
-    dep_fixed: np.ndarray  # [depth] the entry of a fixed cell's candidate, or -1
-    dep_shape: np.ndarray  # [depth] its shape's code (unroll shape; shape_of)
-    dep_nk: np.ndarray  # the table kernel's key places, for depths of no written-out shape
-    dep_at: np.ndarray
-    dep_shift: np.ndarray
-    dep_mul: np.ndarray
-    e_mask: np.ndarray  # [entry] the pieces of the entry, bit (piece & 63) of word e_word
-    e_word: np.ndarray  # [entry] which 64-piece word
-    e_base: np.ndarray  # [entry] its first candidate in g_cand
-    e_next: np.ndarray  # [entry] the next entry of the same key, or -1
-    g_cand: np.ndarray  # [candidate] packed as the table kernel's cand
-    g_orig: np.ndarray  # [candidate] its index in the tables' candidates
-    par: np.ndarray  # the kernel's parameters (shape_of)
-
-
-def avail_mask(avail: np.ndarray, words: int) -> np.ndarray:
-    """The availability words: bit g & 63 of word g >> 6 set when piece (group) g has a copy left."""
-    am = np.zeros(words, np.uint64)
-    for g in np.nonzero(avail)[0]:
-        am[g >> 6] |= np.uint64(1) << np.uint64(g & 63)
-    return am.view(np.int64)
-
-
-def _entries(key_of: np.ndarray, piece: np.ndarray, first: np.ndarray, slot0: int):
-    """Entries of candidates grouped by key (``key_of``, ascending): per (key, rotation layer,
-    word) one entry; ``first[key]`` the slot of a key's first entry (-1: take a new slot), new
-    slots from ``slot0`` on.  Returns the candidates in entry order and, per entry: slot, mask,
-    word, start, next slot."""
-    m = len(key_of)
-    order = np.lexsort((piece, key_of))
-    ks, gs = key_of[order], piece[order]
-    # the layer of a candidate: how many earlier candidates of its key show the same piece
-    same = np.zeros(m, bool)
-    same[1:] = (ks[1:] == ks[:-1]) & (gs[1:] == gs[:-1])
-    run_start = np.maximum.accumulate(np.where(~same, np.arange(m), 0))
-    layer_sorted = np.arange(m) - run_start
-    layer = np.empty(m, np.int64)
-    layer[order] = layer_sorted
-    word = piece >> 6
-    order = np.lexsort((piece, word, layer, key_of))  # entries: key, then layer, then word
-    ks, ls, ws, gs = key_of[order], layer[order], word[order], piece[order]
-    new = np.ones(m, bool)
-    new[1:] = (ks[1:] != ks[:-1]) | (ls[1:] != ls[:-1]) | (ws[1:] != ws[:-1])
-    starts = np.nonzero(new)[0]
-    bits = (np.uint64(1) << (gs & 63).astype(np.uint64)).astype(np.uint64)
-    mask = np.bitwise_or.reduceat(bits, starts).view(np.int64) if m else np.zeros(0, np.int64)
-    ekey = ks[starts]
-    head = np.ones(len(starts), bool)
-    head[1:] = ekey[1:] != ekey[:-1]
-    slot = np.empty(len(starts), np.int64)
-    hk = first[ekey[head]]
-    n_new = int((~head).sum() + (hk < 0).sum())
-    fresh = np.arange(slot0, slot0 + n_new)
-    take = np.where(hk < 0)[0]
-    hk = hk.copy()
-    hk[take] = fresh[: len(take)]
-    slot[head] = hk
-    slot[~head] = fresh[len(take) :]
-    nxt = np.full(len(starts), -1, np.int64)
-    nxt[:-1] = np.where(ekey[1:] == ekey[:-1], slot[1:], -1)
-    return order, slot, mask, ws[starts], starts, nxt
-
-
-def gen_tables(
-    t: EdgeTables, dep_shape: np.ndarray, params: np.ndarray, perm: np.ndarray | None = None, lists: bool = False
-) -> GenTables:
-    """The entries of every key of the tables, and one entry per fixed depth (module docstring);
-    ``perm``: piece (group) g is numbered ``perm[g]`` (a random value order).  ``lists``: the tables'
-    own lists (``e_base`` is ``tab_ptr``, ``dep_fixed`` the fixed candidates, ``g_cand`` the tables'
-    candidates: the kernel skips used pieces one by one)."""
-    if lists:
-        cand = t.cand if perm is None else (t.cand & 0xFFFFFFFF) | (perm.astype(np.int64)[t.cand >> 32] << 32)
-        z = np.zeros(1, np.int64)
-        return GenTables(t.dep_base.copy(), t.dep_fixed, dep_shape, t.dep_nk, t.dep_at, t.dep_shift, t.dep_mul,
-                         z, z, t.tab_ptr, z, cand, np.arange(len(cand), dtype=np.int64), params)  # fmt: skip
-    n = t.p.n_cells
-    n_keys = len(t.tab_ptr) - 1
-    n_tab = int(t.tab_ptr[-1])
-    fixed_k = np.nonzero(t.dep_fixed[:n] >= 0)[0]
-    # the tables' candidates by key, then each fixed depth's one candidate as a key of its own
-    cand_idx = np.concatenate([np.arange(n_tab), t.dep_fixed[fixed_k]]).astype(np.int64)
-    key_of = np.concatenate([np.repeat(np.arange(n_keys), np.diff(t.tab_ptr)), n_keys + 1 + np.arange(len(fixed_k))])
-    cand = t.cand
-    if perm is not None:
-        cand = (cand & 0xFFFFFFFF) | (perm.astype(np.int64)[cand >> 32] << 32)
-    piece = (cand[cand_idx] >> 32).astype(np.int64)
-    first = np.concatenate([np.arange(n_keys), [-1] * (1 + len(fixed_k))]).astype(np.int64)  # slot n_keys: empty
-    order, slot, mask, word, starts, nxt = _entries(key_of, piece, first, n_keys + 1)
-    size = max(n_keys + 1, int(slot.max()) + 1 if len(slot) else 0)
-    e_mask = np.zeros(size, np.int64)
-    e_word = np.zeros(size, np.int64)
-    e_base = np.zeros(size, np.int64)
-    e_next = np.full(size, -1, np.int64)
-    e_mask[slot], e_word[slot], e_base[slot], e_next[slot] = mask, word, starts, nxt
-    g_orig = cand_idx[order]
-    dep_fixed = np.full(n + 1, -1, np.int64)
-    if len(fixed_k):
-        ekey = key_of[order][starts]
-        fixed_slot = {int(k): int(sl) for k, sl in zip(ekey, slot) if k > n_keys}
-        dep_fixed[fixed_k] = [fixed_slot[n_keys + 1 + i] for i in range(len(fixed_k))]
-    return GenTables(
-        t.dep_base.copy(),
-        dep_fixed,
-        dep_shape,
-        t.dep_nk,
-        t.dep_at,
-        t.dep_shift,
-        t.dep_mul,
-        e_mask,
-        e_word,
-        e_base,
-        e_next,
-        cand[g_orig] if len(g_orig) else np.zeros(0, np.int64),
-        g_orig,
-        params,
-    )
-
+# The project's modules a generated kernel imports (its cache key covers their source: generated_cache)
+IMPORTED = ("baseline.edge.bits", "baseline.runtime.kernel")
+# The names it takes from baseline.runtime.kernel: the state's slots, the phases, the return codes
+NAMES = ("BUDGET", "COUNT", "DEEPEST", "DONE", "ENTER", "FINISHED", "LEVEL", "NODES", "PHASE", "RESUME", "SOLUTION")
 
 MAX_SHAPES = 12  # kinds of depth written out (unroll shape); rarer ones read their key's places from arrays
 SHARED_SHARE = 4  # unroll shape: a kind is written out when at least a quarter of the depths (and 2) have it
@@ -334,10 +193,11 @@ def source(s: Shape) -> str:
     word = "a0" if one else "ld(am, ld(e_word, j))"
     L: list[str] = []
     w = L.append
-    w(f'"""Generated by baseline/edge/generated.py (version {KERNEL_VERSION}): do not edit."""')
+    w(f'"""Generated by baseline/edge/generated_source.py (version {KERNEL_VERSION}): do not edit."""')
     w("from numba import njit")
     w("")
     w("from baseline.edge.bits import ctz, ld, popcount, put")
+    w(f"from baseline.runtime.kernel import {', '.join(NAMES)}")
     w("")
     w("")
     w("@njit(cache=True)")
@@ -352,10 +212,10 @@ def source(s: Shape) -> str:
             w(f"    o{i} = par[{i}]")
         for i in range(n_muls):
             w(f"    m{i} = par[{n_offs + i}]")
-    w("    k = st[0]")
+    w("    k = st[LEVEL]")
     w("    left = budget")
-    w("    deep = st[4]")
-    w("    fresh = st[1] == 0")
+    w("    deep = st[DEEPEST]")
+    w("    fresh = st[PHASE] == ENTER")
     w("    j = 0")
     w("    r = 0")
     w("    while True:")
@@ -363,16 +223,16 @@ def source(s: Shape) -> str:
     w("            fresh = False")
 
     def complete(ind: str) -> None:  # the board is full: count it, take the last piece back
-        w(f"{ind}st[3] += 1")
+        w(f"{ind}st[COUNT] += 1")
         w(f"{ind}k -= 1")
         _unplace(w, s, ind)
         w(f"{ind}if stop:")
         _save(w, s, ind + "    ")
-        w(f"{ind}    st[0] = k")
-        w(f"{ind}    st[1] = 1")
-        w(f"{ind}    st[2] += budget - left")
-        w(f"{ind}    st[4] = deep")
-        w(f"{ind}    return 1")
+        w(f"{ind}    st[LEVEL] = k")
+        w(f"{ind}    st[PHASE] = RESUME")
+        w(f"{ind}    st[NODES] += budget - left")
+        w(f"{ind}    st[DEEPEST] = deep")
+        w(f"{ind}    return SOLUTION")
         w(f"{ind}continue")
 
     w("            f = ld(dep_fixed, k)")
@@ -472,20 +332,20 @@ def _down_or_up(w, s: Shape) -> None:
     w("            left -= 1")
     w("            if left == 0:")
     _save(w, s, "                ")
-    w("                st[0] = k")
-    w("                st[1] = 0")
-    w("                st[2] += budget")
-    w("                st[4] = deep")
-    w("                return 2")
+    w("                st[LEVEL] = k")
+    w("                st[PHASE] = ENTER")
+    w("                st[NODES] += budget")
+    w("                st[DEEPEST] = deep")
+    w("                return BUDGET")
     w("        else:")
     w("            k -= 1")
     w("            if k < 0:")
     _save(w, s, "                ")
-    w("                st[0] = 0")
-    w("                st[1] = 9")
-    w("                st[2] += budget - left")
-    w("                st[4] = deep")
-    w("                return 0")
+    w("                st[LEVEL] = 0")
+    w("                st[PHASE] = FINISHED")
+    w("                st[NODES] += budget - left")
+    w("                st[DEEPEST] = deep")
+    w("                return DONE")
     _unplace(w, s, "            ")
 
 
@@ -508,65 +368,3 @@ def _unplace(w, s: Shape, ind: str) -> None:
 def _save(w, s: Shape, ind: str) -> None:
     if s.words == 1:
         w(f"{ind}am[0] = a0")
-
-
-def cache_dir() -> Path:
-    return Path(os.environ.get("ETERNITY_KERNEL_DIR") or Path.home() / ".cache" / "eternity" / "kernels")
-
-
-_loaded: dict[str, object] = {}
-_lock = threading.Lock()
-_private: Path | None = None  # where kernels go when the cache cannot be written
-
-
-def _write(d: Path, name: str, src: str) -> Path:
-    """The kernel's source file in ``d``, written unless it is there already."""
-    d.mkdir(parents=True, exist_ok=True)
-    path = d / f"{name}.py"
-    if not path.exists() or path.read_text() != src:
-        fd, tmp = tempfile.mkstemp(dir=d, suffix=".tmp")  # whole or absent, also with racing writers
-        try:
-            with os.fdopen(fd, "w") as f:
-                f.write(src)
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)  # as any file written here, not mkstemp's 0600
-            os.replace(tmp, path)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
-    return path
-
-
-class Compiled(NamedTuple):
-    kernel: object
-    name: str  # the module's name: kernel_<hash>
-    seconds: float  # time spent loading or compiling it in this process (0 once loaded)
-
-
-def compiled(s: Shape, warm) -> Compiled:
-    """The kernel of a shape: imported from the cache (written first if new), compiled on its first
-    call (``warm(kernel)`` makes that call, so its time is the build's, not the search's)."""
-    src = source(s)
-    digest = hashlib.sha256(src.encode()).hexdigest()[:20]
-    name = f"kernel_{digest}"
-    with _lock:
-        if name in _loaded:
-            return Compiled(_loaded[name], name, 0.0)
-        t0 = time.perf_counter()
-        try:
-            path = _write(cache_dir(), name, src)
-        except (OSError, RuntimeError):  # no cache to make or write (RuntimeError: no home directory): this
-            # process's own, compiled again next time
-            global _private
-            if _private is None:
-                _private = Path(tempfile.mkdtemp(prefix="eternity-kernels-"))
-            path = _write(_private, name, src)
-        spec = importlib.util.spec_from_file_location(name, path)
-        assert spec is not None and spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        sys.modules[name] = module
-        spec.loader.exec_module(module)
-        warm(module.kernel)
-        _loaded[name] = module.kernel
-        return Compiled(module.kernel, name, time.perf_counter() - t0)

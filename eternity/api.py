@@ -1,0 +1,155 @@
+"""The workbench from Python: what a notebook calls, on the same paths as the command line.
+
+``load`` a puzzle, ``solve`` it (every board checked by the independent verifier, every other answer with
+its evidence), ``verify`` a board, ``run`` an experiment from a config, and read a results database as a
+pandas DataFrame with ``results`` (the stored cells) or ``summary`` (the benchmark table).  Each function
+imports what it needs when called, so ``import eternity`` stays as quick as the command line's start.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover - names for the signatures only
+    import pandas
+
+    from experiments.config import Config
+    from puzzles.verify import Report
+    from solving import SolveResult
+
+PathLike = str | os.PathLike[str]
+
+
+def load(spec: PathLike) -> Any:
+    """A puzzle: a built-in name (``eternity list`` shows them) or a puzzle file.
+
+    Args:
+        spec: ``"queens-8"``, ``"owen-a"``, or the path of a JSON or piece-text puzzle file.
+
+    Returns:
+        The puzzle (an edge-matching, polyform, exact-cover or magic puzzle), ready for :func:`solve`.
+
+    Raises:
+        puzzles.errors.InputError: the file is not a puzzle, naming the file, the field and the problem.
+    """
+    from puzzles import catalog
+
+    return catalog.load(os.fspath(spec))
+
+
+def solve(
+    puzzle: Any,
+    solver: str | None = None,
+    mode: str = "first",
+    *,
+    options: Mapping[str, Any] | None = None,
+    time_limit: float | None = None,
+    limit: int | None = None,
+) -> SolveResult:
+    """Solve a puzzle with a registered solver; every solution it returns passes the independent verifier.
+
+    Args:
+        puzzle: a puzzle from :func:`load`, or anything :func:`load` takes.
+        solver: a registered solver (``eternity solvers``); None: the native search for the puzzle's kind.
+        mode: ``first``, ``count``, ``all``, ``best`` (edge matching: the most matching joins) or ``sample``.
+        options: the solver's options by name (``{"order": "colscan"}``), checked against its declarations.
+        time_limit: seconds; the result is then ``limit`` with what was found so far.
+        limit: the most solutions to return (modes all and sample).
+
+    Returns:
+        The :class:`solving.SolveResult`: ``status``, ``count``, ``solutions``, ``best_score``, ``evidence``
+        (what a count, an "unsatisfiable" or an optimum rests on) and the clocks.  A solution the verifier
+        rejects makes the status ``error``.
+    """
+    import solving
+
+    p = load(puzzle) if isinstance(puzzle, (str, os.PathLike)) else puzzle
+    name = solver or solving.default_solver(p)
+    instance = solving.get(name, {k: str(v) for k, v in (options or {}).items()})
+    limits = solving.Limits(time_s=time_limit, solutions=limit)
+    res, _ = solving.solve_verified(instance, p, mode, limits)
+    return res
+
+
+def verify(puzzle: Any, solution: Any, *, score: bool = False) -> Report:
+    """Check a board with the independent verifier, which knows nothing of how it was found.
+
+    Args:
+        puzzle: a puzzle from :func:`load`, or anything :func:`load` takes.
+        solution: a board from a :class:`solving.SolveResult` (``res.solutions[0]``) or a solution file's path.
+        score: allow mismatched joins (a partial Eternity II board) and report its score.
+
+    Returns:
+        The report: ``valid``, ``legal``, ``complete``, ``problems``, and ``score`` for edge matching.
+    """
+    from puzzles import formats
+    from puzzles.verify import verify as check
+
+    p = load(puzzle) if isinstance(puzzle, (str, os.PathLike)) else puzzle
+    board = formats.read_solution(p, os.fspath(solution)) if isinstance(solution, (str, os.PathLike)) else solution
+    return check(p, board, allow_mismatch=score)
+
+
+def run(
+    config: Config | Mapping[str, Any] | PathLike,
+    db: PathLike,
+    *,
+    jobs: int | None = None,
+    families: list[str] | None = None,
+    solvers: list[str] | None = None,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Run an experiment: every solver of the config on every instance of its families, into a results database.
+
+    Cells already stored are kept and skipped, so a run that was stopped goes on where it was.
+
+    Args:
+        config: a TOML config's path, its contents as a dict, or an :class:`experiments.config.Config`.
+        db: the SQLite results database (made when missing).
+        jobs: cells run at once (None: the machine's cores).
+        families: only these families of the config (None: all).
+        solvers: only these solver rows, by label (None: all).
+        progress: show progress bars on a terminal (a notebook has none: off by default).
+
+    Returns:
+        The run's summary: cells run, skipped and failed, and the wrong answers caught.
+    """
+    from experiments import runner
+
+    return runner.run(config, os.fspath(db), jobs=jobs, show_progress=progress, families=families, solvers=solvers)
+
+
+def results(db: PathLike) -> pandas.DataFrame:
+    """The stored cells of a results database, one row a cell (the parts of split counts left out).
+
+    Args:
+        db: a results database written by :func:`run` or ``eternity run``.
+
+    Returns:
+        A DataFrame with a column per stored field: ``experiment``, ``family``, ``solver``, ``status``,
+        ``evidence``, ``count``, the clocks (``solve_s``, ``search_s``, ``wall_s``), ``class`` and more.
+    """
+    import pandas
+
+    from experiments import report
+
+    return pandas.DataFrame(report.cells(os.fspath(db)))
+
+
+def summary(db: PathLike, clock: str = "solve") -> pandas.DataFrame:
+    """The benchmark table of a results database as a DataFrame: one row a family, class and solver.
+
+    Args:
+        db: a results database.
+        clock: ``solve`` (build plus search), ``search`` or ``total``.
+
+    Returns:
+        The rows ``eternity table`` prints: solved, par2 and median times, wrong and claimed answers.
+    """
+    import pandas
+
+    from experiments import report
+
+    return pandas.DataFrame(report.summarise(report.cells(os.fspath(db)), clock))

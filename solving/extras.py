@@ -1,0 +1,54 @@
+"""The optional extras: which solvers and commands need which, and the one line that says what to install.
+
+The core (the native searches, CP-SAT, python-sat, the runner, its tables and plots) installs with
+``pip install eternity``.  The field's other engines (CPMpy and its backends, MiniZinc's interface,
+Kissat) are the extra ``engines``; a Dask cluster is the extra ``cluster``.  Every solver and command
+that needs one asks here first, so a missing extra is a usage error (exit 2) that names the package
+to install, never an ``ImportError`` from deep inside a solve.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+
+from puzzles.errors import UsageError
+
+# extra -> the modules whose presence stands for it (the first one missing is the one named)
+EXTRAS: dict[str, tuple[str, ...]] = {"engines": ("cpmpy", "minizinc"), "cluster": ("dask", "distributed")}
+
+
+class MissingExtra(UsageError):
+    """A solver or command whose optional dependencies are not installed (a usage error: exit 2)."""
+
+    def __init__(self, who: str, extra: str, module: str):
+        self.who, self.extra, self.module = who, extra, module
+        super().__init__(f"{who} needs {module}, which is not installed: pip install 'eternity[{extra}]'")
+
+
+def has(module: str) -> bool:
+    """Whether ``module`` can be imported here (without importing it)."""
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def missing(extra: str) -> str | None:
+    """The first module of ``extra`` that is absent here, or None when the extra is installed."""
+    if extra not in EXTRAS:
+        raise KeyError(f"no extra {extra!r} (extras: {', '.join(EXTRAS)})")
+    return next((m for m in EXTRAS[extra] if not has(m)), None)
+
+
+def require(extra: str, who: str, module: str | None = None) -> None:
+    """Make sure ``extra`` is installed for ``who`` (a solver or a command, as the user named it), or raise
+    :class:`MissingExtra`.
+
+    Args:
+        extra: the extra's name (``engines``, ``cluster``).
+        who: what asks, as the message shows it: ``solver cpmpy``, ``--executor dask``.
+        module: the one module of the extra that ``who`` needs (None: every module the extra stands for).
+    """
+    absent = (None if has(module) else module) if module else missing(extra)
+    if absent is not None:
+        raise MissingExtra(who, extra, absent)
