@@ -23,6 +23,7 @@ from functools import cache
 
 from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
+from puzzles.puzzle import EDGES, SCORED
 from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated, extras
 from solving.tally import BogusModel, Tally
 
@@ -189,13 +190,13 @@ class Cpmpy(SolverBase):
         check_backend(backend)
         if backend.split(":")[0] in OPTIMISE_ONLY and mode != "best":
             raise UsageError(f"solver cpmpy: backend {backend} is a MaxSAT solver: mode best only")
-        if self.options["model"] == "table" and not isinstance(puzzle, EdgePuzzle):
+        if self.options["model"] == "table" and EDGES not in puzzle.features:
             raise UsageError("solver cpmpy: model table is for edge-matching puzzles; use model=xcc")
         if mode == "best" and self.options["model"] == "xcc":
             raise UsageError("solver cpmpy: mode best uses the table model (the joins are scored)")
 
     def build(self, puzzle, mode: str):
-        if isinstance(puzzle, EdgePuzzle) and self.options["model"] != "xcc":
+        if EDGES in puzzle.features and self.options["model"] != "xcc":
             return _edge_model(puzzle, self.options["identical"] == "merge", mode == "best")
         return _xcc_model(puzzle.to_xcc())
 
@@ -216,7 +217,7 @@ class Cpmpy(SolverBase):
         solver = cp.SolverLookup.get(backend, model)
         build_s = time.perf_counter() - t0
         left = None if limits.time_s is None else max(0.01, limits.time_s - build_s)
-        table = isinstance(puzzle, EdgePuzzle) and self.options["model"] != "xcc"
+        table = EDGES in puzzle.features and self.options["model"] != "xcc"
         stats: dict = {"build_s": build_s, "backend": backend, "model": "table" if table else "xcc"}
         if mode in ("first", "best"):  # one solve: a board, or a proof that there is none (or of its optimum)
             t1 = time.perf_counter()
@@ -304,7 +305,8 @@ def export_model(puzzle, fmt: str, path: str, options: dict | None = None) -> No
     from puzzles import formats
 
     opts = dict(options or {})
-    best = str(opts.pop("best", "true" if fmt == "wcnf" and puzzle.kind == "edge" else "false")).lower() == "true"
+    scored = SCORED in puzzle.features
+    best = str(opts.pop("best", "true" if fmt == "wcnf" and scored else "false")).lower() == "true"
     unknown = set(opts) - {"identical", "model"}
     if unknown:
         raise UsageError(f"export --to {fmt}: unknown option {sorted(unknown)[0]!r} (known: best, identical, model)")
@@ -314,7 +316,7 @@ def export_model(puzzle, fmt: str, path: str, options: dict | None = None) -> No
             "export --to wcnf: the weighted CNF is the max-score problem (best=true); for the "
             "satisfaction problem use --to dimacs"
         )
-    if best and puzzle.kind != "edge":
+    if best and not scored:
         raise UsageError(f"export --to {fmt}: best=true (the max-score problem) is for edge-matching puzzles")
     model, *_ = solver.build(puzzle, "best" if best else "first")
     with tempfile.TemporaryDirectory(prefix="eternity-export-") as d:

@@ -22,6 +22,7 @@ from functools import cache
 
 from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
+from puzzles.puzzle import EDGES
 from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated, extras
 
 from .tables import MODEL_OPTIONS, edge_table, xcc_rows
@@ -62,7 +63,8 @@ def edge_mzn(p: EdgePuzzle, merge: bool = True, best: bool = False):
 
     def decode(sol) -> list:
         kinds, colours = list(sol.kind), list(sol.colour)
-        shown = [tuple(int(colours[v]) for v in t.side_var[c]) for c in range(n)]
+        shown = [(int(colours[a]), int(colours[b]), int(colours[c]), int(colours[d]))
+                 for a, b, c, d in (t.side_var[i] for i in range(n))]  # fmt: skip
         return t.decode([int(v) for v in kinds], shown)
 
     return "\n".join(lines) + "\n", decode, t.orderings
@@ -96,7 +98,7 @@ def xcc_mzn(xcc):
 
 
 def model_text(puzzle, merge: bool = True, best: bool = False, kind: str = "auto"):
-    if isinstance(puzzle, EdgePuzzle) and kind != "xcc":
+    if EDGES in puzzle.features and kind != "xcc":
         return edge_mzn(puzzle, merge, best)
     return xcc_mzn(puzzle.to_xcc())
 
@@ -164,7 +166,7 @@ class MiniZinc(SolverBase):
         super().check(puzzle, mode)
         extras.require("engines", "solver minizinc", "minizinc")
         check_backend(self.options["backend"])
-        if self.options["model"] == "table" and not isinstance(puzzle, EdgePuzzle):
+        if self.options["model"] == "table" and EDGES not in puzzle.features:
             raise UsageError("solver minizinc: model table is for edge-matching puzzles; use model=xcc")
         if mode == "best" and self.options["model"] == "xcc":
             raise UsageError("solver minizinc: mode best uses the table model (the joins are scored)")

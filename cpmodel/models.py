@@ -140,8 +140,8 @@ def placement_model(
                 y = m.new_bool_var(f"y{cell}_{side}_{c}")
                 for v in a + b:
                     m.add_implication(v, y)
-                m.add_bool_or([y.Not()] + a)
-                m.add_bool_or([y.Not()] + b)
+                m.add_bool_or([y.Not(), *a])
+                m.add_bool_or([y.Not(), *b])
                 ys.append(y)
             m.add_exactly_one(ys)
         elif join == "int":
@@ -156,7 +156,7 @@ def placement_model(
                     m.add(sum(a) == sum(b))
     if redundant and not spare:
         # every colour sits on exactly (its edge count on inner sides) / 2 joins
-        edges = defaultdict(int)
+        edges: dict[int, int] = defaultdict(int)
         for piece in p.pieces:
             for c in piece:
                 edges[int(c)] += 1

@@ -14,6 +14,8 @@ A^T.  For order 10, sigma = (0 1 2)(3 4 5)(6 7 8) gives one in the first square 
 
 from __future__ import annotations
 
+from typing import Any
+
 from ortools.sat.python import cp_model
 
 from puzzles.errors import UsageError
@@ -67,7 +69,7 @@ class _Squares(cp_model.CpSolverSolutionCallback):
         super().__init__()
         self.x, self.diagonal, self.progress = x, diagonal, progress
         self.squares = 0
-        self.found = None
+        self.found: tuple[list[list[int]], Any] | None = None
 
     def on_solution_callback(self) -> None:
         self.squares += 1

@@ -17,8 +17,9 @@ from ortools.sat.python import cp_model
 from puzzles import formats
 from puzzles.edge import EdgePlacement, EdgePuzzle
 from puzzles.errors import UsageError
-from puzzles.latin import LatinPuzzle, pair_from_self_orthogonal
+from puzzles.latin import pair_from_self_orthogonal
 from puzzles.orders import search_order
+from puzzles.puzzle import EDGES, EXACT_COVER, SCORED, SUMS
 from solving import BuildLate, Limits, Option, SolverBase, SolveResult, Status, enumerated
 from solving.tally import BogusModel, Tally
 
@@ -64,7 +65,7 @@ class CpSat(SolverBase):
     """`cpsat`: OR-Tools CP-SAT on placement, table, XCC and self-orthogonal models; first, count, all and best."""
 
     name = "cpsat"
-    KINDS = SolverBase.KINDS + ("magic",)
+    TAKES = frozenset({EXACT_COVER, SUMS})
     MODES = ("first", "count", "all", "best")
 
     def engine(self) -> str:
@@ -128,20 +129,20 @@ class CpSat(SolverBase):
     def _build(self, puzzle, mode, deadline=None):
         self.groups = None  # merged identical pieces (placement model)
         kind = self.options["model"]
-        if puzzle.kind == "magic":  # sums beside the exact cover: the only model that has them
+        if SUMS in puzzle.features:  # sums beside the exact cover: the only model that has them
             if kind not in ("auto", "xcc"):
                 raise UsageError(f"model {kind} is for edge-matching puzzles")
             return "magic", *models.magic_model(puzzle), False
         if kind == "auto":
-            kind = "placement" if isinstance(puzzle, EdgePuzzle) else "xcc"
+            kind = "placement" if EDGES in puzzle.features else "xcc"
         if mode == "best":
-            if not isinstance(puzzle, EdgePuzzle):
+            if SCORED not in puzzle.features:
                 raise UsageError("mode best is for edge-matching puzzles")
             return "score", *models.score_model(puzzle), False
-        if kind != "xcc" and not isinstance(puzzle, EdgePuzzle):
+        if kind != "xcc" and EDGES not in puzzle.features:
             raise UsageError(f"model {kind} is for edge-matching puzzles; use model=xcc")
         sym = self.options["symmetry"]
-        if sym and not (isinstance(puzzle, EdgePuzzle) and models.symmetry_breakable(puzzle)):
+        if sym and not (EDGES in puzzle.features and models.symmetry_breakable(puzzle)):
             raise UsageError("symmetry=true needs a square bordered board without fixed or spare pieces")
         if kind == "xcc":
             return kind, *models.xcc_model(puzzle.to_xcc()), False
@@ -246,7 +247,7 @@ class CpSat(SolverBase):
     def _self_orthogonal(self, puzzle, mode, limits: Limits, progress) -> SolveResult:
         """A square orthogonal to its transpose, then the pair (A, A^T): see ``self_orthogonal``.
         Running out of such squares proves nothing about the puzzle, so it ends 'limit'."""
-        if not isinstance(puzzle, LatinPuzzle) or puzzle.squares != 2:
+        if getattr(puzzle, "squares", None) != 2:  # a pair of orthogonal Latin squares
             raise UsageError("model self-orthogonal is for orthogonal pairs of Latin squares (officers-N)")
         if mode != "first":
             raise UsageError("model self-orthogonal finds one pair: mode first")
@@ -299,7 +300,9 @@ class CpSat(SolverBase):
         rank = {c: i for i, c in enumerate(search_order(puzzle, self.options["order"]))}
         if kind == "table":
             model.add_decision_strategy(
-                [main_vars[c] for c in sorted(rank, key=rank.get)], cp_model.CHOOSE_FIRST, cp_model.SELECT_MIN_VALUE
+                [main_vars[c] for c in sorted(rank, key=lambda c: rank[c])],
+                cp_model.CHOOSE_FIRST,
+                cp_model.SELECT_MIN_VALUE,
             )
         else:
             ordered = sorted(main_vars, key=lambda pl: (rank[pl.cell], pl.piece, pl.rotation))

@@ -43,7 +43,7 @@ class Encoding:
     decision: dict[int, Any]  # variable -> placement it means
     assumptions: list[int] = field(default_factory=list)
     multiplier: int = 1  # symmetry breaking: multiply counts back
-    kind: str = "xcc"
+    model: str = "xcc"  # which encoding: xcc, direct (edge matching) or magic (sums)
     groups: dict | None = None  # merged identical pieces: a board names a group's first piece
 
     @property
@@ -88,7 +88,7 @@ def xcc_cnf(xcc, amo: str = "seqcounter", colors: str = "pairs") -> Encoding:
             at_most_one(ys + plain.get(it, []), amo, pool, out)
         else:
             raise ValueError(f"colors must be pairs or vars, not {colors!r}")
-    return Encoding(out, max(pool.top, n), {k + 1: xcc.decode[k] for k in range(n)}, kind="xcc")
+    return Encoding(out, max(pool.top, n), {k + 1: xcc.decode[k] for k in range(n)}, model="xcc")
 
 
 def placement_rules(
@@ -145,7 +145,7 @@ def direct_cnf(
     join_of = {}
     for cell, side, nb in p.joins():
         join_of[(cell, side)] = join_of[(nb, (side + 2) % 4)] = (cell, side)
-    colour_vars = defaultdict(dict)  # join -> colour -> var
+    colour_vars: dict[tuple[int, int], dict[int, int]] = defaultdict(dict)  # join -> colour -> var
     shows = defaultdict(list)  # (cell, side, colour) -> placements showing that colour there
     turned: dict[tuple[int, int], tuple] = {}  # (piece, rotation) -> colours shown, worked out once
     for i, (pl, v) in enumerate(x.items()):
@@ -172,7 +172,7 @@ def direct_cnf(
                 out.append([-y] + shows[(cell, side, c)])
                 out.append([-y] + shows[(nb, (side + 2) % 4, c)])
     if redundant and not spare:
-        edges = defaultdict(int)
+        edges: dict[int, int] = defaultdict(int)
         for piece in p.pieces:
             for c in piece:
                 edges[int(c)] += 1
@@ -209,7 +209,7 @@ def direct_cnf(
             out.extend([[z], [-z]])
         else:
             assumptions.append(v)
-    return Encoding(out, pool.top, {v: pl for pl, v in x.items()}, assumptions, mult, kind="direct", groups=groups)
+    return Encoding(out, pool.top, {v: pl for pl, v in x.items()}, assumptions, mult, model="direct", groups=groups)
 
 
 def magic_cnf(p, amo: str = "seqcounter", colors: str = "pairs") -> Encoding:
@@ -229,5 +229,5 @@ def magic_cnf(p, amo: str = "seqcounter", colors: str = "pairs") -> Encoding:
         pb = PBEnc.equals(lits=lits, weights=weights, bound=p.target, top_id=top)
         enc.clauses.extend(pb.clauses)
         top = max(top, pb.nv)
-    enc.n_vars, enc.kind = top, "magic"
+    enc.n_vars, enc.model = top, "magic"
     return enc

@@ -23,6 +23,7 @@ from pysat.solvers import Solver as PySatSolver
 from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
 from puzzles.orders import ORDERS, search_order
+from puzzles.puzzle import EDGES
 from solving import BuildLate, Limits, Option, SolverBase, SolveResult, Status, enumerated
 from solving.race import race
 
@@ -62,7 +63,7 @@ def make_cubes(
             break
         cell = cells[d]
         nbs = [(s, p.neighbour(cell, s)) for s in range(4)]
-        nxt = []
+        nxt: list = []
         for i, (vs, used, shown_at) in enumerate(level):
             if i & 1023 == 0 and deadline is not None and time.monotonic() > deadline:
                 return None
@@ -85,7 +86,7 @@ class Cube(SolverBase):
     """`cube`: cube-and-conquer on the direct edge-matching CNF: cubes from the backtracker's order, CDCL under assumptions."""
 
     name = "cube"
-    KINDS = ("edge",)
+    TAKES = frozenset({EDGES})
     CAN_SPLIT = True
 
     def engine(self) -> str:
@@ -212,7 +213,7 @@ class Cube(SolverBase):
 
     def split_parts(self, puzzle, depth: int) -> int:
         c = Cube({**self.options, "depth": depth})
-        return len(make_cubes(puzzle, c.encode(puzzle), c.options["order"], depth))
+        return len(make_cubes(puzzle, c.encode(puzzle), c.options["order"], depth) or [])
 
     def part_options(self, depth: int, part: int) -> dict:
         return {"depth": depth, "part": part, "jobs": 1}

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import io
 
-from puzzles.edge import EdgePlacement, EdgePuzzle
+from puzzles.edge import EdgePlacement
 from puzzles.formats import InputError, puzzle_hash, read_text
+from puzzles.puzzle import EDGES
 
 from .cnf import Encoding
 
@@ -23,13 +24,13 @@ from .cnf import Encoding
 def to_dimacs(puzzle, enc: Encoding, options: dict) -> str:
     out = io.StringIO()
     opts = " ".join(f"{k}={v}" for k, v in sorted(options.items()))
-    out.write(f"c eternity encoding {enc.kind} {opts}\n")
+    out.write(f"c eternity encoding {enc.model} {opts}\n")
     out.write(f"c eternity puzzle {puzzle.name}\n")
     out.write(f"c eternity puzzle-hash {puzzle_hash(puzzle)}\n")
     if enc.assumptions:
         out.write("c eternity fixed pieces are unit clauses below\n")
     for v, meaning in sorted(enc.decision.items()):
-        if enc.kind == "direct":
+        if enc.model == "direct":
             out.write(f"c eternity place {v} {puzzle.cell_name(meaning.cell)} {meaning.piece + 1} {meaning.rotation}\n")
         else:
             out.write(f"c eternity option {v} {v - 1}\n")
@@ -86,7 +87,7 @@ def decode(puzzle, cnf_path: str, model_path: str) -> list:
         mapped += len(w) > 3 and w[2] in ("place", "option")
         try:
             if w[2] == "place" and int(w[3]) in true:
-                if not isinstance(puzzle, EdgePuzzle):
+                if EDGES not in puzzle.features:
                     raise InputError(
                         cnf_path, f"line {ln}", "a direct edge encoding, but the puzzle is not edge matching"
                     )
@@ -102,7 +103,7 @@ def decode(puzzle, cnf_path: str, model_path: str) -> list:
         raise InputError(
             model_path, None, f"sets none of the {mapped:,} placements of {cnf_path} true (a model of another CNF?)"
         )
-    return puzzle.relabel(out) if isinstance(puzzle, EdgePuzzle) else out  # an encoding with merged copies
+    return puzzle.relabel(out) if EDGES in puzzle.features else out  # an encoding with merged copies
 
 
 def _check_model_fits(header: str, true: set[int], cnf_path: str, model_path: str) -> None:

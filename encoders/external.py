@@ -318,13 +318,15 @@ class External(SolverBase):
             "build_s": build_s,
             "vars": enc.n_vars,
             "clauses": n_clauses,
-            "model": enc.kind,
+            "model": enc.model,
             "cmd": self.options["cmd"],
             "calls": 0,
         }
         want = limits.wanted(mode)
         deadline = None if limits.time_s is None else t0 + limits.time_s
-        solutions, count, complete, blocked = [], 0, False, []
+        solutions: list[list] = []
+        blocked: list[list[int]] = []
+        count, complete = 0, False
         tally = Tally(puzzle)
         certify = self.options["certify"] and writes_proof(self.options["cmd"])
         certificate = None

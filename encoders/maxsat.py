@@ -20,6 +20,7 @@ from collections import defaultdict
 
 from puzzles.edge import EdgePlacement, EdgePuzzle
 from puzzles.errors import UsageError
+from puzzles.puzzle import SCORED
 from solving import Limits, Option, SolverBase, SolveResult, Status
 
 from .amo import ENCODINGS
@@ -64,7 +65,7 @@ class MaxSat(SolverBase):
 
     name = "maxsat"
     MODES = ("best",)
-    KINDS = ("edge",)
+    TAKES = frozenset({SCORED})
 
     def engine(self) -> str:
         return "rc2/" + self.options["solver"]
@@ -133,7 +134,7 @@ def export_wcnf(puzzle, path: str, options: dict | None = None) -> None:
     from puzzles import formats
     from puzzles.errors import UsageError
 
-    if puzzle.kind != "edge":
+    if SCORED not in puzzle.features:
         raise UsageError("export --to wcnf: the weighted CNF is the max-score problem of an edge-matching puzzle")
     opts = dict(options or {})
     amo = str(opts.pop("amo", "seqcounter"))

@@ -14,8 +14,8 @@ import time
 from pysat.solvers import Solver as PySatSolver
 from pysat.solvers import SolverNames
 
-from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
+from puzzles.puzzle import EDGES, EXACT_COVER, SUMS
 from solving import BuildLate, Evidence, Limits, Option, SolverBase, SolveResult, Status, enumerated
 from solving.tally import BogusModel, Tally
 
@@ -65,9 +65,11 @@ class _Backend:
                     res = s.solve(assumptions=self.assumptions)
                     self.model = s.get_model() if res else None
                 return res
+            assert self.s is not None
             res = self.s.solve(assumptions=self.assumptions)
         else:
             res = solve_until(self.s, self.assumptions, deadline, conflicts)
+        assert self.s is not None
         self.model = self.s.get_model() if res else None
         return res
 
@@ -78,7 +80,7 @@ class _Backend:
 
     def block(self, clause: list[int]) -> None:
         self.blocked.append(clause)  # kept either way: a proof is checked against every clause the solver holds
-        if not self.one_shot:
+        if self.s is not None:  # a one-shot backend starts afresh with every blocked clause
             self.s.add_clause(clause)
 
     def interrupt(self) -> None:
@@ -105,14 +107,14 @@ IDENTICAL = (
 
 def encode(puzzle, options: dict, deadline: float | None = None) -> Encoding:
     model = options["model"]
-    if puzzle.kind == "magic":  # sums beside the exact cover: pseudo-Boolean constraints
+    if SUMS in puzzle.features:  # sums beside the exact cover: pseudo-Boolean constraints
         if model == "direct":
             raise UsageError("model direct is for edge-matching puzzles")
         return magic_cnf(puzzle, options["amo"], options["colors"])
     if model == "auto":
-        model = "direct" if isinstance(puzzle, EdgePuzzle) else "xcc"
+        model = "direct" if EDGES in puzzle.features else "xcc"
     if model == "direct":
-        if not isinstance(puzzle, EdgePuzzle):
+        if EDGES not in puzzle.features:
             raise UsageError("model direct is for edge-matching puzzles; use model=xcc")
         if options["symmetry"] and not (
             puzzle.rows == puzzle.cols and not puzzle.fixed and puzzle.bordered and puzzle.n_pieces == puzzle.n_cells
@@ -146,7 +148,7 @@ class Sat(SolverBase):
     """`sat`: CNF encodings (XCC or direct edge matching) through any python-sat backend."""
 
     name = "sat"
-    KINDS = SolverBase.KINDS + ("magic",)
+    TAKES = frozenset({EXACT_COVER, SUMS})
 
     def engine(self) -> str:
         return self.options["backend"]
@@ -209,12 +211,13 @@ class Sat(SolverBase):
             "vars": enc.n_vars,
             "clauses": len(enc.clauses),
             "literals": enc.n_literals,
-            "model": enc.kind,
+            "model": enc.model,
             "backend": self.options["backend"],
         }
         want = limits.wanted(mode)
         keep = mode != "count"
-        solutions, count, complete = [], 0, False
+        solutions: list[list] = []
+        count, complete = 0, False
         tally, bogus = Tally(puzzle), ""
         t1 = time.perf_counter()
         if deadline is not None and t1 > deadline:  # the solver itself takes seconds to load a large CNF
@@ -240,6 +243,7 @@ class Sat(SolverBase):
                     if certify:
                         certificate = _certificate(s, stats)
                     break
+                assert s.model is not None
                 chosen = [v for v in enc.decision if s.model[v - 1] > 0]
                 count += 1
                 if not keep:  # mode count: every model decoded and verified, none twice

@@ -43,7 +43,7 @@ def measure(p, order: str = "rowscan", time_s: float | None = None) -> dict:
         "estimated_total": 10**total,
         "measured_total": m_total,
         "ratio": (10**total / m_total) if m_total else math.inf,
-        "time_s": r.stats.get("time_s"),
+        "time_s": r.measured.time_s,
     }
 
 

@@ -165,7 +165,7 @@ def solvers_markdown(names: list[str] | None = None) -> str:
         doc = _first_paragraph(cls.__doc__)
         if not doc:
             raise MissingHelp(f"solver {n!r} ({cls.__module__}.{cls.__name__}) has no docstring")
-        lines.append(f"| [`{n}`](#{_anchor(n)}) | {', '.join(cls.MODES)} | {', '.join(cls.KINDS)} | {_cell(doc)} |")
+        lines.append(f"| [`{n}`](#{_anchor(n)}) | {', '.join(cls.MODES)} | {', '.join(cls.kinds())} | {_cell(doc)} |")
     lines.append("")
     for n, cls in classes.items():
         lines += [
@@ -174,7 +174,7 @@ def solvers_markdown(names: list[str] | None = None) -> str:
             f"`{cls.__module__}.{cls.__name__}`: {_first_paragraph(cls.__doc__)}",
             "",
             f"Modes: {', '.join(f'`{m}`' for m in cls.MODES)}. "
-            f"Puzzle kinds: {', '.join(f'`{k}`' for k in cls.KINDS)}."
+            f"Puzzle kinds: {', '.join(f'`{k}`' for k in cls.kinds())}."
             + (" Counts split into parts (`split_depth`)." if getattr(cls, "CAN_SPLIT", False) else ""),
             "",
         ]

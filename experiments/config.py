@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import itertools
 import tomllib
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 import solving
 from puzzles.formats import InputError, _loc, problem_words, read_text
+from solving import Mode
 
 from .families import Family
 
@@ -41,7 +42,9 @@ class SolverSpec(_M):
     """One ``[[solvers]]`` table: a registered solver, a mode and an option grid."""
 
     name: str = Field(description="a registered solver (`eternity solvers`)")
-    mode: Literal["first", "count", "all", "best"] = Field("first", description="what the cells ask for")
+    mode: Mode = Field(
+        "first", description="what the cells ask for (sample: one solution drawn uniformly at random a cell)"
+    )
     options: dict[str, Scalar | list[Scalar]] = Field(
         {}, description="solver options; a list is a grid: one configuration per combination"
     )

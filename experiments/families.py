@@ -323,7 +323,7 @@ class ExcessFamily(_Family):
             p = catalog.load(v)
         except Exception:  # noqa: BLE001 - reported as this field's error
             raise ValueError(f"{v!r} is neither a built-in puzzle nor a readable puzzle file") from None
-        if p.kind != "polyform":
+        if p.grid_name is None:
             raise ValueError(f"{v!r} is not a polyform puzzle")
         return v
 

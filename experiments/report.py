@@ -96,7 +96,7 @@ def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
             }
         )
     # virtual best solver per family and class
-    vbs: dict[tuple, dict[tuple, list[float]]] = defaultdict(lambda: defaultdict(list))
+    vbs: dict[tuple, dict[tuple, list[float | None]]] = defaultdict(lambda: defaultdict(list))
     top: dict[tuple, dict[tuple, list]] = defaultdict(lambda: defaultdict(list))
     limit: dict[tuple, float] = {}
     for r in rows:

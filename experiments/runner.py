@@ -275,10 +275,11 @@ def run(
         instances = materialise(cfg, sampled, known)
     for fam in cfg.families:  # an empty family is a mistake (a glob that matches nothing), not an empty result
         if not any(inst.family == fam.name for inst in instances):
+            glob = getattr(fam, "glob", None)
             raise InputError(
                 config_path,
                 f"families.{fam.name}",
-                "selects no instance" + (f" (no file matches {fam.glob!r})" if getattr(fam, "glob", None) else ""),
+                "selects no instance" + (f" (no file matches {glob!r})" if glob else ""),
             )
     cells(cfg, instances)  # every row's options checked on every instance: a refused row leaves no database
     if executor == "dask":  # so does a cluster whose extra is not installed
@@ -339,7 +340,7 @@ def run(
         store.add_result(full)
         if ran:
             summary["ran"] += 1
-            summary["solved"] += solving.answered(full.get("status", ""))
+            summary["solved"] += solving.answered(str(full.get("status", "")))
 
     with Progress(
         TextColumn("{task.description}"),
@@ -364,9 +365,9 @@ def run(
                     }
                 )
     _combine(store, all_cells, record)
-    for key, config, inst, why in disagreements(store.results()):
+    for key, config, inst_id, why in disagreements(store.results()):
         store.mark_wrong(key, why)
-        summary["wrong"].append(f"{config} on {names.get(inst, inst)}: {why}")
+        summary["wrong"].append(f"{config} on {names.get(inst_id, inst_id)}: {why}")
     store.close()
     return summary
 

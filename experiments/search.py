@@ -35,6 +35,7 @@ from experiments.dask_cluster import connect
 from puzzles.errors import InputError, UsageError
 from solving import Limits, SolveResult, Status
 from solving.extras import require
+from solving.portfolio import Portfolio
 
 # Each part costs a Dask round trip: about 8 ms of its worker's time between parts and as much of the
 # scheduler's, which on a small cluster shares the workers' cores.  Parts of a tenth of a second make
@@ -103,7 +104,7 @@ def run_part(
     res, verified = solving.solve_verified(solver, puzzle, mode, Limits(time_s=time_s, incumbent=ask))
     sol = solution_to_dict(puzzle, res.solutions[0]) if res.solutions else None  # as a solution file holds it
     return {"status": res.status.value, "count": res.count, "solution": sol, "verified": verified,
-            "nodes": int(res.stats.get("nodes", 0) or 0), "seconds": time.perf_counter() - t0,
+            "nodes": res.measured.nodes or 0, "seconds": time.perf_counter() - t0,
             "message": res.message, "score": res.best_score}  # fmt: skip
 
 
@@ -328,11 +329,13 @@ def distributed_solve(
         done = ledger.done() if ledger is not None else {}
         doc = puzzle_to_dict(puzzle)
         deadline = None if limits.time_s is None else t0 + limits.time_s
-        recut = recut_s if recut_s and mode in ("first", "count") and hasattr(solver, "part_children") else None
+        part_children = getattr(solver, "part_children", None)  # a solver that can cut a part again
+        recut = recut_s if recut_s and mode in ("first", "count") and part_children else None
 
         def children(key: int) -> list[int]:
             d, i = key_depth(depth, key)
-            return [part_key(depth, d + 1, j) for j in solver.part_children(puzzle, d, i)]
+            assert part_children is not None
+            return [part_key(depth, d + 1, j) for j in part_children(puzzle, d, i)]
 
         todo = open_parts(range(n_parts), done, children)
         t0 = time.perf_counter()  # the clock of the search itself: the cluster is up and the cut is made
@@ -499,6 +502,7 @@ def _portfolio(puzzle, options, mode, limits, scheduler, workers, progress, clie
     from puzzles.formats import puzzle_to_dict, solution_from_dict
 
     port = solving.get("portfolio", options)
+    assert isinstance(port, Portfolio)
     port.check(puzzle, mode)
     members = port.members(puzzle)
     own = client is None

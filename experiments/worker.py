@@ -38,6 +38,7 @@ import sys
 import tempfile
 import threading
 import time
+from typing import IO
 
 GRACE_S = 5.0  # time the solver has beyond its own limit before it is killed
 MEMOUT_WORDS = ("MemoryError", "bad_alloc", "Cannot allocate memory", "out of memory")
@@ -80,7 +81,7 @@ class WarmWorker:
     def __init__(self) -> None:
         self.proc: subprocess.Popen | None = None
         self.memory_mb: int | None = None
-        self.err = None  # the child's stderr, a file (read back when it dies)
+        self.err: IO[bytes] | None = None  # the child's stderr, a file (read back when it dies)
         self.buf = b""
 
     # ------------------------------------------------------------ process
@@ -105,7 +106,8 @@ class WarmWorker:
             self.proc.wait()
             for f in (self.proc.stdin, self.proc.stdout):
                 try:
-                    f.close()
+                    if f is not None:
+                        f.close()
                 except OSError:
                     pass
             self.proc = None
@@ -113,15 +115,22 @@ class WarmWorker:
             self.err.close()
             self.err = None
 
+    def _pipes(self) -> tuple[IO[bytes], IO[bytes], IO[bytes]]:
+        """The running child's stdin, stdout, and the stderr file."""
+        assert self.proc is not None and self.proc.stdin is not None and self.proc.stdout is not None
+        assert self.err is not None
+        return self.proc.stdin, self.proc.stdout, self.err
+
     def _last_words(self) -> tuple[str, str]:
-        self.err.seek(0)
-        text = self.err.read().decode(errors="replace")
+        _, _, err = self._pipes()
+        err.seek(0)
+        text = err.read().decode(errors="replace")
         lines = [ln for ln in text.strip().splitlines() if ln.strip()]
         return (lines or ["(no output)"])[-1][:300], text
 
     def _read_line(self, deadline: float) -> bytes | None:
         """The child's next protocol line; None at the deadline; b"" when the child is gone."""
-        fd = self.proc.stdout.fileno()
+        fd = self._pipes()[1].fileno()
         while b"\n" not in self.buf:
             left = deadline - time.monotonic()
             if left <= 0:
@@ -145,10 +154,11 @@ class WarmWorker:
                 self.close()
                 self._start(spec["memory_mb"])
             hard = float(spec["time_limit"]) * 1.5 + GRACE_S
-            self.err.seek(0)  # shared with the child: it writes this cell's stderr from the start
-            self.err.truncate()
-            self.proc.stdin.write((json.dumps(spec) + "\n").encode())
-            self.proc.stdin.flush()
+            stdin, _, err = self._pipes()
+            err.seek(0)  # shared with the child: it writes this cell's stderr from the start
+            err.truncate()
+            stdin.write((json.dumps(spec) + "\n").encode())
+            stdin.flush()
             line = self._read_line(time.monotonic() + hard)
             if line is None:
                 self.close()
@@ -159,6 +169,7 @@ class WarmWorker:
                 )
                 return row
             if not line:
+                assert self.proc is not None
                 code = self.proc.wait()
                 tail, text = self._last_words()
                 memout = any(w in text for w in MEMOUT_WORDS)

@@ -24,6 +24,7 @@ from .errors import InputError
 
 if TYPE_CHECKING:
     from .edge import EdgePlacement, EdgePuzzle
+    from .grids import Cell
 
 # Loading imports the puzzle types and the file formats (numpy, pydantic) where it happens, so that
 # naming and describing the built-ins (`eternity list`) stays fast.
@@ -181,6 +182,8 @@ def _e2_corners(seed: int, name: str):
 
 @cache
 def _load(name: str):
+    import numpy as np
+
     tiling = tilings.load(name)
     if tiling is not None:
         return tiling
@@ -234,17 +237,17 @@ def _load(name: str):
         if not f.exists():
             return None
         rows = _lines(f)
-        return EdgePuzzle(rows=h, cols=w, pieces=rows[1:], name=f"brendan-{w}x{h}")
+        return EdgePuzzle(rows=h, cols=w, pieces=np.array(rows[1:], np.int64), name=f"brendan-{w}x{h}")
     m = re.fullmatch(r"meta-(\d+)x\1", name)
     if m and int(m.group(1)) in META:
         n = int(m.group(1))
         rows = _lines(d / "meta2010" / f"jwortmann_meta_{n}x{n}.txt")
         # stored B L T R; ours is N E S W = T R B L
-        return EdgePuzzle(rows=n, cols=n, pieces=[[t, r, b, l] for b, l, t, r in rows], name=name)
+        return EdgePuzzle(rows=n, cols=n, pieces=np.array([[t, r, b, l] for b, l, t, r in rows], np.int64), name=name)
     m = re.fullmatch(r"pentomino-(\d+x\d+)", name)
     if m and m.group(1) in PENTOMINO_BOXES:
         h, w = PENTOMINO_BOXES[m.group(1)]
-        region = [(r, c) for r in range(h) for c in range(w)]
+        region: list[Cell] = [(r, c) for r in range(h) for c in range(w)]
         pieces = [PolyPiece(k, v) for k, v in PENTOMINOES.items()]
         return PolyformPuzzle("square", region, pieces, mirror=True, name=name)
     if name in eternity1.names():

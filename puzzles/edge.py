@@ -18,11 +18,12 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 
 from .errors import UsageError
+from .puzzle import EDGES, EXACT_COVER, SCORED
 from .xcc import XCC, XCCBuilder
 
 
@@ -87,8 +88,10 @@ class EdgePuzzle:
     fixed: list[Fixed] = field(default_factory=list)
     name: str = ""
 
-    kind = "edge"
-    native_solver = "edge-backtrack"  # the search a solve without --solver runs (others: Algorithm C)
+    kind: ClassVar[str] = "edge"
+    features: ClassVar[frozenset[str]] = frozenset({EXACT_COVER, EDGES, SCORED})
+    native_solver: ClassVar[str] = "edge-backtrack"  # the search a solve without a named solver runs
+    grid_name: ClassVar[str | None] = None
 
     def __post_init__(self) -> None:
         self.pieces = np.asarray(self.pieces, dtype=np.int64).reshape(-1, 4)

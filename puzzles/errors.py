@@ -6,11 +6,13 @@ The command line turns either into one line on stderr and exit status 2
 
 from __future__ import annotations
 
+import os
+
 
 class InputError(Exception):
     """Bad input in a file: the message names the file, the field and what is wrong."""
 
-    def __init__(self, source: str, field: str | None, problem: str):
+    def __init__(self, source: str | os.PathLike[str], field: str | None, problem: str):
         self.source, self.field, self.problem = str(source), field, problem
         shown = self.source if len(self.source) <= 200 else self.source[:100] + "..." + self.source[-60:]
         where = f"{shown}: {field}: " if field else f"{shown}: "

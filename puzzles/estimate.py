@@ -226,7 +226,7 @@ class Estimator:
         not depths of their own (their joins are left in ``fixed_joins``)."""
         p = self.p
         placed = {f.cell for f in p.fixed}
-        counts = Counter()
+        counts: Counter[str] = Counter()
         b = m = 0
 
         def joins_with(cell):

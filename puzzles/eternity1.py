@@ -54,7 +54,7 @@ def cells_inside(pts) -> tuple[Cell, ...]:
     xs = [p[0] for p in pts]
     ys = [p[1] for p in pts]
     j0, j1 = math.floor(min(ys) / (S3 / 2)) - 1, math.ceil(max(ys) / (S3 / 2)) + 1
-    cand = []
+    cand: list[tuple[int, int, int]] = []
     for j in range(j0, j1 + 1):
         for i in range(math.floor(min(xs) - j / 2) - 1, math.ceil(max(xs) - j / 2) + 2):
             cand.extend((i, j, k) for k in range(12))

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
+import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, conint, conlist, field_validator
 
 from .edge import EdgePlacement, EdgePuzzle, Fixed, parse_cell_name
@@ -317,7 +318,7 @@ def _edge_from_model(m: EdgeModel, source: str) -> EdgePuzzle:
     cells = m.rows * m.cols
     if len(m.pieces) < cells:
         raise InputError(source, "pieces", f"{len(m.pieces)} pieces cannot fill {m.rows}x{m.cols} = {cells} cells")
-    p = EdgePuzzle(rows=m.rows, cols=m.cols, pieces=m.pieces, name=m.name)
+    p = EdgePuzzle(rows=m.rows, cols=m.cols, pieces=np.asarray(m.pieces, np.int64), name=m.name)
     seen_cells, seen_pieces = set(), set()
     for i, f in enumerate(m.fixed):
         try:
@@ -446,9 +447,10 @@ def parse_piece_text(text: str, source: str = "<pieces>", name: str = "") -> Edg
         if side * side != len(pieces):
             raise InputError(source, None, f"{len(pieces)} pieces and no 'rows cols' header: not a square board")
         rows = cols = side
+    assert cols is not None  # set with rows by the header
     if len(pieces) < rows * cols:
         raise InputError(source, "pieces", f"{len(pieces)} pieces cannot fill {rows}x{cols} = {rows * cols} cells")
-    return EdgePuzzle(rows=rows, cols=cols, pieces=pieces, name=name)
+    return EdgePuzzle(rows=rows, cols=cols, pieces=np.asarray(pieces, np.int64), name=name)
 
 
 def read_puzzle(path: str | os.PathLike):
@@ -526,20 +528,20 @@ def solution_from_dict(puzzle, data: Any, source: str = "<solution>") -> list:
                     raise InputError(source, where + ".piece", f"no piece {pm.piece} (there are {puzzle.n_pieces})")
                 out.append(EdgePlacement(cell, pm.piece - 1, pm.rotation))
             elif isinstance(puzzle, PolyformPuzzle):
-                pm = PolyPlacementModel.model_validate(raw)
+                pp = PolyPlacementModel.model_validate(raw)
                 idx = {pc.name: k for k, pc in enumerate(puzzle.pieces)}
-                if pm.piece not in idx:
-                    raise InputError(source, where + ".piece", f"no piece named {pm.piece!r}")
-                out.append(PolyPlacement(idx[pm.piece], pm.copy_ - 1, tuple(tuple(c) for c in pm.cells)))
+                if pp.piece not in idx:
+                    raise InputError(source, where + ".piece", f"no piece named {pp.piece!r}")
+                out.append(PolyPlacement(idx[pp.piece], pp.copy_ - 1, tuple(tuple(c) for c in pp.cells)))
             elif isinstance(puzzle, MagicPuzzle):
-                pm = MagicPlacementModel.model_validate(raw)
-                out.append(MagicPlacement(pm.cell, pm.value))
+                mp = MagicPlacementModel.model_validate(raw)
+                out.append(MagicPlacement(mp.cell, mp.value))
             elif isinstance(puzzle, LatinPuzzle):
-                pm = LatinPlacementModel.model_validate(raw)
-                out.append(LatinPlacement(pm.row, pm.col, pm.a, pm.b))
+                lp = LatinPlacementModel.model_validate(raw)
+                out.append(LatinPlacement(lp.row, lp.col, lp.a, lp.b))
             else:
-                pm = QueenPlacementModel.model_validate(raw)
-                out.append(QueenPlacement(pm.row, pm.col))
+                qp = QueenPlacementModel.model_validate(raw)
+                out.append(QueenPlacement(qp.row, qp.col))
         except ValidationError as e:
             err = e.errors()[0]
             raise InputError(source, f"{where}.{_loc(err)}", err.get("msg", "invalid")) from None

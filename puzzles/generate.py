@@ -15,7 +15,7 @@ import numpy as np
 from puzzles.errors import UsageError
 
 from .edge import E, EdgePlacement, EdgePuzzle, Fixed, S
-from .grids import SquareGrid
+from .grids import Cell, SquareGrid
 from .polyform import PolyformPuzzle, PolyPiece, PolyPlacement
 
 
@@ -45,13 +45,14 @@ def edge_puzzle(
             shown[nb, (side + 2) % 4] = colour
     order = list(range(rows * cols))
     rng.shuffle(order)  # order[k] = the cell whose tile becomes piece k
-    pieces, planted = [], [None] * (rows * cols)
+    pieces: list[list[int]] = []
+    planted: list[EdgePlacement | None] = [None] * (rows * cols)
     for k, cell in enumerate(order):
         s = rng.randrange(4)
         pieces.append([int(shown[cell][(j - s) % 4]) for j in range(4)])  # stored = shown turned s
         planted[cell] = EdgePlacement(cell, k, (4 - s) % 4)
     nm = name or f"edge-{rows}x{cols}-f{frame_colors}-i{inner_colors}-s{seed}"
-    return EdgePuzzle(rows=rows, cols=cols, pieces=pieces, name=nm), planted  # type: ignore[return-value]
+    return EdgePuzzle(rows=rows, cols=cols, pieces=np.array(pieces, np.int64), name=nm), planted  # type: ignore[return-value]
 
 
 def with_clues(puzzle: EdgePuzzle, planted: list[EdgePlacement], share: float, seed: int = 0) -> EdgePuzzle:
@@ -112,14 +113,13 @@ def polyomino_puzzle(
             )
     else:
         raise UsageError("could not cut the rectangle into connected pieces of that size; try another seed")
-    from .grids import SquareGrid
 
     g = SquareGrid()
     pieces, planted = [], []
     for i, cells in enumerate(parts):
         pieces.append(PolyPiece(f"P{i + 1}", g.normalize(cells)))
         planted.append(PolyPlacement(i, 0, tuple(sorted(cells))))
-    region = [(r, c) for r in range(rows) for c in range(cols)]
+    region: list[Cell] = [(r, c) for r in range(rows) for c in range(cols)]
     nm = name or f"poly-{rows}x{cols}-k{size}-s{seed}"
     return PolyformPuzzle("square", region, pieces, mirror=mirror, name=nm), planted
 

@@ -93,10 +93,13 @@ class Grid:
         return None
 
     def __init__(self) -> None:
+        def after(g: Callable[[Cell], Cell], f: Callable[[Cell], Cell]) -> Callable[[Cell], Cell]:
+            return lambda c: g(f(c))
+
         ts: list[Callable[[Cell], Cell]] = [lambda c: c]
         for _ in range(self.n_rotations - 1):
-            ts.append(lambda c, f=ts[-1]: self.rotate(f(c)))
-        ts += [lambda c, f=t: self.mirror(f(c)) for t in ts[: self.n_rotations]]
+            ts.append(after(self.rotate, ts[-1]))
+        ts += [after(self.mirror, t) for t in ts[: self.n_rotations]]
         self.transforms = ts
 
     # geometry, per grid

@@ -23,8 +23,9 @@ the plain one has.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
+from .puzzle import EXACT_COVER
 from .xcc import XCC, XCCBuilder
 
 
@@ -43,7 +44,10 @@ class LatinPuzzle:
     reduced: bool = True
     name: str = ""
 
-    kind = "latin"
+    kind: ClassVar[str] = "latin"
+    features: ClassVar[frozenset[str]] = frozenset({EXACT_COVER})
+    native_solver: ClassVar[str] = "backtrack"
+    grid_name: ClassVar[str | None] = None
 
     def __post_init__(self) -> None:
         if self.squares not in (1, 2):

@@ -18,9 +18,10 @@ the ones that can add them: CP-SAT (linear constraints) and SAT
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 from .grids import square_symmetries
+from .puzzle import SUMS
 from .xcc import XCC, XCCBuilder
 
 HEX_DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))  # axial, around the circle
@@ -45,7 +46,10 @@ class MagicPuzzle:
     lines: list = field(init=False)
     target: int = field(init=False)
 
-    kind = "magic"
+    kind: ClassVar[str] = "magic"
+    features: ClassVar[frozenset[str]] = frozenset({SUMS})
+    native_solver: ClassVar[str] = "cpsat"  # the cover alone is not the puzzle: Algorithm C has no sums
+    grid_name: ClassVar[str | None] = None
 
     def __post_init__(self) -> None:
         if self.shape == "square":

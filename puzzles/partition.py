@@ -26,7 +26,7 @@ def hexagon_region(side: int) -> list[Cell]:
     if side < 1:
         raise UsageError("hexagon side must be at least 1")
     grid = get_grid("drafter")
-    out = []
+    out: list[Cell] = []
     for i in range(-2 * side, 2 * side + 1):
         for j in range(-2 * side, 2 * side + 1):
             for k in range(12):
@@ -66,7 +66,7 @@ def _grow(grid: Grid, free: set, start: Cell, units: int, rng: random.Random, du
         return None
     piece = set(rng.choice(first))
     for _ in range(units - 1):
-        options = set()
+        options: set[tuple[Cell, ...]] = set()
         for c in piece:
             for nb in grid.neighbours(c):
                 if nb in free and nb not in piece:
@@ -137,7 +137,8 @@ def region_puzzle(
     shapes = parts + extra
     order = list(range(len(shapes)))
     rng.shuffle(order)  # piece k is shape order[k]
-    pieces, planted = [], [None] * len(parts)
+    pieces: list[PolyPiece] = []
+    planted: list[PolyPlacement | None] = [None] * len(parts)
     for k, s in enumerate(order):
         pieces.append(PolyPiece(f"P{k + 1}", grid.normalize(shapes[s])))
         if s < len(parts):

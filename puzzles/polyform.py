@@ -13,20 +13,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 
 from puzzles.errors import UsageError
 
 from .grids import Cell, get_grid
+from .puzzle import EXACT_COVER, GRID
 from .xcc import XCC
 
 
 class PolyPiece(NamedTuple):
     name: str
     cells: tuple[Cell, ...]
-    count: int = 1
+    count: int = 1  # type: ignore[assignment]  # the files' name for it shadows tuple.count
 
 
 class PolyPlacement(NamedTuple):
@@ -93,7 +94,9 @@ class PolyformPuzzle:
     name: str = ""
     fixed: list = field(default_factory=list)
 
-    kind = "polyform"
+    kind: ClassVar[str] = "polyform"
+    features: ClassVar[frozenset[str]] = frozenset({EXACT_COVER, GRID})
+    native_solver: ClassVar[str] = "backtrack"
 
     @property
     def grid(self):

@@ -10,8 +10,9 @@ board's symmetries, which ``--distinct`` does (1, 1, 2, 7, 23, 115, 694,
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
+from .puzzle import EXACT_COVER
 from .xcc import XCC, XCCBuilder
 
 
@@ -28,7 +29,10 @@ class QueensPuzzle:
     name: str = ""
     piece: str = "queen"
 
-    kind = "queens"
+    kind: ClassVar[str] = "queens"
+    features: ClassVar[frozenset[str]] = frozenset({EXACT_COVER})
+    native_solver: ClassVar[str] = "backtrack"
+    grid_name: ClassVar[str | None] = None
 
     @property
     def diagonals(self) -> bool:

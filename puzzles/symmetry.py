@@ -41,7 +41,7 @@ def edge_key(p: EdgePuzzle, placements, maps=None) -> tuple:
     shown = {int(pl[0]): p.placed(int(pl[1]), int(pl[2])) for pl in placements}
     best = None
     for cell_map, shift in maps or _edge_maps(p):
-        img = [None] * p.n_cells
+        img: list[tuple[int, ...] | None] = [None] * p.n_cells
         for cell, cols in shown.items():
             img[cell_map[cell]] = rotate(cols, shift)
         t = tuple(img)

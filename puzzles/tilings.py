@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from .grids import Cell
 from .polyform import PolyformPuzzle, PolyPiece
 
 SIZES = {"dominoes": 2, "trominoes": 3, "tetrominoes": 4, "pentominoes": 5}
@@ -45,12 +46,12 @@ def load(name: str) -> PolyformPuzzle | None:
     """The built-in tiling puzzle ``name``, or None when the name is not one of them."""
     m = re.fullmatch(r"aztec-(\d+)", name)
     if m and 1 <= int(m.group(1)) <= MAX_AZTEC:
-        return PolyformPuzzle("square", aztec_region(int(m.group(1))), free_pieces(2), mirror=True, name=name)
+        return PolyformPuzzle("square", list(aztec_region(int(m.group(1)))), free_pieces(2), mirror=True, name=name)
     m = re.fullmatch(r"(dominoes|trominoes|tetrominoes|pentominoes)-(\d+)x(\d+)", name)
     if m:
         r, c = int(m.group(2)), int(m.group(3))
         if 1 <= r <= MAX_SIDE and 1 <= c <= MAX_SIDE:
-            region = [(i, j) for i in range(r) for j in range(c)]
+            region: list[Cell] = [(i, j) for i in range(r) for j in range(c)]
             return PolyformPuzzle("square", region, free_pieces(SIZES[m.group(1)]), mirror=True, name=name)
     return None
 

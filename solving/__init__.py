@@ -19,6 +19,7 @@ from .contract import (
     Solver,
     SolverBase,
     SolveResult,
+    Stats,
     Status,
     answered,
     claim,
@@ -28,7 +29,7 @@ from .contract import (
 )
 from .options import Option, assignments
 from .registry import default_solver, get, names, register, solver_class
-from .verified import accepted, evidence_of, solve_verified
+from .verified import accepted, check_answer, evidence_of, solve_verified
 
 __all__ = [
     "ANSWERED",
@@ -46,10 +47,12 @@ __all__ = [
     "Option",
     "Progress",
     "SolveResult",
+    "Stats",
     "Solver",
     "SolverBase",
     "Status",
     "accepted",
+    "check_answer",
     "assignments",
     "enumerated",
     "evidence_of",

@@ -14,15 +14,16 @@ import enum
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
+from typing import Any, ClassVar, Literal, Protocol, get_args, runtime_checkable
 
 from puzzles.errors import UsageError
+from puzzles.puzzle import EXACT_COVER, SCORED, kinds, kinds_with
 
 from .options import Option
 
 Mode = Literal["first", "count", "all", "best", "sample"]
-MODES: tuple[str, ...] = ("first", "count", "all", "best", "sample")
-KINDS: tuple[str, ...] = ("edge", "polyform", "queens", "latin")
+MODES: tuple[str, ...] = get_args(Mode)  # the modes, named once (configs and the command line take these)
+KINDS: tuple[str, ...] = kinds()  # the registered kinds of puzzle (puzzles.puzzle)
 
 
 class Status(enum.StrEnum):
@@ -108,6 +109,71 @@ class Limits:
         return 1 if mode == "first" else (self.solutions if mode == "all" else None)
 
 
+class Stats:
+    """What a solve measured, read by name.  A solver writes its measurements into ``SolveResult.stats`` (a dict:
+    whatever it measured, under keys of its own, which ``--json`` and the store keep as they are); the fields
+    every layer reads (the command line, the store, the runner) are named and typed here, over that same dict
+    (``SolveResult.measured``), so a reader never spells a key."""
+
+    __slots__ = ("raw",)
+
+    def __init__(self, raw: dict[str, Any]):
+        self.raw = raw  # the solver's own dict, not a copy: what it adds later is seen here
+
+    def _num(self, key: str) -> float | None:
+        v = self.raw.get(key)
+        return None if v is None else float(v)
+
+    def _int(self, key: str) -> int | None:
+        v = self.raw.get(key)
+        return None if v is None else int(v)
+
+    @property
+    def time_s(self) -> float | None:
+        """The search's own time (the solver's clock), seconds."""
+        return self._num("time_s")
+
+    @property
+    def build_s(self) -> float | None:
+        """Building tables, a model or an encoding, seconds."""
+        return self._num("build_s")
+
+    @property
+    def verify_s(self) -> float | None:
+        """The independent verifier's checks of the returned solutions, seconds."""
+        return self._num("verify_s")
+
+    @property
+    def nodes(self) -> int | None:
+        """Search nodes (placements, for the native searches)."""
+        return self._int("nodes")
+
+    @property
+    def conflicts(self) -> int | None:
+        """CDCL conflicts (the SAT and CP-SAT engines)."""
+        return self._int("conflicts")
+
+    @property
+    def deepest(self) -> int | None:
+        """The deepest level a search reached."""
+        return self._int("deepest")
+
+    @property
+    def placements_per_s(self) -> float | None:
+        """Placements a second (the native searches)."""
+        return self._num("placements_per_s")
+
+    @property
+    def distinct(self) -> int | None:
+        """Solutions up to symmetry (``--distinct``)."""
+        return self._int("distinct")
+
+    @property
+    def interrupted(self) -> bool:
+        """The solve was stopped by Ctrl-C (its best board so far is kept)."""
+        return bool(self.raw.get("interrupted"))
+
+
 @dataclass
 class SolveResult:
     """What a solver answers.  ``count`` is exact only when status is not 'limit'."""
@@ -116,7 +182,7 @@ class SolveResult:
     solutions: list = field(default_factory=list)  # lists of placements
     count: int | None = None
     best_score: int | None = None
-    stats: dict[str, Any] = field(default_factory=dict)
+    stats: dict[str, Any] = field(default_factory=dict)  # what the solver measured (read by name: ``measured``)
     message: str = ""
     # the three clocks, set by ``solve_verified``: loading what the solve needs (imports, compiled
     # kernels: paid once per process), building its tables, model or encoding, and the search itself
@@ -132,6 +198,11 @@ class SolveResult:
 
     def __post_init__(self) -> None:
         self.status = Status(self.status)
+
+    @property
+    def measured(self) -> Stats:
+        """``stats`` read through its named, typed fields."""
+        return Stats(self.stats)
 
     def as_dict(self) -> dict:
         d = asdict(self)
@@ -178,7 +249,7 @@ class Solver(Protocol):
 
     name: str
     MODES: tuple[str, ...]
-    KINDS: tuple[str, ...]
+    TAKES: frozenset[str]
 
     def check(self, puzzle, mode: str) -> None: ...
 
@@ -190,7 +261,8 @@ class Solver(Protocol):
 
 
 class SolverBase:
-    """Shared option handling: subclasses declare ``OPTIONS``, ``MODES`` and ``KINDS``.
+    """Shared option handling: subclasses declare ``OPTIONS``, ``MODES`` and ``TAKES`` (the puzzle features,
+    ``puzzles.puzzle.FEATURES``, of the puzzles it solves: any of them).
 
     Capabilities a runner may use are declared here too: a solver that can cut
     a count into independent parts overrides ``split_parts`` and ``part_options``."""
@@ -198,7 +270,7 @@ class SolverBase:
     name: ClassVar[str] = ""
     OPTIONS: ClassVar[dict[str, Option]] = {}
     MODES: ClassVar[tuple[str, ...]] = ("first", "count", "all")
-    KINDS: ClassVar[tuple[str, ...]] = KINDS
+    TAKES: ClassVar[frozenset[str]] = frozenset({EXACT_COVER})
     CAN_SPLIT: ClassVar[bool] = False
     # this project's own exhaustive search: a count or "no solution" from a finished search is an exhaustion.
     # Any other solver's such answers are its engine's claim (``engine``) unless it brings their evidence.
@@ -220,17 +292,24 @@ class SolverBase:
         asked for by name that does not apply to them (an option is refused, never silently ignored)."""
         if mode not in self.MODES:
             raise UsageError(f"solver {self.name} has no mode {mode!r} (it has {', '.join(self.MODES)})")
-        if puzzle.kind not in self.KINDS:
-            raise UsageError(f"solver {self.name} does not solve {puzzle.kind} puzzles")
-        if mode == "best" and puzzle.kind != "edge":
+        if not puzzle.features & self.TAKES:
+            raise UsageError(
+                f"solver {self.name} does not solve {puzzle.kind} puzzles (it solves {', '.join(self.kinds())})"
+            )
+        if mode == "best" and SCORED not in puzzle.features:
             raise UsageError("mode best (the most matching joins) is for edge-matching puzzles")
-        self.check_options(mode, puzzle.kind)
+        self.check_options(mode, puzzle)
 
-    def check_options(self, mode: str | None, kind: str | None = None) -> None:
-        """Refuse an option given by name that does not apply to ``mode`` or to ``kind`` puzzles
+    @classmethod
+    def kinds(cls) -> tuple[str, ...]:
+        """The registered kinds of puzzle this solver takes (those with a feature in ``TAKES``)."""
+        return kinds_with(cls.TAKES)
+
+    def check_options(self, mode: str | None, puzzle: Any = None) -> None:
+        """Refuse an option given by name that does not apply to ``mode`` or to ``puzzle``
         (either None: not known yet, as when a config is read before its puzzles are made)."""
         for k in sorted(self.given):
-            why = self.OPTIONS[k].refusal(k, kind, mode)
+            why = self.OPTIONS[k].refusal(k, puzzle, mode)
             if why:
                 raise UsageError(f"solver {self.name}: {why}")
 
@@ -246,6 +325,12 @@ class SolverBase:
     def warm(self, puzzle, mode: str) -> None:
         """Load what a solve of ``puzzle`` in ``mode`` needs (compiled kernels, say), once per process,
         so that its clocks hold building and searching only (``load_s`` gets this time)."""
+
+    def solve(
+        self, puzzle, *, mode: Mode = "first", limits: Limits | None = None, progress: Progress | None = None
+    ) -> SolveResult:
+        """Solve ``puzzle`` in ``mode`` within ``limits`` (every solver defines it)."""
+        raise NotImplementedError
 
     def split_parts(self, puzzle, depth: int) -> int:
         """How many independent sub-problems a count splits into at ``depth`` (CAN_SPLIT solvers)."""

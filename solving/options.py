@@ -14,13 +14,15 @@ from typing import Any
 
 from puzzles import ranges
 from puzzles.errors import UsageError
+from puzzles.puzzle import kinds_with
 
 _KIND_NAMES = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}
 
 
 class Option:
     """A solver option: type, default, allowed values (``choices``, or the range ``lo``..``hi``), help;
-    ``kinds`` and ``modes``: the puzzle kinds and modes it applies to (None: all), refused elsewhere;
+    ``features`` and ``modes``: the puzzle features (any of them: ``puzzles.puzzle.FEATURES``) and the modes it
+    applies to (None: all), refused elsewhere;
     ``fingerprint``: whether it enters a checkpoint's fingerprint (False for options that change
     how a run is carried out, not what it searches: threads, checkpoint paths, budgets)."""
 
@@ -33,13 +35,13 @@ class Option:
         lo: float | None = None,
         hi: float | None = None,
         *,
-        kinds: tuple[str, ...] | None = None,
+        features: tuple[str, ...] | None = None,
         modes: tuple[str, ...] | None = None,
         fingerprint: bool = True,
     ):
         self.kind, self.default, self.help, self.choices = kind, default, help, choices
         self.lo, self.hi = lo, hi
-        self.kinds, self.modes, self.fingerprint = kinds, modes, fingerprint
+        self.features, self.modes, self.fingerprint = features, modes, fingerprint
 
     @property
     def range(self) -> str:
@@ -50,18 +52,19 @@ class Option:
     def applies(self) -> str:
         """Where the option applies, for help ("" when everywhere)."""
         parts = []
-        if self.kinds:
-            parts.append("/".join(self.kinds) + " puzzles")
+        if self.features:
+            parts.append("/".join(kinds_with(self.features)) + " puzzles")
         if self.modes:
             parts.append("mode " + "/".join(self.modes))
         return ", ".join(parts)
 
-    def refusal(self, name: str, kind: str | None, mode: str | None) -> str | None:
-        """Why the option, asked for by name, does not apply to a ``kind`` puzzle in ``mode``; None when it does."""
+    def refusal(self, name: str, puzzle: Any, mode: str | None) -> str | None:
+        """Why the option, asked for by name, does not apply to ``puzzle`` in ``mode`` (either None: not known
+        yet); None when it does."""
         if self.modes and mode is not None and mode not in self.modes:
             return f"option {name} is for mode {' or '.join(self.modes)}, not mode {mode}"
-        if self.kinds and kind is not None and kind not in self.kinds:
-            return f"option {name} is for {' or '.join(self.kinds)} puzzles, not {kind} puzzles"
+        if self.features and puzzle is not None and not puzzle.features & set(self.features):
+            return f"option {name} is for {' or '.join(kinds_with(self.features))} puzzles, not {puzzle.kind} puzzles"
         return None
 
     def parse(self, name: str, value: Any) -> Any:
@@ -69,7 +72,9 @@ class Option:
             try:
                 value = {"true": True, "false": False}[value.lower()] if self.kind is bool else self.kind(value)
             except (ValueError, KeyError):
-                hint = " (one --opt per option: --opt a=1 --opt b=2)" if "," in value and "=" in value else ""
+                hint = (
+                    " (one value an option: a=1 and b=2 are two assignments)" if "," in value and "=" in value else ""
+                )
                 raise UsageError(f"option {name}: {value!r} is not {_KIND_NAMES[self.kind]}{hint}") from None
         if self.kind is float and isinstance(value, int) and not isinstance(value, bool):
             value = float(value)
@@ -82,9 +87,9 @@ class Option:
         return value
 
 
-def assignments(pairs: list[str], where: str = "--opt") -> dict[str, str]:
+def assignments(pairs: list[str], where: str = "option") -> dict[str, str]:
     """``["k=v", ...]`` -> ``{k: v}``, the values still text (each solver's ``Option.parse`` reads them);
-    ``where`` names the source in errors ("--opt", "member 'beam:width=4'")."""
+    ``where`` names the source in errors ("--opt" from the command line, "member 'beam:width=4'")."""
     out: dict[str, str] = {}
     for kv in pairs:
         k, eq, v = kv.partition("=")

@@ -17,6 +17,7 @@ import os
 import time
 
 from puzzles.errors import UsageError
+from puzzles.puzzle import EDGES, EXACT_COVER, GRID, SUMS
 
 from .contract import MODES, Limits, SolverBase, SolveResult, Status
 from .options import Option, assignments
@@ -25,22 +26,24 @@ from .registry import get
 
 MEMBER_SLACK_S = 10.0  # with 10% of the limit, how long past it a member may run before it is killed (its build)
 
-# For edge puzzles: the backtracker, then the CDCL side, then more orders; for the rest: XCC and CP-SAT.
+# By the puzzle's feature (the first it has, in this order): for edge puzzles the backtracker, then the CDCL side,
+# then more orders; for polyforms the poly engine; for sums CP-SAT and SAT; for the rest XCC and CP-SAT.
 AUTO = {
-    "edge": [
+    EDGES: [
         "edge-backtrack:order=rowscan",
         "cube:order=rowscan",
         "edge-backtrack:order=frame-first",
         "edge-backtrack:order=spiral",
     ],
     # polyforms: the poly engine from two sides first (its tree depends on where the boundary is scanned)
-    "polyform": [
+    GRID: [
         "backtrack:engine=poly",
         "backtrack:engine=poly,sweep=270",
         "backtrack:engine=poly,sweep=0",
         "backtrack:engine=poly,sweep=180",
     ],
-    "other": ["backtrack", "cpsat", "sat"],
+    SUMS: ["cpsat", "sat"],
+    EXACT_COVER: ["backtrack", "cpsat", "sat"],
 }
 
 
@@ -61,7 +64,7 @@ class Portfolio(SolverBase):
 
     name = "portfolio"
     MODES = MODES
-    KINDS = SolverBase.KINDS + ("magic",)
+    TAKES = frozenset({EXACT_COVER, SUMS})
     OPTIONS = {
         "members": Option(
             str, "auto", "name:key=value,...;name:... (auto: one per core from a list that suits the puzzle kind)"
@@ -72,7 +75,7 @@ class Portfolio(SolverBase):
     def members(self, puzzle) -> list[tuple[str, dict]]:
         spec = self.options["members"]
         if spec == "auto":
-            pool = AUTO[puzzle.kind if puzzle.kind in AUTO else "other"]
+            pool = next(pool for feature, pool in AUTO.items() if feature in puzzle.features)
             n = self.options["jobs"] or os.cpu_count() or 1
             spec = ";".join(pool[i % len(pool)] for i in range(n))
         members = parse_members(spec)
@@ -132,15 +135,15 @@ class Portfolio(SolverBase):
             "time_s": took,
             "members": report,
             "member_nodes": {
-                members[o.index][0]: o.result.stats.get("nodes")
+                members[o.index][0]: o.result.measured.nodes
                 for o in outcomes
-                if not o.error and o.result.stats.get("nodes") is not None
+                if not o.error and o.result.measured.nodes is not None
             },
         }
         deepest = {
-            members[o.index][0]: o.result.stats["deepest"]
+            members[o.index][0]: o.result.measured.deepest
             for o in outcomes
-            if not o.error and o.result.stats.get("deepest") is not None
+            if not o.error and o.result.measured.deepest is not None
         }
         if deepest:  # how far the members got (polyform searches and beams report it)
             stats.update(member_deepest=deepest, deepest=max(deepest.values()))
@@ -159,8 +162,8 @@ class Portfolio(SolverBase):
             member=members[win.index][0],
             member_stats=res.stats,
             member_search_s=res.search_s,
-            nodes=res.stats.get("nodes"),
-            conflicts=res.stats.get("conflicts"),
+            nodes=res.measured.nodes,
+            conflicts=res.measured.conflicts,
         )
         msg = f"answered by {members[win.index][0]}" + (f"; {res.message}" if res.message else "")
         out = SolveResult(res.status, res.solutions, res.count, res.best_score, stats, msg, optimal=res.optimal)

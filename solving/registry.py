@@ -20,10 +20,12 @@ from typing import Any
 
 from puzzles.errors import UsageError
 
+from .contract import SolverBase
+
 GROUP = "eternity.solvers"
 
 _extra: dict[str, str] = {}  # registered at run time: name -> "module:Class"
-_classes: dict[str, type] = {}
+_classes: dict[str, type[SolverBase]] = {}
 _import_s: dict[type, float] = {}  # seconds the first import of a solver's module took, until a solve claims it
 
 
@@ -42,7 +44,9 @@ def names() -> list[str]:
     return list(_targets())
 
 
-def solver_class(name: str) -> type:
+def solver_class(name: str) -> type[SolverBase]:
+    """The class registered as ``name`` (imported on first use).  A plug-in is expected to follow
+    ``SolverBase``'s declarations (``name``, ``OPTIONS``, ``MODES``, ``KINDS``), as the project's own do."""
     if name in _classes:
         return _classes[name]
     targets = _targets()
@@ -61,7 +65,7 @@ def take_import_time(cls: type) -> float:
     return _import_s.pop(cls, 0.0)
 
 
-def get(name: str, options: dict[str, Any] | None = None):
+def get(name: str, options: dict[str, Any] | None = None) -> SolverBase:
     """A solver instance by registered name; unknown names and options are errors."""
     return solver_class(name)(options)
 

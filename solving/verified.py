@@ -43,20 +43,28 @@ def solve_verified(
     res = solver.solve(puzzle, mode=mode, limits=limits or Limits(), progress=progress)
     call = time.perf_counter() - t1
     res.load_s = registry.take_import_time(type(solver)) + (t1 - t0)
-    search, build = res.stats.get("time_s"), res.stats.get("build_s")
+    search, build = res.measured.time_s, res.measured.build_s
     res.search_s = float(search) if search is not None else max(0.0, call - (build or 0.0))
     res.build_s = float(build) if build is not None else max(0.0, call - res.search_s)
+    verified = check_answer(puzzle, res, mode)
+    res.evidence = evidence_of(solver, res, mode)
+    return res, verified
+
+
+def check_answer(puzzle, res: SolveResult, mode: str) -> bool | None:
+    """The acceptance rule of every answer, on every path (a local solve, a part on a Dask worker, the answer
+    a cluster gathers): every solution passes the verifier, or the result becomes an error.  Returns True
+    when every solution passed, False when one failed, None when there was none to check; the checks' time
+    is ``stats["verify_s"]``."""
     if not res.solutions:
-        res.evidence = evidence_of(solver, res, mode)
-        return res, None
+        return None
     t0 = time.perf_counter()
     verified = all(accepted(puzzle, s, mode) for s in res.solutions)
     res.stats["verify_s"] = time.perf_counter() - t0
     if not verified:
         res.status = Status.ERROR
         res.message = "a returned solution failed verification" + (f" ({res.message})" if res.message else "")
-    res.evidence = evidence_of(solver, res, mode)
-    return res, verified
+    return verified
 
 
 def evidence_of(solver, res: SolveResult, mode: str) -> str | None:

@@ -1,6 +1,7 @@
 """The house keeps its shape: layer contracts, and a plug-in solver that needs no change elsewhere."""
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -142,3 +143,65 @@ def test_example_solver_agrees_with_every_other(example):
     ):
         got = assert_agreement(p)
         assert example in got
+
+
+# ------------------------------------------------------------------------------------- one Puzzle interface
+
+PUZZLE_CLASSES = r"(EdgePuzzle|PolyformPuzzle|QueensPuzzle|LatinPuzzle|MagicPuzzle)"
+DISPATCH = [
+    # a class test: isinstance(puzzle, EdgePuzzle), isinstance(p, (EdgePuzzle, ...))
+    re.compile(r"isinstance\([^,()]+,\s*\(?\s*" + PUZZLE_CLASSES),
+    # a kind string: puzzle.kind == "edge", p.kind != "polyform", self.p.kind in (...)
+    re.compile(r"\b(p|puzzle|base|self\.p|self\.puzzle)\.kind\s*(==|!=|in\b|not\s+in\b)"),
+]
+
+
+def test_no_module_outside_the_model_switches_on_a_puzzles_class_or_kind():
+    """The layers above ``puzzles`` ask a puzzle what it offers (``features``, ``grid_name``, ``to_xcc``)."""
+    found = []
+    for package in PACKAGES:
+        if package == "puzzles":
+            continue
+        for path in (ROOT / package).rglob("*.py"):
+            for n, line in enumerate(path.read_text().splitlines(), 1):
+                if any(p.search(line) for p in DISPATCH):
+                    found.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert not found, "\n".join(found)
+
+
+def test_the_dispatch_check_finds_what_it_looks_for():
+    lines = ["if isinstance(puzzle, EdgePuzzle):", "if p.kind == 'edge':", "x = self.p.kind in KINDS"]
+    assert all(any(p.search(line) for p in DISPATCH) for line in lines)
+    assert not any(p.search("if EDGES in puzzle.features:") for p in DISPATCH)
+
+
+def test_every_registered_kind_declares_the_interface():
+    import solving
+    from puzzles.puzzle import FEATURES, KINDS, Puzzle, puzzle_class
+
+    assert solving.KINDS == tuple(KINDS)
+    for kind in KINDS:
+        cls = puzzle_class(kind)
+        assert cls.kind == kind
+        assert cls.features and cls.features <= set(FEATURES), kind
+        native = solving.solver_class(cls.native_solver)
+        assert cls.features & native.TAKES, (kind, cls.native_solver)  # the default solver takes its own kind
+        for attr in ("to_xcc", "canonical", "summary"):
+            assert callable(getattr(cls, attr, None)), (kind, attr)
+        assert "grid_name" in dir(cls) or "grid_name" in getattr(cls, "__dataclass_fields__", {}), kind
+    from puzzles import catalog
+
+    for name in ("queens-8", "owen-a", "pentomino-3x20", "court-cards", "magic-square-3"):
+        assert isinstance(catalog.load(name), Puzzle), name
+
+
+def test_a_solver_refuses_a_kind_it_does_not_take_naming_what_it_takes():
+    import solving
+    from puzzles import catalog
+    from puzzles.errors import UsageError
+
+    with pytest.raises(UsageError, match=r"does not solve queens puzzles \(it solves edge\)"):
+        solving.get("edge-backtrack").check(catalog.load("queens-6"), "count")
+    with pytest.raises(UsageError, match="does not solve magic puzzles"):
+        solving.get("backtrack").check(catalog.load("magic-square-3"), "count")
+    assert solving.solver_class("cpsat").kinds() == ("edge", "polyform", "queens", "latin", "magic")

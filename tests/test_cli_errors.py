@@ -132,5 +132,5 @@ def test_options_packed_in_one_opt_get_a_hint(capsys):
     how to write it."""
     assert main(["solve", "eternity1-boat", "--solver", "beam", "--opt", "width=2,seed=3"]) == 2
     err = capsys.readouterr().err.strip()
-    assert "'2,seed=3' is not an integer" in err and "one --opt per option" in err
+    assert "'2,seed=3' is not an integer" in err and "two assignments" in err
     assert len(err.splitlines()) == 1 and "Traceback" not in err

@@ -587,7 +587,7 @@ def test_a_beam_wider_than_the_memory_is_refused(capsys, monkeypatch):
 
     monkeypatch.setattr(schedule, "available_memory", lambda: 50 * 2**20)
     err = one_line_exit_2(capsys, ["solve", "eternity2", "--solver", "beam", "--opt", "width=100000"])
-    assert "width 100,000 does not fit in the memory" in err and "use --opt width=" in err
+    assert "width 100,000 does not fit in the memory" in err and "use option width=" in err
 
 
 @pytest.mark.parametrize(

@@ -10,13 +10,14 @@ import solving
 from eternity.cli import main
 from puzzles import catalog
 from puzzles.errors import UsageError
+from puzzles.puzzle import FEATURES
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_beam_refuses_options_that_do_not_apply_before_any_work():
     edge, poly = catalog.load("brendan-4x4"), catalog.load("pentomino-6x10")
-    with pytest.raises(UsageError, match="option weights is for polyform or queens puzzles, not edge"):
+    with pytest.raises(UsageError, match="option weights is for polyform puzzles, not edge"):
         solving.get("beam", {"weights": "w.json"}).check(edge, "first")
     with pytest.raises(UsageError, match="option penalty is for mode best, not mode first"):
         solving.get("beam", {"penalty": 2.0}).check(edge, "first")
@@ -32,7 +33,7 @@ def test_every_option_of_every_solver_is_declared_whole():
             assert isinstance(o, solving.Option) and o.help, (name, k)
             assert o.parse(k, o.default) == o.default, (name, k)  # the default is a value the option takes
             assert o.modes is None or set(o.modes) <= set(solving.MODES), (name, k)
-            assert o.kinds is None or set(o.kinds) <= set(solving.KINDS) | {"magic"}, (name, k)
+            assert o.features is None or set(o.features) <= set(FEATURES), (name, k)
 
 
 def test_the_checkpoint_fingerprint_leaves_out_only_what_does_not_change_the_search():

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 from baseline.poly.tables import DEFAULT_SWEEP
 from puzzles.orders import ORDERS
+from puzzles.puzzle import EDGES, GRID
 from solving import Option
-
-XCC_KINDS = ("polyform", "queens")  # the puzzles the XCC beam (``xcc.py``) takes
 
 OPTIONS = {
     "width": Option(int, 10_000, "states kept per level", lo=1, hi=10_000_000),
@@ -69,7 +68,7 @@ OPTIONS = {
         "states expanded by this many threads of one run (numba, no GIL); the run's boards are the same for any number",
         lo=1,
         hi=256,
-        kinds=("edge",),
+        features=(EDGES,),
         fingerprint=False,
     ),
     "per_parent": Option(
@@ -108,14 +107,14 @@ OPTIONS = {
         modes=("best",),
     ),
     "score": Option(
-        str, "pairings", "child score: colour pairings (Owen-style) or none", ("pairings", "none"), kinds=("edge",)
+        str, "pairings", "child score: colour pairings (Owen-style) or none", ("pairings", "none"), features=(EDGES,)
     ),
     "order": Option(
         str,
         "auto",
         "the static order of the sites (auto: scan along the shorter side)",
         ("auto",) + tuple(o for o in ORDERS if o != "mrv"),
-        kinds=("edge",),
+        features=(EDGES,),
     ),
     "seed": Option(int, 0, "tie-break noise seed: the same seed gives the same run", lo=0),
     "slips": Option(
@@ -147,38 +146,38 @@ OPTIONS = {
     "endgame_nodes": Option(int, 50_000_000, "node budget of one end-game exhaust", lo=1, fingerprint=False),
     "checkpoint": Option(str, "", "directory: write the frontier there at every level", fingerprint=False),
     "resume": Option(str, "", "directory: continue from the frontier written there", fingerprint=False),
-    "weights": Option(str, "", "polyforms: JSON file of per-piece log-weights (eternity tilability)", kinds=XCC_KINDS),
+    "weights": Option(str, "", "polyforms: JSON file of per-piece log-weights (eternity tilability)", features=(GRID,)),
     "sites": Option(
         int,
         4,
         "polyforms: the first N free sites in reading order; the most constrained is filled",
         lo=1,
         hi=64,
-        kinds=XCC_KINDS,
+        features=(GRID,),
     ),
     "boundary": Option(
         float,
         0.1,
         "polyforms: score cost of a free-cell edge facing a filled cell or the outside",
         lo=0.0,
-        kinds=XCC_KINDS,
+        features=(GRID,),
     ),
     "covers": Option(
-        float, 1.0, "polyforms: score weight of log(fewest options of the next sites)", lo=0.0, kinds=XCC_KINDS
+        float, 1.0, "polyforms: score weight of log(fewest options of the next sites)", lo=0.0, features=(GRID,)
     ),
     "touch": Option(
         bool,
         True,
         "polyforms: a child is dead when a free site next to its new piece has no "
         "fitting option left (false: only the lookahead sites are checked)",
-        kinds=XCC_KINDS,
+        features=(GRID,),
     ),
     "every_site": Option(
         bool,
         False,
         "polyforms: a kept state must have a fitting option at every free site "
         "of the board (not only near its new piece)",
-        kinds=XCC_KINDS,
+        features=(GRID,),
     ),
     "sweep": Option(
         float,
@@ -186,7 +185,7 @@ OPTIONS = {
         "polyforms: the direction (degrees) the sites are filled from: 90 = top rows first",
         lo=-360.0,
         hi=360.0,
-        kinds=XCC_KINDS,
+        features=(GRID,),
     ),
     "probe_at": Option(
         int,
@@ -194,7 +193,7 @@ OPTIONS = {
         "polyforms: from this many pieces left, each kept state is first searched for "
         "probe_nodes nodes and dropped when that proves it has no tiling (0: off)",
         lo=0,
-        kinds=XCC_KINDS,
+        features=(GRID,),
     ),
-    "probe_nodes": Option(int, 200, "polyforms: node budget of one probe (probe_at)", lo=1, kinds=XCC_KINDS),
+    "probe_nodes": Option(int, 200, "polyforms: node budget of one probe (probe_at)", lo=1, features=(GRID,)),
 }

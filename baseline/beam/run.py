@@ -414,7 +414,7 @@ class BeamRun(Snapshots, Schedule, BestMode):
                 raise UsageError(
                     f"solver beam: width {o['width']:,} does not fit in the memory left on this board "
                     f"(at most {fits:,} states; a state of {self.n:,} cells takes "
-                    f"{self._state_bytes() / 2**10:,.0f} KB): use --opt width={fits}"
+                    f"{self._state_bytes() / 2**10:,.0f} KB): use option width={fits}"
                 )
             widths = [o["width"]]
             if self.best:  # anytime: narrow first, wider while time is left

@@ -15,6 +15,7 @@ from baseline.beam.run import BeamRun
 from baseline.runtime import warmup
 from puzzles.edge import EdgePlacement, EdgePuzzle
 from puzzles.errors import UsageError
+from puzzles.puzzle import EDGES, EXACT_COVER
 from solving import Limits, SolverBase, SolveResult, Status
 
 # ------------------------------------------------------------------ solver
@@ -25,7 +26,7 @@ class Beam(SolverBase):
 
     name = "beam"
     NATIVE = True
-    KINDS = ("edge", "polyform", "queens")
+    TAKES = frozenset({EDGES, EXACT_COVER})  # edge matching; any other exact cover by the XCC beam
     MODES = ("first", "best")
     OPTIONS = OPTIONS
 
@@ -34,7 +35,7 @@ class Beam(SolverBase):
         everything else, which has mode first only."""
         super().check(puzzle, mode)
         _window_shape(self.options["window"])
-        if puzzle.kind != "edge":
+        if EDGES not in puzzle.features:
             if mode != "first":
                 raise UsageError(
                     f"solver beam: mode {mode!r} is for edge matching; {puzzle.kind} puzzles have mode first"
@@ -42,7 +43,7 @@ class Beam(SolverBase):
 
     def warm(self, puzzle, mode: str) -> None:
         """The edge beam's kernels (scores, expansion, end-game) or the XCC beam's and Algorithm C."""
-        if puzzle.kind == "edge":
+        if EDGES in puzzle.features:
             warmup.once(("beam", mode), lambda: Beam({"width": 4}).solve(warmup.tiny_edge(), mode=mode))
             if mode == "best":
                 warmup.once(("beam", "repair"), _warm_repair)
@@ -53,7 +54,7 @@ class Beam(SolverBase):
         started = time.perf_counter()  # the tables' building counts against the time limit
         self.check(puzzle, mode)
         limits = limits or Limits()
-        if puzzle.kind != "edge":
+        if EDGES not in puzzle.features:
             from baseline.beam.xcc import XCCBeamRun
 
             return XCCBeamRun(puzzle, self.options).solve(limits, progress)

@@ -43,6 +43,7 @@ import hashlib
 import json
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -82,7 +83,7 @@ class XCCBeamRun:
         zob = rng.integers(1, 2**63 - 1, size=n_items, dtype=np.int64).astype(np.uint64)
         self.opt_hash = np.bitwise_xor.reduceat(zob[opt_items], opt_ptr[:-1]) if xcc.n_options else zob[:0]
         # the poly engine's tables: a state is a bitset over the items, a site's options are grouped by piece
-        poly_grid = puzzle.grid_name if puzzle.kind == "polyform" else None
+        poly_grid = puzzle.grid_name  # None: no geometry
         self.t = poly_tables.build(xcc, grid=poly_grid, sweep=self.o["sweep"])
         self.opt_sites = np.diff(self.t.os_ptr)
         if poly_grid is not None:
@@ -100,7 +101,7 @@ class XCCBeamRun:
         w = np.zeros(self.xcc.n_options)
         if not path:
             return w
-        if self.p.kind != "polyform":
+        if self.p.grid_name is None:
             raise UsageError("beam: weights apply to polyform puzzles")
         table = read_weights(self.p, path)
         names = [pc.name for pc in self.p.pieces]
@@ -122,7 +123,7 @@ class XCCBeamRun:
         """Beam runs, each four times wider than the last (at most three), until one solves."""
         t0 = time.perf_counter()
         deadline = t0 + limits.time_s if limits.time_s else None
-        stats = {
+        stats: dict[str, Any] = {
             "build_s": self.build_s,
             "levels": [],
             "endgame_states": 0,
@@ -379,7 +380,7 @@ class XCCBeamRun:
         bitset (no sub-problem built: that cost 0.15 s a survivor on the pram, more than most
         exhausts).  Otherwise the sub-problem left by ``prefix``, by Algorithm C."""
         xcc = self.xcc
-        if self.p.kind == "polyform" and board is not None:
+        if self.p.grid_name is not None and board is not None:
             if self._exhauster is None:
                 self._exhauster = PolySearch(xcc, tables=self.t)
             search, sub = self._exhauster, xcc

@@ -36,6 +36,7 @@ from puzzles.edge import EdgePlacement, EdgePuzzle
 from puzzles.errors import UsageError
 from puzzles.grids import square_symmetries
 from puzzles.orders import ORDERS, search_order
+from puzzles.puzzle import EDGES
 from puzzles.verify import verify
 from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
 
@@ -71,7 +72,7 @@ class EdgeBacktrack(SolverBase):
 
     name = "edge-backtrack"
     NATIVE = True
-    KINDS = ("edge",)
+    TAKES = frozenset({EDGES})
     MODES = ("first", "count", "all", "best")
     CAN_SPLIT = True
     OPTIONS = {
@@ -168,7 +169,7 @@ class EdgeBacktrack(SolverBase):
             raise UsageError(
                 f"solver edge-backtrack: option slips is for mode best (mismatches allowed), not mode {mode}"
             )
-        if self.options["slips"] and puzzle.kind == "edge":
+        if self.options["slips"]:
             slip_allowance(self.options["slips"], puzzle.n_cells)  # its words and depths, before any work
 
     def warm(self, puzzle, mode: str) -> None:

@@ -218,7 +218,7 @@ class EdgeTables:
         if not self.dynamic and table_colours(p) > 256:  # before any table is built
             raise UsageError(
                 f"static orders take at most 255 colours, this puzzle has {table_colours(p) - 1} (edge-backtrack "
-                "--opt order=mrv takes more, as far as its tables fit in memory; cpsat and sat have no such bound)"
+                "with option order=mrv takes more, as far as its tables fit in memory; cpsat and sat have no such bound)"
             )
         (self.tab_base, self.tab_ptr, self.cand_piece, self.cand_rot, self.cand_col, self.n_col) = build_tables(
             p, self.copies is not None, None if self.dynamic else self._needed()

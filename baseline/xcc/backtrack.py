@@ -177,7 +177,7 @@ class Backtrack(SolverBase):
             found,
             _picture(puzzle, xcc, prefix, whole),
         )
-        if "tag_uses" in res.stats and puzzle.kind == "polyform":
+        if "tag_uses" in res.stats and puzzle.grid_name is not None:
             res.stats["piece_uses"] = piece_uses_of(puzzle, xcc, res.stats.pop("tag_uses"))
         if prefix:  # a part's solutions complete with the placements of its prefix
             res.solutions = [[whole.decode[k] for k in prefix] + sol for sol in res.solutions]
@@ -231,7 +231,7 @@ def _picture(puzzle, xcc: XCC, prefix: list[int], whole: XCC):
 
 def _grid(puzzle) -> str | None:
     """The grid of a polyform puzzle (the poly engine's geometry), else None."""
-    return puzzle.grid_name if getattr(puzzle, "kind", "") == "polyform" else None
+    return puzzle.grid_name
 
 
 def piece_uses_of(puzzle, xcc: XCC, tag_uses: dict[int, int]) -> dict[str, int]:

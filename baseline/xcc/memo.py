@@ -74,7 +74,7 @@ def secondary_masks(n_items: int, n_primary: int, opt_ptr, opt_items, opt_colors
     per = 64 // b
     words = max(1, -(-n_sec // per)) if n_sec else 1
     sm = np.zeros((max(n_opt, 1), words), np.uint64)
-    owner = np.repeat(np.arange(n_opt), np.diff(np.asarray(opt_ptr, np.int64)))
+    owner = np.repeat(np.arange(n_opt), np.diff(np.asarray(opt_ptr, np.int64)).astype(np.int64))
     items = np.asarray(opt_items, np.int64)
     sec = items >= n_primary
     if sec.any():
@@ -420,6 +420,7 @@ def solve_memo(
     ``limits.solutions`` solutions uniformly at random (seeded)."""
     t0 = time.perf_counter()
     stats: dict = {"build_s": build_s, "options": xcc.n_options, "items": xcc.n_items}
+    diagram: Diagram | None
     if load:
         diagram = Diagram.load(load, fingerprint(xcc))
         complete, nodes = True, 0
@@ -439,7 +440,7 @@ def solve_memo(
             raise UsageError(
                 f"solver backtrack: the diagram of all solutions outgrew memo_mb={memo_mb:g} "
                 f"({search.diagram_nodes:,} nodes after {nodes:,} search nodes); "
-                "raise --opt memo_mb or count without memo"
+                "raise option memo_mb or count without memo"
             )
         complete = outcome == Outcome.DONE
         diagram = search.diagram() if complete else None
@@ -447,6 +448,7 @@ def solve_memo(
     if not complete:
         stats["time_s"] = time.perf_counter() - t0
         return SolveResult(Status.LIMIT, [], None, None, stats)
+    assert diagram is not None  # complete: loaded, or made by the finished search
     if save:
         diagram.save(save, fingerprint(xcc))
     stats["diagram_nodes"] = len(diagram)

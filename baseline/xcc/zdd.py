@@ -116,6 +116,7 @@ class Diagram:
         self._ensure_counts()
         if self._counts is not None:
             return int(self._counts[self.root]) if len(self.lab) > 1 else 0
+        assert self._big is not None  # the counts overflowed int64: the exact ones were made
         return self._big[self.root]
 
     def solutions(self, limit: int | None = None):
@@ -149,6 +150,7 @@ class Diagram:
             return [out[e - s : e].tolist() for s, e in zip(lens.tolist(), ends.tolist())]
         rng = random.Random(seed)
         big = self._big
+        assert big is not None
         draws = []
         for _ in range(n):
             k, path = self.root, []

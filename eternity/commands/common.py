@@ -8,6 +8,7 @@ import json
 import sys
 
 from puzzles.errors import InputError, UsageError
+from puzzles.puzzle import SCORED
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE, EXIT_LIMIT, EXIT_INTERNAL = 0, 1, 2, 3, 4
 
@@ -58,7 +59,7 @@ def _out(obj) -> None:
 def _opts(pairs: list[str] | None) -> dict:
     from solving.options import assignments
 
-    return assignments(pairs or [])
+    return assignments(pairs or [], "--opt")
 
 
 def _load(a):
@@ -93,7 +94,7 @@ def _solution(p, path: str):
     from puzzles.verify import verify
 
     sol = formats.read_solution(p, path)
-    rep = verify(p, sol, allow_mismatch=p.kind == "edge")
+    rep = verify(p, sol, allow_mismatch=SCORED in p.features)
     if not (rep.legal and rep.complete):
         raise InputError(path, None, "not a complete legal board of this puzzle: " + "; ".join(rep.problems[:3]))
     return sol, rep

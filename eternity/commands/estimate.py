@@ -8,6 +8,7 @@ from pathlib import Path
 
 from eternity.commands.common import _live_progress, _out, _refused
 from puzzles.errors import InputError, UsageError
+from puzzles.puzzle import EDGES, GRID
 from puzzles.ranges import arg
 
 
@@ -23,10 +24,10 @@ def cmd_estimate(a) -> int:
     if not a.puzzle:
         raise UsageError("estimate: name a PUZZLE (or use --critical ROWSxCOLS:FRAME)")
     p = catalog.load(a.puzzle)
-    if p.kind == "polyform":
+    if GRID in p.features:
         _only_what_applies(a, "knuth")
         return _knuth(a, p)
-    if p.kind != "edge" or not p.bordered:
+    if EDGES not in p.features or not p.bordered:
         raise UsageError(
             f"estimate: {a.puzzle}: Owen's model covers bordered edge-matching puzzles "
             "(polyform puzzles get Knuth's estimate)"

@@ -6,6 +6,7 @@ import json
 
 from eternity.commands.common import _opts, _refused
 from puzzles.errors import UsageError
+from puzzles.puzzle import SCORED
 
 
 def cmd_export(a) -> int:
@@ -20,7 +21,7 @@ def cmd_export(a) -> int:
         if sol is None:
             raise UsageError(f"export --to {a.to}: {a.puzzle} has no known solution (give --opt solution=FILE)")
         if a.to == "bucas":
-            if p.kind != "edge":
+            if SCORED not in p.features:
                 raise UsageError("export --to bucas: only edge-matching puzzles")
             from puzzles.edge import bucas_url
 

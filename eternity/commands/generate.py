@@ -73,7 +73,7 @@ def _region_puzzle(a):
         grid, region = "drafter", hexagon_region(side)
     else:
         base = catalog.load(a.region)
-        if base.kind != "polyform":
+        if base.grid_name is None:
             raise UsageError(f"generate polyform: --region {a.region!r} is not a polyform puzzle")
         grid, region = base.grid_name, base.region
     if a.grid not in ("square", grid):  # --grid defaults to square; a region brings its own grid

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from eternity.commands.common import _out
+from puzzles.puzzle import EDGES
 
 
 def cmd_info(a) -> int:
@@ -14,7 +15,7 @@ def cmd_info(a) -> int:
     if catalog.is_builtin(a.puzzle):
         info["description"] = catalog.describe(a.puzzle)
         info["known_solution"] = catalog.known_solution(a.puzzle) is not None
-    if p.kind == "edge":
+    if EDGES in p.features:
         frame, inner = p.colour_classes()
         info["frame_color_ids"], info["inner_color_ids"] = frame, inner
         if p.bordered and min(p.rows, p.cols) >= 2:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from puzzles.errors import UsageError
+from puzzles.puzzle import EDGES
 
 
 def cmd_render(a) -> int:
@@ -13,10 +14,10 @@ def cmd_render(a) -> int:
     if a.pieces:
         if a.solution:
             raise UsageError("render: --pieces draws the piece sheet; give no solution")
-        if p.kind == "edge":  # the edge-matching picture without a solution is its piece sheet
+        if EDGES in p.features:  # the edge-matching picture without a solution is its piece sheet
             formats.atomic_write(a.output, render(p, None))
             return 0
-        if p.kind != "polyform":
+        if p.grid_name is None:
             raise UsageError(f"render --pieces: {a.puzzle} has no pieces")
         from puzzles.render import render_piece_sheet
 

@@ -8,6 +8,7 @@ import sys
 import solving
 from eternity.commands.common import EXIT_INVALID, EXIT_LIMIT, EXIT_OK, _live_progress, _opts, _out
 from puzzles.errors import InputError, UsageError
+from puzzles.puzzle import SCORED
 from puzzles.ranges import arg
 
 
@@ -60,7 +61,7 @@ def cmd_solve(a) -> int:
     if verified is False:
         print("eternity: error: a solver returned a solution the verifier rejects", file=sys.stderr)
         return EXIT_INVALID
-    if res.stats.get("interrupted") and res.solutions:  # Ctrl-C in mode best: the best board is kept
+    if res.measured.interrupted and res.solutions:  # Ctrl-C in mode best: the best board is kept
         return _keep_interrupted(a, p, res)
     if a.output and a.mode != "first" and a.mode != "best" and (res.solutions or res.count is not None):
         from puzzles import formats
@@ -97,7 +98,7 @@ def cmd_solve(a) -> int:
             if res.solutions
             else []
         )
-        if res.best_score is not None and res.solutions and p.kind == "edge":
+        if res.best_score is not None and res.solutions and SCORED in p.features:
             from puzzles.edge import bucas_url
 
             d["bucas_url"] = bucas_url(p, res.solutions[0])
@@ -106,8 +107,8 @@ def cmd_solve(a) -> int:
         line = res.status.value + (f" ({res.evidence})" if res.evidence else "")
         if res.count is not None:
             line += f"  count {res.count}" + ("" if res.status != solving.Status.LIMIT else " (incomplete)")
-        if "distinct" in res.stats:
-            line += f"  distinct {res.stats['distinct']}"
+        if res.measured.distinct is not None:
+            line += f"  distinct {res.measured.distinct}"
         if res.best_score is not None:
             said = {True: " (proven optimal)", False: " (best so far)", None: ""}
             line += f"  best score {res.best_score}{said[res.optimal]}"
@@ -117,11 +118,15 @@ def cmd_solve(a) -> int:
             "load_s": res.load_s,
             "build_s": res.build_s,
             "search_s": res.search_s,
-            **{k: v for k, v in res.stats.items() if k in ("nodes", "placements_per_s")},
+            **{
+                k: v
+                for k, v in (("nodes", res.measured.nodes), ("placements_per_s", res.measured.placements_per_s))
+                if v is not None
+            },
         }
         line += "  " + "  ".join(f"{k} {v:.3g}" if isinstance(v, float) else f"{k} {v}" for k, v in shown.items())
         print(line)
-        if res.best_score is not None and res.solutions and p.kind == "edge":  # the board, for the viewer
+        if res.best_score is not None and res.solutions and SCORED in p.features:  # the board, for the viewer
             from puzzles.edge import bucas_url
 
             print(bucas_url(p, res.solutions[0]))
@@ -201,12 +206,11 @@ def _solve_on_dask(a, p, name: str, opts: dict) -> int:
             ledger_dir=a.checkpoint or a.resume, resume=bool(a.resume), depth=a.split_depth, progress=progress,
             recut_s=(DEFAULT_RECUT_S if a.recut is None else a.recut) or None,
         )  # fmt: skip
-    verified = None
-    if res.solutions:  # the one acceptance rule of every answer (solving.accepted)
-        verified = all(solving.accepted(p, s, a.mode) for s in res.solutions)
-        if not verified:
-            print("eternity: error: a part returned a solution the verifier rejects", file=sys.stderr)
-            return EXIT_INVALID
+    verified = solving.check_answer(p, res, a.mode)  # the one acceptance rule of every answer
+    if verified is False:
+        print("eternity: error: a part returned a solution the verifier rejects", file=sys.stderr)
+        return EXIT_INVALID
+    if res.solutions:
         if a.output:
             from puzzles.outputs import write_or_rescue
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 from eternity.commands.common import _out
 from puzzles.errors import UsageError
@@ -13,14 +14,14 @@ def cmd_solvers(a) -> int:
 
     import solving
 
-    rows = []
+    rows: list[dict[str, Any]] = []
     for name in solving.names():
         cls = solving.solver_class(name)
         rows.append(
             {
                 "name": name,
                 "modes": list(cls.MODES),
-                "kinds": list(cls.KINDS),
+                "kinds": list(cls.kinds()),
                 "options": {
                     k: {
                         "type": o.kind.__name__,

@@ -21,7 +21,7 @@ def cmd_tilability(a) -> int:
         base = catalog.load(a.puzzle)
     except Exception as e:  # noqa: BLE001 - InputError and friends: one line
         raise UsageError(f"tilability: {e}") from None
-    if base.kind != "polyform":
+    if base.grid_name is None:
         raise UsageError(f"tilability: {a.puzzle}: expected a polyform puzzle (e.g. eternity1-boat)")
     if len({len(pc.cells) for pc in base.pieces}) != 1:
         raise UsageError(f"tilability: {a.puzzle}: the model needs pieces of one size")

@@ -51,9 +51,9 @@ class _Engine:
         self.outputs: list[np.ndarray] = []
 
     def add_const(self, x: np.ndarray, c: int) -> np.ndarray:
-        c = F.const(c)
+        k = F.const(c)
         mask = self.party0.reshape(self.party0.shape + (1,) * (x.ndim - 2))
-        return np.where(mask, F.add(x, c), x)
+        return np.where(mask, F.add(x, k), x)
 
     def _rand(self, k: int) -> np.ndarray:
         a = self.n_in + self.cursor

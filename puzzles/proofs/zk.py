@@ -258,7 +258,8 @@ def check(puzzle, text: str, source: str, puzzle_hash: str, min_bits: float = DE
             raise InputError(source, where, "must have the fields seeds, x2, z, h, c")
         if not isinstance(o["seeds"], list) or len(o["seeds"]) != 2:
             raise InputError(source, where + ".seeds", "must be two seeds")
-        seeds.append(tuple(_unhex(s, SEED_BYTES, where + ".seeds", source) for s in o["seeds"]))
+        seeds.append((_unhex(o["seeds"][0], SEED_BYTES, where + ".seeds", source),
+                      _unhex(o["seeds"][1], SEED_BYTES, where + ".seeds", source)))  # fmt: skip
         needs_x2 = 2 in (int(e[t]), (int(e[t]) + 1) % 3)
         if needs_x2 != (o["x2"] is not None):
             return False, d
