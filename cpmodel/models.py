@@ -86,6 +86,20 @@ def _placements(p: EdgePuzzle):
     return p.candidates()
 
 
+def _one_piece_a_cell(m: cp_model.CpModel, p: EdgePuzzle, cands) -> tuple[dict, dict[int, list]]:
+    """A Boolean a candidate placement, exactly one on every cell: (the variables by placement, those of each
+    piece), the placement and score models' common ground."""
+    x = {pl: m.new_bool_var(f"x{pl.cell}_{pl.piece}_{pl.rotation}") for pl in cands}
+    by_cell: dict[int, list] = defaultdict(list)
+    by_piece: dict[int, list] = defaultdict(list)
+    for pl, v in x.items():
+        by_cell[pl.cell].append(v)
+        by_piece[pl.piece].append(v)
+    for cell in range(p.n_cells):
+        m.add_exactly_one(by_cell[cell])
+    return x, by_piece
+
+
 def placement_model(
     p: EdgePuzzle,
     join: str = "onehot",
@@ -101,13 +115,7 @@ def placement_model(
     cands = _placements(p)
     if groups is not None:
         cands = [pl for pl in cands if pl.piece in groups]
-    x = {pl: m.new_bool_var(f"x{pl.cell}_{pl.piece}_{pl.rotation}") for pl in cands}
-    by_cell, by_piece = defaultdict(list), defaultdict(list)
-    for pl, v in x.items():
-        by_cell[pl.cell].append(v)
-        by_piece[pl.piece].append(v)
-    for cell in range(p.n_cells):
-        m.add_exactly_one(by_cell[cell])
+    x, by_piece = _one_piece_a_cell(m, p, cands)
     spare = p.n_pieces > p.n_cells
     for piece in range(p.n_pieces) if groups is None else groups:
         copies = 1 if groups is None else len(groups[piece])
@@ -224,13 +232,7 @@ def score_model(p: EdgePuzzle):
     """Maximise matching joins; the border rule and the piece rules stay hard."""
     m = cp_model.CpModel()
     cands = _placements(p)
-    x = {pl: m.new_bool_var(f"x{pl.cell}_{pl.piece}_{pl.rotation}") for pl in cands}
-    by_cell, by_piece = defaultdict(list), defaultdict(list)
-    for pl, v in x.items():
-        by_cell[pl.cell].append(v)
-        by_piece[pl.piece].append(v)
-    for cell in range(p.n_cells):
-        m.add_exactly_one(by_cell[cell])
+    x, by_piece = _one_piece_a_cell(m, p, cands)
     for piece in range(p.n_pieces):
         (m.add_at_most_one if p.n_pieces > p.n_cells else m.add_exactly_one)(by_piece[piece])
     show = defaultdict(list)

@@ -71,6 +71,7 @@ def _brendan_sizes() -> list[tuple[int, int]]:
 
 
 def names() -> list[str]:
+    """Every built-in puzzle's name (``eternity list``), without loading any."""
     out = (
         ["eternity2", "eternity2-free", "eternity2-hints", "eternity2-corners-0"]
         + [f"eternity2-clue{k}" for k in CLUES]
@@ -89,6 +90,7 @@ def names() -> list[str]:
 
 
 def describe(name: str) -> str:
+    """One line on a built-in puzzle: what it is and where it comes from."""
     if name.startswith("brendan-"):
         w, h = name[8:].split("x")
         return f"Brendan Owen's set 1, {int(w)} columns (width) x {int(h)} rows (height); known solution"
@@ -256,6 +258,7 @@ def _load(name: str):
 
 
 def is_builtin(name: str) -> bool:
+    """Whether ``name`` is a built-in puzzle."""
     return _load(name) is not None
 
 
@@ -273,6 +276,7 @@ def shadows(path: str) -> bool:
 
 
 def load_builtin(name: str):
+    """The built-in puzzle ``name`` (``KeyError`` when there is none)."""
     p = _load(name)
     if p is None:
         raise KeyError(name)

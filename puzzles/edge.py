@@ -67,12 +67,16 @@ def rotate(colours, r: int) -> tuple[int, ...]:
 
 
 class EdgePlacement(NamedTuple):
+    """A piece on a cell: ``cell`` (row * cols + col), ``piece`` (0-based), ``rotation`` (clockwise quarter turns)."""
+
     cell: int  # row * cols + col
     piece: int  # 0-based index into pieces
     rotation: int  # clockwise quarter turns
 
 
 class Fixed(NamedTuple):
+    """A clue: the piece and rotation a cell must hold (Eternity II's given pieces)."""
+
     cell: int
     piece: int
     rotation: int
@@ -114,21 +118,26 @@ class EdgePuzzle:
     # -- geometry -------------------------------------------------------
     @property
     def n_cells(self) -> int:
+        """Cells of the board (rows x cols)."""
         return self.rows * self.cols
 
     @property
     def n_pieces(self) -> int:
+        """Pieces in the box (more than the cells when some are spare)."""
         return len(self.pieces)
 
     @property
     def bordered(self) -> bool:
+        """Whether some side is grey (0): the board has a frame the grey sides must face."""
         return self._bordered
 
     def cell_name(self, cell: int) -> str:
+        """The cell's name as on the Eternity II board: row letter, column number (A1 top left)."""
         r, c = divmod(cell, self.cols)
         return f"{row_label(r)}{c + 1}"
 
     def parse_cell(self, name: str) -> int:
+        """The cell a name means (``cell_name``'s inverse); a ``ValueError`` off the board."""
         r, c = parse_cell_name(name)
         if not (0 <= r < self.rows and 0 <= c < self.cols):
             raise ValueError(f"cell {name!r} is off the {self.rows}x{self.cols} board")
@@ -143,6 +152,7 @@ class EdgePuzzle:
         return -1
 
     def outside_sides(self, cell: int) -> tuple[bool, bool, bool, bool]:
+        """For each side N, E, S, W of ``cell``, whether it faces the outside of the board."""
         return tuple(self.neighbour(cell, s) < 0 for s in range(4))  # type: ignore[return-value]
 
     def joins(self) -> list[tuple[int, int, int]]:
@@ -157,10 +167,12 @@ class EdgePuzzle:
 
     @property
     def n_joins(self) -> int:
+        """Interior joins: the most a board can score."""
         return self.rows * (self.cols - 1) + self.cols * (self.rows - 1)
 
     # -- pieces ---------------------------------------------------------
     def placed(self, piece: int, rotation: int) -> tuple[int, ...]:
+        """The colours N, E, S, W that ``piece`` shows turned ``rotation`` quarter turns clockwise."""
         return self._tables()[2][piece][rotation % 4]
 
     def dense_colours(self) -> EdgePuzzle:
@@ -234,12 +246,14 @@ class EdgePuzzle:
         return out
 
     def fits_border(self, cell: int, colours) -> bool:
+        """Whether a piece showing ``colours`` on ``cell`` has its grey sides exactly on the rim."""
         if not self.bordered:
             return True
         out = self.outside_sides(cell)
         return all((colours[s] == 0) == out[s] for s in range(4))
 
     def piece_class(self, piece: int) -> str:
+        """Corner, edge or inner, by its grey sides."""
         return _class_name(int(np.sum(self.pieces[piece] == 0)))
 
     def class_counts(self) -> Counter:
@@ -370,6 +384,7 @@ class EdgePuzzle:
         }
 
     def summary(self) -> dict:
+        """The facts ``eternity info`` shows: size, piece classes, colours, clues."""
         classes = {"corner": 0, "edge": 0, "inner": 0, **self.class_counts()}
         frame, inner = self.colour_classes()
         return {

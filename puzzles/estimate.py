@@ -80,6 +80,7 @@ class Model:
 
     @classmethod
     def of(cls, p: EdgePuzzle) -> Model:
+        """The model's counts of a puzzle: its free corners, edges and inners and each colour's joins."""
         fixed = {f.piece for f in p.fixed}
         free = np.ones(p.n_pieces, bool)
         free[list(fixed)] = False
@@ -95,10 +96,12 @@ class Model:
 
     @property
     def tb(self) -> int:
+        """T_b: frame joins in all."""
         return sum(self.frame_n)
 
     @property
     def tm(self) -> int:
+        """T_m: inner joins in all."""
         return sum(self.inner_n)
 
     def log_vb(self) -> np.ndarray:
@@ -180,11 +183,13 @@ class Estimator:
         self._lvm = self.m.log_vm()
 
     def log_pb(self, b: int) -> float:
+        """log10 p_b(b): the chance that b frame joins all match."""
         if b > self.m.tb:
             return float("-inf")
         return (self._lvb[b] - 2 * float(_log_perm(self.m.tb, b))) / LN10
 
     def log_pm(self, m: int) -> float:
+        """log10 p_m(m): the chance that m inner joins all match."""
         if m > self.m.tm:
             return float("-inf")
         return (self._lvm[m] - float(_log_perm(2 * self.m.tm, 2 * m))) / LN10
@@ -209,14 +214,17 @@ class Estimator:
         return q
 
     def log_configs(self, pc: int, pe: int, pi: int) -> float:
+        """log10 of the ways to put pc corners, pe edges and pi inners (the inners turned four ways)."""
         m = self.m
         x = perm(m.ac, pc) * perm(m.ae, pe) * perm(m.ai, pi) * 4**pi
         return log10(x)
 
     def log_s(self, pc: int, pe: int, pi: int, b: int, m: int) -> float:
+        """log10 of the expected partial boards with those pieces placed and b, m joins all matching."""
         return self.log_configs(pc, pe, pi) + self.log_pb(b) + self.log_pm(m)
 
     def cell_kind(self, cell: int) -> str:
+        """Corner, edge or inner, by the sides of the cell that face outside."""
         out = sum(self.p.outside_sides(cell))
         return {0: "inner", 1: "edge"}.get(out, "corner")
 

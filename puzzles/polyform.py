@@ -25,12 +25,16 @@ from .xcc import XCC
 
 
 class PolyPiece(NamedTuple):
+    """A piece of the set: its name, its cells (normalised), and how many copies there are (0: any number)."""
+
     name: str
     cells: tuple[Cell, ...]
     count: int = 1  # type: ignore[assignment]  # the files' name for it shadows tuple.count
 
 
 class PolyPlacement(NamedTuple):
+    """A piece copy on the region: its piece (index), which copy, and the cells it covers."""
+
     piece: int  # index into pieces
     copy: int  # 0 .. count-1
     cells: tuple[Cell, ...]
@@ -87,6 +91,9 @@ class PlacementTable(Sequence):
 
 @dataclass
 class PolyformPuzzle:
+    """A region of a grid (square, triangle, hexagon or drafter cells) to tile with a set of pieces, turned and
+    (``mirror``) flipped; ``fixed``: placements given."""
+
     grid_name: str
     region: list[Cell]
     pieces: list[PolyPiece]
@@ -100,10 +107,12 @@ class PolyformPuzzle:
 
     @property
     def grid(self):
+        """The grid the region and the pieces lie on."""
         return get_grid(self.grid_name)
 
     @property
     def piece_area(self) -> int:
+        """Cells the pieces cover, all copies counted."""
         return sum(len(p.cells) * p.count for p in self.pieces)
 
     @property
@@ -117,6 +126,7 @@ class PolyformPuzzle:
         return not self.free_supply and self.piece_area == len(self.region)
 
     def copy_names(self) -> list[tuple[int, int, str]]:
+        """(piece, copy, name) of every piece copy; a piece of several copies names them NAME#k."""
         out = []
         for i, p in enumerate(self.pieces):
             for k in range(p.count):
@@ -125,6 +135,7 @@ class PolyformPuzzle:
 
     @staticmethod
     def cell_item(cell: Cell) -> str:
+        """The XCC item of a cell of the region."""
         return "c" + ".".join(str(x) for x in cell)
 
     def placements(self) -> PlacementTable:
@@ -201,6 +212,7 @@ class PolyformPuzzle:
         )
 
     def canonical(self) -> dict:
+        """The puzzle's file form, sorted: what its hash (its identity in stores and proofs) is made from."""
         return {
             "format": "eternity/polyform",
             "grid": self.grid_name,
@@ -215,6 +227,7 @@ class PolyformPuzzle:
         return [len(grid.orientations(p.cells, self.mirror)) for p in self.pieces]
 
     def summary(self) -> dict:
+        """The facts ``eternity info`` shows: grid, region, pieces and their areas."""
         grid = self.grid
         unit = grid.unit_size
         out = {

@@ -20,6 +20,9 @@ from .queens import QueensPuzzle
 
 @dataclass
 class Report:
+    """What the verifier found: ``valid`` (a complete board that breaks no rule), ``legal`` (no rule broken,
+    maybe short of pieces), ``complete``, the ``problems`` it names, and for edge matching the ``score``."""
+
     valid: bool = True  # complete and no problem
     complete: bool = True
     legal: bool = True  # no problem but missing pieces: a legal partial board
@@ -29,6 +32,7 @@ class Report:
     mismatches: list[str] = field(default_factory=list)
 
     def add(self, msg: str) -> None:
+        """A broken rule: the board is neither valid nor legal."""
         self.problems.append(msg)
         self.valid = self.legal = False
 
@@ -38,6 +42,7 @@ class Report:
         self.valid = self.complete = False
 
     def as_dict(self) -> dict:
+        """The report as JSON fields (``verify --json``)."""
         return {
             "valid": self.valid,
             "complete": self.complete,
@@ -170,6 +175,7 @@ def verify_polyform(p: PolyformPuzzle, placements) -> Report:
 
 
 def verify_queens(p: QueensPuzzle, placements) -> Report:
+    """N pieces, one a row and a column, and for queens none two on a diagonal."""
     rep = Report()
     qs = [(int(pl[0]), int(pl[1])) for pl in placements]
     lines = [("row", lambda q: q[0]), ("column", lambda q: q[1])]

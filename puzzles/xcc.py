@@ -37,10 +37,12 @@ class XCC:
 
     @property
     def n_items(self) -> int:
+        """Items, primary then secondary."""
         return len(self.item_names)
 
     @property
     def n_options(self) -> int:
+        """Options (each a set of items, some with a colour)."""
         return len(self.opt_ptr) - 1
 
     def option(self, k: int) -> list[tuple[int, int]]:
@@ -168,16 +170,21 @@ class XCCBuilder:
         self._options: list[tuple[list[tuple[str, str | None]], Any]] = []
 
     def add_primary(self, name: str) -> None:
+        """An item every solution covers exactly once."""
         self.primary.append(name)
 
     def add_secondary(self, name: str) -> None:
+        """An item covered at most once, or by options that agree on its colour."""
         self.secondary.append(name)
 
     def add_option(self, items: list[tuple[str, str | None]] | list[str], meaning: Any) -> None:
+        """An option: its items (a name, or a (secondary name, colour) pair) and the placement it means
+        (what ``decode`` gives back for it in a solution)."""
         norm = [(x, None) if isinstance(x, str) else (x[0], x[1]) for x in items]
         self._options.append((norm, meaning))
 
     def build(self) -> XCC:
+        """The problem in flat arrays (a ``ValueError`` for a repeated item or an option naming an unknown one)."""
         names = self.primary + self.secondary
         if len(set(names)) != len(names):
             raise ValueError("duplicate item names")

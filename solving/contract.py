@@ -97,6 +97,16 @@ def past(deadline: float | None) -> None:
 
 @dataclass
 class Limits:
+    """What bounds a solve: wall time, search nodes, how many solutions; a solve that meets one ends ``limit``
+    with what it has (a partial count is a lower bound).
+
+    Attributes:
+        time_s: wall seconds (None: unbounded).
+        nodes: search nodes (None: unbounded).
+        solutions: stop after this many in mode all; how many to draw in mode sample.
+        incumbent: mode best, a distributed search's shared best score, asked now and then.
+    """
+
     time_s: float | None = None  # wall time
     nodes: int | None = None  # search nodes
     solutions: int | None = None  # stop after this many (mode all); how many to draw (mode sample)
@@ -205,6 +215,7 @@ class SolveResult:
         return Stats(self.stats)
 
     def as_dict(self) -> dict:
+        """The result as JSON-ready fields (``--json``, the store): everything but the solutions."""
         d = asdict(self)
         d.pop("solutions")
         d["status"] = self.status.value
@@ -251,13 +262,19 @@ class Solver(Protocol):
     MODES: tuple[str, ...]
     TAKES: frozenset[str]
 
-    def check(self, puzzle, mode: str) -> None: ...
+    def check(self, puzzle, mode: str) -> None:
+        """Refuse a mode, a puzzle or an option that does not apply, before any work (a ``UsageError``)."""
+        ...
 
-    def warm(self, puzzle, mode: str) -> None: ...
+    def warm(self, puzzle, mode: str) -> None:
+        """Load once per process what a solve needs (compiled kernels), outside the solve's clocks."""
+        ...
 
     def solve(
         self, puzzle, *, mode: Mode = "first", limits: Limits | None = None, progress: Progress | None = None
-    ) -> SolveResult: ...
+    ) -> SolveResult:
+        """Solve ``puzzle`` in ``mode`` within ``limits``, calling ``progress`` with a dict now and then."""
+        ...
 
 
 class SolverBase:
