@@ -117,7 +117,7 @@ def describe(name: str) -> str:
         return f"Eternity II clue puzzle {name[-1]}; known solution"
     if name.startswith("meta-"):
         return f"META 2010 benchmark, {name[5:]}"
-    if re.fullmatch(r"(aztec|dominoes|trominoes|tetrominoes|pentominoes)-[0-9x]+", name):
+    if re.fullmatch(r"(aztec|dominoes|trominoes|tetrominoes|pentominoes|hexominoes)-[0-9x]+", name):
         return tilings.describe(name)
     if name.startswith("pentomino-"):
         return f"the 12 pentominoes in a {name[10:]} box"

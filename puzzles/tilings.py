@@ -21,7 +21,11 @@ from .polyform import PolyformPuzzle, PolyPiece
 SIZES = {"dominoes": 2, "trominoes": 3, "tetrominoes": 4, "pentominoes": 5}
 MAX_SIDE = 64  # a board's side
 MAX_AZTEC = 40  # the Aztec diamond's order
-EXAMPLES = ["dominoes-8x8", "dominoes-10x10", "aztec-10", "trominoes-3x30", "tetrominoes-4x20", "pentominoes-3x60"]
+# The 35 free hexominoes, one of each, on a 14x15 board (210 cells: no tiling exists, by a parity argument, but
+# the board serves as the ground random regions are cut from when the set's critical size is measured).
+HEXOMINO_SET = "hexominoes-14x15"
+EXAMPLES = ["dominoes-8x8", "dominoes-10x10", "aztec-10", "trominoes-3x30", "tetrominoes-4x20", "pentominoes-3x60",
+            HEXOMINO_SET]  # fmt: skip
 
 
 def free_pieces(size: int) -> list[PolyPiece]:
@@ -47,6 +51,9 @@ def load(name: str) -> PolyformPuzzle | None:
     m = re.fullmatch(r"aztec-(\d+)", name)
     if m and 1 <= int(m.group(1)) <= MAX_AZTEC:
         return PolyformPuzzle("square", list(aztec_region(int(m.group(1)))), free_pieces(2), mirror=True, name=name)
+    if name == HEXOMINO_SET:  # one of each hexomino: a piece set to cut random regions from (--critical)
+        pieces = [PolyPiece(pc.name, pc.cells) for pc in free_pieces(6)]
+        return PolyformPuzzle("square", [(i, j) for i in range(14) for j in range(15)], pieces, mirror=True, name=name)
     m = re.fullmatch(r"(dominoes|trominoes|tetrominoes|pentominoes)-(\d+)x(\d+)", name)
     if m:
         r, c = int(m.group(2)), int(m.group(3))
@@ -57,6 +64,9 @@ def load(name: str) -> PolyformPuzzle | None:
 
 
 def describe(name: str) -> str:
+    """One line on a built-in tiling."""
+    if name == HEXOMINO_SET:
+        return "the 35 hexominoes, one of each, on a 14x15 board (no tiling; the set for --critical)"
     if name.startswith("aztec-"):
         n = int(name[6:])
         return f"the Aztec diamond of order {n} with dominoes (2^{n * (n + 1) // 2} tilings; any N works)"

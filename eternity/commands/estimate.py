@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 import time
 from pathlib import Path
 
@@ -19,8 +20,11 @@ def cmd_estimate(a) -> int:
     if a.critical:
         if a.puzzle:
             raise UsageError(f"estimate: --critical is instead of a puzzle; drop {a.puzzle} or --critical")
-        _only_what_applies(a, "critical")
-        return _critical(a)
+        if re.fullmatch(r"\s*\d+\s*[xX]\s*\d+\s*:.*", a.critical):  # ROWSxCOLS:FRAME, an edge family
+            _only_what_applies(a, "critical")
+            return _critical(a)
+        _only_what_applies(a, "critical-set")
+        return _critical_set(a)
     if not a.puzzle:
         raise UsageError("estimate: name a PUZZLE (or use --critical ROWSxCOLS:FRAME)")
     p = catalog.load(a.puzzle)
@@ -118,6 +122,7 @@ WAYS = {
     "owen": "edge-matching puzzles (Owen's model)",
     "knuth": "polyform puzzles (Knuth's estimate)",
     "critical": "--critical",
+    "critical-set": "--critical SET (a polyform piece set)",
 }
 # where each flag means something; given anywhere else it is refused, not ignored
 APPLIES = {
@@ -126,11 +131,14 @@ APPLIES = {
     "seeds": ("critical",),
     "measure": ("owen", "knuth"),
     "plot": ("owen", "knuth"),
-    "time_limit": ("owen", "knuth"),
-    "probes": ("knuth",),
+    "time_limit": ("owen", "knuth", "critical-set"),
+    "probes": ("knuth", "critical-set"),
+    "budget": ("knuth", "critical-set"),
     "sweep": ("knuth",),
     "branches": ("knuth",),
-    "seed": ("knuth",),
+    "seed": ("knuth", "critical-set"),
+    "sizes": ("critical-set",),
+    "regions": ("critical-set",),
 }
 
 
@@ -140,7 +148,7 @@ def _only_what_applies(a, way: str) -> None:
         if getattr(a, dest) not in (None, False) and way not in ways:
             flag = "--" + dest.replace("_", "-")
             where = " and ".join(WAYS[w] for w in ways)
-            here = "with --critical" if way == "critical" else f"on {WAYS[way]}"
+            here = "with --critical" if way.startswith("critical") else f"on {WAYS[way]}"
             raise UsageError(f"estimate: {flag} is for {where}, not {here}")
     if way != "critical" and not a.measure:
         if a.plot:
@@ -164,6 +172,7 @@ def _knuth(a, p) -> int:
     engine's speed measured here: whether an exhaust fits in the time there is.  With
     ``--measure`` the engine then exhausts (up to ``--time-limit``) and the plot holds the
     estimate against the nodes it met per level."""
+    from baseline.poly.counting import branching
     from baseline.poly.estimate import estimate_tree
     from baseline.poly.tables import DEFAULT_SWEEP
     from baseline.runtime.kernel import DONE
@@ -194,6 +203,8 @@ def _knuth(a, p) -> int:
         el = time.perf_counter() - t0
     rate = search.nodes / el if el > 0 else 0.0
     hours = res["nodes"] / rate / 3600 if rate > 0 else None
+    count = _solutions(a, p, search, code == DONE, progress)
+    count["branching"] = branching(res["log10_nodes_per_level"])
     out = {
         "puzzle": p.name or a.puzzle,
         "method": "knuth",
@@ -202,6 +213,9 @@ def _knuth(a, p) -> int:
         "seed": a.seed or 0,
         "branches": a.branches or 1,
         **res,
+        "knuth_solutions": res["solutions"],
+        "knuth_solutions_stderr": res["solutions_stderr"],
+        **count,
         "nodes_per_s": round(rate),
         "exhaust_hours_one_core": hours,
     }
@@ -245,10 +259,24 @@ def _knuth(a, p) -> int:
             f"tree nodes          {res['nodes']:.4g} (log10 {res['log10_nodes'] or 0:.2f}, standard error {rel}) "
             f"from {res['probes']:,} probes in {res['seconds']:.1f} s (Knuth, engine poly, sweep {sweep:g})"
         )
+        if count["solutions_exact"]:
+            print(f"solutions           {count['solutions']:,.0f} (exact: the whole exhaust ran here)")
+        else:
+            cse = count["solutions_stderr"]
+            print(
+                f"solutions           {count['solutions']:.4g} (standard error {'n/a' if cse is None else f'{cse:.3g}'}; "
+                f"{count['count_probes']:,} probe(s) ending in exhausts of up to {count['count_budget']:,} placements)"
+            )
         print(
-            f"solutions           {res['solutions']:.3g} (standard error {'n/a' if sse is None else f'{sse:.3g}'}; "
-            f"{res['probes_reaching_a_solution']:,} probes met one)"
+            f"  Knuth's probes    {res['solutions']:.3g} (standard error {'n/a' if sse is None else f'{sse:.3g}'}; "
+            f"{res['probes_reaching_a_solution']:,} probes met one: heavy-tailed, an undercount near the critical size)"
         )
+        if count["selby_t"] is not None:
+            print(
+                f"Selby's model       t = {count['selby_t']:.4g} in S = N! t^N (N = {count['pieces']} pieces); "
+                f"b_i (branching per level) {', '.join('-' if b is None else f'{b:.3g}' for b in count['branching'][:12])}"
+                + (" ..." if len(count["branching"]) > 12 else "")
+            )
         print(f"probe depths        mean {res['depth_mean']}, deepest {res['depth_max']}")
         print(f"engine speed        {rate:,.0f} nodes/s on one core (measured here)")
         if hours is not None:
@@ -263,6 +291,115 @@ def _knuth(a, p) -> int:
             )
             print(f"plot                {out['plot']}")
     return 0
+
+
+COUNT_PROBES = 400  # probes of the count estimate (about 10 s on the pentomino boxes)
+DEFAULT_REGIONS = 8  # --critical SET: random regions a size
+SET_PROBES = 200  # --critical SET: probes of each region's count
+
+
+def _sizes(text: str | None, m: int) -> list[int]:
+    """--sizes: N1,N2,... or A-B; the default spans the small sizes a set's regions are counted at."""
+    if text is None:
+        return list(range(3, m, 2)) if m <= 20 else [4, 6, 8, 10, 12]
+    try:
+        if "-" in text:
+            lo, hi = (int(x) for x in text.split("-"))
+            out = list(range(lo, hi + 1))
+        else:
+            out = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise UsageError(f"estimate: --sizes {text!r}: expected N1,N2,... or A-B") from None
+    if not out or any(not 1 <= n < m for n in out):
+        raise UsageError(f"estimate: --sizes {text!r}: sizes are 1 to {m - 1} pieces (the set has {m})")
+    return sorted(set(out))
+
+
+def _bound(x: float | None) -> str:
+    """An interval's bound on the critical size: None is past the set's size."""
+    return "beyond the set" if x is None else f"{x:.1f}"
+
+
+def _critical_set(a) -> int:
+    """--critical SET: the critical size of a polyform piece set (``experiments.critical``)."""
+    from experiments.critical import critical_size
+    from puzzles import catalog
+
+    base = catalog.load(a.critical)
+    if GRID not in base.features:
+        raise UsageError(f"estimate: --critical {a.critical!r}: not ROWSxCOLS:FRAME, nor a polyform puzzle")
+    sizes = _sizes(a.sizes, len(base.pieces))
+    progress, status_ctx = _live_progress(a, f"eternity estimate --critical {a.critical}")
+    with status_ctx:
+        res = critical_size(
+            base,
+            sizes,
+            regions=a.regions or DEFAULT_REGIONS,
+            seed=a.seed or 0,
+            probes=a.probes or SET_PROBES,
+            budget=a.budget or 20_000,
+            time_s=a.time_limit,
+            progress=progress,
+        )
+    if a.json:
+        _out(res)
+        return 0
+    m = res["pieces"]
+    print(f"set {res['set']}: {m} pieces; tilings of random regions with every piece offered")
+    print(f"{'size':>5} {'regions':>8} {'mean tilings':>14} {'stderr':>11} {'log10 E(N)':>11} {'Selby t':>9}")
+    for r in res["sizes"]:
+        le = "-" if r["log10_expected_solutions"] is None else f"{r['log10_expected_solutions']:.2f}"
+        t = "-" if r["selby_t"] is None else f"{r['selby_t']:.4f}"
+        se = "-" if r["stderr"] is None else f"{r['stderr']:.4g}"
+        print(f"{r['size']:>5} {r['regions']:>8} {r['mean_tilings_all_pieces']:>14.5g} {se:>11} {le:>11} {t:>9}")
+    iv, ia = res["critical_size_90"], res["log10_solutions_all_pieces_90"]
+    if res["selby_t_inf"] is None:
+        print("critical size       not measured (no region at the sizes measured has a tiling)")
+        return 0
+    print(f"Selby's t           t_N = {res['selby_t_inf']:.4g} (1 - {res['selby_t_drift']:.3g}/sqrt(N))")
+    shown = "beyond the set" if res["critical_size"] is None else f"{res['critical_size']:.1f} pieces"
+    print(
+        f"critical size       c = {shown}"
+        + (f" (90%: {_bound(iv[0])} to {_bound(iv[1])})" if iv else "")
+        + ("; seeds 000 and 002: 70-80 and 75" if res["set"].startswith("eternity1") else "")
+    )
+    la = res["log10_solutions_all_pieces"]
+    if la is not None:
+        print(
+            f"all {m} pieces      10^{la:.1f} solutions"
+            + (f" (90%: 10^{ia[0]:.1f} to 10^{ia[1]:.1f})" if ia else "")
+            + ("; seed 000: about 10^95" if res["set"].startswith("eternity1") else "")
+        )
+    return 0
+
+
+def _solutions(a, p, search, exhausted: bool, progress) -> dict:
+    """The solution count: exact when the engine's exhaust finished while its speed was measured, else the
+    probes that end in exhausts (``baseline.poly.counting``); Selby's t and the branching per level beside."""
+    from baseline.poly.counting import DEFAULT_BUDGET, estimate_count, selby_t
+
+    n_pieces = sum(pc.count for pc in p.pieces) or len(p.pieces)
+    if exhausted:
+        est = {"solutions": float(search.count), "solutions_stderr": 0.0, "probes": 0, "budget": 0, "exact": True}
+    else:
+        est = estimate_count(
+            search,
+            probes=a.probes or COUNT_PROBES,
+            seed=a.seed or 0,
+            budget=a.budget or DEFAULT_BUDGET,
+            time_s=a.time_limit,
+            progress=(lambda **k: progress({"count": k})) if progress else None,
+        )
+    return {
+        "solutions": est["solutions"],
+        "solutions_stderr": est["solutions_stderr"],
+        "solutions_exact": bool(est["exact"]),
+        "count_probes": est["probes"],
+        "count_budget": est["budget"],
+        "pieces": n_pieces,
+        "selby_t": selby_t(est["solutions"], n_pieces),
+        "branching": [],
+    }
 
 
 DEFAULT_SEEDS = 3
@@ -324,8 +461,26 @@ def add(sub) -> None:
     s.add_argument("--slips", help="D1,D2,...: the k-th invalid inner join is allowed from depth D_k (slip array)")
     s.add_argument(
         "--critical",
-        metavar="ROWSxCOLS:FRAME",
-        help="instead of a puzzle: the inner-colour count where a generated family turns sub-critical",
+        metavar="ROWSxCOLS:FRAME|SET",
+        help="instead of a puzzle: ROWSxCOLS:FRAME, the inner-colour count where a generated edge family turns "
+        "sub-critical; SET, a polyform puzzle whose pieces are the set (eternity1, pentomino-6x10): the region "
+        "size N where N random pieces are expected to tile a random N-piece region once, and the solutions of "
+        "a region of all the pieces",
+    )
+    s.add_argument(
+        "--sizes",
+        help="--critical SET: region sizes in pieces, N1,N2,... or A-B (default: 3,5,... below a set of 20 "
+        "pieces; 4,6,8,10,12 for larger sets)",
+    )
+    s.add_argument(
+        "--regions",
+        type=arg(int, 2, 10_000),
+        help=f"--critical SET: random regions at each size (default: {DEFAULT_REGIONS})",
+    )
+    s.add_argument(
+        "--budget",
+        type=arg(int, 1),
+        help="polyforms: placements an exhaust may take inside a count probe (default 20,000)",
     )
     s.add_argument(
         "--seeds",
