@@ -83,3 +83,15 @@ def test_estimate_of_a_polyform_puzzle_prints_its_count_and_selby_s_model(capsys
     out = json.loads(capsys.readouterr().out)
     assert out["solutions"] == 8 and out["solutions_exact"] and out["selby_t"] > 0
     assert "knuth_solutions" in out and isinstance(out["branching"], list)
+
+
+def test_the_poly_engine_has_room_for_every_piece_a_region_holds():
+    """A region of 16 hexominoes with all 35 on offer: the path can hold 16 pieces (the depth was once
+    worked out from the items an option covers, its piece item included, which gave room for 15)."""
+    import random
+
+    from experiments.critical import _all_pieces_state
+
+    state = _all_pieces_state(catalog.load("hexominoes-14x15"), 16, random.Random(1))
+    s = make_search(state.to_xcc(), engine="poly", grid=state.grid_name)
+    assert len(s.prof) >= len(state.region) // 6

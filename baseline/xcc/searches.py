@@ -163,7 +163,9 @@ class PolySearch(_Search):
         self.xcc = xcc
         self.a = a = tables if tables is not None else poly_tables.build(xcc, grid, sweep)
         self.sites = sites
-        per = np.diff(xcc.opt_ptr.astype(np.int64))
+        # the deepest path: the sites over the fewest sites an option covers (its piece item is not a site:
+        # counting it, a region of 16 hexominoes with spare pieces was given room for 15 and overran it)
+        per = np.diff(a.os_ptr.astype(np.int64))
         depth = (a.n_sites // max(1, int(per.min())) if xcc.n_options else 0) + 2
         self.board = np.zeros(a.n_words, np.uint64)
         self.first = np.zeros(depth + 1, np.int64)
