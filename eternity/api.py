@@ -138,6 +138,24 @@ def results(db: PathLike) -> pandas.DataFrame:
     return pandas.DataFrame(report.cells(os.fspath(db)))
 
 
+def grundy(n_max: int = 100, misere_max: int = 60) -> pandas.DataFrame:
+    """Grundy's game solved by exhaustive search, as ``eternity game grundy`` prints it.
+
+    Args:
+        n_max: the largest heap valued in the ordinary game (its Grundy value and a winning split).
+        misere_max: the largest heap valued in the misere game.
+
+    Returns:
+        A row a heap: ``grundy``, ``ordinary`` (W or L for the player to move), ``ordinary_move``, ``misere``,
+        ``misere_move``, and for heaps 1 to 12 seed 003's printed entries (``chapter``).
+    """
+    import pandas
+
+    from baseline.games import grundy as game
+
+    return pandas.DataFrame(game.table(n_max, min(misere_max, n_max)))
+
+
 def summary(db: PathLike, clock: str = "solve") -> pandas.DataFrame:
     """The benchmark table of a results database as a DataFrame: one row a family, class and solver.
 
