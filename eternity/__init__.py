@@ -10,6 +10,6 @@ From Python (a notebook)::
 The command line is ``eternity`` (``eternity.cli``).  The functions import what they need when called.
 """
 
-from .api import grundy, load, results, run, solve, summary, verify
+from .api import grundy, load, results, run, snakes_and_ladders, solve, summary, verify
 
-__all__ = ["load", "solve", "verify", "run", "results", "summary", "grundy"]
+__all__ = ["load", "solve", "verify", "run", "results", "summary", "grundy", "snakes_and_ladders"]

@@ -156,6 +156,22 @@ def grundy(n_max: int = 100, misere_max: int = 60) -> pandas.DataFrame:
     return pandas.DataFrame(game.table(n_max, min(misere_max, n_max)))
 
 
+def snakes_and_ladders(games: int = 100_000, seed: int = 0) -> dict[str, Any]:
+    """Snakes and ladders on seed 003's board, as ``eternity game snakes`` prints it.
+
+    Args:
+        games: games simulated beside the exact answers.
+        seed: the simulation's seed.
+
+    Returns:
+        ``most_likely``, ``mean`` (exact), ``median`` and ``least`` throws (with an example), the board's
+        total rise and drop, the simulated mean with its standard error, and the chapter's figures.
+    """
+    from baseline.games import snakes
+
+    return snakes.analyse(games, seed)
+
+
 def summary(db: PathLike, clock: str = "solve") -> pandas.DataFrame:
     """The benchmark table of a results database as a DataFrame: one row a family, class and solver.
 

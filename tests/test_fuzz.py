@@ -149,6 +149,8 @@ FLAGS = {
     + NUMBERS[:6]
     + OUTPUTS,
     "decode": PUZZLES + ["--from", "--model", "-o"] + SOLUTIONS + OUTPUTS,
+    # small values only: --max 10,000 values Grundy's game for seconds, a fuzz case should not
+    "game": "grundy snakes nosuch --max --misere-max --games --json 0 1 5 30 x -2".split(),
     "table": DBS + ["--format", "md", "csv", "latex", "json", "nosuch", "--clock", "solve", "search", "total"],
     "plot": DBS + ["--kind", "cactus", "hardness", "nosuch", "--clock", "total", "-o"] + OUTPUTS,
     "run": "FILE:ok.toml FILE:bytes.bin FILE:missing.toml --db --jobs --executor local nosuch --scheduler x --quiet".split()
@@ -247,6 +249,15 @@ SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switc
         },
     ),
     "decode": ([PUZZLES], {"--from": SOLUTIONS, "--model": SOLUTIONS, "-o": OUTPUTS}),
+    "game": (
+        [["grundy", "snakes", "x"]],
+        {
+            "--max": ["1", "12", "40", "0", "x"],
+            "--misere-max": ["5", "50", "x"],
+            "--games": ["10", "0", "x"],
+            "--json": None,
+        },
+    ),  # fmt: skip
     "table": (
         [["FILE:ok.sqlite"] * 3 + DBS],
         {"--format": ["md", "csv", "latex", "json", "x"], "--clock": ["solve", "search", "total", "x"]},
@@ -345,6 +356,7 @@ EXAMPLES = {
     "export": 150,
     "estimate": 100,
     "decode": 80,
+    "game": 30,
     "table": 100,
     "plot": 80,
     "run": 40,

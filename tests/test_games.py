@@ -2,6 +2,8 @@
 
 import json
 
+import numpy as np
+
 from baseline.games import grundy
 from eternity.cli import main
 
@@ -44,3 +46,38 @@ def test_the_game_command(capsys):
     out = json.loads(capsys.readouterr().out)
     assert len(out["heaps"]) == 30 and out["period"] is None and out["chapter_errors"] == []
     assert main(["game", "grundy", "--max", "10", "--misere-max", "20"]) == 2
+
+
+def test_snakes_and_ladders_on_the_chapter_s_board():
+    from baseline.games import snakes
+
+    t = snakes.transitions()
+    assert np.allclose(t.sum(axis=1), 1.0)
+    p = snakes.throws_distribution(t)
+    mean = snakes.mean_throws(t)
+    assert abs(sum(n * x for n, x in enumerate(p)) - mean) < 1e-6  # the distribution and the fundamental matrix
+    assert int(np.argmax(p)) == 20 and int(np.searchsorted(np.cumsum(p), 0.5)) == 80
+    least, path = snakes.least_throws()
+    assert least == 8 == len(path)
+    jump, at = snakes.jumps(), 0
+    for d in [3, 2, 6, 6, 6, 2, 5, 4]:  # the chapter's example of eight throws
+        at = jump.get(at + d, at + d)
+    assert at == 100
+    sim = snakes.simulate(20_000, seed=1)
+    assert abs(sim.mean() - mean) < 4 * sim.std(ddof=1) / np.sqrt(len(sim))
+    assert sim.min() >= 8
+
+
+def test_the_chapter_s_snakes_figures_that_do_not_hold():
+    """Its 'average' of 80 throws is the median (the mean is 109.65), and its total drop is 457, not 507."""
+    from baseline.games import snakes
+
+    assert sum(a - b for a, b in snakes.SNAKES) == 457 != snakes.CHAPTER["total_drop"]
+    assert abs(snakes.mean_throws(snakes.transitions()) - 109.65) < 0.01
+
+
+def test_the_snakes_command(capsys):
+    assert main(["game", "snakes", "--games", "2000", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["most_likely"] == 20 and out["least"] == 8 and out["median"] == 80
+    assert main(["game", "snakes", "--max", "50"]) == 2

@@ -10,6 +10,8 @@ MISERE_MAX = 60  # the misere search's default reach (heaps of 60: a fraction of
 
 
 def cmd_game(a) -> int:
+    if a.name == "snakes":
+        return _snakes(a)
     from baseline.games import grundy
 
     if a.misere_max is not None and a.misere_max > a.max:
@@ -40,14 +42,44 @@ def cmd_game(a) -> int:
     return 0
 
 
+def _snakes(a) -> int:
+    """Snakes and ladders on the chapter's board: exact answers from the Markov chain, a simulation beside."""
+    from baseline.games import snakes
+
+    if a.misere_max is not None or a.max != 100:
+        raise UsageError("game snakes: --max and --misere-max are Grundy's game's")
+    r = snakes.analyse(games=a.games)
+    if a.json:
+        _out(r)
+        return 0
+    c = r["chapter"]
+    print(f"most likely number of throws   {r['most_likely']}  (seed 003: {c['most_likely']})")
+    print(
+        f"mean number of throws          {r['mean']:.2f} exactly; simulated {r['simulated_mean']:.2f} "
+        f"+- {r['simulated_mean_stderr']:.2f} over {r['simulated_games']:,} games  (seed 003's 'average': {c['mean']})"
+    )
+    print(f"median number of throws        {r['median']}  (half the games are over by then)")
+    example = ",".join(map(str, r["least_example"]))
+    print(f"fewest throws                  {r['least']}, e.g. {example}  (seed 003: {c['least']})")
+    print(
+        f"total rise, total drop         {r['total_rise']}, {r['total_drop']}  (seed 003: {c['total_rise']}, {c['total_drop']})"
+    )
+    within = ", ".join(f"{n}: {p:.3f}" for n, p in r["p_within"].items())
+    print(f"finished within n throws       {within}")
+    return 0
+
+
 def add(sub) -> None:
-    s = sub.add_parser("game", help="the chapter's games solved by exhaustive search (Grundy's game)")
-    s.add_argument("name", choices=["grundy"], help="the game")
+    s = sub.add_parser("game", help="the chapter's games solved exactly: Grundy's game, snakes and ladders")
+    s.add_argument("name", choices=["grundy", "snakes"], help="the game (snakes: seed 003's board)")
     s.add_argument("--max", type=arg(int, 1, 10_000), default=100, help="the largest heap valued (default: 100)")
     s.add_argument(
         "--misere-max",
         type=arg(int, 1, 200),
         help=f"the largest heap of the misere search (default: {MISERE_MAX}, or --max if smaller)",
+    )
+    s.add_argument(
+        "--games", type=arg(int, 1, 10_000_000), default=100_000, help="snakes: games simulated (default: 100,000)"
     )
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_game)
