@@ -77,24 +77,15 @@ def test_an_installed_wheel_solves_from_its_own_files(wheel, tmp_path):
         z.extractall(site)
     Path(site, "dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "ETERNITY_DATA")}
-    where = subprocess.run(
-        [str(py), "-c", "import puzzles.data, eternity.commands; print(puzzles.data.data_dir())"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-        timeout=120,
-    )
+
+    def outside(*args: str) -> subprocess.CompletedProcess:
+        """The installed interpreter, run from outside the source tree."""
+        return subprocess.run([str(py), *args], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=300)
+
+    where = outside("-c", "import puzzles.data, eternity.commands; print(puzzles.data.data_dir())")
     assert where.returncode == 0, where.stderr[-2000:]
     assert Path(where.stdout.strip()).is_relative_to(site)
-    run = subprocess.run(
-        [str(py), "-m", "eternity", "solve", "queens-8", "--solver", "cpsat", "--mode", "count"],
-        capture_output=True,
-        text=True,
-        cwd=tmp_path,
-        env=env,
-        timeout=300,
-    )
+    run = outside("-m", "eternity", "solve", "queens-8", "--solver", "cpsat", "--mode", "count")
     assert run.returncode == 0, run.stderr[-2000:]
     assert "count 92" in run.stdout
 
