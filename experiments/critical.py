@@ -25,9 +25,13 @@ and an estimate's standard error, from a finite number of probes, can understate
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
+import os
 import random
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -210,3 +214,85 @@ def critical_size(
         "method": "tilings of random regions with every piece offered, divided by C(M, N); Selby's t fitted "
         "as t_inf (1 - a/sqrt(N)) and carried to c and to M (experiments/critical.py)",
     }
+
+
+CRITICAL_SIZES = (3, 5, 7, 9, 11)  # sizes a family's critical size is measured at by default
+
+
+def default_sizes(m: int) -> list[int]:
+    """Sizes at which to measure a set of ``m`` pieces: 3 to 11 by 2, within the set."""
+    return [n for n in CRITICAL_SIZES if n < m] or [max(1, m - 1)]
+
+
+def cache_dir() -> Path:
+    """Where measured critical sizes are kept: ``$ETERNITY_CACHE_DIR/critical``, else
+    ``~/.cache/eternity/critical``."""
+    root = os.environ.get("ETERNITY_CACHE_DIR") or str(Path.home() / ".cache" / "eternity")
+    return Path(root) / "critical"
+
+
+def cached_critical_size(
+    base: PolyformPuzzle,
+    sizes: list[int],
+    regions: int,
+    seed: int,
+    probes: int,
+    budget: int = DEFAULT_BUDGET,
+    progress: Callable[[dict], None] | None = None,
+) -> dict[str, Any]:
+    """``critical_size`` with no time limit (so the same arguments give the same figures), kept on disk
+    under a key of the set's pieces, its board and the arguments: a runner that classes a family's
+    instances by it measures a set once, not at every run or resume."""
+    key = json.dumps(
+        {
+            "pieces": sorted(sorted(map(list, pc.cells)) for pc in base.pieces),
+            "region": sorted(map(list, base.region)),
+            "grid": base.grid_name,
+            "mirror": base.mirror,
+            "sizes": list(sizes),
+            "regions": regions,
+            "seed": seed,
+            "probes": probes,
+            "budget": budget,
+        },
+        sort_keys=True,
+    )
+    path = cache_dir() / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.json"
+    try:
+        return json.loads(path.read_text())
+    except (OSError, ValueError):
+        pass
+    got = critical_size(base, sizes, regions, seed, probes, budget, None, progress=progress)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(got))
+        os.replace(tmp, path)
+    except OSError:  # a read-only home: measured again next time, nothing lost
+        pass
+    return got
+
+
+def classify_size(n: int, result: dict[str, Any]) -> str:
+    """The class of an n-piece puzzle of a set whose critical size was measured (``critical_size``):
+    sub-critical below the 90% interval, super-critical above it, near-critical inside it.  A bound past
+    the set (no crossing within it) counts as the set's size."""
+    lo, hi = result.get("critical_size_90") or [None, None]
+    lo = result["pieces"] if lo is None else lo
+    hi = result["pieces"] if hi is None else hi
+    if n < lo:
+        return "sub-critical"
+    if n > hi:
+        return "super-critical"
+    return "near-critical"
+
+
+def expected_solutions(n: int, result: dict[str, Any]) -> float | None:
+    """N! t_N^N: the expected solutions of an n-piece puzzle of the set by the fit of ``critical_size``."""
+    t_inf, a = result.get("selby_t_inf"), result.get("selby_t_drift") or 0.0
+    if t_inf is None:
+        return None
+    t = t_inf * (1 - a / math.sqrt(n))
+    if t <= 0:
+        return 0.0
+    return float(math.exp(min(700.0, math.lgamma(n + 1) + n * math.log(t))))

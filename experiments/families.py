@@ -55,6 +55,16 @@ def _axis_shape(v: Any) -> Any:
     """An axis of a sweep checked whole before pydantic tries each form of the union: a misshapen
     value gets one complaint in the config's own terms, not one per form it is not (and ``true``
     is not taken for 1)."""
+    if isinstance(v, dict) and "critical" in v:
+        for k in v:
+            if k != "critical":
+                raise ValueError(f"unknown key {k!r} in {{critical = [offsets]}}")
+        offs = v["critical"]
+        if not isinstance(offs, list) or not offs or not all(_whole(x) and abs(x) <= MAX_VALUE for x in offs):
+            raise ValueError(
+                f"critical: expected a list of whole numbers (offsets from the critical point), not {_shown(offs)}"
+            )
+        return v
     if isinstance(v, dict):
         for k in v:
             if k not in ("start", "stop", "step"):
@@ -103,6 +113,11 @@ class _Family(_M):
         "unsatisfiable" answer on it wrong.  None: not known."""
         return None
 
+    def classify(self, params: dict) -> tuple[float | None, str] | None:
+        """(expected solutions, class) of an instance when the family knows them (a polyform set's
+        critical size); None: the runner asks Owen's model of the puzzle."""
+        return None
+
 
 MAX_INSTANCES = 10_000
 
@@ -119,10 +134,24 @@ class Range(_M):
 
 
 Bounded = Annotated[int, Field(ge=1, le=MAX_VALUE)]
+
+
+class Around(_M):
+    """``{critical = [offsets]}``: the values around the family's critical point (rounded to a whole
+    number), each offset added; values below 1 are left out.  The point is computed, not typed."""
+
+    critical: list[int] = Field(min_length=1, description="offsets from the critical point, rounded")
+
+    def values(self, point: float) -> list[int]:
+        return sorted({round(point) + o for o in self.critical if round(point) + o >= 1})
+
+
 IntList = list[Bounded] | Range | Bounded
 
 
 def _ints(v) -> list[int]:
+    if isinstance(v, Around):
+        raise TypeError("an axis around the critical point has no values until the point is known")
     if isinstance(v, Range):
         return v.values()
     if isinstance(v, int):
@@ -142,7 +171,10 @@ class EdgeFamily(_Family):
     rows: IntList = Field(description="board rows" + _INTS)
     cols: IntList = Field(description="board columns" + _INTS)
     frame_colors: IntList = Field(description="colours of the frame joins" + _INTS)
-    inner_colors: IntList = Field(description="colours of the inner joins" + _INTS)
+    inner_colors: IntList | Around = Field(
+        description="colours of the inner joins" + _INTS + ", or {critical = [offsets]}: around Owen's "
+        "critical point of each size (`eternity estimate --critical RxC:F`), rounded"
+    )
     instances: int = Field(1, ge=1, le=MAX_INSTANCES, description="boards a point of the sweep, each from its own seed")
     clues: float | list[float] = Field(
         0.0,
@@ -164,7 +196,7 @@ class EdgeFamily(_Family):
     @model_validator(mode="after")
     def _nonempty(self):
         for f in ("rows", "cols", "frame_colors", "inner_colors"):
-            if not _ints(getattr(self, f)):
+            if not isinstance(getattr(self, f), Around) and not _ints(getattr(self, f)):
                 raise ValueError(f"{f}: empty list")
         if min(_ints(self.rows)) < 2 or min(_ints(self.cols)) < 2:
             raise ValueError("rows and cols must be at least 2")
@@ -185,10 +217,25 @@ class EdgeFamily(_Family):
     def _shares(self) -> list[float]:
         return [float(self.clues)] if isinstance(self.clues, (int, float)) else [float(c) for c in self.clues]
 
+    def _inner(self, r: int, c: int, f: int) -> list[int]:
+        """The inner colour counts of one size: as given, or around Owen's critical point."""
+        if not isinstance(self.inner_colors, Around):
+            return _ints(self.inner_colors)
+        from puzzles.estimate import critical_size
+
+        point = critical_size(r, c, f)["critical_inner_colors"]
+        if point is None:
+            raise InputError(
+                f"family {self.name}",
+                "inner_colors",
+                f"{r}x{c} boards with {f} frame colours have no critical point within 40 inner colours",
+            )
+        return self.inner_colors.values(point)
+
     def points(self):
-        for r, c, f, i, clue in itertools.product(
-            *(_ints(getattr(self, k)) for k in ("rows", "cols", "frame_colors", "inner_colors")), self._shares()
-        ):
+        sizes = itertools.product(*(_ints(getattr(self, k)) for k in ("rows", "cols", "frame_colors")))
+        grid = [(rr, cc, ff, ii) for rr, cc, ff in sizes for ii in self._inner(rr, cc, ff)]
+        for (r, c, f, i), clue in itertools.product(grid, self._shares()):
             pt: dict[str, Any] = {"rows": r, "cols": c, "frame_colors": f, "inner_colors": i}
             if clue:  # only then: a plain sweep keeps the params (and so the stored rows) it always had
                 pt["clues"] = clue
@@ -262,6 +309,122 @@ class PolyformFamily(_Family):
                 s = derived_seed(seed, self.name, json.dumps(pt, sort_keys=True), k)
                 p, _ = generate.polyomino_puzzle(pt["rows"], pt["cols"], pt["size"], s)
                 out.append((p, {**pt, "seed": s}))
+        return out
+
+
+class PiecesFamily(_Family):
+    """Puzzles of N pieces drawn from a polyform set, each with a planted tiling, classed by the set's
+    critical size (seed 000's c, ``experiments.critical``).
+
+    A puzzle is the region the first N pieces of a randomised search cover on the set's board (from its
+    edge: ``tilability.sample_region_first``) and those N pieces: it has its planted tiling and, on
+    average, about E(N) = N! t^N others.  Below c a puzzle has its planted tiling alone and the exhaust
+    that finds it is short; above c tilings are many and a search that does not exhaust finds one;
+    near c neither is easy, which is where the seeds put the peak of hardness.  The set's c and its
+    interval are measured once (cached on disk, ``cached_critical_size``) and stored with each
+    instance, so the tables and plots read them from the store."""
+
+    kind: Literal["pieces"] = Field(description="`pieces`")
+    name: str = Field(description=_NAME)
+    set: str = Field(
+        description="a polyform puzzle (built-in or a file) whose pieces, one size and one copy each, are the "
+        "set, and whose board the regions are cut from (`pentomino-6x10`, `hexominoes-14x15`, `eternity1`)"
+    )
+    pieces: IntList | Around = Field(
+        description="pieces a puzzle" + _INTS + ", or {critical = [offsets]}: around the set's critical size"
+    )
+    instances: int = Field(1, ge=1, le=MAX_INSTANCES, description="puzzles a point, each from its own seed")
+    critical_sizes: list[Bounded] | None = Field(
+        None, description="sizes at which the critical size is measured (default 3, 5, 7, 9, 11 within the set)"
+    )
+    critical_regions: int = Field(6, ge=2, le=1000, description="random regions a size, measuring the critical size")
+    critical_probes: int = Field(200, ge=1, le=100_000, description="probes a region's count estimate")
+
+    @field_validator("pieces", mode="before")
+    @classmethod
+    def _pieces_shape(cls, v: Any) -> Any:
+        return _axis_shape(v)
+
+    @field_validator("set")
+    @classmethod
+    def _a_set(cls, v):
+        try:
+            p = catalog.load(v)
+        except Exception:  # noqa: BLE001 - reported as this field's error
+            raise ValueError(f"{v!r} is neither a built-in puzzle nor a readable puzzle file") from None
+        if p.grid_name is None:
+            raise ValueError(f"{v!r} is not a polyform puzzle")
+        if len({len(pc.cells) for pc in p.pieces}) != 1 or any(pc.count != 1 for pc in p.pieces):
+            raise ValueError(f"{v!r}: a set's pieces must be of one size, one copy each")
+        return v
+
+    @model_validator(mode="after")
+    def _within(self):
+        m = len(catalog.load(self.set).pieces)
+        if not isinstance(self.pieces, Around):
+            bad = [n for n in _ints(self.pieces) if not 1 <= n < m]
+            if bad:
+                raise ValueError(f"pieces: 1 to {m - 1} (the set has {m}), not {bad[0]}")
+        bad = [n for n in self.critical_sizes or [] if not 1 <= n < m]
+        if bad:
+            raise ValueError(f"critical_sizes: 1 to {m - 1} (the set has {m}), not {bad[0]}")
+        return self
+
+    def critical(self, seed: int, on_sample: OnSample = None) -> dict:
+        """The set's measured critical size (``experiments.critical.cached_critical_size``)."""
+        from experiments.critical import cached_critical_size, default_sizes
+
+        base = catalog.load(self.set)
+        sizes = list(self.critical_sizes or default_sizes(len(base.pieces)))
+        total = len(sizes) * self.critical_regions
+        done = [0]
+
+        def progress(_: dict) -> None:
+            done[0] += 1
+            if on_sample is not None:
+                on_sample(f"{self.name} (critical size)", done[0], total)
+
+        return cached_critical_size(
+            base, sizes, self.critical_regions, derived_seed(seed, self.set), self.critical_probes, progress=progress
+        )
+
+    def solvable(self, params: dict) -> bool | None:
+        return True  # the pieces were cut from the region
+
+    def classify(self, params: dict) -> tuple[float | None, str] | None:
+        from experiments.critical import classify_size, expected_solutions
+
+        crit = params["critical_fit"]
+        return expected_solutions(params["pieces"], crit), classify_size(params["pieces"], crit)
+
+    def puzzles(self, seed: int, on_sample: OnSample = None, known: dict | None = None) -> Pairs:
+        from baseline.xcc.backtrack import random_prefix
+        from puzzles.polyform import PolyformPuzzle, PolyPiece
+        from puzzles.tilability import sample_region_first
+
+        base = catalog.load(self.set)
+        crit = self.critical(seed, on_sample)
+        if isinstance(self.pieces, Around):
+            if crit["critical_size"] is None:
+                raise InputError(
+                    f"family {self.name}",
+                    "pieces",
+                    f"{self.set}'s critical size lies beyond its {len(base.pieces)} pieces by the sizes measured: "
+                    "give the sizes as numbers",
+                )
+            ns = [n for n in self.pieces.values(crit["critical_size"]) if n < len(base.pieces)]
+        else:
+            ns = _ints(self.pieces)
+        fit = {k: crit[k] for k in ("pieces", "selby_t_inf", "selby_t_drift", "critical_size", "critical_size_90")}
+        out: Pairs = []
+        for n in ns:
+            for k in range(self.instances):
+                s = derived_seed(seed, self.name, self.set, n, k)
+                region, chosen = sample_region_first(base, n, random.Random(s), random_prefix)
+                pieces = [PolyPiece(base.pieces[i].name, base.pieces[i].cells) for i in chosen]
+                p = PolyformPuzzle(base.grid_name, region, pieces, base.mirror, name=f"{self.set}-{n}p-{k}")
+                params = {"set": self.set, "pieces": n, "seed": s, "critical": crit["critical_size"]}
+                out.append((p, {**params, "critical_fit": fit}))
         return out
 
 
@@ -421,5 +584,5 @@ def _sample(args) -> tuple[Any, Any]:
 
 
 Family = Annotated[
-    EdgeFamily | PolyformFamily | BuiltinFamily | FilesFamily | ExcessFamily, Field(discriminator="kind")
+    EdgeFamily | PolyformFamily | PiecesFamily | BuiltinFamily | FilesFamily | ExcessFamily, Field(discriminator="kind")
 ]

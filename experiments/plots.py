@@ -126,7 +126,8 @@ def _mark_critical(ax, x: float, text: str, ls: str, top: float) -> None:
                 color="grey")  # fmt: skip
 
 
-SWEEPS = {"phase": "inner_colors", "clues": "clues"}  # plot kind: the family parameter on its x axis
+SWEEPS = {"phase": "inner_colors", "clues": "clues", "poly-phase": "pieces"}  # plot kind: its x axis's parameter
+AXIS_LABEL = {"phase": "inner colours", "clues": "cells given as clues (%)", "poly-phase": "pieces"}
 PLOT_KINDS = ("cactus", "hardness", *SWEEPS, "map")
 
 
@@ -150,12 +151,15 @@ def _sweep_plot(rows: list[dict], kind: str, clock: str, what: str, colour: dict
     pts = _points(rows, param, clock)
     swept = any(len({x for xs in per.values() for x in xs}) > 1 for per in pts.values())
     if not pts or not swept:  # one point is no sweep: a plot of it would be a dot per line
+        what_swept = "polyform sets" if kind == "poly-phase" else "edge boards"
+        unit = "set" if kind == "poly-phase" else "board size"
+        hint = "; a clue sweep is a family with clues = [..]" if kind == "clues" else ""
         raise UsageError(
-            f"plot --kind {kind}: the store holds no edge boards swept over {param} (at least two values of it "
-            f"for one board size{'; a clue sweep is a family with clues = [..]' if kind == 'clues' else ''})"
+            f"plot --kind {kind}: the store holds no {what_swept} swept over {param} (at least two values of it "
+            f"for one {unit}{hint})"
         )
-    boards = sorted(pts, key=lambda b: tuple(map(int, b.split("x"))))
-    crit = critical_points(rows) if kind == "phase" else {}
+    boards = sorted(pts, key=lambda b: tuple(_natural(x) for x in b.split("x")))
+    crit = critical_points(rows) if kind in ("phase", "poly-phase") else {}
     limit = max(r["time_limit"] for r in rows)
     fig, axes = plt.subplots(1, len(boards), figsize=(3.6 * len(boards) + 2, 4), sharey=True, squeeze=False)
     markers = "osD^v<>pXh*"
@@ -169,7 +173,7 @@ def _sweep_plot(rows: list[dict], kind: str, clock: str, what: str, colour: dict
             _mark_critical(ax, crit[board], f"critical {crit[board]:.2f}", "--", 0.98)
         ax.axhline(2 * limit, color="black", lw=0.6, ls=":")
         ax.set_title(board)
-        ax.set_xlabel("inner colours" if kind == "phase" else "cells given as clues (%)")
+        ax.set_xlabel(AXIS_LABEL[kind])
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_yscale("log")
         ax.grid(alpha=0.3)
@@ -180,7 +184,7 @@ def _sweep_plot(rows: list[dict], kind: str, clock: str, what: str, colour: dict
         for h, lab in zip(*ax.get_legend_handles_labels()):
             seen.setdefault(lab, h)
     fig.legend(list(seen.values()), list(seen), fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 0.9))
-    fig.suptitle(f"{what}: median time against {'inner colours' if kind == 'phase' else 'clue density'}")
+    fig.suptitle(f"{what}: median time against {AXIS_LABEL[kind]}")
     fig.tight_layout()
     return fig
 

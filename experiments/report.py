@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import json
 import statistics
 from collections import defaultdict
@@ -183,9 +184,10 @@ WINNERS_LEGEND = (
     "each cell's fastest configuration."
 )
 PEAKS_LEGEND = (
-    "Times on the {clock} clock ({means}). peak: the inner-colour count of a configuration's highest median "
-    "time (an unsolved cell counted as twice the time limit); critical: Owen's critical point of the board size "
-    "(eternity estimate --critical); off_by: peak minus critical, in inner colours. peak_by_nodes: the same by the "
+    "Times on the {clock} clock ({means}). peak: where a configuration's median time is highest (an unsolved cell "
+    "counted as twice the time limit), in inner colours on edge boards and in pieces on polyform sets; critical: "
+    "Owen's critical point of the board size, or the set's critical size (eternity estimate --critical); off_by: "
+    "peak minus critical. peak_by_nodes: the same by the "
     "median of the nodes or placements a solver reports (a time of milliseconds is mostly set-up; a time-out "
     "hides how far past the limit a search would go, its placements do not)."
 )
@@ -271,9 +273,7 @@ def winners(summary: list[dict]) -> list[dict]:
     return out
 
 
-PEAK_COLUMNS = (
-    "family board solver peak_inner_colors peak_median_s peak_solved critical off_by peak_by_nodes nodes_off_by"
-).split()
+PEAK_COLUMNS = ("family board solver peak peak_median_s peak_solved critical off_by peak_by_nodes nodes_off_by").split()
 
 
 def peaks(rows: list[dict], clock: str = "solve") -> list[dict]:
@@ -284,7 +284,8 @@ def peaks(rows: list[dict], clock: str = "solve") -> list[dict]:
     crit = critical_points(rows)
     by: dict[tuple, dict] = defaultdict(lambda: defaultdict(list))
     work: dict[tuple, dict] = defaultdict(lambda: defaultdict(list))  # placements (or nodes), where reported
-    for r, board, x in _swept(rows, "inner_colors"):
+    swept = itertools.chain(_swept(rows, "inner_colors"), _swept(rows, "pieces"))
+    for r, board, x in swept:
         by[(r["family"], board, r["config"])][x].append(_t(r, clock))
         work[(r["family"], board, r["config"])][x].append(r["nodes"])
     out = []
@@ -304,7 +305,7 @@ def peaks(rows: list[dict], clock: str = "solve") -> list[dict]:
                 "family": fam,
                 "board": size,
                 "solver": conf,
-                "peak_inner_colors": x,
+                "peak": x,
                 "peak_median_s": statistics.median(ts),
                 "peak_solved": f"{sum(t < limit2 for t in ts)}/{len(ts)}",
                 "critical": None if c is None else round(c, 2),
@@ -356,7 +357,7 @@ def table(
         named["peak_median_s"] = f"peak_median_{clock}_s"
         rows = [{named.get(k, k): v for k, v in r.items()} for r in peaks(cells, clock)]
         if not rows:
-            raise UsageError(f"table --peaks: {db} holds no sweep over inner colours")
+            raise UsageError(f"table --peaks: {db} holds no sweep over inner colours or pieces")
         cols = [named.get(c, c) for c in PEAK_COLUMNS]
     elif view == "winners":
         rows = [{named.get(k, k): v for k, v in r.items()} for r in winners(summary)]
@@ -400,9 +401,14 @@ def _board(p: dict) -> str:
 
 def _swept(rows: list[dict], param: str):
     """(cell, board, x) of the edge-board cells of a sweep over ``param``; the sweep over inner colours
-    leaves out clue and unsolvable boards, which are sweeps of their own."""
+    leaves out clue and unsolvable boards, which are sweeps of their own.  ``pieces``: the polyform
+    puzzles drawn from a set (``PiecesFamily``), the set standing for the board."""
     for r in rows:
         p = r.get("params") or {}
+        if param == "pieces":
+            if "set" in p and isinstance(p.get("pieces"), int):
+                yield r, p["set"], p["pieces"]
+            continue
         if "inner_colors" not in p or "rows" not in p:
             continue
         if param == "inner_colors" and (p.get("clues") or p.get("unsat")):
@@ -425,4 +431,8 @@ def critical_points(rows: list[dict]) -> dict[str, float]:
         c = critical_size(rr, cc, f)["critical_inner_colors"]
         if c is not None:
             out[f"{rr}x{cc}"] = c
+    for r in rows:  # a polyform set's critical size, measured when its family made the puzzles
+        p = r.get("params") or {}
+        if "set" in p and p.get("critical") is not None:
+            out[p["set"]] = p["critical"]
     return out

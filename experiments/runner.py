@@ -295,8 +295,9 @@ def run(
         check_local_workers(jobs, "--jobs")
     store = Store(db)  # after the instances: a config that cannot be sampled leaves no database behind
     parsed = {inst.id: _puzzle(inst) for inst in instances}
+    family = {f.name: f for f in cfg.families}
     for inst in instances:
-        est, cls = classify(parsed[inst.id])
+        est, cls = family[inst.family].classify(inst.params) or classify(parsed[inst.id])
         store.add_instance(
             {
                 "id": inst.id,
@@ -317,7 +318,6 @@ def run(
     host, vers = socket.gethostname(), versions()
     summary: dict = {"cells": len(all_cells), "skipped": len(all_cells) - len(todo), "ran": 0, "solved": 0}
     summary["wrong"] = []
-    family = {f.name: f for f in cfg.families}
     solvable = {inst.id: family[inst.family].solvable(inst.params) for inst in instances}
     names = {inst.id: inst.name for inst in instances}
 

@@ -119,8 +119,8 @@ def test_tables_and_plots_a_point_of_the_sweep(tmp_path, capsys):
     assert {(r["board"], r["solver"]) for r in got} == {
         (b, s) for b in ("4x4", "5x4") for s in ("edge-backtrack/first", "sat/first")
     }
-    assert all(r["peak_inner_colors"] in (2, 3) and r["critical"] is not None for r in got)
-    assert all(r["off_by"] == round(r["peak_inner_colors"] - r["critical"], 2) for r in got)
+    assert all(r["peak"] in (2, 3) and r["critical"] is not None for r in got)
+    assert all(r["off_by"] == round(r["peak"] - r["critical"], 2) for r in got)
     assert main(["table", db, "--by", "nosuch"]) == 2
     assert "nosuch" in capsys.readouterr().err
     from experiments.store import Store

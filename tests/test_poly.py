@@ -15,6 +15,7 @@ from baseline.runtime.kernel import DONE, NO_BOUND, SOLUTION
 from baseline.xcc.backtrack import piece_uses_of
 from baseline.xcc.searches import PolySearch, make_search
 from puzzles import catalog, generate
+from puzzles.errors import UsageError
 from puzzles.partition import hexagon_region, region_puzzle
 from puzzles.tilability import piece_uses
 
@@ -31,11 +32,12 @@ def _all(search, budget=NO_BOUND) -> list[frozenset] | None:
         out.append(frozenset(search.current_options()))
 
 
-def _check(p, sites=None):
+def _check(p, sites=None, **kw):
     x = p.to_xcc()
     ref = _all(make_search(x, engine="dlx"), 200_000)
     assume(ref is not None and len(ref) <= 5_000)  # a puzzle small enough to list
-    kw = {} if sites is None else {"sites": sites}
+    if sites is not None:
+        kw["sites"] = sites
     got = _all(make_search(x, engine="poly", grid=p.grid_name, **kw))
     assert len(got) == len(set(got)) == len(ref)
     assert set(got) == set(ref)
@@ -50,6 +52,38 @@ def _check(p, sites=None):
 )
 def test_poly_finds_the_same_solutions_on_random_polyominoes(shape, seed, sites):
     _check(generate.polyomino_puzzle(*shape, seed)[0], sites)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+@given(
+    st.sampled_from([(3, 4, 4), (4, 5, 5), (4, 4, 4), (5, 6, 5)]),
+    st.integers(0, 10**6),
+    st.sampled_from([1, 2]),
+    st.sampled_from([1, 4]),
+)
+def test_the_reconnoitre_finds_the_same_solutions(shape, seed, depth, recon_sites):
+    """Selby's reconnoitre changes which site a node branches on and prunes nodes whose best site dies within
+    its depth: never a solution (the last placements of a board included, where the tree ends early)."""
+    _check(generate.polyomino_puzzle(*shape, seed)[0], recon=depth, recon_sites=recon_sites)
+
+
+def test_the_reconnoitre_shrinks_the_pentominoes_tree_and_is_asked_for_by_name():
+    p = catalog.load("pentomino-3x20")
+    x = p.to_xcc()
+    nodes = []
+    for depth in (0, 1, 2):
+        s = make_search(x, engine="poly", grid=p.grid_name, recon=depth)
+        while s.step(10**6, False) != DONE:
+            pass
+        assert s.count == 8
+        nodes.append(s.nodes)
+    assert nodes[2] < nodes[1] < nodes[0], nodes
+    with pytest.raises(UsageError, match="needs engine poly"):
+        make_search(x, engine="dlx", recon=1)
+    res, ok = solving.solve_verified(
+        solving.get("backtrack", {"engine": "poly", "reconnoitre": 2}), p, "count", solving.Limits(time_s=60)
+    )
+    assert res.count == 8
 
 
 @settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))

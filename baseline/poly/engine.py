@@ -35,6 +35,7 @@ from numba import njit
 
 from baseline.runtime.kernel import BUDGET, COUNT, DEEPEST, DONE, FINISHED, LEAF, LEVEL, MANY, PHASE, SOLUTION, pause
 
+DEFAULT_RECON_SITES = 4  # reconnoitre: the boundary sites with the fewest options it looks below
 DEFAULT_SITES = 0  # 0: every boundary site is counted (measured in benchmarks/bench_poly.py: robust)
 
 
@@ -57,6 +58,9 @@ class PolyWork(NamedTuple):
     deep: np.ndarray  # the deepest path so far
     stamp: np.ndarray  # the pocket check's visit stamps
     stack: np.ndarray  # and its stack
+    r_site: np.ndarray  # reconnoitre: the boundary sites of a node
+    r_cnt: np.ndarray  # and their option counts
+    r_buf: np.ndarray  # [3, max options] a candidate's options, a child's and a grandchild's
 
 
 @njit(cache=True)
@@ -202,6 +206,102 @@ def _choose(p, board, pt, wit, later, n_sites_look, randomize, scratch, best_buf
 
 
 @njit(cache=True)
+def _leaves(p, board, pt, wit, later, scratch, out, area, stamp, stack):
+    """The options of the engine's own choice of site on the board as it is (``_choose``): how many
+    ways the search would branch there; a covered board counts 1 when it is a solution, else 0."""
+    scan = pt.scan
+    while p < scan.shape[0] and _bit(board, scan[p]):  # the first free site of this board
+        p += 1
+    n = _choose(p, board, pt, wit, later, 0, False, scratch, out)
+    if n < 0:
+        return 1 if _covered(board, pt.prim) else 0
+    return n
+
+
+@njit(cache=True)
+def _below(opts, n, depth, cap, p, board, pt, wit, later, scratch, r_buf, area, stamp, stack):
+    """Leaves of the tree ``depth`` levels below a site whose options are ``opts[:n]``: each option
+    placed (one that cuts off a dead pocket counts nothing), then the engine's own site chosen
+    ``depth`` times; stops once ``cap`` is reached (the best site so far has fewer)."""
+    ow_ptr, ow_idx, ow_mask, tag, os_ptr, os_idx, nbr = pt.ow_ptr, pt.ow_idx, pt.ow_mask, pt.tag, pt.os_ptr, pt.os_idx, pt.nbr
+    total = 0
+    for i in range(n):
+        o = opts[i]
+        _place(o, board, ow_ptr, ow_idx, ow_mask, tag, True)
+        if not (area > 0 and _pocket(o, board, os_ptr, os_idx, nbr, area, stamp, stack)):
+            m = _leaves(p, board, pt, wit, later, scratch, r_buf[1], area, stamp, stack)
+            if depth == 1 or m <= 0 or _covered(board, pt.prim):
+                total += m
+            else:
+                for j in range(m):
+                    o2 = r_buf[1, j]
+                    _place(o2, board, ow_ptr, ow_idx, ow_mask, tag, True)
+                    if not (area > 0 and _pocket(o2, board, os_ptr, os_idx, nbr, area, stamp, stack)):
+                        total += _leaves(p, board, pt, wit, later, scratch, r_buf[2], area, stamp, stack)
+                    _place(o2, board, ow_ptr, ow_idx, ow_mask, tag, False)
+                    if total >= cap:
+                        break
+        _place(o, board, ow_ptr, ow_idx, ow_mask, tag, False)
+        if total >= cap:
+            break
+    return total
+
+
+@njit(cache=True)
+def _reconnoitre(p, board, pt, wit, later, depth, n_cand, scratch, best_buf, r_site, r_cnt, r_buf, area, stamp,
+                 stack):  # fmt: skip
+    """Selby's reconnoitre: among the ``n_cand`` boundary sites with the fewest options, the one whose tree
+    ``depth`` levels down (1 or 2, the engine's own sites below it) has the fewest leaves -- the factor by
+    which branching there multiplies the search, measured instead of guessed from the site's own count.
+    A site whose options all die within the depth makes the node dead (0 options).  Its options go to
+    best_buf; returns their number, or -1 when every site is covered."""
+    scan, nbr = pt.scan, pt.nbr
+    n_scan = scan.shape[0]
+    if p >= n_scan:
+        return -1
+    deg = nbr.shape[1]
+    k = 0
+    for q in range(p, n_scan):
+        s = scan[q]
+        if _bit(board, s):
+            continue
+        if deg > 0:
+            edge = False
+            for d in range(deg):
+                y = nbr[s, d]
+                if y == -1 or (y >= 0 and _bit(board, y)):
+                    edge = True
+                    break
+            if not edge:
+                continue
+        c = _count(s, MANY, board, pt.sg_ptr, pt.s_near, pt.c_info, pt.g_ptr, pt.g_tag, pt.e_opt, pt.e_lmask,
+                   pt.ow_ptr, pt.ow_idx, pt.ow_mask, scratch)  # fmt: skip
+        if c <= 1:  # dead or forced: nothing to reconnoitre
+            for r in range(c):
+                best_buf[r] = scratch[r]
+            return c
+        r_site[k] = s
+        r_cnt[k] = c
+        k += 1
+    if k == 0:  # free sites, none on the boundary
+        return _count(scan[p], MANY, board, pt.sg_ptr, pt.s_near, pt.c_info, pt.g_ptr, pt.g_tag, pt.e_opt,
+                      pt.e_lmask, pt.ow_ptr, pt.ow_idx, pt.ow_mask, best_buf)  # fmt: skip
+    order = np.argsort(r_cnt[:k], kind="mergesort")
+    best, best_leaves = -1, MANY * MANY
+    for i in range(min(n_cand, k)):
+        s = r_site[order[i]]
+        n = _count(s, MANY, board, pt.sg_ptr, pt.s_near, pt.c_info, pt.g_ptr, pt.g_tag, pt.e_opt, pt.e_lmask,
+                   pt.ow_ptr, pt.ow_idx, pt.ow_mask, r_buf[0])  # fmt: skip
+        leaves = _below(r_buf[0], n, depth, best_leaves, p, board, pt, wit, later, scratch, r_buf, area, stamp, stack)
+        if leaves < best_leaves:
+            best, best_leaves = s, leaves
+            if leaves == 0:
+                return 0  # every option of this site dies within the depth: the node is dead
+    return _count(best, MANY, board, pt.sg_ptr, pt.s_near, pt.c_info, pt.g_ptr, pt.g_tag, pt.e_opt, pt.e_lmask,
+                  pt.ow_ptr, pt.ow_idx, pt.ow_mask, best_buf)  # fmt: skip
+
+
+@njit(cache=True)
 def _pocket(o, board, os_ptr, os_idx, nbr, area, stamp, stack):
     """True when placing o cut off a pocket of free sites whose size is not a multiple of the
     piece area (no set of pieces fills it).  Floods from the free neighbours of o's sites, each
@@ -260,12 +360,15 @@ def _place(o, board, ow_ptr, ow_idx, ow_mask, tag, on):
 
 
 @njit(cache=True)
-def run(pt, n_sites_look, ws, area, st, prof, budget, stop_on_solution, split_depth, randomize):
+def run(pt, n_sites_look, ws, area, st, prof, budget, stop_on_solution, split_depth, randomize, recon, recon_sites):
     """Advance the search by at most ``budget`` nodes (a resumable state machine, as ``dlx.run``).
 
     Phases: 2 enter a level (choose its site), 1 try the level's next
-    option, 3 go back up one level."""
-    board, first, base, cnt, pos, chosen, cbuf, scratch, best_buf, uses, wit, later, deep, stamp, stack = ws
+    option, 3 go back up one level.  ``recon`` > 0: each level's site is chosen by Selby's reconnoitre
+    of that depth among the ``recon_sites`` boundary sites with the fewest options (``_reconnoitre``)."""
+    board, first, base, cnt, pos, chosen, cbuf, scratch = ws.board, ws.first, ws.base, ws.cnt, ws.pos, ws.chosen, ws.cbuf, ws.scratch
+    best_buf, uses, wit, later, deep, stamp, stack = ws.best_buf, ws.uses, ws.wit, ws.later, ws.deep, ws.stamp, ws.stack
+    r_site, r_cnt, r_buf = ws.r_site, ws.r_cnt, ws.r_buf
     scan, nbr, ow_ptr, ow_idx, ow_mask, tag, prim = pt.scan, pt.nbr, pt.ow_ptr, pt.ow_idx, pt.ow_mask, pt.tag, pt.prim
     os_ptr, os_idx = pt.os_ptr, pt.os_idx
     level = st[LEVEL]
@@ -284,7 +387,11 @@ def run(pt, n_sites_look, ws, area, st, prof, budget, stop_on_solution, split_de
             while p < n_scan and _bit(board, scan[p]):
                 p += 1
             first[level] = p
-            best_n = _choose(p, board, pt, wit, later, n_sites_look, randomize, scratch, best_buf)
+            if recon > 0:
+                best_n = _reconnoitre(p, board, pt, wit, later, recon, recon_sites, scratch, best_buf, r_site, r_cnt,
+                                      r_buf, area, stamp, stack)  # fmt: skip
+            else:
+                best_n = _choose(p, board, pt, wit, later, n_sites_look, randomize, scratch, best_buf)
             if best_n < 0:  # every site covered: a solution when every primary item is
                 if _covered(board, prim):
                     st[COUNT] += 1

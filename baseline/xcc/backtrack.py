@@ -64,6 +64,17 @@ class Backtrack(SolverBase):
             lo=-360.0,
             hi=360.0,
         ),
+        "reconnoitre": Option(
+            int,
+            0,
+            "engine poly: Selby's reconnoitre, branch on the site whose tree this many levels down (1 or 2) has "
+            "the fewest leaves, among the recon_sites sites with the fewest options (0: the fewest options)",
+            lo=0,
+            hi=2,
+        ),
+        "recon_sites": Option(
+            int, poly.DEFAULT_RECON_SITES, "reconnoitre: the sites with the fewest options it looks below", lo=1
+        ),
         "split_depth": Option(int, 0, "with part: cut the search tree at this depth (see split)", lo=0),
         "part": Option(int, -1, "solve only this sub-problem (0-based) of the split; the parts' counts add up", lo=-1),
         "restarts": Option(
@@ -160,7 +171,9 @@ class Backtrack(SolverBase):
             if prefix:
                 res.solutions = [[whole.decode[k] for k in prefix] + sol for sol in res.solutions]
             return res
-        search = make_search(xcc, o["seed"], o["engine"], _grid(puzzle), o["sites"], o["sweep"])
+        search = make_search(
+            xcc, o["seed"], o["engine"], _grid(puzzle), o["sites"], o["sweep"], o["reconnoitre"], o["recon_sites"]
+        )
         found: list[list[int]] = []
         if o["resume"]:
             found = search.load(Path(o["resume"]), mode)
@@ -197,7 +210,16 @@ class Backtrack(SolverBase):
                 budget = min(budget, limits.nodes - spent)
             if (left is not None and left <= 0) or budget <= 0:
                 break
-            search = make_search(xcc, max(o["seed"], 0) + run, o["engine"], grid, o["sites"], o["sweep"])
+            search = make_search(
+                xcc,
+                max(o["seed"], 0) + run,
+                o["engine"],
+                grid,
+                o["sites"],
+                o["sweep"],
+                o["reconnoitre"],
+                o["recon_sites"],
+            )
             res = solve_xcc(search, "first", Limits(time_s=left, nodes=budget), progress, build_s)
             spent += int(res.stats.get("nodes") or 0)
             if res.status != Status.LIMIT:

@@ -159,10 +159,18 @@ class PolySearch(_Search):
         sweep: float = poly_tables.DEFAULT_SWEEP,
         pockets: bool = True,
         tables: poly_tables.PolyTables | None = None,
+        recon: int = 0,
+        recon_sites: int = poly.DEFAULT_RECON_SITES,
     ):
         self.xcc = xcc
         self.a = a = tables if tables is not None else poly_tables.build(xcc, grid, sweep)
         self.sites = sites
+        if recon not in (0, 1, 2) or recon_sites < 1:
+            raise UsageError(f"engine poly: reconnoitre depth is 0, 1 or 2 (not {recon}), over 1 site or more")
+        self.recon, self.recon_sites = recon, recon_sites
+        self.r_site = np.zeros(max(1, a.n_sites), np.int64)
+        self.r_cnt = np.zeros(max(1, a.n_sites), np.int64)
+        self.r_buf = np.zeros((3, max(1, a.max_col)), np.int64)
         # the deepest path: the sites over the fewest sites an option covers (its piece item is not a site:
         # counting it, a region of 16 hexominoes with spare pieces was given room for 15 and overran it)
         per = np.diff(a.os_ptr.astype(np.int64))
@@ -202,11 +210,12 @@ class PolySearch(_Search):
         a = self.a
         work = poly.PolyWork(
             self.board, self.first, self.base, self.cnt, self.pos, self.chosen, self.cbuf, self.scratch,
-            self.best_buf, self.uses, self.wit, self.later, self.deep, self.stamp, self.stack,
+            self.best_buf, self.uses, self.wit, self.later, self.deep, self.stamp, self.stack, self.r_site,
+            self.r_cnt, self.r_buf,
         )  # fmt: skip
         area = a.area if self.pockets else 0
         return poly.run(a, self.sites, work, area, self.st, self.prof, budget, stop_on_solution, split_depth,
-                        self.randomize)  # fmt: skip
+                        self.randomize, self.recon, self.recon_sites)  # fmt: skip
 
     def current_options(self) -> list[int]:
         return [int(o) for o in self.chosen[: int(self.st[LEVEL])]]
@@ -231,6 +240,8 @@ def make_search(
     grid: str | None = None,
     sites: int = poly.DEFAULT_SITES,
     sweep: float = poly_tables.DEFAULT_SWEEP,
+    recon: int = 0,
+    recon_sites: int = poly.DEFAULT_RECON_SITES,
 ) -> _Search:
     """The search engine for ``xcc``: bitsets when the clash rows are small, else dancing links;
     ``poly`` (asked for by name) for large polyform problems, given their ``grid``.
@@ -242,6 +253,8 @@ def make_search(
         engine = "bitset" if 0 < xcc.n_options <= BITSET_MAX_OPTIONS else "dlx"
     if engine not in ENGINES:
         raise UsageError(f"solver backtrack: engine must be auto, dlx, bitset or poly, not {engine!r}")
+    if recon and engine != "poly":
+        raise UsageError(f"solver backtrack: reconnoitre needs engine poly (not {engine})")
     if engine == "poly":
-        return PolySearch(xcc, seed, grid, sites, sweep)
+        return PolySearch(xcc, seed, grid, sites, sweep, recon=recon, recon_sites=recon_sites)
     return ENGINES[engine](xcc, seed)

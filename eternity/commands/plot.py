@@ -15,9 +15,14 @@ def cmd_plot(a) -> int:
 
 
 def add(sub) -> None:
-    s = sub.add_parser("plot", help="cactus, hardness, phase, clues or map plot from a results database")
+    s = sub.add_parser("plot", help="cactus, hardness, phase, clues, poly-phase or map plot from a results database")
     s.add_argument("db")
-    s.add_argument("--kind", choices=["cactus", "hardness", "phase", "clues", "map"], default="cactus")
+    s.add_argument(
+        "--kind",
+        choices=["cactus", "hardness", "phase", "clues", "poly-phase", "map"],
+        default="cactus",
+        help="poly-phase: median time against pieces, a panel a polyform set, its critical size marked",
+    )
     s.add_argument("-o", "--output", required=True)
     s.add_argument("--clock", choices=CLOCK_NAMES, default="solve", help="as for table")
     s.set_defaults(func=cmd_plot, outputs={"output": "image"})
