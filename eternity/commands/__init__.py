@@ -3,6 +3,7 @@ and the function that runs it.  ``COMMANDS`` is their order in `eternity --help`
 
 from eternity.commands import (
     check_proof,
+    checkerboard,
     commit,
     decode,
     enumerate_forms,
@@ -37,6 +38,7 @@ COMMANDS = [
     estimate,
     export,
     game,
+    checkerboard,
     run,
     tilability,
     table,

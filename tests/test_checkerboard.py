@@ -1,0 +1,66 @@
+"""Seed 003's checkerboard counts: the queens' distinct patterns and the 3-D rooks, each by two methods."""
+
+import json
+import math
+
+import pytest
+
+import solving
+from baseline.checkerboard import queens, rooks3d
+from eternity.cli import main
+from puzzles import catalog
+from puzzles.symmetry import distinct_count
+
+
+def test_burnside_gives_the_chapters_distinct_queens_to_13():
+    for n in range(4, 14):
+        assert queens.distinct(n)["distinct"] == queens.CHAPTER[n], n
+
+
+@pytest.mark.parametrize("n", [5, 6, 8, 9])
+def test_the_queens_counts_agree_with_the_xcc_search_and_its_canonical_keys(n):
+    r, _ = solving.solve_verified(solving.get("backtrack"), catalog.load(f"queens-{n}"), "all", solving.Limits())
+    d = queens.distinct(n)
+    assert d["solutions"] == len(r.solutions)
+    assert d["distinct"] == distinct_count(catalog.load(f"queens-{n}"), r.solutions)
+    fixed_half = sum(1 for s in r.solutions if {(n - 1 - a, n - 1 - b) for a, b in s} == {tuple(x) for x in s})
+    assert fixed_half == d["half_turn"]
+
+
+@pytest.mark.slow
+def test_the_queens_distinct_patterns_for_15_and_16():
+    assert queens.distinct(15)["distinct"] == 285_053
+    assert queens.distinct(16) == {
+        "n": 16, "solutions": 14_772_512, "quarter_turn": 64, "half_turn": 3_000, "distinct": 1_846_955
+    }  # fmt: skip
+
+
+def test_the_3d_rooks_match_the_chapter_to_r4_and_correct_it_at_5_and_6():
+    got = [rooks3d.count(r) for r in range(1, 7)]
+    assert got == [12, 132, 847, 3921, 14286, 43687]
+    assert got[:4] == [rooks3d.CHAPTER[r] for r in range(1, 5)]
+    assert [rooks3d.count_brute(r) for r in range(1, 5)] == got[:4]
+
+
+def test_cp_sat_counts_the_3d_rooks_the_same():
+    from cpmodel import rooks3d as cp
+
+    assert [cp.count(r) for r in range(1, 5)] == [12, 132, 847, 3921]
+
+
+def test_the_quasi_polynomial_holds_where_the_chapters_formula_does_not():
+    for r in range(0, 15):
+        assert rooks3d.formula(r) == rooks3d.count(r), r
+    assert math.isclose(float(rooks3d.printed_formula(1)), 11.000248, rel_tol=1e-6)  # the chapter's, as printed
+    # its "+ 1" moved outside the fraction, it gives the chapter's six figures: the two wrong ones too
+    assert [rooks3d.fitted_formula(r) for r in range(1, 7)] == [rooks3d.CHAPTER[r] for r in range(1, 7)]
+
+
+def test_the_command_prints_and_writes_json(capsys):
+    assert main(["checkerboard", "rooks3d", "--max", "6", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["rooks3d"]
+    assert [(r["R"], r["count"], r["chapter"]) for r in rows][4] == (5, 14286, 14506)
+    assert main(["checkerboard", "queens", "--max", "10"]) == 0
+    out = capsys.readouterr().out
+    assert "724" in out and "Burnside" in out
+    assert main(["checkerboard", "queens", "--max", "19"]) == 2
