@@ -86,6 +86,13 @@ def test_the_reconnoitre_shrinks_the_pentominoes_tree_and_is_asked_for_by_name()
     assert res.count == 8
 
 
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.integers(0, 10**6), st.integers(0, 3), st.sampled_from([1, 2]))
+def test_the_reconnoitre_counts_drafter_regions_with_excess_pieces(seed, excess, depth):
+    """Eternity's geometry, spare pieces on offer (so a site's options die for want of their piece too)."""
+    _check(region_puzzle("drafter", hexagon_region(2), 6, seed, excess)[0], recon=depth)
+
+
 @settings(max_examples=8, deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.integers(0, 10**6), st.integers(0, 3), st.booleans())
 def test_poly_counts_drafter_regions_with_excess_pieces_and_their_piece_uses(seed, excess, randomize):
