@@ -10,6 +10,30 @@ From Python (a notebook)::
 The command line is ``eternity`` (``eternity.cli``).  The functions import what they need when called.
 """
 
-from .api import grundy, load, results, run, snakes_and_ladders, solve, summary, verify
+from .api import (
+    busy_beaver,
+    grundy,
+    load,
+    queens_distinct,
+    results,
+    rooks3d,
+    run,
+    snakes_and_ladders,
+    solve,
+    summary,
+    verify,
+)
 
-__all__ = ["load", "solve", "verify", "run", "results", "summary", "grundy", "snakes_and_ladders"]
+__all__ = [
+    "load",
+    "solve",
+    "verify",
+    "run",
+    "results",
+    "summary",
+    "grundy",
+    "snakes_and_ladders",
+    "busy_beaver",
+    "queens_distinct",
+    "rooks3d",
+]

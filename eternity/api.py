@@ -172,6 +172,40 @@ def snakes_and_ladders(games: int = 100_000, seed: int = 0) -> dict[str, Any]:
     return snakes.analyse(games, seed)
 
 
+def busy_beaver(cards: int = 3, steps: int = 1000) -> dict[str, Any]:
+    """Every Turing machine of ``cards`` cards run and decided, as ``eternity game beaver`` prints it.
+
+    Args:
+        cards: states of the machines, 1 to 3 (three cards: 16,777,216 machines, about ten seconds).
+        steps: steps a machine runs before it is left undecided.
+
+    Returns:
+        The outcomes counted (halts, cycler, translated cycler, no stop card, backward reasoning,
+        undecided), the champions by ones and by steps with an example machine each, and ``decided``.
+    """
+    from baseline.games import beaver
+
+    return beaver.survey(cards, steps)
+
+
+def queens_distinct(n: int) -> dict[str, int]:
+    """The n queens' solutions, those a quarter and a half turn leave alone, and the distinct patterns
+    (Burnside's lemma), as ``eternity checkerboard queens`` prints them."""
+    from baseline.checkerboard import queens
+
+    return queens.distinct(n)
+
+
+def rooks3d(r_max: int = 6) -> pandas.DataFrame:
+    """The 3-D rooks for R = 1..``r_max`` beside the quasi-polynomial and seed 003's figures and formula,
+    as ``eternity checkerboard rooks3d`` prints them."""
+    import pandas
+
+    from baseline.checkerboard import rooks3d as r3
+
+    return pandas.DataFrame(r3.table(r_max))
+
+
 def summary(db: PathLike, clock: str = "solve") -> pandas.DataFrame:
     """The benchmark table of a results database as a DataFrame: one row a family, class and solver.
 

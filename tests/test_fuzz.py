@@ -150,7 +150,7 @@ FLAGS = {
     + OUTPUTS,
     "decode": PUZZLES + ["--from", "--model", "-o"] + SOLUTIONS + OUTPUTS,
     # small values only: --max 10,000 values Grundy's game for seconds, a fuzz case should not
-    "game": "grundy snakes nosuch --max --misere-max --games --json 0 1 5 30 x -2".split(),
+    "game": "grundy snakes beaver nosuch --max --misere-max --games --cards --steps --json 0 1 2 5 30 x -2".split(),
     "checkerboard": "queens rooks3d nosuch --max --json 0 1 5 10 30 x -2".split(),
     "table": DBS + ["--format", "md", "csv", "latex", "json", "nosuch", "--clock", "solve", "search", "total"],
     "plot": DBS + ["--kind", "cactus", "hardness", "nosuch", "--clock", "total", "-o"] + OUTPUTS,
@@ -251,8 +251,10 @@ SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switc
     ),
     "decode": ([PUZZLES], {"--from": SOLUTIONS, "--model": SOLUTIONS, "-o": OUTPUTS}),
     "game": (
-        [["grundy", "snakes", "x"]],
+        [["grundy", "snakes", "beaver", "x"]],
         {
+            "--cards": ["1", "2", "0", "4", "x"],
+            "--steps": ["50", "200", "10", "x"],
             "--max": ["1", "12", "40", "0", "x"],
             "--misere-max": ["5", "50", "x"],
             "--games": ["10", "0", "x"],

@@ -3,6 +3,7 @@
 import json
 
 import numpy as np
+import pytest
 
 from baseline.games import grundy
 from eternity.cli import main
@@ -81,3 +82,65 @@ def test_the_snakes_command(capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["most_likely"] == 20 and out["least"] == 8 and out["median"] == 80
     assert main(["game", "snakes", "--max", "50"]) == 2
+
+
+def test_every_two_card_machine_is_decided_and_the_champions_are_known():
+    from baseline.games import beaver
+
+    r = beaver.survey(2)
+    assert r["decided"] and r["machines"] == 20_736 and sum(r["outcomes"].values()) == 20_736
+    assert (r["max_ones"]["value"], r["max_steps"]["value"]) == (4, 6)
+    assert beaver.run_machine(r["max_steps"]["example"])["steps"] == 6
+
+
+def test_the_chapters_machines_do_what_it_says():
+    from baseline.games import beaver
+
+    got = beaver.chapter_examples()
+    assert got["stops after writing two 1's"] == {"outcome": "halts", "steps": 3, "ones": 2}
+    assert got["never stops, writes 1's forever"]["outcome"] == "translated cycler"
+    assert got["writes six 1's in 11 operations"] == {"outcome": "halts", "steps": 11, "ones": 6}
+    assert got["performs the most operations"]["steps"] == 21
+
+
+def test_the_deciders_never_call_a_halting_machine_otherwise():
+    """Every machine a decider calls non-halting is run far longer: none stops."""
+    import numpy as np
+
+    from baseline.games import beaver
+
+    n, steps = 2, 200
+    out = np.zeros((beaver.machines(n), 3), np.int64)
+    beaver._survey(n, 0, beaver.machines(n), steps, out)
+    long = np.zeros_like(out)
+    beaver._survey(n, 0, beaver.machines(n), 5000, long)
+    never = np.isin(out[:, 0], [beaver.CYCLER, beaver.TRANSLATED, beaver.NO_STOP])
+    assert never.sum() > 10_000 and not (long[never, 0] == beaver.HALTS).any()
+    tr = np.zeros((2, 2, 3), np.int64)
+    refuted = 0
+    for m in range(0, beaver.machines(n), 7):
+        beaver._decode(m, n, tr)
+        if beaver.backward_refutes(tr, 10):
+            refuted += 1
+            assert long[m, 0] != beaver.HALTS or long[m, 1] <= 10, m  # a refuted machine stops, if at all, early
+    assert refuted > 0
+
+
+@pytest.mark.slow
+def test_three_cards_give_the_chapters_champions():
+    from baseline.games import beaver
+
+    r = beaver.survey(3)
+    assert (r["max_ones"]["value"], r["max_steps"]["value"]) == (6, 21)
+    assert r["machines"] == 16**6 == beaver.CHAPTER["machines"]
+
+
+def test_the_beaver_command_writes_json(capsys):
+    import json
+
+    from eternity.cli import main
+
+    assert main(["game", "beaver", "--cards", "2", "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert r["max_ones"]["value"] == 4 and r["chapter"]["max_steps"] == 21
+    assert main(["game", "grundy", "--cards", "2"]) == 2

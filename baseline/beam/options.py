@@ -144,6 +144,16 @@ OPTIONS = {
         modes=("best",),
     ),
     "endgame_nodes": Option(int, 50_000_000, "node budget of one end-game exhaust", lo=1, fingerprint=False),
+    "reconnoitre": Option(
+        int,
+        0,
+        "polyforms: the end game's and the probes' exhaust branch by Selby's reconnoitre of this depth "
+        "(backtrack's option of the poly engine; 0: the most constrained site)",
+        lo=0,
+        hi=2,
+        features=(GRID,),
+        fingerprint=False,
+    ),
     "checkpoint": Option(str, "", "directory: write the frontier there at every level", fingerprint=False),
     "resume": Option(str, "", "directory: continue from the frontier written there", fingerprint=False),
     "weights": Option(str, "", "polyforms: JSON file of per-piece log-weights (eternity tilability)", features=(GRID,)),

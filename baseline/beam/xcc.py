@@ -357,7 +357,7 @@ class XCCBeamRun:
         (state i's options ``prefix_of(i)`` and the search's) is kept in ``_probe_solution``. Past
         the deadline the rest are kept unprobed."""
         if self._exhauster is None:
-            self._exhauster = PolySearch(self.xcc, tables=self.t)
+            self._exhauster = PolySearch(self.xcc, tables=self.t, recon=self.o["reconnoitre"])
         s = self._exhauster
         for i in np.nonzero(ok)[0]:
             if deadline is not None and time.perf_counter() >= deadline:
@@ -382,7 +382,7 @@ class XCCBeamRun:
         xcc = self.xcc
         if self.p.grid_name is not None and board is not None:
             if self._exhauster is None:
-                self._exhauster = PolySearch(xcc, tables=self.t)
+                self._exhauster = PolySearch(xcc, tables=self.t, recon=self.o["reconnoitre"])
             search, sub = self._exhauster, xcc
             search.restart(board)
         else:

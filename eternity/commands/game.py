@@ -12,6 +12,10 @@ MISERE_MAX = 60  # the misere search's default reach (heaps of 60: a fraction of
 def cmd_game(a) -> int:
     if a.name == "snakes":
         return _snakes(a)
+    if a.name == "beaver":
+        return _beaver(a)
+    if a.cards is not None or a.steps is not None:
+        raise UsageError("game grundy: --cards and --steps are the Busy Beaver's")
     from baseline.games import grundy
 
     if a.misere_max is not None and a.misere_max > a.max:
@@ -42,12 +46,49 @@ def cmd_game(a) -> int:
     return 0
 
 
+def _beaver(a) -> int:
+    """Every machine of n cards run and decided; the champions beside seed 003's."""
+    from baseline.games import beaver
+
+    if a.misere_max is not None or a.max != 100:
+        raise UsageError("game beaver: --max and --misere-max are Grundy's game's")
+    n = 3 if a.cards is None else a.cards
+    steps = 1000 if a.steps is None else a.steps
+    r = beaver.survey(n, steps)
+    r["chapter"] = {k: v for k, v in beaver.CHAPTER.items() if k != "examples"}
+    r["chapter_examples"] = beaver.chapter_examples()
+    if a.json:
+        _out(r)
+        return 0
+    print(f"{r['machines']:,} machines of {n} cards, each run up to {steps:,} steps")
+    for what, k in r["outcomes"].items():
+        print(f"  {what:<20} {k:>12,}")
+    for key, label in (("max_ones", "most ones"), ("max_steps", "most steps")):
+        c = r[key]
+        shown = "  ".join(
+            f"card {i + 1}: " + ", ".join(f"{w}{m}{nx}" for w, m, nx in card) for i, card in enumerate(c["example"])
+        )
+        print(f"{label:<12} {c['value']} ({c['machines']} machines), e.g. {shown}")
+    if n == 3:
+        print(f"seed 003: 3MAX1 = {beaver.CHAPTER['max_ones']}, 3MAXOP = {beaver.CHAPTER['max_steps']}")
+    for what, got in r["chapter_examples"].items():
+        print(f"seed 003's machine that {what}: {got['outcome']}, {got['steps']} steps, {got['ones']} ones")
+    if not r["decided"]:
+        print(
+            f"{r['outcomes']['undecided']:,} machines are left undecided: the maxima hold for every machine decided "
+            "(a machine that halts after more steps than the limit would be among the undecided)"
+        )
+    return 0
+
+
 def _snakes(a) -> int:
     """Snakes and ladders on the chapter's board: exact answers from the Markov chain, a simulation beside."""
     from baseline.games import snakes
 
     if a.misere_max is not None or a.max != 100:
         raise UsageError("game snakes: --max and --misere-max are Grundy's game's")
+    if a.cards is not None or a.steps is not None:
+        raise UsageError("game snakes: --cards and --steps are the Busy Beaver's")
     r = snakes.analyse(games=a.games)
     if a.json:
         _out(r)
@@ -70,8 +111,14 @@ def _snakes(a) -> int:
 
 
 def add(sub) -> None:
-    s = sub.add_parser("game", help="the chapter's games solved exactly: Grundy's game, snakes and ladders")
-    s.add_argument("name", choices=["grundy", "snakes"], help="the game (snakes: seed 003's board)")
+    s = sub.add_parser(
+        "game", help="the chapter's games solved exactly: Grundy's game, snakes and ladders, the Busy Beaver"
+    )
+    s.add_argument(
+        "name",
+        choices=["grundy", "snakes", "beaver"],
+        help="the game (snakes: seed 003's board; beaver: Turing machines)",
+    )
     s.add_argument("--max", type=arg(int, 1, 10_000), default=100, help="the largest heap valued (default: 100)")
     s.add_argument(
         "--misere-max",
@@ -80,6 +127,12 @@ def add(sub) -> None:
     )
     s.add_argument(
         "--games", type=arg(int, 1, 10_000_000), default=100_000, help="snakes: games simulated (default: 100,000)"
+    )
+    s.add_argument("--cards", type=arg(int, 1, 3), help="beaver: cards (states) of the machines (default: 3)")
+    s.add_argument(
+        "--steps",
+        type=arg(int, 40, 100_000),
+        help="beaver: steps a machine is run before it is called undecided (default: 1,000)",
     )
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_game)
