@@ -35,24 +35,14 @@ BACKWARD_DEPTH = 30  # steps followed back from a stop
 BACK = 128  # cells behind a new cell kept at each record, for the translated-cycler test
 RECORDS = 512  # records kept a side
 
-# seed 003's figures (section 6.5): 3MAX1, 3MAXOP, and its machines, cards as ((write, move, next) on 0, on 1),
-# next 0 meaning stop
-CHAPTER = {
-    "max_ones": 6,
-    "max_steps": 21,
-    "machines": 16 ** 6,
-    "examples": {
-        "stops after writing two 1's": (((1, "R", 2), (1, "R", 3)), ((1, "L", 3), (1, "R", 2)), ((1, "L", 2), (1, "R", 0))),
-        "never stops, writes 1's forever": (
-            ((1, "R", 2), (1, "R", 2)), ((1, "L", 1), (1, "R", 1)), ((1, "L", 2), (1, "R", 0))
-        ),
-        "writes six 1's in 11 operations": (
-            ((1, "R", 2), (1, "L", 3)), ((1, "R", 3), (1, "R", 0)), ((1, "L", 1), (0, "L", 2))
-        ),
-        "performs the most operations": (
-            ((1, "R", 2), (1, "R", 0)), ((1, "L", 2), (0, "R", 3)), ((1, "L", 3), (1, "L", 1))
-        ),
-    },
+# seed 003's figures (section 6.5): 3MAX1, 3MAXOP and the number of three-card machines
+CHAPTER = {"max_ones": 6, "max_steps": 21, "machines": 16**6}
+# its machines, cards as ((write, move, next) on 0, on 1), next 0 meaning stop
+EXAMPLES: dict[str, tuple] = {
+    "stops after writing two 1's": (((1, "R", 2), (1, "R", 3)), ((1, "L", 3), (1, "R", 2)), ((1, "L", 2), (1, "R", 0))),
+    "never stops, writes 1's forever": (((1, "R", 2), (1, "R", 2)), ((1, "L", 1), (1, "R", 1)), ((1, "L", 2), (1, "R", 0))),
+    "writes six 1's in 11 operations": (((1, "R", 2), (1, "L", 3)), ((1, "R", 3), (1, "R", 0)), ((1, "L", 1), (0, "L", 2))),
+    "performs the most operations": (((1, "R", 2), (1, "R", 0)), ((1, "L", 2), (0, "R", 3)), ((1, "L", 3), (1, "L", 1))),
 }  # fmt: skip
 
 
@@ -232,7 +222,7 @@ def survey(n: int, steps: int = 1000, chunk: int = 1 << 20, progress=None) -> di
         raise ValueError("cards: 1, 2 or 3 (four cards are 25.6 billion machines)")
     total = machines(n)
     counts = np.zeros(len(OUTCOMES), np.int64)
-    best = {"ones": (-1, 0, None), "steps": (-1, 0, None)}
+    best: dict[str, tuple[int, int, int]] = {"ones": (-1, 0, 0), "steps": (-1, 0, 0)}
     undecided: list[int] = []
     out = np.zeros((min(chunk, total), 3), np.int64)
     for first in range(0, total, chunk):
@@ -310,4 +300,4 @@ def _cards_of(n: int, m: int) -> list:
 
 def chapter_examples(steps: int = 1000) -> dict:
     """The chapter's four machines run: what each does beside what the chapter says."""
-    return {what: run_machine(cards, steps) for what, cards in CHAPTER["examples"].items()}
+    return {what: run_machine(cards, steps) for what, cards in EXAMPLES.items()}

@@ -55,7 +55,7 @@ def _beaver(a) -> int:
     n = 3 if a.cards is None else a.cards
     steps = 1000 if a.steps is None else a.steps
     r = beaver.survey(n, steps)
-    r["chapter"] = {k: v for k, v in beaver.CHAPTER.items() if k != "examples"}
+    r["chapter"] = dict(beaver.CHAPTER)
     r["chapter_examples"] = beaver.chapter_examples()
     if a.json:
         _out(r)
