@@ -13,6 +13,7 @@ The command line is ``eternity`` (``eternity.cli``).  The functions import what 
 from .api import (
     busy_beaver,
     grundy,
+    halves,
     load,
     queens_distinct,
     results,
@@ -36,4 +37,5 @@ __all__ = [
     "busy_beaver",
     "queens_distinct",
     "rooks3d",
+    "halves",
 ]

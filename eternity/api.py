@@ -196,6 +196,14 @@ def queens_distinct(n: int) -> dict[str, int]:
     return queens.distinct(n)
 
 
+def halves(n: int) -> dict[str, int]:
+    """McCarthy's cuts of the N x N board (N odd: its centre square missing) into two congruent halves, all
+    of them and up to the board's symmetries, as ``eternity checkerboard halves`` prints them."""
+    from baseline.checkerboard import halves as h
+
+    return h.distinct(n)
+
+
 def rooks3d(r_max: int = 6) -> pandas.DataFrame:
     """The 3-D rooks for R = 1..``r_max`` beside the quasi-polynomial and seed 003's figures and formula,
     as ``eternity checkerboard rooks3d`` prints them."""

@@ -64,3 +64,21 @@ def test_the_command_prints_and_writes_json(capsys):
     out = capsys.readouterr().out
     assert "724" in out and "Burnside" in out
     assert main(["checkerboard", "queens", "--max", "19"]) == 2
+
+
+def test_mccarthys_halves_match_the_chapter_and_the_listing_of_every_cut():
+    from baseline.checkerboard import halves
+
+    got = {n: halves.distinct(n)["distinct"] for n in range(2, 10)}
+    assert got[4] == 6 and got[8] == 92_263  # seed 003
+    assert [got[n] for n in (2, 6)] == [1, 255]
+    assert [got[n] for n in (3, 5, 7, 9)] == [1, 15, 1_897, 1_972_653]  # the centre square missing
+    for n in range(2, 7):  # every cut listed, each reduced to its least image: no argument about symmetries
+        assert halves.distinct_by_keys(n) == got[n], n
+
+
+@pytest.mark.slow
+def test_mccarthys_halves_for_ten():
+    from baseline.checkerboard import halves
+
+    assert halves.distinct(10) == {"n": 10, "cuts": 1_124_140_214, "distinct": 281_035_054}

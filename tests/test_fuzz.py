@@ -151,7 +151,7 @@ FLAGS = {
     "decode": PUZZLES + ["--from", "--model", "-o"] + SOLUTIONS + OUTPUTS,
     # small values only: --max 10,000 values Grundy's game for seconds, a fuzz case should not
     "game": "grundy snakes beaver nosuch --max --misere-max --games --cards --steps --json 0 1 2 5 30 x -2".split(),
-    "checkerboard": "queens rooks3d nosuch --max --json 0 1 5 10 30 x -2".split(),
+    "checkerboard": "queens rooks3d halves nosuch --max --json 0 1 5 8 30 x -2".split(),
     "table": DBS + ["--format", "md", "csv", "latex", "json", "nosuch", "--clock", "solve", "search", "total"],
     "plot": DBS + ["--kind", "cactus", "hardness", "nosuch", "--clock", "total", "-o"] + OUTPUTS,
     "run": "FILE:ok.toml FILE:bytes.bin FILE:missing.toml --db --jobs --executor local nosuch --scheduler x --quiet".split()
@@ -261,7 +261,10 @@ SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switc
             "--json": None,
         },
     ),  # fmt: skip
-    "checkerboard": ([["queens", "rooks3d", "x"]], {"--max": ["1", "8", "12", "0", "30", "x"], "--json": None}),
+    "checkerboard": (
+        [["queens", "rooks3d", "halves", "x"]],
+        {"--max": ["1", "8", "12", "0", "30", "x"], "--json": None},
+    ),
     "table": (
         [["FILE:ok.sqlite"] * 3 + DBS],
         {"--format": ["md", "csv", "latex", "json", "x"], "--clock": ["solve", "search", "total", "x"]},

@@ -7,7 +7,7 @@ import time
 from eternity.commands.common import _out
 from puzzles.ranges import arg
 
-LIMITS = {"queens": (16, 18), "rooks3d": (6, 24)}  # default and largest --max
+LIMITS = {"queens": (16, 18), "rooks3d": (6, 24), "halves": (9, 11)}  # default and largest --max
 
 
 def cmd_checkerboard(a) -> int:
@@ -17,7 +17,30 @@ def cmd_checkerboard(a) -> int:
         from puzzles.errors import UsageError
 
         raise UsageError(f"checkerboard {a.name}: --max is at most {top}, not {n_max}")
+    if a.name == "halves":
+        return _halves(a, n_max)
     return _queens(a, n_max) if a.name == "queens" else _rooks3d(a, n_max)
+
+
+def _halves(a, n_max: int) -> int:
+    from baseline.checkerboard import halves
+
+    halves.distinct(2)  # compile the search before any is timed
+    rows = []
+    for n in range(2, n_max + 1):
+        t0 = time.perf_counter()
+        r = halves.distinct(n)
+        rows.append({**r, "seconds": round(time.perf_counter() - t0, 3), "chapter": halves.CHAPTER.get(n)})
+    if a.json:
+        _out({"halves": rows})
+        return 0
+    print("   N  board                        cuts       distinct   seed 003   seconds")
+    for r in rows:
+        board = "whole" if r["n"] % 2 == 0 else "centre square missing"
+        c = "" if r["chapter"] is None else f"{r['chapter']:,}"
+        print(f"{r['n']:>4}  {board:<22} {r['cuts']:>13,} {r['distinct']:>14,}   {c:<10} {r['seconds']:>7.2f}")
+    print("a cut: a walk from the centre to the edge and its half-turned image; distinct up to the board's symmetries")
+    return 0
 
 
 def _queens(a, n_max: int) -> int:
@@ -72,18 +95,20 @@ def _rooks3d(a, n_max: int) -> int:
 
 def add(sub) -> None:
     s = sub.add_parser(
-        "checkerboard", help="seed 003's checkerboard counts: the queens' distinct patterns, the 3-D rooks"
+        "checkerboard",
+        help="seed 003's checkerboard counts: the queens' distinct patterns, the 3-D rooks, McCarthy's halves",
     )
     s.add_argument(
         "name",
-        choices=["queens", "rooks3d"],
+        choices=["queens", "rooks3d", "halves"],
         help="queens: distinct patterns of n queens by Burnside's lemma; rooks3d: 3R rooks on the 3x3x3 board, "
-        "R on every row, column and tube",
+        "R on every row, column and tube; halves: McCarthy's cuts of the N x N board into congruent halves",
     )
     s.add_argument(
         "--max",
         type=arg(int, 1, 1000),
-        help="the largest n (queens, default 16, at most 18) or R (rooks3d, default 6, at most 24)",
+        help="the largest n (queens, default 16, at most 18), R (rooks3d, default 6, at most 24) or N (halves, "
+        "default 9, at most 11; 10 takes a minute)",
     )
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_checkerboard)
