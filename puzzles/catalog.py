@@ -82,6 +82,7 @@ def names() -> list[str]:
     out += [f"queens-{n}" for n in range(4, 13)]
     out += [f"rooks-{n}" for n in range(1, 9)]
     out += [f"officers-{n}" for n in (3, 4, 5, 6, 10)] + ["officers-4-diagonal", "officers-10-diagonal"]
+    out += [f"latin-{n}-diagonal" for n in (4, 5, 6, 7)]
     out += ["magic-square-3", "magic-square-4", "magic-hexagon", "dudeney-hexagon", "court-cards"]
     out += [f"brendan-{w}x{h}" for w, h in _brendan_sizes()]
     out += eternity1.names()
@@ -133,6 +134,11 @@ def describe(name: str) -> str:
         return "Adams's magic hexagon: 1..19 in 19 hexagons, all 15 lines summing to 38"
     if name == "dudeney-hexagon":
         return "Dudeney's exercise: 1..19 in Adams's hexagon, its twelve lines of three summing to 23"
+    if name.startswith("latin-"):
+        return (
+            f"a diagonal Latin square of order {name.split('-')[1]}: each symbol once in every row, column and both "
+            "diagonals, first row fixed (any N works: latin-N-diagonal)"
+        )
     if name.endswith("-diagonal"):
         return (
             f"a pair of orthogonal Latin squares of order {name.split('-')[1]}, both diagonal (a magic square "
@@ -207,6 +213,11 @@ def _load(name: str):
         from .magic import MagicPuzzle
 
         return MagicPuzzle("hexagon", 3, "magic" if name == "magic-hexagon" else "dudeney", name=name)
+    m = re.fullmatch(r"latin-(\d+)-diagonal", name)
+    if m and 1 <= int(m.group(1)) <= 32:
+        from .latin import LatinPuzzle
+
+        return LatinPuzzle(int(m.group(1)), squares=1, diagonal=True, reduced=True, name=name)
     m = re.fullmatch(r"officers-(\d+)(-diagonal)?", name)
     if m and 2 <= int(m.group(1)) <= 32:
         from .latin import LatinPuzzle
