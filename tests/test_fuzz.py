@@ -150,7 +150,10 @@ FLAGS = {
     + OUTPUTS,
     "decode": PUZZLES + ["--from", "--model", "-o"] + SOLUTIONS + OUTPUTS,
     # small values only: --max 10,000 values Grundy's game for seconds, a fuzz case should not
-    "game": "grundy snakes beaver nosuch --max --misere-max --games --cards --steps --json 0 1 2 5 30 x -2".split(),
+    "game": (
+        "grundy snakes beaver foxgeese nosuch --max --misere-max --games --cards --steps --board --geese --foxes "
+        "--first --start fox geese far any --json 0 1 2 4 5 30 x -2"
+    ).split(),
     "checkerboard": "queens rooks3d halves nosuch --max --json 0 1 5 8 30 x -2".split(),
     "table": DBS + ["--format", "md", "csv", "latex", "json", "nosuch", "--clock", "solve", "search", "total"],
     "plot": DBS + ["--kind", "cactus", "hardness", "nosuch", "--clock", "total", "-o"] + OUTPUTS,
@@ -251,8 +254,13 @@ SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switc
     ),
     "decode": ([PUZZLES], {"--from": SOLUTIONS, "--model": SOLUTIONS, "-o": OUTPUTS}),
     "game": (
-        [["grundy", "snakes", "beaver", "x"]],
+        [["grundy", "snakes", "beaver", "foxgeese", "x"]],
         {
+            "--board": ["4", "6", "5", "11", "x"],
+            "--geese": ["1", "2", "3", "9"],
+            "--foxes": ["1", "2", "3"],
+            "--first": ["fox", "geese", "x"],
+            "--start": ["far", "any", "x"],
             "--cards": ["1", "2", "0", "4", "x"],
             "--steps": ["50", "200", "10", "x"],
             "--max": ["1", "12", "40", "0", "x"],

@@ -144,3 +144,57 @@ def test_the_beaver_command_writes_json(capsys):
     r = json.loads(capsys.readouterr().out)
     assert r["max_ones"]["value"] == 4 and r["chapter"]["max_steps"] == 21
     assert main(["game", "grundy", "--cards", "2"]) == 2
+
+
+def test_fox_and_geese_as_the_chapter_says():
+    """Four geese beat the fox on 8 x 8 whoever moves first and wherever the fox starts; on 4 x 4 the fox moving
+    first beats two geese from the middle squares (2,1) and (2,3), and loses from the last row."""
+    from baseline.games import foxgeese
+
+    for first in ("fox", "geese"):
+        assert foxgeese.solve(8, 4, 1, first, "any")["winner"] == "geese"
+    small = foxgeese.solve(4, 2, 1, "fox", "any")["starts"]
+    assert {sq for sq, w in small.items() if w == "fox"} == {"2,1", "2,3"}
+    assert foxgeese.solve(4, 2, 1, "fox", "far")["winner"] == "geese"
+    assert foxgeese.solve(4, 1, 1, "fox", "far")["winner"] == "fox"  # one goose cannot hold a line
+
+
+@pytest.mark.parametrize("n", [4, pytest.param(6, marks=pytest.mark.slow)])
+def test_a_fox_and_geese_value_agrees_with_a_plain_game_tree_search(n):
+    """An independent minimax over the whole game tree (squares as (row, column) pairs, no memo, no masks)
+    agrees with the memoised search on every start of the 4 x 4 (and, slow, 6 x 6: four minutes) board, both
+    sides moving first."""
+    from baseline.games import foxgeese
+
+    def value(n, fox, geese, fox_moves):  # True: the fox wins
+        free = {sq for sq in foxgeese.dark(n)} - {fox} - set(geese)
+        step = [(fox[0] + a, fox[1] + d) for a in (-1, 1) for d in (-1, 1)]
+        through = fox[0] <= min(r for r, _ in geese)
+        if fox_moves:
+            moves = [sq for sq in step if sq in free]
+            if not moves:
+                return False
+            return through or any(value(n, sq, geese, False) for sq in moves)
+        if through:
+            return True
+        moves = [(g, (g[0] + 1, g[1] + d)) for g in geese for d in (-1, 1) if (g[0] + 1, g[1] + d) in free]
+        if not moves:
+            return True
+        return all(value(n, fox, tuple(t if x == g else x for x in geese), True) for g, t in moves)
+
+    geese = tuple((0, c) for c in range(n) if c % 2 == 1)
+    for first in ("fox", "geese"):
+        got = foxgeese.solve(n, len(geese), 1, first, "any")["starts"]
+        for sq, w in got.items():
+            fox = tuple(map(int, sq.split(",")))
+            assert ("fox" if value(n, fox, geese, first == "fox") else "geese") == w, (n, first, sq)
+
+
+def test_the_foxgeese_command(capsys):
+    from eternity.cli import main
+
+    assert main(["game", "foxgeese", "--board", "4", "--start", "any", "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert r["starts"]["2,1"] == "fox"
+    assert main(["game", "foxgeese", "--board", "5"]) == 2
+    assert main(["game", "grundy", "--board", "4"]) == 2

@@ -14,8 +14,11 @@ def cmd_game(a) -> int:
         return _snakes(a)
     if a.name == "beaver":
         return _beaver(a)
+    if a.name == "foxgeese":
+        return _foxgeese(a)
     if a.cards is not None or a.steps is not None:
         raise UsageError("game grundy: --cards and --steps are the Busy Beaver's")
+    _no_fox_flags(a)
     from baseline.games import grundy
 
     if a.misere_max is not None and a.misere_max > a.max:
@@ -46,12 +49,51 @@ def cmd_game(a) -> int:
     return 0
 
 
+FOX_FLAGS = ("board", "geese", "foxes", "first", "start")
+
+
+def _no_fox_flags(a) -> None:
+    given = [f"--{f}" for f in FOX_FLAGS if getattr(a, f) is not None]
+    if given:
+        raise UsageError(f"game {a.name}: {', '.join(given)} {'is' if len(given) == 1 else 'are'} for fox and geese")
+
+
+def _foxgeese(a) -> int:
+    """Fox and geese valued by exhaustive search from every start; the chapter's claims beside."""
+    from baseline.games import foxgeese
+
+    if a.misere_max is not None or a.max != 100 or a.cards is not None or a.steps is not None:
+        raise UsageError("game foxgeese: --max, --misere-max, --cards and --steps belong to other games")
+    n = 8 if a.board is None else a.board
+    if n % 2:
+        raise UsageError(f"game foxgeese: --board is even (the geese fill row 0's dark squares), not {n}")
+    geese = n // 2 if a.geese is None else a.geese
+    if geese > n // 2:
+        raise UsageError(f"game foxgeese: --geese is at most {n // 2} on a board of {n}, not {geese}")
+    foxes = 1 if a.foxes is None else a.foxes
+    r = foxgeese.solve(n, geese, foxes, a.first or "fox", a.start or "far")
+    if a.json:
+        _out(r)
+        return 0
+    who = "foxes" if foxes > 1 else "fox"
+    print(
+        f"{n} x {n}, {geese} geese against {foxes} {who}, {r['first']} moving first, the {who} starting "
+        f"{'on the last row' if r['start'] == 'far' else 'on any free dark square'}: {r['winner']} "
+        f"({r['positions']:,} positions valued)"
+    )
+    if r["winner"] == "depends on the start":
+        for sq, w in r["starts"].items():
+            print(f"  {who} on {sq}: {w}")
+    return 0
+
+
 def _beaver(a) -> int:
     """Every machine of n cards run and decided; the champions beside seed 003's."""
     from baseline.games import beaver
 
     if a.misere_max is not None or a.max != 100:
         raise UsageError("game beaver: --max and --misere-max are Grundy's game's")
+    _no_fox_flags(a)
     n = 3 if a.cards is None else a.cards
     steps = 1000 if a.steps is None else a.steps
     r = beaver.survey(n, steps)
@@ -89,6 +131,7 @@ def _snakes(a) -> int:
         raise UsageError("game snakes: --max and --misere-max are Grundy's game's")
     if a.cards is not None or a.steps is not None:
         raise UsageError("game snakes: --cards and --steps are the Busy Beaver's")
+    _no_fox_flags(a)
     r = snakes.analyse(games=a.games)
     if a.json:
         _out(r)
@@ -112,12 +155,13 @@ def _snakes(a) -> int:
 
 def add(sub) -> None:
     s = sub.add_parser(
-        "game", help="the chapter's games solved exactly: Grundy's game, snakes and ladders, the Busy Beaver"
+        "game",
+        help="the chapter's games solved exactly: Grundy's game, snakes and ladders, the Busy Beaver, fox and geese",
     )
     s.add_argument(
         "name",
-        choices=["grundy", "snakes", "beaver"],
-        help="the game (snakes: seed 003's board; beaver: Turing machines)",
+        choices=["grundy", "snakes", "beaver", "foxgeese"],
+        help="the game (snakes: seed 003's board; beaver: Turing machines; foxgeese: fox and geese)",
     )
     s.add_argument("--max", type=arg(int, 1, 10_000), default=100, help="the largest heap valued (default: 100)")
     s.add_argument(
@@ -133,6 +177,13 @@ def add(sub) -> None:
         "--steps",
         type=arg(int, 40, 100_000),
         help="beaver: steps a machine is run before it is called undecided (default: 1,000)",
+    )
+    s.add_argument("--board", type=arg(int, 2, 10), help="foxgeese: the board's side, even (default: 8)")
+    s.add_argument("--geese", type=arg(int, 1, 5), help="foxgeese: geese on row 0 (default: half the side)")
+    s.add_argument("--foxes", type=arg(int, 1, 2), help="foxgeese: foxes (default: 1)")
+    s.add_argument("--first", choices=["fox", "geese"], help="foxgeese: who moves first (default: fox)")
+    s.add_argument(
+        "--start", choices=["far", "any"], help="foxgeese: the fox starts on the last row (far, default) or anywhere"
     )
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_game)
