@@ -238,10 +238,12 @@ def config_markdown() -> str:
         config.SolverSpec,
         families.EdgeFamily,
         families.PolyformFamily,
+        families.PiecesFamily,
         families.BuiltinFamily,
         families.FilesFamily,
         families.ExcessFamily,
         families.Range,
+        families.Around,
     ]
     family_kinds = typing.get_args(typing.get_args(families.Family)[0])
     missing = [m for m in family_kinds if m not in models]
