@@ -70,3 +70,40 @@ def test_repair_phase_improves_or_keeps_the_beam_board():
     assert rp["to"] == r.best_score >= rp["from"]
     assert rp["assign_steps"] > 0 and rp["tail_passes"] > 0
     assert verify(p, r.solutions[0], allow_mismatch=True).score == r.best_score
+
+
+def test_the_cpsat_block_is_exact_against_the_window_search_and_never_loses():
+    """A 2x2 block re-solved by CP-SAT (both formulations) reaches the exhaustive window search's optimum; on a
+    scrambled board every block step keeps the rules and the score it reports."""
+    from baseline.beam.repair_cpsat import CpsatBlock
+    from baseline.beam.repair_cpsat import _touching as block_touching
+
+    p, sol = generate.edge_puzzle(5, 5, 2, 3, 11)
+    rep = Repair(p)
+    pc, rt = rep.board(scrambled(p, sol, 4))
+    cells = np.array([6, 7, 11, 12], np.int64)
+    win = np.full(p.n_cells, -1, np.int64)
+    win[cells] = np.arange(4)
+    pc2, rt2 = pc.copy(), rt.copy()
+    best, _ = _window_search(
+        cells, pc[cells].copy(), pc2, rt2, rep.col, rep.nb, rep.allowed, win, 10**9, 0, False, pc[cells].copy(),
+        rt[cells].copy(),
+    )  # fmt: skip
+    for model in ("tables", "one-hot"):
+        b = CpsatBlock(p.rows, p.cols, rep.col, rep.nb, rep.allowed, rep.movable, rep.rng, 30.0, 2, 2, 2, model)
+        pc3, rt3 = pc.copy(), rt.copy()
+        b._block = lambda *_: cells  # the same block as the window search's
+        gain = b.step(pc3, rt3, np.array([6]))
+        assert b.stats["cpsat_optimal"] == 1
+        assert (
+            block_touching(cells, pc3, rt3, rep.col, rep.nb) == best == _touching(cells, pc, rt, rep.col, rep.nb) + gain
+        )
+    p, sol = generate.edge_puzzle(7, 7, 3, 5, 3)
+    rep = Repair(p, 3, (3, 3), 1.0)
+    pc, rt = rep.board(scrambled(p, sol, 3))
+    for _ in range(6):
+        before = rep.score(pc, rt)
+        delta = rep.block_step(pc, rt)
+        assert delta >= 0 and rep.score(pc, rt) == before + delta
+        assert sorted(pc) == list(range(p.n_pieces))
+    assert not verify(p, rep.placements(pc, rt), allow_mismatch=True).problems

@@ -62,7 +62,7 @@ class BestMode:
         (``repair.Repair``) on the best board, until the deadline."""
         from baseline.beam.repair import Repair
 
-        rep = Repair(self.p, self.o["seed"], _window_shape(self.o["window"]))
+        rep = Repair(self.p, self.o["seed"], _window_shape(self.o["window"]), self.o["lns_s"])
         start, total = self.best_score, deadline - time.perf_counter()
         tails = {"passes": 0, "better": 0}
         rng = np.random.default_rng([self.o["seed"], 0x7A11])
@@ -82,7 +82,7 @@ class BestMode:
                 tails["better"] += int(self.best_score > before)
             lns_s = min(max(1.0, total / 12), deadline - time.perf_counter())
             if lns_s > 0:
-                rep.run(self.best_pl, time.perf_counter() + lns_s, better)
+                rep.run(self.best_pl, time.perf_counter() + lns_s, better, block_share=self.o["lns"])
         self.stats["repair"] = {
             **rep.stats,
             "tail_passes": tails["passes"],

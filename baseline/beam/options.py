@@ -46,6 +46,19 @@ OPTIONS = {
         modes=("best",),
         fingerprint=False,
     ),
+    "lns": Option(
+        float,
+        0.0,
+        "best mode, repair: the share of large-neighbourhood steps that re-solve a k x k block around a mismatch "
+        "by CP-SAT, k adapting between 3 and 8 (baseline/beam/repair_cpsat.py)",
+        lo=0.0,
+        hi=1.0,
+        modes=("best",),
+        fingerprint=False,
+    ),
+    "lns_s": Option(
+        float, 2.0, "best mode, repair: CP-SAT's seconds for one block", lo=0.05, modes=("best",), fingerprint=False
+    ),
     "window": Option(
         str,
         "3x3",

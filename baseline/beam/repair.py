@@ -26,12 +26,16 @@ Board arrays: ``pc[cell]`` the piece, ``rt[cell]`` its rotation;
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
 from scipy.optimize import linear_sum_assignment
 
 from puzzles.edge import EdgePlacement, EdgePuzzle
+
+if TYPE_CHECKING:
+    from baseline.beam.repair_cpsat import CpsatBlock
 
 
 @njit(cache=True)
@@ -214,7 +218,7 @@ def _window_search(cells, pieces, pc, rt, col, nb, allowed, order_in_win, budget
 class Repair:
     """Large-neighbourhood search from a full board (module docstring)."""
 
-    def __init__(self, p: EdgePuzzle, seed: int = 0, window: tuple[int, int] = (2, 3)):
+    def __init__(self, p: EdgePuzzle, seed: int = 0, window: tuple[int, int] = (2, 3), block_s: float = 2.0):
         self.p = p
         n = p.n_cells
         self.rng = np.random.default_rng([0x4E9A, seed])
@@ -250,6 +254,8 @@ class Repair:
         self.classes = [cl for cl in self.classes if len(cl) >= 2]
         self.movable = np.array([c not in fixed for c in range(n)], np.bool_)
         self.window = window
+        self.block_s = block_s
+        self._block: CpsatBlock | None = None  # the CP-SAT neighbourhood, made when first used
         self.stats = {
             "assign_steps": 0,
             "window_steps": 0,
@@ -333,9 +339,26 @@ class Repair:
             return 0
         return int(best - before)
 
+    def block_step(self, pc, rt) -> int:
+        """A k x k block around a random mismatch re-solved by CP-SAT (``repair_cpsat``); returns the change."""
+        if self._block is None:
+            from baseline.beam.repair_cpsat import CpsatBlock
+
+            self._block = CpsatBlock(
+                self.p.rows, self.p.cols, self.col, self.nb, self.allowed, self.movable, self.rng, self.block_s
+            )
+        return self._block.step(pc, rt, _mismatched(pc, rt, self.col, self.nb))
+
     # ---------------------------------------------------------------- the run
     def run(
-        self, placements, deadline: float, on_better=None, assign_share: float = 0.5, kick: float = 0.05, drift: int = 3
+        self,
+        placements,
+        deadline: float,
+        on_better=None,
+        assign_share: float = 0.5,
+        kick: float = 0.05,
+        drift: int = 3,
+        block_share: float = 0.0,
     ):
         """Improve the board until the deadline; ``on_better(placements, score)`` at each new best.
 
@@ -349,7 +372,9 @@ class Repair:
         top = len(self.p.joins())
         while time.perf_counter() < deadline and best < top:
             u = self.rng.random()
-            if u < kick:
+            if block_share > 0 and self.rng.random() < block_share:
+                cur += self.block_step(pc, rt)
+            elif u < kick:
                 cur += self.window_step(pc, rt, loss=1)
             elif u < kick + (1 - kick) * assign_share:
                 cur += self.assign_step(pc, rt)
@@ -365,6 +390,10 @@ class Repair:
                 pc[:], rt[:] = best_pc, best_rt
                 cur = best
                 self.stats["restarts"] += 1
+        if self._block is not None:
+            for key, v in self._block.stats.items():
+                self.stats[key] = v
+            self.stats["cpsat_block"] = self._block.k
         assert cur == self.score(pc, rt), "repair lost track of its score"
         return self.placements(best_pc, best_rt), best
 

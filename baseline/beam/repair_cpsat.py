@@ -1,0 +1,214 @@
+"""A large neighbourhood of an Eternity II board re-solved to optimality by CP-SAT.
+
+The repair phase's exact neighbourhoods (``repair.py``) move at most a 2x3 window together, because only
+a hand-written search solves them, or many cells that are never neighbours (an assignment).  This one
+frees a square block of k x k cells around a mismatched join (25 cells for k = 5) and lets CP-SAT
+re-place its pieces among its cells, maximising the matched joins inside the block and to its frame,
+with the board's own filling as the hint, so the answer is never worse than the board.
+
+The model: x[i, j, r] = 1 when piece i stands on cell j turned r (only the turns the border rule allows
+there); each cell one piece, each piece one cell.  A join to the frame is matched when the colour the
+piece shows equals the frame's: a linear term.  A join inside the block is matched when both ends show
+one colour: for each colour k, y[e, k] <= (the left end shows k) and y[e, k] <= (the right end shows k),
+and the join's match is the sum of its y; maximising makes that sum exactly the match.
+
+The block grows by one when a call ends proven optimal within half its time budget and shrinks by one when
+it ends unproven (as OR-Tools' own LNS adapts its neighbourhoods), between ``k_min`` and ``k_max``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+class CpsatBlock:
+    """The CP-SAT neighbourhood of one board (arrays as ``repair.Repair`` keeps them)."""
+
+    def __init__(self, rows, cols, col, nb, allowed, movable, rng, time_s=2.0, k=4, k_min=3, k_max=8, model="tables"):
+        self.rows, self.cols = rows, cols
+        self.model = model
+        self.col, self.nb, self.allowed, self.movable = col, nb, allowed, movable
+        self.rng = rng
+        self.time_s, self.k, self.k_min, self.k_max = time_s, k, k_min, k_max
+        self.stats = {"cpsat_steps": 0, "cpsat_optimal": 0, "cpsat_better": 0, "cpsat_cells": 0}
+
+    def _block(self, pc, rt, bad) -> np.ndarray:
+        c = int(bad[self.rng.integers(len(bad))])
+        k = self.k
+        r0, c0 = divmod(c, self.cols)
+        top = int(np.clip(r0 - self.rng.integers(k), 0, max(0, self.rows - k)))
+        left = int(np.clip(c0 - self.rng.integers(k), 0, max(0, self.cols - k)))
+        cells = [
+            (top + i) * self.cols + left + j
+            for i in range(min(k, self.rows))
+            for j in range(min(k, self.cols))
+            if self.movable[(top + i) * self.cols + left + j]
+        ]
+        return np.array(cells, np.int64)
+
+    def step(self, pc, rt, bad) -> int:
+        """Re-place a block around one of the mismatched joins ``bad``; returns the joins gained (>= 0)."""
+        if len(bad) == 0:
+            return 0
+        cells = self._block(pc, rt, bad)
+        if len(cells) < 2:
+            return 0
+        build = self._tables if self.model == "tables" else self._one_hot
+        m, decode, hint_ok = build(cells, pc, rt)
+        return self._solve(m, decode, cells, pc, rt)
+
+    def _tables(self, cells, pc, rt):
+        """Each cell's (piece, turn) one integer, its four colours tied to it by a table; a join's match
+        variable tied to the equality of its two colours both ways; the pieces all different."""
+        from ortools.sat.python import cp_model
+
+        col, nb, allowed = self.col, self.nb, self.allowed
+        pieces = [int(q) for q in pc[cells]]
+        where = {int(c): j for j, c in enumerate(cells)}
+        m = cp_model.CpModel()
+        n_col = int(col.max()) + 1
+        choice, piece_of, shows = [], [], []
+        for j, c in enumerate(cells):
+            rows = []
+            for i, q in enumerate(pieces):
+                a = allowed[q, c]
+                if a < 0:
+                    continue
+                for r in range(4) if a == 4 else (a,):
+                    rows.append((len(rows), i, *(int(col[q, r, s]) for s in range(4)), r))
+            z = m.new_int_var(0, len(rows) - 1, "")
+            pi = m.new_int_var(0, len(pieces) - 1, "")
+            cs = [m.new_int_var(0, n_col - 1, "") for _ in range(4)]
+            rr = m.new_int_var(0, 3, "")
+            m.add_allowed_assignments([z, pi, *cs, rr], rows)
+            choice.append((z, rows, rr))
+            piece_of.append(pi)
+            shows.append(cs)
+            home = next((t for t in rows if t[1] == j and t[6] == int(rt[c])), None)
+            if home is not None:
+                m.add_hint(z, home[0])
+        m.add_all_different(piece_of)
+        terms = []
+        for j, c in enumerate(cells):
+            for s in range(4):
+                d = int(nb[c, s])
+                if d < 0:
+                    continue
+                if d in where:
+                    if where[d] < j:
+                        continue
+                    e = m.new_bool_var("")
+                    m.add(shows[j][s] == shows[where[d]][(s + 2) & 3]).only_enforce_if(e)
+                    m.add(shows[j][s] != shows[where[d]][(s + 2) & 3]).only_enforce_if(~e)
+                    terms.append(e)
+                else:
+                    f = int(col[pc[d], rt[d], (s + 2) & 3])
+                    e = m.new_bool_var("")
+                    m.add(shows[j][s] == f).only_enforce_if(e)
+                    m.add(shows[j][s] != f).only_enforce_if(~e)
+                    terms.append(e)
+        m.maximize(sum(terms))
+
+        def decode(solver):
+            out = []
+            for j, (z, rows, _) in enumerate(choice):
+                t = rows[solver.value(z)]
+                out.append((j, pieces[t[1]], t[6]))
+            return out
+
+        return m, decode, True
+
+    def _one_hot(self, cells, pc, rt):
+        """x[i, j, r] one-hot, a join's match as the sum over colours of y <= both ends showing it."""
+        from ortools.sat.python import cp_model
+
+        col, nb, allowed = self.col, self.nb, self.allowed
+        pieces = pc[cells].copy()
+        where = {int(c): j for j, c in enumerate(cells)}
+        m = cp_model.CpModel()
+        x: dict[tuple[int, int, int], cp_model.IntVar] = {}
+        for i, q in enumerate(pieces):
+            for j, c in enumerate(cells):
+                a = allowed[q, c]
+                if a < 0:
+                    continue
+                for r in range(4) if a == 4 else (a,):
+                    x[i, j, r] = m.new_bool_var("")
+        for j in range(len(cells)):
+            m.add_exactly_one(v for (i, jj, r), v in x.items() if jj == j)
+        for i in range(len(pieces)):
+            m.add_exactly_one(v for (ii, j, r), v in x.items() if ii == i)
+        at: dict[int, list] = {j: [] for j in range(len(cells))}
+        for (i, j, r), v in x.items():
+            at[j].append((int(pieces[i]), r, v))
+        terms = []
+        for j, c in enumerate(cells):
+            for s in range(4):
+                d = int(nb[c, s])
+                if d < 0:
+                    continue
+                if d in where:
+                    if where[d] < j:
+                        continue  # counted from the other end
+                    jd = where[d]
+                    colours = {int(col[q, r, s]) for q, r, _ in at[j]} & {
+                        int(col[q, r, (s + 2) & 3]) for q, r, _ in at[jd]
+                    }
+                    for kcol in colours:
+                        y = m.new_bool_var("")
+                        m.add(y <= sum(v for q, r, v in at[j] if col[q, r, s] == kcol))
+                        m.add(y <= sum(v for q, r, v in at[jd] if col[q, r, (s + 2) & 3] == kcol))
+                        terms.append(y)
+                else:
+                    f = col[pc[d], rt[d], (s + 2) & 3]
+                    terms.extend(v for q, r, v in at[j] if col[q, r, s] == f)
+        m.maximize(sum(terms))
+        for (i, j, r), v in x.items():  # the board as it stands: the hint
+            m.add_hint(v, int(j == i and rt[cells[i]] == r))
+
+        def decode(solver):
+            return [(j, int(pieces[i]), r) for (i, j, r), v in x.items() if solver.value(v)]
+
+        return m, decode, True
+
+    def _solve(self, m, decode, cells, pc, rt) -> int:
+        from ortools.sat.python import cp_model
+
+        col, nb = self.col, self.nb
+        solver = cp_model.CpSolver()
+        solver.parameters.max_time_in_seconds = self.time_s
+        solver.parameters.num_workers = 1
+        t = solver.solve(m)
+        self.stats["cpsat_steps"] += 1
+        self.stats["cpsat_cells"] += len(cells)
+        optimal = t == cp_model.OPTIMAL
+        self.stats["cpsat_optimal"] += int(optimal)
+        if optimal and solver.wall_time < self.time_s / 2:
+            self.k = min(self.k_max, self.k + 1)
+        elif not optimal:
+            self.k = max(self.k_min, self.k - 1)
+        if t not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+            return 0
+        before = _touching(cells, pc, rt, col, nb)
+        saved_pc, saved_rt = pc[cells].copy(), rt[cells].copy()
+        for j, q, r in decode(solver):
+            pc[cells[j]], rt[cells[j]] = q, r
+        after = _touching(cells, pc, rt, col, nb)
+        if after < before:  # never worse than the board (a time-out may return less than the hint)
+            pc[cells], rt[cells] = saved_pc, saved_rt
+            return 0
+        self.stats["cpsat_better"] += int(after > before)
+        return int(after - before)
+
+
+def _touching(cells, pc, rt, col, nb) -> int:
+    inside = set(int(c) for c in cells)
+    m = 0
+    for c in cells:
+        for s in range(4):
+            d = int(nb[c, s])
+            if d < 0 or (d in inside and d < c):
+                continue
+            if col[pc[c], rt[c], s] == col[pc[d], rt[d], (s + 2) & 3]:
+                m += 1
+    return m
