@@ -339,14 +339,19 @@ class Repair:
             return 0
         return int(best - before)
 
-    def block_step(self, pc, rt) -> int:
-        """A k x k block around a random mismatch re-solved by CP-SAT (``repair_cpsat``); returns the change."""
+    def block_step(self, pc, rt, deadline: float | None = None) -> int:
+        """A k x k block around a random mismatch re-solved by CP-SAT (``repair_cpsat``); returns the change.
+        ``deadline``: CP-SAT's time for the block is cut to what is left before it."""
         if self._block is None:
             from baseline.beam.repair_cpsat import CpsatBlock
 
             self._block = CpsatBlock(
                 self.p.rows, self.p.cols, self.col, self.nb, self.allowed, self.movable, self.rng, self.block_s
             )
+        left = self.block_s if deadline is None else deadline - time.perf_counter()
+        if left < 0.05:
+            return 0
+        self._block.time_s = min(self.block_s, left)
         return self._block.step(pc, rt, _mismatched(pc, rt, self.col, self.nb))
 
     # ---------------------------------------------------------------- the run
@@ -373,7 +378,7 @@ class Repair:
         while time.perf_counter() < deadline and best < top:
             u = self.rng.random()
             if block_share > 0 and self.rng.random() < block_share:
-                cur += self.block_step(pc, rt)
+                cur += self.block_step(pc, rt, deadline)
             elif u < kick:
                 cur += self.window_step(pc, rt, loss=1)
             elif u < kick + (1 - kick) * assign_share:
