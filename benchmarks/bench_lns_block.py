@@ -47,10 +47,9 @@ def main() -> None:
             cells = block._block(pc0, rt0, bad)
             for m in MODELS:
                 b = CpsatBlock(p.rows, p.cols, rep.col, rep.nb, rep.allowed, rep.movable, rng, a.seconds, k, k, k, m)
-                b._block = lambda *_, cells=cells: cells
                 pc, rt = pc0.copy(), rt0.copy()
                 t = time.perf_counter()
-                gain = b.step(pc, rt, bad)
+                gain = b.step(pc, rt, bad, cells)
                 got[m].append((b.stats["cpsat_optimal"], time.perf_counter() - t, gain))
         for m in MODELS:
             xs = got[m]

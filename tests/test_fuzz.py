@@ -131,7 +131,10 @@ FLAGS = {
     + "--solver backtrack edge-backtrack cpsat sat beam nosuch --mode first count all best --opt width=10 width=-5 width=0 order=mrv order=nosuch engine=dlx backend=kissat404 backend=minisat22 workers=2 seed=3 = nokey --distinct --time-limit --node-limit --limit --show --json --quiet -o --svg --checkpoint --resume".split()
     + NUMBERS
     + OUTPUTS,
-    "verify": PUZZLES + SOLUTIONS + ["--score", "--json", "--commitment", "FILE:e3commit.json", "FILE:e3half.json"],
+    "verify": PUZZLES
+    + SOLUTIONS
+    + ["--score", "--json", "--commitment", "FILE:e3commit.json", "FILE:e3half.json", "--windows", "--window-time"]
+    + ["2", "3", "9", "0.1", "x"],
     # no -o in the loose vocabularies: "-o FILE:e3sol.json" there would write over the world's own files
     "commit": PUZZLES + SOLUTIONS + OUTPUTS,
     "open": PUZZLES + SOLUTIONS + PROOF_FILES + ["--side", "left", "right", "x"] + OUTPUTS,
@@ -198,7 +201,13 @@ SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switc
     ),
     "verify": (
         [["FILE:e3.json"] * 4 + PUZZLES, ["FILE:e3sol.json"] * 4 + SOLUTIONS + ["FILE:e3half.json"]],
-        {"--score": None, "--json": None, "--commitment": PROOF_FILES},
+        {
+            "--score": None,
+            "--json": None,
+            "--commitment": PROOF_FILES,
+            "--windows": ["2", "3", "9", "x"],
+            "--window-time": ["0.1", "0", "x"],
+        },
     ),
     "commit": ([["FILE:e3.json"] * 12 + PUZZLES, ["FILE:e3sol.json"] * 8 + SOLUTIONS], {"-o": OUTPUTS}),
     "open": (

@@ -92,8 +92,7 @@ def test_the_cpsat_block_is_exact_against_the_window_search_and_never_loses():
     for model in ("tables", "one-hot"):
         b = CpsatBlock(p.rows, p.cols, rep.col, rep.nb, rep.allowed, rep.movable, rep.rng, 30.0, 2, 2, 2, model)
         pc3, rt3 = pc.copy(), rt.copy()
-        b._block = lambda *_: cells  # the same block as the window search's
-        gain = b.step(pc3, rt3, np.array([6]))
+        gain = b.step(pc3, rt3, None, cells)  # the same block as the window search's
         assert b.stats["cpsat_optimal"] == 1
         assert (
             block_touching(cells, pc3, rt3, rep.col, rep.nb) == best == _touching(cells, pc, rt, rep.col, rep.nb) + gain
@@ -107,3 +106,27 @@ def test_the_cpsat_block_is_exact_against_the_window_search_and_never_loses():
         assert delta >= 0 and rep.score(pc, rt) == before + delta
         assert sorted(pc) == list(range(p.n_pieces))
     assert not verify(p, rep.placements(pc, rt), allow_mismatch=True).problems
+
+
+def test_a_boards_windows_proven_optimal(tmp_path, capsys):
+    """The planted solution of a generated board: every window is optimal; a scrambled board has windows
+    CP-SAT improves, and ``verify --windows`` reports the same as the function."""
+    import json
+
+    from baseline.beam.repair import proven_windows
+    from eternity.cli import main
+    from puzzles import formats
+
+    p, sol = generate.edge_puzzle(6, 6, 2, 4, 5)
+    got = proven_windows(p, sol, 3, 10.0)
+    assert got["windows"] == 4 and got["optimal"] == 4 and got["improvable"] == 0
+    bad = scrambled(p, sol, 1)
+    worse = proven_windows(p, bad, 3, 10.0)
+    assert worse["improvable"] > 0 and worse["gain"] > 0
+    pf, sf = tmp_path / "p.json", tmp_path / "s.json"
+    formats.write_puzzle(p, str(pf))
+    formats.write_solution(p, bad, str(sf))
+    capsys.readouterr()
+    assert main(["verify", str(pf), str(sf), "--score", "--windows", "3", "--window-time", "10", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["windows"] == worse
+    assert main(["verify", str(pf), str(sf), "--windows", "3"]) == 2  # --score needed

@@ -420,3 +420,42 @@ def _touching(cells, pc, rt, col, nb):
             if col[pc[c], rt[c], s] == col[pc[d], rt[d], (s + 2) & 3]:
                 m += 1
     return m
+
+
+def proven_windows(p, placements, k: int = 3, time_s: float = 2.0) -> dict:
+    """How many of the k x k windows tiling an edge-matching board are proven optimal.
+
+    Each window in turn (the rest of the board as it stands) is re-solved by CP-SAT: ``optimal`` when no
+    other filling of its cells by its pieces matches more joins inside it and to its frame, ``improvable``
+    when one does (by ``gain`` joins in all), ``unproven`` when CP-SAT did not finish in ``time_s``.  Fixed
+    pieces stay.  A window's optimum is conditional on its frame, so the sum is no bound on the board's score.
+    """
+    from baseline.beam.repair_cpsat import CpsatBlock
+
+    rep = Repair(p)
+    pc, rt = rep.board(placements)
+    out = {"window": k, "windows": 0, "optimal": 0, "improvable": 0, "unproven": 0, "gain": 0}
+    for top in range(0, p.rows, k):
+        for left in range(0, p.cols, k):
+            cells = np.array(
+                [
+                    r * p.cols + c
+                    for r in range(top, min(p.rows, top + k))
+                    for c in range(left, min(p.cols, left + k))
+                    if rep.movable[r * p.cols + c]
+                ],
+                np.int64,
+            )
+            if len(cells) < 2:
+                continue
+            b = CpsatBlock(p.rows, p.cols, rep.col, rep.nb, rep.allowed, rep.movable, rep.rng, time_s, k, k, k)
+            gain = b.step(pc.copy(), rt.copy(), None, cells)
+            out["windows"] += 1
+            if gain > 0:
+                out["improvable"] += 1
+                out["gain"] += gain
+            elif b.stats["cpsat_optimal"]:
+                out["optimal"] += 1
+            else:
+                out["unproven"] += 1
+    return out

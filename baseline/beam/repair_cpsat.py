@@ -46,11 +46,13 @@ class CpsatBlock:
         ]
         return np.array(cells, np.int64)
 
-    def step(self, pc, rt, bad) -> int:
-        """Re-place a block around one of the mismatched joins ``bad``; returns the joins gained (>= 0)."""
-        if len(bad) == 0:
-            return 0
-        cells = self._block(pc, rt, bad)
+    def step(self, pc, rt, bad, cells: np.ndarray | None = None) -> int:
+        """Re-place a block around one of the mismatched joins ``bad`` (or the cells given); returns the joins
+        gained (>= 0)."""
+        if cells is None:
+            if len(bad) == 0:
+                return 0
+            cells = self._block(pc, rt, bad)
         if len(cells) < 2:
             return 0
         build = self._tables if self.model == "tables" else self._one_hot
