@@ -1,27 +1,74 @@
 """The CP-SAT block of the Eternity II repair: which formulation proves a block optimal, and how fast.
 
     .venv/bin/python benchmarks/bench_lns_block.py [--blocks 8] [--seconds 10] [--beam-seconds 20]
+    .venv/bin/python benchmarks/bench_lns_block.py --whole [--seconds 60]
 
 A board from the beam (``eternity2-corners-0``, best mode, no repair), then ``--blocks`` blocks of k x k
 cells around random mismatches for k = 3, 4, 5, each solved by both formulations of
 ``baseline/beam/repair_cpsat.py`` in turn (the same blocks, interleaved), one worker, ``--seconds`` a block:
 the blocks proven optimal, the median seconds, and the joins gained.
+
+``--whole``: the table formulation on a whole board, every movable cell one block: three generated 5x5
+boards that have perfect solutions (3 frame and 5 inner colours, seeds 1-3), started from their planted
+solution's pieces scrambled within their classes, and the broken 6x6 and 7x7 boards of
+``bench_optimum.py`` (seed 1, no perfect solution), started from the beam's board of 2 s.
 """
 
 from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 
 import solving
 from baseline.beam.repair import Repair, _mismatched
 from baseline.beam.repair_cpsat import CpsatBlock
-from puzzles import catalog
+from puzzles import catalog, generate
+from puzzles.verify import verify
 
 MODELS = ("tables", "one-hot")
+
+
+def whole(seconds: float) -> None:
+    """The table formulation on whole boards (module docstring)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+    from bench_optimum import broken_board
+    from test_e2_score import scrambled
+
+    print("| board | start | CP-SAT (tables, whole board) | of | proven optimal | seconds |")
+    print("|---|---|---|---|---|---|")
+    boards = []
+    for seed in (1, 2, 3):
+        p, sol = generate.edge_puzzle(5, 5, 3, 5, seed)
+        boards.append((f"5x5 seed {seed}", p, lambda rep, p=p, sol=sol, seed=seed: scrambled(p, sol, seed)))
+    for size in (6, 7):
+        b = broken_board(size, 1)
+        if b is not None:
+            boards.append((f"{size}x{size} broken seed 1", b, lambda rep, b=b: _beam_board(b)))
+    for name, p, start_of in boards:
+        rep = Repair(p, 0)
+        pc, rt = rep.board(start_of(rep))
+        before = rep.score(pc, rt)
+        cells = np.array([c for c in range(p.n_cells) if rep.movable[c]], np.int64)
+        blk = CpsatBlock(p.rows, p.cols, rep.col, rep.nb, rep.allowed, rep.movable, rep.rng, seconds, 8, 8, 8)
+        t = time.perf_counter()
+        blk.step(pc, rt, None, cells)
+        el = time.perf_counter() - t
+        ok = verify(p, rep.placements(pc, rt), allow_mismatch=True)
+        assert not ok.problems and ok.score == rep.score(pc, rt)
+        print(
+            f"| {name} | {before} | {rep.score(pc, rt)} | {len(p.joins())} | {bool(blk.stats['cpsat_optimal'])} | {el:.1f} |"
+        )
+
+
+def _beam_board(p):
+    r, _ = solving.solve_verified(solving.get("beam", {"repair": 0.0}), p, "best", solving.Limits(time_s=2))
+    return r.solutions[0]
 
 
 def main() -> None:
@@ -29,7 +76,11 @@ def main() -> None:
     ap.add_argument("--blocks", type=int, default=8)
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--beam-seconds", type=float, default=20.0)
+    ap.add_argument("--whole", action="store_true", help="the formulation on whole boards (module docstring)")
     a = ap.parse_args()
+    if a.whole:
+        whole(a.seconds)
+        return
     p = catalog.load("eternity2-corners-0")
     r, _ = solving.solve_verified(
         solving.get("beam", {"repair": 0.0}), p, "best", solving.Limits(time_s=a.beam_seconds)
