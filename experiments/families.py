@@ -312,6 +312,17 @@ class PolyformFamily(_Family):
         return out
 
 
+def _polyform_puzzle(name: str):
+    """A polyform puzzle named in a config (built-in or a file), or the field's one-line complaint."""
+    try:
+        p = catalog.load(name)
+    except Exception:  # noqa: BLE001 - reported as this field's error
+        raise ValueError(f"{name!r} is neither a built-in puzzle nor a readable puzzle file") from None
+    if p.grid_name is None:
+        raise ValueError(f"{name!r} is not a polyform puzzle")
+    return p
+
+
 class PiecesFamily(_Family):
     """Puzzles of N pieces drawn from a polyform set, each with a planted tiling, classed by the set's
     critical size (seed 000's c, ``experiments.critical``).
@@ -348,12 +359,7 @@ class PiecesFamily(_Family):
     @field_validator("set")
     @classmethod
     def _a_set(cls, v):
-        try:
-            p = catalog.load(v)
-        except Exception:  # noqa: BLE001 - reported as this field's error
-            raise ValueError(f"{v!r} is neither a built-in puzzle nor a readable puzzle file") from None
-        if p.grid_name is None:
-            raise ValueError(f"{v!r} is not a polyform puzzle")
+        p = _polyform_puzzle(v)
         if len({len(pc.cells) for pc in p.pieces}) != 1 or any(pc.count != 1 for pc in p.pieces):
             raise ValueError(f"{v!r}: a set's pieces must be of one size, one copy each")
         return v
@@ -482,12 +488,7 @@ class ExcessFamily(_Family):
     @field_validator("puzzle")
     @classmethod
     def _polyform(cls, v):
-        try:
-            p = catalog.load(v)
-        except Exception:  # noqa: BLE001 - reported as this field's error
-            raise ValueError(f"{v!r} is neither a built-in puzzle nor a readable puzzle file") from None
-        if p.grid_name is None:
-            raise ValueError(f"{v!r} is not a polyform puzzle")
+        _polyform_puzzle(v)
         return v
 
     def instance_id(self, puzzle, params: dict) -> str:

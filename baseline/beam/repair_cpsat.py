@@ -91,24 +91,12 @@ class CpsatBlock:
                 m.add_hint(z, home[0])
         m.add_all_different(piece_of)
         terms = []
-        for j, c in enumerate(cells):
-            for s in range(4):
-                d = int(nb[c, s])
-                if d < 0:
-                    continue
-                if d in where:
-                    if where[d] < j:
-                        continue
-                    e = m.new_bool_var("")
-                    m.add(shows[j][s] == shows[where[d]][(s + 2) & 3]).only_enforce_if(e)
-                    m.add(shows[j][s] != shows[where[d]][(s + 2) & 3]).only_enforce_if(~e)
-                    terms.append(e)
-                else:
-                    f = int(col[pc[d], rt[d], (s + 2) & 3])
-                    e = m.new_bool_var("")
-                    m.add(shows[j][s] == f).only_enforce_if(e)
-                    m.add(shows[j][s] != f).only_enforce_if(~e)
-                    terms.append(e)
+        for j, s, jd, d in _joins(cells, nb, where):
+            other = shows[jd][(s + 2) & 3] if jd is not None else int(col[pc[d], rt[d], (s + 2) & 3])
+            e = m.new_bool_var("")
+            m.add(shows[j][s] == other).only_enforce_if(e)
+            m.add(shows[j][s] != other).only_enforce_if(~e)
+            terms.append(e)
         m.maximize(sum(terms))
 
         def decode(solver):
@@ -144,26 +132,17 @@ class CpsatBlock:
         for (i, j, r), v in x.items():
             at[j].append((int(pieces[i]), r, v))
         terms = []
-        for j, c in enumerate(cells):
-            for s in range(4):
-                d = int(nb[c, s])
-                if d < 0:
-                    continue
-                if d in where:
-                    if where[d] < j:
-                        continue  # counted from the other end
-                    jd = where[d]
-                    colours = {int(col[q, r, s]) for q, r, _ in at[j]} & {
-                        int(col[q, r, (s + 2) & 3]) for q, r, _ in at[jd]
-                    }
-                    for kcol in colours:
-                        y = m.new_bool_var("")
-                        m.add(y <= sum(v for q, r, v in at[j] if col[q, r, s] == kcol))
-                        m.add(y <= sum(v for q, r, v in at[jd] if col[q, r, (s + 2) & 3] == kcol))
-                        terms.append(y)
-                else:
-                    f = col[pc[d], rt[d], (s + 2) & 3]
-                    terms.extend(v for q, r, v in at[j] if col[q, r, s] == f)
+        for j, s, jd, d in _joins(cells, nb, where):
+            if jd is None:  # a join to the frame
+                f = col[pc[d], rt[d], (s + 2) & 3]
+                terms.extend(v for q, r, v in at[j] if col[q, r, s] == f)
+                continue
+            colours = {int(col[q, r, s]) for q, r, _ in at[j]} & {int(col[q, r, (s + 2) & 3]) for q, r, _ in at[jd]}
+            for kcol in colours:
+                y = m.new_bool_var("")
+                m.add(y <= sum(v for q, r, v in at[j] if col[q, r, s] == kcol))
+                m.add(y <= sum(v for q, r, v in at[jd] if col[q, r, (s + 2) & 3] == kcol))
+                terms.append(y)
         m.maximize(sum(terms))
         for (i, j, r), v in x.items():  # the board as it stands: the hint
             m.add_hint(v, int(j == i and rt[cells[i]] == r))
@@ -201,6 +180,20 @@ class CpsatBlock:
             return 0
         self.stats["cpsat_better"] += int(after > before)
         return int(after - before)
+
+
+def _joins(cells, nb, where: dict):
+    """The joins of a block, each once: (cell index j, its side s, the other end's index in the block or None
+    for the frame, the other end's cell)."""
+    for j, c in enumerate(cells):
+        for s in range(4):
+            d = int(nb[c, s])
+            if d < 0:
+                continue
+            jd = where.get(d)
+            if jd is not None and jd < j:
+                continue  # counted from the other end
+            yield j, s, jd, d
 
 
 def _touching(cells, pc, rt, col, nb) -> int:

@@ -121,6 +121,18 @@ def _count(s, cap, board, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, 
 
 
 @njit(cache=True, inline="always")
+def _on_boundary(s, board, nbr):
+    """A boundary site: a neighbour covered or outside (any site, on a grid without neighbours)."""
+    if nbr.shape[1] == 0:
+        return True
+    for d in range(nbr.shape[1]):
+        y = nbr[s, d]
+        if y == -1 or (y >= 0 and _bit(board, y)):
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
 def _witnessed(s, board, wit, tag, ow_ptr, ow_idx, ow_mask):
     """How many of the options that fitted at s when it was last counted still fit, up to the
     first that does not (the caller asks only whether all of them do)."""
@@ -168,7 +180,6 @@ def _choose(p, board, pt, wit, later, n_sites_look, randomize, scratch, best_buf
     n_scan = scan.shape[0]
     if p >= n_scan:
         return -1
-    deg = nbr.shape[1]
     best, best_n, seen, n_later = -1, MANY, 0, 0
     q = p
     done = False
@@ -177,15 +188,8 @@ def _choose(p, board, pt, wit, later, n_sites_look, randomize, scratch, best_buf
         q += 1
         if _bit(board, s):
             continue
-        if deg > 0:  # a boundary site: a neighbour covered or outside
-            edge = False
-            for d in range(deg):
-                y = nbr[s, d]
-                if y == -1 or (y >= 0 and _bit(board, y)):
-                    edge = True
-                    break
-            if not edge:
-                continue
+        if not _on_boundary(s, board, nbr):
+            continue
         if _witnessed(s, board, wit, tag, ow_ptr, ow_idx, ow_mask) >= W:
             later[n_later] = s
             n_later += 1
@@ -259,21 +263,13 @@ def _reconnoitre(p, board, pt, wit, later, depth, n_cand, scratch, best_buf, r_s
     n_scan = scan.shape[0]
     if p >= n_scan:
         return -1
-    deg = nbr.shape[1]
     k = 0
     for q in range(p, n_scan):
         s = scan[q]
         if _bit(board, s):
             continue
-        if deg > 0:
-            edge = False
-            for d in range(deg):
-                y = nbr[s, d]
-                if y == -1 or (y >= 0 and _bit(board, y)):
-                    edge = True
-                    break
-            if not edge:
-                continue
+        if not _on_boundary(s, board, nbr):
+            continue
         c = _count(s, MANY, board, pt.sg_ptr, pt.s_near, pt.c_info, pt.g_ptr, pt.g_tag, pt.e_opt, pt.e_lmask,
                    pt.ow_ptr, pt.ow_idx, pt.ow_mask, scratch)  # fmt: skip
         if c <= 1:  # dead or forced: nothing to reconnoitre

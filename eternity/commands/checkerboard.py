@@ -22,15 +22,22 @@ def cmd_checkerboard(a) -> int:
     return _queens(a, n_max) if a.name == "queens" else _rooks3d(a, n_max)
 
 
+def _timed(count, ns, chapter: dict) -> list[dict]:
+    """``count(n)`` for each n with its seconds and the chapter's figure; the search is compiled (on the
+    smallest n) before any is timed."""
+    count(ns[0])
+    rows = []
+    for n in ns:
+        t0 = time.perf_counter()
+        r = count(n)
+        rows.append({**r, "seconds": round(time.perf_counter() - t0, 3), "chapter": chapter.get(n)})
+    return rows
+
+
 def _halves(a, n_max: int) -> int:
     from baseline.checkerboard import halves
 
-    halves.distinct(2)  # compile the search before any is timed
-    rows = []
-    for n in range(2, n_max + 1):
-        t0 = time.perf_counter()
-        r = halves.distinct(n)
-        rows.append({**r, "seconds": round(time.perf_counter() - t0, 3), "chapter": halves.CHAPTER.get(n)})
+    rows = _timed(halves.distinct, range(2, n_max + 1), halves.CHAPTER)
     if a.json:
         _out({"halves": rows})
         return 0
@@ -46,12 +53,7 @@ def _halves(a, n_max: int) -> int:
 def _queens(a, n_max: int) -> int:
     from baseline.checkerboard import queens
 
-    queens.distinct(4)  # compile the searches before any is timed
-    rows = []
-    for n in range(1, n_max + 1):
-        t0 = time.perf_counter()
-        r = queens.distinct(n)
-        rows.append({**r, "seconds": round(time.perf_counter() - t0, 3), "chapter": queens.CHAPTER.get(n)})
+    rows = _timed(queens.distinct, range(1, n_max + 1), queens.CHAPTER)
     if a.json:
         _out({"queens": rows})
         return 0
