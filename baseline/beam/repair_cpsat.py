@@ -56,7 +56,7 @@ class CpsatBlock:
         if len(cells) < 2:
             return 0
         build = self._tables if self.model == "tables" else self._one_hot
-        m, decode, hint_ok = build(cells, pc, rt)
+        m, decode = build(cells, pc, rt)
         return self._solve(m, decode, cells, pc, rt)
 
     def _tables(self, cells, pc, rt):
@@ -106,7 +106,7 @@ class CpsatBlock:
                 out.append((j, pieces[t[1]], t[6]))
             return out
 
-        return m, decode, True
+        return m, decode
 
     def _one_hot(self, cells, pc, rt):
         """x[i, j, r] one-hot, a join's match as the sum over colours of y <= both ends showing it."""
@@ -150,7 +150,7 @@ class CpsatBlock:
         def decode(solver):
             return [(j, int(pieces[i]), r) for (i, j, r), v in x.items() if solver.value(v)]
 
-        return m, decode, True
+        return m, decode
 
     def _solve(self, m, decode, cells, pc, rt) -> int:
         from ortools.sat.python import cp_model

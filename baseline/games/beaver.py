@@ -250,11 +250,7 @@ def survey(n: int, steps: int = 1000, chunk: int = 1 << 20, progress=None) -> di
                 undecided.append(first + int(i))
         if progress is not None:
             progress(last, total)
-    tr = np.zeros((n, 2, 3), np.int64)
-    champions = {}
-    for key, (v, k, m) in best.items():
-        _decode(m, n, tr)
-        champions[key] = {"value": v, "machines": k, "example": _cards(tr)}
+    champions = {key: {"value": v, "machines": k, "example": _cards_of(n, m)} for key, (v, k, m) in best.items()}
     return {
         "cards": n,
         "machines": total,
