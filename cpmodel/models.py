@@ -26,6 +26,7 @@ current assignment back into placements.
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import NamedTuple
 
 from ortools.sat.python import cp_model
 
@@ -258,4 +259,87 @@ def score_model(p: EdgePuzzle):
     return m, decode, x
 
 
-__all__ = ["xcc_model", "placement_model", "table_model", "score_model", "symmetry_breakable", "E", "S"]
+def score_table_model(p: EdgePuzzle, symmetry: bool = False):
+    """Maximise matching joins with the table formulation: each cell's placement one integer, its four
+    colours tied to it by a table, the pieces all different, and each join's match variable tied to the
+    equality of its two colours both ways (exact, so the relaxation is as tight as the tables allow).
+
+    ``symmetry``: the first corner piece fixed to A1 (square boards, ``symmetry_breakable``), which
+    keeps one of the four turns of every board: the score is the same on all four."""
+    m = cp_model.CpModel()
+    rows_by_cell: dict[int, list[tuple]] = defaultdict(list)
+    for pl in _placements(p):
+        rows_by_cell[pl.cell].append((pl.piece, pl.rotation) + tuple(int(c) for c in p.placed(pl.piece, pl.rotation)))
+    maxc = int(p.pieces.max())
+    P, R, COL = [], [], []
+    for cell in range(p.n_cells):
+        pv = m.new_int_var(0, p.n_pieces - 1, f"P{cell}")
+        rv = m.new_int_var(0, 3, f"R{cell}")
+        cv = [m.new_int_var(0, maxc, f"C{cell}_{s}") for s in range(4)]
+        m.add_allowed_assignments([pv, rv, *cv], rows_by_cell[cell])
+        P.append(pv)
+        R.append(rv)
+        COL.append(cv)
+    m.add_all_different(P)
+    matches = []
+    for cell, side, nb in p.joins():
+        e = m.new_bool_var(f"m{cell}_{side}")
+        a, b = COL[cell][side], COL[nb][(side + 2) % 4]
+        m.add(a == b).only_enforce_if(e)
+        m.add(a != b).only_enforce_if(~e)
+        matches.append((cell, side, nb, e))
+    if symmetry:
+        corners = [q for q in range(p.n_pieces) if p.piece_class(q) == "corner"]
+        if corners:
+            m.add(P[0] == corners[0])
+    m.maximize(sum(e for *_, e in matches))
+
+    def decode(v):
+        return [EdgePlacement(cell, int(v.value(P[cell])), int(v.value(R[cell]))) for cell in range(p.n_cells)]
+
+    return m, decode, ScoreTableVars(P, R, COL, matches)
+
+
+class ScoreTableVars(NamedTuple):
+    """The score table model's variables: a cell's piece and turn, its colours, and each join's match."""
+
+    piece: list
+    turn: list
+    colours: list
+    matches: list  # (cell, side, neighbour, match)
+
+    def hint(self, m: cp_model.CpModel, p: EdgePuzzle, board) -> None:
+        """A whole board as the hint, every variable of it, so CP-SAT starts from its score."""
+        shown = {}
+        for pl in board:
+            m.add_hint(self.piece[pl.cell], pl.piece)
+            m.add_hint(self.turn[pl.cell], pl.rotation)
+            shown[pl.cell] = p.placed(pl.piece, pl.rotation)
+            for s in range(4):
+                m.add_hint(self.colours[pl.cell][s], int(shown[pl.cell][s]))
+        for cell, side, nb, e in self.matches:
+            if cell in shown and nb in shown:
+                m.add_hint(e, shown[cell][side] == shown[nb][(side + 2) % 4])
+
+
+def turned_board(p: EdgePuzzle, board, turns: int) -> list[EdgePlacement]:
+    """A square board turned ``turns`` quarter turns clockwise: every piece moves and turns with it (the
+    same joins match, so the same score)."""
+    n = p.rows
+    out = list(board)
+    for _ in range(turns % 4):
+        out = [EdgePlacement((pl.cell % n) * n + (n - 1 - pl.cell // n), pl.piece, (pl.rotation + 1) % 4) for pl in out]
+    return out
+
+
+__all__ = [
+    "xcc_model",
+    "placement_model",
+    "table_model",
+    "score_model",
+    "score_table_model",
+    "turned_board",
+    "symmetry_breakable",
+    "E",
+    "S",
+]

@@ -135,15 +135,19 @@ class CpSat(SolverBase):
             return "magic", *models.magic_model(puzzle), False
         if kind == "auto":
             kind = "placement" if EDGES in puzzle.features else "xcc"
-        if mode == "best":
-            if SCORED not in puzzle.features:
-                raise UsageError("mode best is for edge-matching puzzles")
-            return "score", *models.score_model(puzzle), False
+        if mode == "best" and SCORED not in puzzle.features:
+            raise UsageError("mode best is for edge-matching puzzles")
         if kind != "xcc" and EDGES not in puzzle.features:
             raise UsageError(f"model {kind} is for edge-matching puzzles; use model=xcc")
         sym = self.options["symmetry"]
         if sym and not (EDGES in puzzle.features and models.symmetry_breakable(puzzle)):
             raise UsageError("symmetry=true needs a square bordered board without fixed or spare pieces")
+        if mode == "best":
+            if self.options["model"] == "table":  # the score the same on every turn of a board: nothing to multiply
+                return "score-table", *models.score_table_model(puzzle, sym), False
+            if sym:
+                raise UsageError("mode best: symmetry=true is for model=table")
+            return "score", *models.score_model(puzzle), False
         if kind == "xcc":
             return kind, *models.xcc_model(puzzle.to_xcc()), False
         if kind == "placement":
@@ -288,7 +292,7 @@ class CpSat(SolverBase):
         side by side on two workers they solved 10 of 10 (median 3.3 s with
         the one-hot join, docs/results/speed.md)."""
         search = self.options["search"]
-        edge = kind in ("placement", "table", "score")
+        edge = kind in ("placement", "table", "score", "score-table")
         if search == "auto":
             search = "portfolio" if kind in ("placement", "table") and prm.num_workers >= 2 else "default"
         if search == "default":
@@ -298,9 +302,10 @@ class CpSat(SolverBase):
         if search == "portfolio" and prm.num_workers < 2:
             raise UsageError("search=portfolio needs workers >= 2")
         rank = {c: i for i, c in enumerate(search_order(puzzle, self.options["order"]))}
-        if kind == "table":
+        if kind in ("table", "score-table"):
+            cells = main_vars if kind == "table" else main_vars.piece
             model.add_decision_strategy(
-                [main_vars[c] for c in sorted(rank, key=lambda c: rank[c])],
+                [cells[c] for c in sorted(rank, key=lambda c: rank[c])],
                 cp_model.CHOOSE_FIRST,
                 cp_model.SELECT_MIN_VALUE,
             )
@@ -336,6 +341,21 @@ class CpSat(SolverBase):
         elif kind == "table":
             for pl in sol:
                 model.add_hint(main_vars[pl.cell], pl.piece)
+        elif kind == "score-table":
+            if self.options["symmetry"]:  # the turn of the hint that has the fixed corner piece at A1
+                corner = min(q for q in range(puzzle.n_pieces) if puzzle.piece_class(q) == "corner")
+                turns = [
+                    t
+                    for t in range(4)
+                    if any(pl.cell == 0 and pl.piece == corner for pl in models.turned_board(puzzle, sol, t))
+                ]
+                if not turns:
+                    raise UsageError(
+                        f"hint {self.options['hint']}: the first corner piece is not in a corner, so "
+                        "no turn of it fits symmetry=true"
+                    )
+                sol = models.turned_board(puzzle, sol, turns[0])
+            main_vars.hint(model, puzzle, sol)
 
 
 def export_model(puzzle, path: str, options: dict | None = None) -> None:

@@ -141,3 +141,67 @@ def test_cpsat_merged_copies_take_a_hint_that_names_any_copy(tmp_path):
     hint.write_text(json.dumps(formats.solution_to_dict(p, sol)))
     res, ok = solve_verified(solving.get("cpsat", {"hint": str(hint)}), p, "first", Limits(time_s=30))
     assert res.status == Status.SOLVED and ok and res.stats["identical_orderings"] == 4
+
+
+def _broken(size: int, seed: int):
+    """A planted board with one inner side of one piece recoloured: its optimum is below the joins."""
+    from puzzles.edge import EdgePuzzle
+
+    p, _ = generate.edge_puzzle(size, size, 2, 3, seed)
+    pieces = p.pieces.copy()
+    inner = [q for q in range(len(pieces)) if (pieces[q] != 0).all()]
+    q = inner[seed % len(inner)]
+    pieces[q, seed % 4] = 1 + pieces[q, seed % 4] % int(pieces.max())
+    return EdgePuzzle(size, size, pieces, name=f"broken-{seed}")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_best_mode_formulations_prove_one_optimum(seed):
+    """The placement model, the table model (exact match variables) with and without the corner fixed, and
+    MaxSAT prove the same best score, each board verified."""
+    b = _broken(4, seed)
+    scores = set()
+    for name, opts in (
+        ("cpsat", {"model": "placement"}),
+        ("cpsat", {"model": "table"}),
+        ("cpsat", {"model": "table", "symmetry": True}),
+        ("maxsat", {}),
+    ):
+        res, ok = solve_verified(solving.get(name, opts), b, "best", Limits(time_s=60))
+        assert ok and res.optimal, (name, opts, res.status)
+        scores.add(res.best_score)
+    assert len(scores) == 1
+
+
+def test_table_best_mode_turns_a_hint_to_the_fixed_corner(tmp_path):
+    """With the first corner piece fixed to A1, a hint is turned until that piece stands there: CP-SAT's first
+    board is the hint's (a hint left unturned breaks the fixed corner, and the first board is a poorer one)."""
+    from cpmodel.models import turned_board
+
+    p, planted = generate.edge_puzzle(6, 6, 3, 6, 4)
+    corner = min(q for q in range(p.n_pieces) if p.piece_class(q) == "corner")
+    turn = next(t for t in range(4) if all(pl.cell != 0 for pl in turned_board(p, planted, t) if pl.piece == corner))
+    board = turned_board(p, planted, turn)  # a perfect board without the fixed corner at A1
+    assert verify(p, board).valid
+    hint = tmp_path / "h.json"
+    formats.write_solution(p, board, hint)
+    res, ok = solve_verified(
+        solving.get("cpsat", {"model": "table", "symmetry": True, "hint": str(hint)}), p, "best", Limits(time_s=20)
+    )
+    assert ok and res.best_score == p.n_joins
+    assert any(pl.cell == 0 and pl.piece == corner for pl in res.solutions[0])
+    # the hint as given to CP-SAT is a board of the model: fixed to it, the model is the perfect board
+    from ortools.sat.python import cp_model
+
+    s = solving.get("cpsat", {"model": "table", "symmetry": True, "hint": str(hint)})
+    kind, model, _, main_vars, _ = s._build(p, "best")
+    s._hint(p, model, kind, main_vars)
+    fixed = cp_model.CpSolver()
+    fixed.parameters.fix_variables_to_their_hinted_value = True
+    assert fixed.solve(model) == cp_model.OPTIMAL and fixed.objective_value == p.n_joins
+
+
+def test_best_mode_symmetry_needs_the_table_model():
+    p, _ = generate.edge_puzzle(4, 4, 2, 3, 1)
+    with pytest.raises(ValueError, match="model=table"):
+        solving.get("cpsat", {"symmetry": True, "model": "placement"}).solve(p, mode="best")

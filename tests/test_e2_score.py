@@ -453,3 +453,44 @@ def test_a_repair_phase_takes_the_time_a_narrow_wide_pass_leaves(monkeypatch):
     filled, _ = _schedule_on_a_fake_clock(monkeypatch, 10.0, cost, shrinks=True)
     widths, clock = _schedule_on_a_fake_clock(monkeypatch, 10.0, cost, shrinks=True, fill=False)
     assert widths == filled[: len(widths)] and len(widths) < len(filled) and clock < 7.0, (widths, filled, clock)
+
+
+def test_a_bucas_url_reads_back_as_the_board(tmp_path):
+    """The viewer URL a run prints is a solution file too: the same board, piece for piece where pieces differ,
+    and a URL of another board or with a cell no piece fits is a one-line error naming it."""
+    from puzzles import formats
+    from puzzles.edge import bucas_url
+    from puzzles.errors import InputError
+
+    p = catalog.load("eternity2")
+    board = formats.read_solution(p, "data/eternity2/beam_459.json")
+    f = tmp_path / "b.url"
+    f.write_text(bucas_url(p, board) + "\n")
+    back = formats.read_solution(p, f)
+    assert sorted(back) == sorted(board)
+    assert verify(p, back, allow_mismatch=True).score == 459
+    q, _ = generate.edge_puzzle(6, 6, 2, 5, 1)
+    with pytest.raises(InputError, match="board_w.*16x16"):
+        formats.read_solution(q, f)
+    url = bucas_url(p, board)
+    at = url.index("board_edges=") + len("board_edges=")
+    f.write_text(url[:at] + "zzzz" + url[at + 4 :])
+    with pytest.raises(InputError, match="cell A1 shows zzzz"):
+        formats.read_solution(p, f)
+
+
+def test_start_repairs_a_given_board_and_never_loses_it(tmp_path):
+    """Option start: no beam passes, the whole time on the repair phase from the board given."""
+    p = catalog.load("eternity2")
+    r = solving.get("beam", {"start": "data/eternity2/beam_459.json"}).solve(p, mode="best", limits=Limits(time_s=3))
+    assert r.stats["start_score"] == 459 <= r.best_score
+    assert verify(p, r.solutions[0], allow_mismatch=True).score == r.best_score
+    assert "repair" in r.stats and r.stats["repair"]["from"] == 459
+    with pytest.raises(UsageError, match="time limit"):
+        solving.get("beam", {"start": "data/eternity2/beam_459.json"}).solve(p, mode="best")
+    half = tmp_path / "half.json"
+    from puzzles import formats
+
+    formats.write_solution(p, formats.read_solution(p, "data/eternity2/beam_459.json")[:100], half)
+    with pytest.raises(UsageError, match="half.json: option start: the board is not a full legal board"):
+        solving.get("beam", {"start": str(half)}).solve(p, mode="best", limits=Limits(time_s=3))

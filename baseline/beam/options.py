@@ -169,6 +169,15 @@ OPTIONS = {
     ),
     "checkpoint": Option(str, "", "directory: write the frontier there at every level", fingerprint=False),
     "resume": Option(str, "", "directory: continue from the frontier written there", fingerprint=False),
+    "start": Option(
+        str,
+        "",
+        "best mode with a time limit, edge matching: a full board (a solution file, e.g. an earlier run's -o) "
+        "to improve; no beam passes, the whole time goes to the repair phase",
+        modes=("best",),
+        features=(EDGES,),
+        fingerprint=False,
+    ),
     "weights": Option(str, "", "polyforms: JSON file of per-piece log-weights (eternity tilability)", features=(GRID,)),
     "sites": Option(
         int,

@@ -381,13 +381,18 @@ class BeamRun(Snapshots, Schedule, BestMode):
         budget = self.best and deadline is not None and o["schedule"] != "widen"
         if o["schedule"] == "budget" and deadline is None:
             raise UsageError("solver beam: schedule=budget needs a time limit")
-        repairing = self.best and deadline is not None and o["repair"] > 0
+        if o["start"] and deadline is None:
+            raise UsageError("solver beam: start=FILE needs a time limit (the repair phase runs until it)")
+        repairing = self.best and deadline is not None and (o["repair"] > 0 or bool(o["start"]))
         beam_deadline = deadline
         if repairing:
             assert deadline is not None  # repairing needs a time limit
             beam_deadline = t0 + (1.0 - o["repair"]) * (deadline - t0)
         self.best_pl, self.best_score = None, None  # the best board as placements (repair works on these)
         resumed = self._load_best() if self.best and o["resume"] else None
+        if resumed is None and o["start"]:
+            resumed = self._start_board()
+            self.stats["start_score"] = resumed[1]
         if resumed is not None:  # a best board was checkpointed: go on from it
             status = PassEnd.BOARD
             self._better(resumed[0], resumed[1], t0, progress, save=False)

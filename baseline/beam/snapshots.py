@@ -120,6 +120,19 @@ class Snapshots:
             self.p.pieces.tobytes() + json.dumps([self.p.rows, self.p.cols, fixed]).encode()
         ).hexdigest()[:16]
 
+    def _start_board(self):
+        """The board of option ``start``: read, verified complete and legal, and scored by the verifier."""
+        from puzzles import formats
+        from puzzles.verify import verify
+
+        path = self.o["start"]
+        pl = formats.read_solution(self.p, path)
+        rep = verify(self.p, pl, allow_mismatch=True)
+        if not (rep.complete and rep.legal):
+            why = "; ".join(rep.problems[:2]) or "not a full board"
+            raise UsageError(f"{path}: option start: the board is not a full legal board of this puzzle ({why})")
+        return pl, int(rep.score)
+
     def _load_best(self):
         """The best checkpointed board in the resume directory (any job's), or None."""
         d = Path(self.o["resume"])
