@@ -75,8 +75,8 @@ def test_repair_phase_improves_or_keeps_the_beam_board():
 def test_the_cpsat_block_is_exact_against_the_window_search_and_never_loses():
     """A 2x2 block re-solved by CP-SAT (both formulations) reaches the exhaustive window search's optimum; on a
     scrambled board every block step keeps the rules and the score it reports."""
-    from baseline.beam.repair_cpsat import CpsatBlock
-    from baseline.beam.repair_cpsat import _touching as block_touching
+    from baseline.beam.repair_block import FORMULATIONS, ExactBlock
+    from baseline.beam.repair_block import _touching as block_touching
 
     p, sol = generate.edge_puzzle(5, 5, 2, 3, 11)
     rep = Repair(p)
@@ -89,11 +89,11 @@ def test_the_cpsat_block_is_exact_against_the_window_search_and_never_loses():
         cells, pc[cells].copy(), pc2, rt2, rep.col, rep.nb, rep.allowed, win, 10**9, 0, False, pc[cells].copy(),
         rt[cells].copy(),
     )  # fmt: skip
-    for model in ("tables", "one-hot"):
-        b = CpsatBlock(p.rows, p.cols, rep.col, rep.nb, rep.allowed, rep.movable, rep.rng, 30.0, 2, 2, 2, model)
+    for model in FORMULATIONS:
+        b = ExactBlock(p.rows, p.cols, rep.col, rep.nb, rep.allowed, rep.movable, rep.rng, 30.0, 2, 2, 2, model)
         pc3, rt3 = pc.copy(), rt.copy()
         gain = b.step(pc3, rt3, None, cells)  # the same block as the window search's
-        assert b.stats["cpsat_optimal"] == 1
+        assert b.stats["block_optimal"] == 1
         assert (
             block_touching(cells, pc3, rt3, rep.col, rep.nb) == best == _touching(cells, pc, rt, rep.col, rep.nb) + gain
         )

@@ -62,7 +62,7 @@ class BestMode:
         (``repair.Repair``) on the best board, until the deadline."""
         from baseline.beam.repair import Repair
 
-        rep = Repair(self.p, self.o["seed"], _window_shape(self.o["window"]), self.o["lns_s"])
+        rep = Repair(self.p, self.o["seed"], _window_shape(self.o["window"]), self.o["lns_s"], self.o["lns_model"])
         start, total = self.best_score, deadline - time.perf_counter()
         tails = {"passes": 0, "better": 0}
         rng = np.random.default_rng([self.o["seed"], 0x7A11])

@@ -50,14 +50,23 @@ OPTIONS = {
         float,
         0.0,
         "best mode, repair: the share of large-neighbourhood steps that re-solve a k x k block around a mismatch "
-        "by CP-SAT, k adapting between 3 and 8 (baseline/beam/repair_cpsat.py)",
+        "exactly (lns_model), k adapting between 3 and 8 (baseline/beam/repair_block.py)",
         lo=0.0,
         hi=1.0,
         modes=("best",),
         fingerprint=False,
     ),
     "lns_s": Option(
-        float, 2.0, "best mode, repair: CP-SAT's seconds for one block", lo=0.05, modes=("best",), fingerprint=False
+        float, 2.0, "best mode, repair: the seconds for one block", lo=0.05, modes=("best",), fingerprint=False
+    ),
+    "lns_model": Option(
+        str,
+        "tables",
+        "best mode, repair: the block's formulation: CP-SAT with table constraints or one-hot join variables, "
+        "or RC2 MaxSAT (baseline/beam/repair_block.py)",
+        ("tables", "one-hot", "maxsat"),
+        modes=("best",),
+        fingerprint=False,
     ),
     "window": Option(
         str,

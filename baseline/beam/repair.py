@@ -35,7 +35,7 @@ from scipy.optimize import linear_sum_assignment
 from puzzles.edge import EdgePlacement, EdgePuzzle
 
 if TYPE_CHECKING:
-    from baseline.beam.repair_cpsat import CpsatBlock
+    from baseline.beam.repair_block import ExactBlock
 
 
 @njit(cache=True)
@@ -218,7 +218,14 @@ def _window_search(cells, pieces, pc, rt, col, nb, allowed, order_in_win, budget
 class Repair:
     """Large-neighbourhood search from a full board (module docstring)."""
 
-    def __init__(self, p: EdgePuzzle, seed: int = 0, window: tuple[int, int] = (2, 3), block_s: float = 2.0):
+    def __init__(
+        self,
+        p: EdgePuzzle,
+        seed: int = 0,
+        window: tuple[int, int] = (2, 3),
+        block_s: float = 2.0,
+        block_model: str = "tables",
+    ):
         self.p = p
         n = p.n_cells
         self.rng = np.random.default_rng([0x4E9A, seed])
@@ -254,8 +261,8 @@ class Repair:
         self.classes = [cl for cl in self.classes if len(cl) >= 2]
         self.movable = np.array([c not in fixed for c in range(n)], np.bool_)
         self.window = window
-        self.block_s = block_s
-        self._block: CpsatBlock | None = None  # the CP-SAT neighbourhood, made when first used
+        self.block_s, self.block_model = block_s, block_model
+        self._block: ExactBlock | None = None  # the CP-SAT neighbourhood, made when first used
         self.stats = {
             "assign_steps": 0,
             "window_steps": 0,
@@ -340,13 +347,21 @@ class Repair:
         return int(best - before)
 
     def block_step(self, pc, rt, deadline: float | None = None) -> int:
-        """A k x k block around a random mismatch re-solved by CP-SAT (``repair_cpsat``); returns the change.
+        """A k x k block around a random mismatch re-solved exactly (``repair_block``); returns the change.
         ``deadline``: CP-SAT's time for the block is cut to what is left before it."""
         if self._block is None:
-            from baseline.beam.repair_cpsat import CpsatBlock
+            from baseline.beam.repair_block import ExactBlock
 
-            self._block = CpsatBlock(
-                self.p.rows, self.p.cols, self.col, self.nb, self.allowed, self.movable, self.rng, self.block_s
+            self._block = ExactBlock(
+                self.p.rows,
+                self.p.cols,
+                self.col,
+                self.nb,
+                self.allowed,
+                self.movable,
+                self.rng,
+                self.block_s,
+                model=self.block_model,
             )
         left = self.block_s if deadline is None else deadline - time.perf_counter()
         if left < 0.05:
@@ -430,7 +445,7 @@ def proven_windows(p, placements, k: int = 3, time_s: float = 2.0) -> dict:
     when one does (by ``gain`` joins in all), ``unproven`` when CP-SAT did not finish in ``time_s``.  Fixed
     pieces stay.  A window's optimum is conditional on its frame, so the sum is no bound on the board's score.
     """
-    from baseline.beam.repair_cpsat import CpsatBlock
+    from baseline.beam.repair_block import ExactBlock
 
     rep = Repair(p)
     pc, rt = rep.board(placements)
@@ -448,13 +463,13 @@ def proven_windows(p, placements, k: int = 3, time_s: float = 2.0) -> dict:
             )
             if len(cells) < 2:
                 continue
-            b = CpsatBlock(p.rows, p.cols, rep.col, rep.nb, rep.allowed, rep.movable, rep.rng, time_s, k, k, k)
+            b = ExactBlock(p.rows, p.cols, rep.col, rep.nb, rep.allowed, rep.movable, rep.rng, time_s, k, k, k)
             gain = b.step(pc.copy(), rt.copy(), None, cells)
             out["windows"] += 1
             if gain > 0:
                 out["improvable"] += 1
                 out["gain"] += gain
-            elif b.stats["cpsat_optimal"]:
+            elif b.stats["block_optimal"]:
                 out["optimal"] += 1
             else:
                 out["unproven"] += 1

@@ -1,4 +1,4 @@
-"""A large neighbourhood of an Eternity II board re-solved to optimality by CP-SAT.
+"""A large neighbourhood of an Eternity II board re-solved to optimality by CP-SAT or MaxSAT.
 
 The repair phase's exact neighbourhoods (``repair.py``) move at most a 2x3 window together, because only
 a hand-written search solves them, or many cells that are never neighbours (an assignment).  This one
@@ -12,6 +12,12 @@ piece shows equals the frame's: a linear term.  A join inside the block is match
 one colour: for each colour k, y[e, k] <= (the left end shows k) and y[e, k] <= (the right end shows k),
 and the join's match is the sum of its y; maximising makes that sum exactly the match.
 
+A third formulation, ``maxsat``, hands the one-hot model to python-sat's RC2 as weighted MaxSAT (a soft
+clause a join: a frame join's clause the placements that match it, an inner join's the colours both ends
+could show).  RC2 takes no hint and reports nothing until it proves an optimum, so it runs in a child
+process that the time budget ends (``solving.race``); the board's own filling is feasible, so an optimum
+is never worse than it.
+
 The block grows by one when a call ends proven optimal within half its time budget and shrinks by one when
 it ends unproven (as OR-Tools' own LNS adapts its neighbourhoods), between ``k_min`` and ``k_max``.
 """
@@ -20,9 +26,12 @@ from __future__ import annotations
 
 import numpy as np
 
+FORMULATIONS = ("tables", "one-hot", "maxsat")
 
-class CpsatBlock:
-    """The CP-SAT neighbourhood of one board (arrays as ``repair.Repair`` keeps them)."""
+
+class ExactBlock:
+    """The exact neighbourhood of one board (arrays as ``repair.Repair`` keeps them), in one of
+    ``FORMULATIONS``."""
 
     def __init__(self, rows, cols, col, nb, allowed, movable, rng, time_s=2.0, k=4, k_min=3, k_max=8, model="tables"):
         self.rows, self.cols = rows, cols
@@ -30,7 +39,7 @@ class CpsatBlock:
         self.col, self.nb, self.allowed, self.movable = col, nb, allowed, movable
         self.rng = rng
         self.time_s, self.k, self.k_min, self.k_max = time_s, k, k_min, k_max
-        self.stats = {"cpsat_steps": 0, "cpsat_optimal": 0, "cpsat_better": 0, "cpsat_cells": 0}
+        self.stats = {"block_steps": 0, "block_optimal": 0, "block_better": 0, "block_cells": 0}
 
     def _block(self, pc, rt, bad) -> np.ndarray:
         c = int(bad[self.rng.integers(len(bad))])
@@ -55,6 +64,8 @@ class CpsatBlock:
             cells = self._block(pc, rt, bad)
         if len(cells) < 2:
             return 0
+        if self.model == "maxsat":
+            return self._maxsat(cells, pc, rt)
         build = self._tables if self.model == "tables" else self._one_hot
         m, decode = build(cells, pc, rt)
         return self._solve(m, decode, cells, pc, rt)
@@ -152,33 +163,105 @@ class CpsatBlock:
 
         return m, decode
 
+    def _maxsat(self, cells, pc, rt) -> int:
+        """The one-hot model as weighted MaxSAT, solved by RC2 in a child process within the time budget."""
+        import time
+
+        from pysat.card import CardEnc, EncType
+        from pysat.examples.rc2 import RC2
+        from pysat.formula import WCNF
+
+        from solving.race import race
+
+        col, nb, allowed = self.col, self.nb, self.allowed
+        pieces = pc[cells].copy()
+        where = {int(c): j for j, c in enumerate(cells)}
+        x: dict[tuple[int, int, int], int] = {}
+        for i, q in enumerate(pieces):
+            for j, c in enumerate(cells):
+                a = allowed[q, c]
+                if a < 0:
+                    continue
+                for r in range(4) if a == 4 else (a,):
+                    x[i, j, r] = len(x) + 1
+        w = WCNF()
+        top = len(x)
+        groups = [[v for (i, jj, r), v in x.items() if jj == j] for j in range(len(cells))]
+        groups += [[v for (ii, j, r), v in x.items() if ii == i] for i in range(len(pieces))]
+        for lits in groups:
+            enc = CardEnc.equals(lits=lits, bound=1, top_id=top, encoding=EncType.seqcounter)
+            top = max(top, enc.nv)
+            for cl in enc.clauses:
+                w.append(cl)
+        at: dict[int, list] = {j: [] for j in range(len(cells))}
+        for (i, j, r), v in x.items():
+            at[j].append((int(pieces[i]), r, v))
+        for j, s, jd, d in _joins(cells, nb, where):
+            if jd is None:
+                f = col[pc[d], rt[d], (s + 2) & 3]
+                lits = [v for q, r, v in at[j] if col[q, r, s] == f]
+                if lits:
+                    w.append(lits, weight=1)
+                continue
+            ys = []
+            for kcol in {int(col[q, r, s]) for q, r, _ in at[j]} & {int(col[q, r, (s + 2) & 3]) for q, r, _ in at[jd]}:
+                top += 1
+                w.append([-top, *(v for q, r, v in at[j] if col[q, r, s] == kcol)])
+                w.append([-top, *(v for q, r, v in at[jd] if col[q, r, (s + 2) & 3] == kcol)])
+                ys.append(top)
+            if ys:
+                w.append(ys, weight=1)
+
+        def job(stop):
+            with RC2(w, solver="g4", adapt=True, exhaust=True, minz=True) as rc2:
+                model = rc2.compute()
+                return None if model is None else [v for v in model if 0 < v <= len(x)]
+
+        t0 = time.perf_counter()
+        outcome = race([job], settles=lambda r: True, deadline=time.monotonic() + self.time_s)[0]
+        spent = time.perf_counter() - t0
+        chosen = None if outcome.error or outcome.result is None else set(outcome.result)
+        self._adapt(chosen is not None, spent, len(cells))
+        if chosen is None:
+            return 0
+        placed = [(j, int(pieces[i]), r) for (i, j, r), v in x.items() if v in chosen]
+        return self._apply(placed, cells, pc, rt)
+
+    def _adapt(self, optimal: bool, seconds: float, cells: int) -> None:
+        """A step's count, and the block's size for the next: larger after a quick proof, smaller after a
+        time-out."""
+        self.stats["block_steps"] += 1
+        self.stats["block_cells"] += cells
+        self.stats["block_optimal"] += int(optimal)
+        if optimal and seconds < self.time_s / 2:
+            self.k = min(self.k_max, self.k + 1)
+        elif not optimal:
+            self.k = max(self.k_min, self.k - 1)
+
     def _solve(self, m, decode, cells, pc, rt) -> int:
         from ortools.sat.python import cp_model
 
-        col, nb = self.col, self.nb
         solver = cp_model.CpSolver()
         solver.parameters.max_time_in_seconds = self.time_s
         solver.parameters.num_workers = 1
         t = solver.solve(m)
-        self.stats["cpsat_steps"] += 1
-        self.stats["cpsat_cells"] += len(cells)
-        optimal = t == cp_model.OPTIMAL
-        self.stats["cpsat_optimal"] += int(optimal)
-        if optimal and solver.wall_time < self.time_s / 2:
-            self.k = min(self.k_max, self.k + 1)
-        elif not optimal:
-            self.k = max(self.k_min, self.k - 1)
+        self._adapt(t == cp_model.OPTIMAL, solver.wall_time, len(cells))
         if t not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return 0
+        return self._apply(decode(solver), cells, pc, rt)
+
+    def _apply(self, placed, cells, pc, rt) -> int:
+        """The block's new filling onto the board, unless it scores less than the old one."""
+        col, nb = self.col, self.nb
         before = _touching(cells, pc, rt, col, nb)
         saved_pc, saved_rt = pc[cells].copy(), rt[cells].copy()
-        for j, q, r in decode(solver):
+        for j, q, r in placed:
             pc[cells[j]], rt[cells[j]] = q, r
         after = _touching(cells, pc, rt, col, nb)
         if after < before:  # never worse than the board (a time-out may return less than the hint)
             pc[cells], rt[cells] = saved_pc, saved_rt
             return 0
-        self.stats["cpsat_better"] += int(after > before)
+        self.stats["block_better"] += int(after > before)
         return int(after - before)
 
 
