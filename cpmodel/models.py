@@ -68,11 +68,14 @@ def xcc_model(xcc):
 
 
 def magic_model(p):
-    """A magic figure (``puzzles.magic``): one integer a cell, all different, every line a linear sum.
-    (The one-hot form over the exact cover enumerated the hexagon's 12 solutions far slower.)"""
+    """A magic figure (``puzzles.magic``): one integer a cell, all different when the figure says so, every
+    line a linear sum.  (The one-hot form over the exact cover enumerated the hexagon's 12 solutions far
+    slower.)"""
     m = cp_model.CpModel()
-    cells = [m.new_int_var(1, len(p.cells), f"c{i}") for i in range(len(p.cells))]
-    m.add_all_different(cells)
+    lo, hi = p.values[0], p.values[-1]
+    cells = [m.new_int_var(lo, hi, f"c{i}") for i in range(len(p.cells))]
+    if p.distinct:
+        m.add_all_different(cells)
     for line in p.lines:
         m.add(sum(cells[c] for c in line) == p.target)
     from puzzles.magic import MagicPlacement

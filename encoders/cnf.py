@@ -224,8 +224,8 @@ def magic_cnf(p, amo: str = "seqcounter", colors: str = "pairs") -> Encoding:
     for k, pl in enumerate(xcc.decode):
         by_cell[pl.cell].append((k + 1, pl.value))
     for line in p.lines:
-        lits = [v for c in line for v, _ in by_cell[c]]
-        weights = [w for c in line for _, w in by_cell[c]]
+        lits = [v for c in line for v, w in by_cell[c] if w]  # a 0 adds nothing to the sum
+        weights = [w for c in line for _, w in by_cell[c] if w]
         pb = PBEnc.equals(lits=lits, weights=weights, bound=p.target, top_id=top)
         enc.clauses.extend(pb.clauses)
         top = max(top, pb.nv)

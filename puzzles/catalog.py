@@ -84,6 +84,7 @@ def names() -> list[str]:
     out += [f"officers-{n}" for n in (3, 4, 5, 6, 10)] + ["officers-4-diagonal", "officers-10-diagonal"]
     out += [f"latin-{n}-diagonal" for n in (4, 5, 6, 7)]
     out += ["magic-square-3", "magic-square-4", "magic-hexagon", "dudeney-hexagon", "court-cards"]
+    out += [f"rooks3d-{r}" for r in range(1, 7)]
     out += [f"brendan-{w}x{h}" for w, h in _brendan_sizes()]
     out += eternity1.names()
     out += tilings.EXAMPLES
@@ -130,6 +131,8 @@ def describe(name: str) -> str:
         return f"a magic square of order {name[13:]}: 1..n^2, rows, columns and diagonals with one sum"
     if name == "court-cards":
         return "Euler's court cards: orthogonal diagonal Latin squares of order 4 (magic squares 4a + b + 1), unreduced"
+    if name.startswith("rooks3d-"):
+        return f"{name[8:]} rooks on each line of the 3x3x3 board, several a cell (seed 003; rooks3d-R, R <= 12)"
     if name == "magic-hexagon":
         return "Adams's magic hexagon: 1..19 in 19 hexagons, all 15 lines summing to 38"
     if name == "dudeney-hexagon":
@@ -205,6 +208,11 @@ def _load(name: str):
         from .magic import MagicPuzzle
 
         return MagicPuzzle("square", int(m.group(1)), name=name)
+    m = re.fullmatch(r"rooks3d-(\d+)", name)
+    if m and 1 <= int(m.group(1)) <= 12:
+        from .magic import MagicPuzzle
+
+        return MagicPuzzle("rooks3d", int(m.group(1)), name=name)
     if name == "court-cards":
         from .latin import LatinPuzzle
 

@@ -109,8 +109,8 @@ class MagicModel(_Strict):
     format: Literal["eternity/magic"]
     version: Literal[1]
     name: str = ""
-    shape: Literal["square", "hexagon"] = "square"
-    n: conint(ge=1, le=12) = 4  # type: ignore[valid-type]
+    shape: Literal["square", "hexagon", "rooks3d"] = "square"
+    n: conint(ge=1, le=12) = 4  # type: ignore[valid-type]  # rooks3d: the rooks on a line
     rule: Literal["magic", "dudeney"] = "magic"
 
 
@@ -140,7 +140,7 @@ class LatinPlacementModel(_Strict):
 
 class MagicPlacementModel(_Strict):
     cell: conint(ge=0)  # type: ignore[valid-type]
-    value: conint(ge=1)  # type: ignore[valid-type]
+    value: conint(ge=0)  # type: ignore[valid-type]
 
 
 class QueenPlacementModel(_Strict):

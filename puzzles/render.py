@@ -225,12 +225,21 @@ def render_latin(p: LatinPuzzle, placements=None, size: int = 36) -> str:
 
 
 def render_magic(p: MagicPuzzle, placements=None, size: int = 36) -> str:
-    """A magic square as a grid, Adams's hexagon as hexagons (pointy side up), with the numbers placed."""
+    """A magic square as a grid, Adams's hexagon as hexagons (pointy side up), the 3-D rooks' cube as its
+    three layers side by side, with the numbers placed."""
     import math
 
     at = {int(c): int(v) for c, v in placements or []}
     body = []
-    if p.shape == "square":
+    if p.shape == "rooks3d":
+        centres = [(i * (3 * size + size / 2) + k * size + size / 2, j * size + size / 2) for i, j, k in p.cells]
+        for x, y in centres:
+            body.append(
+                f'<rect x="{x - size / 2}" y="{y - size / 2}" width="{size}" height="{size}" fill="#f7f3e8" '
+                'stroke="#333" stroke-width="0.8"/>'
+            )
+        width, height = 3 * 3 * size + 2 * size / 2, 3 * size
+    elif p.shape == "square":
         centres = [(c * size + size / 2, r * size + size / 2) for r, c in p.cells]
         for x, y in centres:
             body.append(

@@ -234,20 +234,22 @@ def verify_latin(p: LatinPuzzle, placements) -> Report:
 
 
 def verify_magic(p: MagicPuzzle, placements) -> Report:
-    """Each cell one number from 1..m, each number once, every line summing to the target."""
+    """Each cell one number of the figure's values, each number once when the figure says so, every line
+    summing to the target."""
     rep = Report()
     m = len(p.cells)
+    lo, hi = p.values[0], p.values[-1]
     at: dict[int, int] = {}
     for pl in placements:
         cell, value = int(pl[0]), int(pl[1])
-        if not 0 <= cell < m or not 1 <= value <= m:
-            rep.add(f"({cell}, {value}) is not a cell 0..{m - 1} with a number 1..{m}")
+        if not 0 <= cell < m or not lo <= value <= hi:
+            rep.add(f"({cell}, {value}) is not a cell 0..{m - 1} with a number {lo}..{hi}")
             continue
         if cell in at:
             rep.add(f"cell {cell} holds two numbers")
         at[cell] = value
     for v, k in Counter(at.values()).items():
-        if k > 1:
+        if k > 1 and p.distinct:
             rep.add(f"number {v} is used {k} times")
     if len(at) < m:
         rep.incomplete(f"{m - len(at)} empty cells")

@@ -10,7 +10,7 @@ the squares (there are C(R+2, 2) + 3 C(R+3, 4) of them) and tests every pair in 
 Seed 003 gives the counts for R = 1..6 ("including reflections and rotations", so every array counts):
 12, 132, 847, 3921, 14506, 45402, and a formula, {x[x[x(31x + 1004) + 6820] + 4272] + 1} / 4032 with
 x = R(R + 1).  The search here agrees for R = 1..4 and not after: 14,286 for R = 5 and 43,687 for R = 6
-(CP-SAT's enumeration, ``cpmodel.rooks3d``, finds the same).  The formula is 11.0002 at R = 1; moving its
+(the built-in puzzle ``rooks3d-R``, enumerated by CP-SAT and by SAT, finds the same).  The formula is 11.0002 at R = 1; moving its
 "+ 1" outside the fraction makes it give all six of the chapter's figures, the two wrong ones included, so
 it was fitted to the table, not derived.  No polynomial can be right: the polytope of these arrays has
 fractional vertices, and the count is a quasi-polynomial of degree 8 (27 cells less 19 independent line
