@@ -12,9 +12,11 @@ The command line is ``eternity`` (``eternity.cli``).  The functions import what 
 
 from .api import (
     busy_beaver,
+    fox_and_geese,
     grundy,
     halves,
     load,
+    maharajah,
     queens_distinct,
     results,
     rooks3d,
@@ -35,6 +37,8 @@ __all__ = [
     "grundy",
     "snakes_and_ladders",
     "busy_beaver",
+    "fox_and_geese",
+    "maharajah",
     "queens_distinct",
     "rooks3d",
     "halves",

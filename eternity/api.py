@@ -188,6 +188,37 @@ def busy_beaver(cards: int = 3, steps: int = 1000) -> dict[str, Any]:
     return beaver.survey(cards, steps)
 
 
+def fox_and_geese(board: int = 8, geese: int | None = None, foxes: int = 1, first: str = "fox", start: str = "far"):
+    """Fox and geese valued by exhaustive search, as ``eternity game foxgeese`` prints it.
+
+    Args:
+        board: the board's side, even.
+        geese: geese on row 0's dark squares (default: all of them, half the side).
+        foxes: 1 or 2.
+        first: ``"fox"`` or ``"geese"`` moves first.
+        start: the fox on the last row (``"far"``) or on any free dark square (``"any"``).
+
+    Returns:
+        The winner (or ``"depends on the start"`` with the winner from each start), and the positions valued.
+    """
+    from baseline.games import foxgeese
+
+    return foxgeese.solve(board, geese, foxes, first, start)
+
+
+def maharajah(board: int = 8, men: str = "") -> dict[str, Any]:
+    """The Maharajah against the black king and up to two men (from ``"QRBN"``) on a board of 3..8, under
+    capture rules, every position valued by retrograde analysis, as ``eternity game maharajah`` prints it.
+
+    Returns:
+        The positions; the wins of each side and the draws with the Maharajah to move and with black to move;
+        the longest forced end with an example; the value of the chess-like start.
+    """
+    from baseline.games import maharajah as m
+
+    return m.survey(board, men)
+
+
 def queens_distinct(n: int) -> dict[str, int]:
     """The n queens' solutions, those a quarter and a half turn leave alone, and the distinct patterns
     (Burnside's lemma), as ``eternity checkerboard queens`` prints them."""

@@ -154,8 +154,8 @@ FLAGS = {
     "decode": PUZZLES + ["--from", "--model", "-o"] + SOLUTIONS + OUTPUTS,
     # small values only: --max 10,000 values Grundy's game for seconds, a fuzz case should not
     "game": (
-        "grundy snakes beaver foxgeese nosuch --max --misere-max --games --cards --steps --board --geese --foxes "
-        "--first --start fox geese far any --json 0 1 2 4 5 30 x -2"
+        "grundy snakes beaver foxgeese maharajah nosuch --max --misere-max --games --cards --steps --board --geese "
+        "--foxes --first --start fox geese far any --men R N QRB P --json 0 1 2 4 5 30 x -2"
     ).split(),
     "checkerboard": "queens rooks3d halves nosuch --max --json 0 1 5 8 30 x -2".split(),
     "table": DBS + ["--format", "md", "csv", "latex", "json", "nosuch", "--clock", "solve", "search", "total"],
@@ -263,9 +263,10 @@ SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switc
     ),
     "decode": ([PUZZLES], {"--from": SOLUTIONS, "--model": SOLUTIONS, "-o": OUTPUTS}),
     "game": (
-        [["grundy", "snakes", "beaver", "foxgeese", "x"]],
+        [["grundy", "snakes", "beaver", "foxgeese", "maharajah", "x"]],
         {
             "--board": ["4", "6", "5", "11", "x"],
+            "--men": ["R", "N", "QRB", "P", ""],
             "--geese": ["1", "2", "3", "9"],
             "--foxes": ["1", "2", "3"],
             "--first": ["fox", "geese", "x"],

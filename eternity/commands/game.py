@@ -10,10 +10,14 @@ MISERE_MAX = 60  # the misere search's default reach (heaps of 60: a fraction of
 
 
 def cmd_game(a) -> int:
+    if a.name != "maharajah" and a.men is not None:
+        raise UsageError(f"game {a.name}: --men is the Maharajah's")
     if a.name == "snakes":
         return _snakes(a)
     if a.name == "beaver":
         return _beaver(a)
+    if a.name == "maharajah":
+        return _maharajah(a)
     if a.name == "foxgeese":
         return _foxgeese(a)
     if a.cards is not None or a.steps is not None:
@@ -87,6 +91,58 @@ def _foxgeese(a) -> int:
     return 0
 
 
+def _maharajah(a) -> int:
+    """The Maharajah's reduced game valued by retrograde analysis; the chapter's claims beside."""
+    from baseline.games import maharajah
+
+    if a.misere_max is not None or a.max != 100 or a.cards is not None or a.steps is not None:
+        raise UsageError("game maharajah: --max, --misere-max, --cards and --steps belong to other games")
+    if a.geese is not None or a.foxes is not None or a.first is not None or a.start is not None:
+        raise UsageError("game maharajah: --geese, --foxes, --first and --start are fox and geese's")
+    n = 8 if a.board is None else a.board
+    men = a.men or ""
+    if not 3 <= n <= 8:
+        raise UsageError(f"game maharajah: --board is 3..8, not {n}")
+    try:
+        men = maharajah._canon(men)
+    except ValueError as e:
+        raise UsageError(f"game maharajah: --men: {e}") from None
+    if len(men) > 2:
+        raise UsageError(f"game maharajah: --men is at most two men beside the king, not {len(men)} ({men})")
+    from eternity.commands.common import _live_progress
+
+    a.quiet = False
+    progress, status_ctx = _live_progress(a, f"eternity game maharajah --board {n} --men {men or '-'}")
+    with status_ctx:
+        r = maharajah.survey(n, men, progress)
+    r["chapter"] = dict(maharajah.CHAPTER)
+    if a.json:
+        _out(r)
+        return 0
+    print(
+        f"the Maharajah against K{men} on {n} x {n} (capture rules, no pawns): {r['positions']:,} positions, "
+        f"valued in {r['seconds']} s"
+    )
+    for key, label in (("maharajah_first", "the Maharajah to move"), ("black_first", "black to move")):
+        c = r[key]
+        print(f"  {label:<22} white wins {c['white']:>10,}   black wins {c['black']:>10,}   draws {c['draw']:>10,}")
+    st, ex = r["start"], r["deepest_example"]
+
+    def where(d):
+        return ", ".join([f"M {d['maharajah']}", f"K {d['king']}"] + [f"{k[0]} {v}" for k, v in d["men"].items()])
+
+    plies = f" in {st['plies']} plies" if st["plies"] is not None else ""
+    print(f"  start ({where(st)}, the Maharajah to move): {st['value']}{plies}")
+    print(f"  longest forced end: {ex['plies']} plies ({where(ex)}, {ex['to_move']} to move, {ex['winner']} wins)")
+    if not men:
+        every = r["maharajah_first"]["white"] == r["positions"]
+        print(
+            f"seed 003: {maharajah.CHAPTER['lone_king']}: "
+            + ("reproduced, from every position with the Maharajah to move" if every else "NOT reproduced")
+        )
+    return 0
+
+
 def _beaver(a) -> int:
     """Every machine of n cards run and decided; the champions beside seed 003's."""
     from baseline.games import beaver
@@ -156,12 +212,14 @@ def _snakes(a) -> int:
 def add(sub) -> None:
     s = sub.add_parser(
         "game",
-        help="the chapter's games solved exactly: Grundy's game, snakes and ladders, the Busy Beaver, fox and geese",
+        help="the chapter's games solved exactly: Grundy's game, snakes and ladders, the Busy Beaver, fox and geese, "
+        "the Maharajah (reduced)",
     )
     s.add_argument(
         "name",
-        choices=["grundy", "snakes", "beaver", "foxgeese"],
-        help="the game (snakes: seed 003's board; beaver: Turing machines; foxgeese: fox and geese)",
+        choices=["grundy", "snakes", "beaver", "foxgeese", "maharajah"],
+        help="the game (snakes: seed 003's board; beaver: Turing machines; foxgeese: fox and geese; maharajah: "
+        "the Maharajah against the king and up to two men, reduced)",
     )
     s.add_argument("--max", type=arg(int, 1, 10_000), default=100, help="the largest heap valued (default: 100)")
     s.add_argument(
@@ -178,7 +236,10 @@ def add(sub) -> None:
         type=arg(int, 40, 100_000),
         help="beaver: steps a machine is run before it is called undecided (default: 1,000)",
     )
-    s.add_argument("--board", type=arg(int, 2, 10), help="foxgeese: the board's side, even (default: 8)")
+    s.add_argument(
+        "--board", type=arg(int, 2, 10), help="foxgeese: the board's side, even; maharajah: 3..8 (default: 8)"
+    )
+    s.add_argument("--men", help="maharajah: black's men beside the king, from Q, R, B, N, at most two (default: none)")
     s.add_argument("--geese", type=arg(int, 1, 5), help="foxgeese: geese on row 0 (default: half the side)")
     s.add_argument("--foxes", type=arg(int, 1, 2), help="foxgeese: foxes (default: 1)")
     s.add_argument("--first", choices=["fox", "geese"], help="foxgeese: who moves first (default: fox)")
