@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/bench_optimum.py [--sizes 6 7] [--seeds 1 2 3] [--seconds 300] [--beam-seconds 60]
         [--models placement table table+ maxsat]
+    .venv/bin/python benchmarks/bench_optimum.py --perfect [--sizes 5] [--seeds 1 2 3] [--seconds 20]
 
 Each board is a generated one (3 frame colours, inner colours at the size's critical point)
 with one join of its planted solution broken: one side of one piece recoloured, the colour
@@ -17,6 +18,10 @@ good boards and proves nothing.  Then its best score is asked, ``--seconds`` eac
 
 and of RC2 MaxSAT (``maxsat``: the direct encoding's soft joins).  Every board is verified.  Prints a
 markdown table.
+
+``--perfect``: generated boards that keep their planted perfect solution (3 frame colours, inner colours
+at the critical point), CP-SAT's best mode in each formulation, one worker, ``--seconds`` each: the
+score reached, whether it is proven, and the seconds.
 """
 
 from __future__ import annotations
@@ -71,14 +76,34 @@ HEAD = {
 }
 
 
+def perfect(sizes, seeds, seconds: float) -> None:
+    """Boards with perfect solutions: CP-SAT's best mode in each formulation (module docstring)."""
+    print("| board | joins | CP-SAT placement | CP-SAT table | CP-SAT table, corner fixed |")
+    print("|---|---|---|---|---|")
+    for size in sizes:
+        for seed in seeds:
+            p, _ = generate.edge_puzzle(size, size, 3, INNER[size], seed)
+            cells = []
+            for opts in ({"model": "placement"}, {"model": "table"}, {"model": "table", "symmetry": True}):
+                status, score, t, optimal, _ = best("cpsat", opts, p, seconds)
+                proof = "**perfect**" if score == p.n_joins else ("proven optimal" if optimal else "best so far")
+                cells.append(f"{score} ({proof}, {t:.1f} s)" if score is not None else f"none ({status})")
+            print(f"| {size}x{size} seed {seed} | {p.n_joins} | " + " | ".join(cells) + " |", flush=True)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--sizes", type=int, nargs="+", default=[6, 7])
+    ap.add_argument("--sizes", type=int, nargs="+", help="default: 6 7 (5 with --perfect)")
     ap.add_argument("--seeds", type=int, nargs="+", default=[1, 2, 3])
-    ap.add_argument("--seconds", type=float, default=300.0)
+    ap.add_argument("--seconds", type=float, help="default: 300 (20 with --perfect)")
     ap.add_argument("--beam-seconds", type=float, default=60.0)
     ap.add_argument("--models", nargs="+", default=list(ENGINES), choices=list(ENGINES))
+    ap.add_argument("--perfect", action="store_true", help="boards with perfect solutions (module docstring)")
     a = ap.parse_args()
+    if a.perfect:
+        perfect(a.sizes or [5], a.seeds, a.seconds or 20.0)
+        return
+    a.sizes, a.seconds = a.sizes or [6, 7], a.seconds or 300.0
     print("| board | joins | perfect | beam | " + " | ".join(HEAD[k] for k in a.models) + " |")
     print("|---|---|---|---|" + "---|" * len(a.models))
     for size in a.sizes:
