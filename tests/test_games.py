@@ -198,3 +198,19 @@ def test_the_foxgeese_command(capsys):
     assert r["starts"]["2,1"] == "fox"
     assert main(["game", "foxgeese", "--board", "5"]) == 2
     assert main(["game", "grundy", "--board", "4"]) == 2
+
+
+@pytest.mark.parametrize(
+    "n,geese,foxes,first,start",
+    [(4, 2, 1, "fox", "any"), (6, 3, 1, "geese", "any"), (6, 3, 2, "geese", "any"), (8, 4, 1, "fox", "far")],
+)
+def test_the_numba_search_values_fox_and_geese_as_the_memo_does(n, geese, foxes, first, start):
+    """The numba search (masks, a hash table of flat arrays) and the Python memo: the same winner from
+    every start and the same number of positions valued; a table too small says so instead of answering."""
+    from baseline.games import foxgeese
+
+    a = foxgeese.solve(n, geese, foxes, first, start)
+    b = foxgeese.solve_fast(n, geese, foxes, first, start)
+    assert b["complete"] and (a["starts"], a["winner"], a["positions"]) == (b["starts"], b["winner"], b["positions"])
+    small = foxgeese.solve_fast(n, geese, foxes, first, start, table_bits=4)
+    assert not small["complete"] and small["winner"] == "not finished"

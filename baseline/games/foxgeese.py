@@ -22,6 +22,9 @@ import sys
 from functools import cache
 from itertools import combinations
 
+import numpy as np
+from numba import njit
+
 CHAPTER = {
     (4, 2, 1, "fox"): "fox",  # 4 x 4, two geese, the fox moving first: the fox wins
     (8, 4, 1, None): "geese",  # 8 x 8, four geese: the geese win
@@ -95,4 +98,186 @@ def solve(n: int, geese: int | None = None, foxes: int = 1, first: str = "fox", 
         "starts": {" ".join(f"{r},{c}" for r, c in k): v for k, v in starts.items()},
         "winner": values.pop() if len(values) == 1 else "depends on the start",
         "positions": fox_to_move_wins.cache_info().currsize + geese_to_move_win.cache_info().currsize,
+    }
+
+
+# ---------------------------------------------------------------------------------------------- numba search
+# The same game and the same values as ``solve``, for boards whose positions outgrow a Python memo: pieces
+# as bit masks of the dark squares (at most 63 of them: boards to 10 x 10 and 11 x 11), every valued
+# position kept in an open-addressing hash table of flat arrays, the search depth-first and recursive.
+
+EMPTY = np.int64(-1)
+
+
+@njit  # recursive: not cached (numba's cache of a self-recursive function crashes when loaded)
+def _wins(fx, gs, fox_turn, row, king, fwd, keys_f, keys_g, vals, counter):
+    """Whether the side to move wins from (foxes ``fx``, geese ``gs``); every value kept in the table.
+    counter[0]: positions stored; counter[1]: 1 once the table is full (the answer is then unknown)."""
+    mask = keys_f.shape[0] - 1
+    side = np.int64(1) << 62 if fox_turn else np.int64(0)
+    kf = fx | side
+    h = ((kf * np.int64(-7046029254386353131)) ^ (gs * np.int64(-4658895280553007687))) & mask
+    while keys_f[h] != EMPTY:
+        if keys_f[h] == kf and keys_g[h] == gs:
+            return vals[h] == 1
+        h = (h + 1) & mask
+    if counter[1]:
+        return False
+    occupied = fx | gs
+    fox_front = 1 << 30
+    m = fx
+    while m:
+        f = 0
+        low = m & -m
+        while (np.int64(1) << f) != low:
+            f += 1
+        fox_front = min(fox_front, row[f])
+        m ^= low
+    goose_front = 1 << 30
+    m = gs
+    while m:
+        g = 0
+        low = m & -m
+        while (np.int64(1) << g) != low:
+            g += 1
+        goose_front = min(goose_front, row[g])
+        m ^= low
+    through = fox_front <= goose_front
+    win = False
+    if fox_turn:
+        moved = False
+        m = fx
+        while m and not win:
+            low = m & -m
+            f = 0
+            while (np.int64(1) << f) != low:
+                f += 1
+            m ^= low
+            for d in range(4):
+                t = king[f, d]
+                if t < 0 or occupied & (np.int64(1) << t):
+                    continue
+                moved = True
+                if through or not _wins(
+                    fx ^ low ^ (np.int64(1) << t), gs, False, row, king, fwd, keys_f, keys_g, vals, counter
+                ):
+                    win = True
+                    break
+        if not moved:
+            win = False  # trapped
+    else:
+        if not through:
+            m = gs
+            while m and not win:
+                low = m & -m
+                g = 0
+                while (np.int64(1) << g) != low:
+                    g += 1
+                m ^= low
+                for d in range(2):
+                    t = fwd[g, d]
+                    if t < 0 or occupied & (np.int64(1) << t):
+                        continue
+                    if not _wins(
+                        fx, gs ^ low ^ (np.int64(1) << t), True, row, king, fwd, keys_f, keys_g, vals, counter
+                    ):
+                        win = True
+                        break
+    if counter[1]:
+        return win
+    if counter[0] * 10 >= keys_f.shape[0] * 7:  # seven tenths full: stop storing, the search is cut short
+        counter[1] = 1
+        return win
+    h = ((kf * np.int64(-7046029254386353131)) ^ (gs * np.int64(-4658895280553007687))) & mask
+    while keys_f[h] != EMPTY:
+        h = (h + 1) & mask
+    keys_f[h], keys_g[h], vals[h] = kf, gs, 1 if win else 2
+    counter[0] += 1
+    return win
+
+
+def solve_fast(
+    n: int,
+    geese: int | None = None,
+    foxes: int = 1,
+    first: str = "fox",
+    start: str = "far",
+    table_bits: int | None = None,
+    max_gb: float | None = None,
+    progress=None,
+) -> dict:
+    """``solve`` by the numba search: the same answer, on boards the Python memo cannot finish.
+
+    The table holds 2^``table_bits`` positions (17 bytes each); a search that fills seven tenths of it
+    stops.  Without ``table_bits`` the search starts with 2^20 and starts again four times larger until it
+    finishes or the next table would pass ``max_gb`` (default: half the machine's memory); then it says
+    so (``complete`` False, winner "not finished") rather than answer."""
+    import os
+
+    if table_bits is not None:
+        return _solve_fast(n, geese, foxes, first, start, table_bits)
+    if max_gb is None:
+        max_gb = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30 / 2
+    bits = 20
+    while True:
+        r = _solve_fast(n, geese, foxes, first, start, bits)
+        if progress:
+            progress({"table_positions": r["table_positions"], "positions": r["positions"], "complete": r["complete"]})
+        if r["complete"] or (1 << (bits + 2)) * 17 / 2**30 > max_gb:
+            return r
+        bits += 2
+
+
+def _solve_fast(n: int, geese: int | None, foxes: int, first: str, start: str, table_bits: int) -> dict:
+    import time
+
+    squares = dark(n)
+    if len(squares) > 62:
+        raise ValueError(f"at most 62 dark squares (boards to 11 x 11), not {len(squares)}")
+    index = {sq: i for i, sq in enumerate(squares)}
+    row = np.array([r for r, _ in squares], np.int64)
+    fwd = np.full((len(squares), 2), -1, np.int64)
+    king = np.full((len(squares), 4), -1, np.int64)
+    for i, (r, c) in enumerate(squares):
+        for k, d in enumerate((-1, 1)):
+            fwd[i, k] = index.get((r + 1, c + d), -1)
+        for k, (a, d) in enumerate(((-1, -1), (-1, 1), (1, -1), (1, 1))):
+            king[i, k] = index.get((r + a, c + d), -1)
+    home = [i for i, (r, _) in enumerate(squares) if r == 0]
+    g0 = home if geese is None else home[:geese]
+    far = [i for i, (r, _) in enumerate(squares) if (r == n - 1 if start == "far" else i not in g0)]
+    if len(g0) < (geese or 0) or foxes < 1 or foxes > len(far):
+        raise ValueError("too many pieces for the board")
+    size = 1 << table_bits
+    keys_f = np.full(size, -1, np.int64)
+    keys_g = np.zeros(size, np.int64)
+    vals = np.zeros(size, np.int8)
+    counter = np.zeros(2, np.int64)
+    gmask = np.int64(sum(1 << g for g in g0))
+    t0 = time.perf_counter()
+    starts = {}
+    for fs in combinations(far, foxes):
+        fmask = np.int64(sum(1 << f for f in fs))
+        fox_wins = (
+            _wins(fmask, gmask, True, row, king, fwd, keys_f, keys_g, vals, counter)
+            if first == "fox"
+            else (not _wins(fmask, gmask, False, row, king, fwd, keys_f, keys_g, vals, counter))
+        )
+        if counter[1]:
+            break
+        starts[tuple(squares[f] for f in fs)] = "fox" if fox_wins else "geese"
+    complete = not counter[1]
+    values = set(starts.values())
+    return {
+        "board": n,
+        "geese": len(g0),
+        "foxes": foxes,
+        "first": first,
+        "start": start,
+        "starts": {" ".join(f"{r},{c}" for r, c in k): v for k, v in starts.items()} if complete else {},
+        "winner": (values.pop() if len(values) == 1 else "depends on the start") if complete else "not finished",
+        "positions": int(counter[0]),
+        "complete": complete,
+        "table_positions": size,
+        "seconds": round(time.perf_counter() - t0, 2),
     }

@@ -75,7 +75,18 @@ def _foxgeese(a) -> int:
     if geese > n // 2:
         raise UsageError(f"game foxgeese: --geese is at most {n // 2} on a board of {n}, not {geese}")
     foxes = 1 if a.foxes is None else a.foxes
-    r = foxgeese.solve(n, geese, foxes, a.first or "fox", a.start or "far")
+    from eternity.commands.common import _live_progress
+
+    a.quiet = False
+    progress, status_ctx = _live_progress(a, f"eternity game foxgeese --board {n}")
+    with status_ctx:
+        # boards to 8 x 8 are valued in a second by the Python memo; the numba search pays a few seconds of
+        # compiling first (it is recursive, so not cached) and is the one that reaches 10 x 10
+        if n <= 8:
+            r = foxgeese.solve(n, geese, foxes, a.first or "fox", a.start or "far")
+            r["complete"] = True
+        else:
+            r = foxgeese.solve_fast(n, geese, foxes, a.first or "fox", a.start or "far", progress=progress)
     if a.json:
         _out(r)
         return 0
@@ -85,6 +96,11 @@ def _foxgeese(a) -> int:
         f"{'on the last row' if r['start'] == 'far' else 'on any free dark square'}: {r['winner']} "
         f"({r['positions']:,} positions valued)"
     )
+    if not r["complete"]:
+        print(
+            f"the search filled its table ({r['table_positions']:,} positions, half the machine's memory) before "
+            "it finished: no answer"
+        )
     if r["winner"] == "depends on the start":
         for sq, w in r["starts"].items():
             print(f"  {who} on {sq}: {w}")
