@@ -126,6 +126,32 @@ def test_the_deciders_never_call_a_halting_machine_otherwise():
     assert refuted > 0
 
 
+def test_the_closed_n_grams_never_pass_a_machine_that_stops():
+    """The n-gram decider says 'never stops' for no machine that stops: every two-card machine and every
+    1,999th three-card one (a prime stride: the numbering's digits are the cards' entries), each k; and it
+    decides a bouncer that the other deciders leave."""
+    import numpy as np
+
+    from baseline.games import beaver
+
+    for n, stride in ((2, 1), (3, 1999)):
+        total = beaver.machines(n)
+        out = np.zeros((total, 3), np.int64)
+        beaver._survey(n, 0, total, 200, out)
+        tr = np.zeros((n, 2, 3), np.int64)
+        halting = [m for m in range(0, total, stride) if out[m, 0] == beaver.HALTS]
+        assert len(halting) > 1000
+        for m in halting:
+            beaver._decode(m, n, tr)
+            assert not any(beaver.ngrams_close(tr, k) for k in beaver.NGRAM_SIZES), (n, m)
+    # a three-card bouncer the other deciders leave undecided: its 3-grams close, and it runs on
+    bouncer = [[(1, "L", 3), (0, "R", 2)], [(1, "R", 1), (0, "L", 0)], [(0, "R", 1), (0, "L", 1)]]
+    assert beaver.run_machine(bouncer, 1000)["outcome"] == "undecided"
+    assert beaver.run_machine(bouncer, 40_000)["outcome"] == "undecided"
+    table = beaver._table(bouncer)
+    assert not beaver.backward_refutes(table) and beaver.ngrams_close(table, 3) and not beaver.ngrams_close(table, 2)
+
+
 @pytest.mark.slow
 def test_three_cards_give_the_chapters_champions():
     from baseline.games import beaver

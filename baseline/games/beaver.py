@@ -17,6 +17,11 @@ about 17 million").  Each is run from card 1 on a blank tape, in numba, until it
   machine could have got there is followed back step by step, each adding what it needs of the tape;
   when every chain meets a contradiction within ``depth`` steps, no run longer than that can stop, and the
   machine already ran ``steps`` > ``depth`` steps without stopping;
+* its **n-grams close** (the closed-position-set method of the Busy Beaver Challenge's deciders): the run
+  is abstracted to the card, the symbol under the head and the n cells on each side of it; the sets of
+  n-cell windows seen left and right of the head, and the abstract positions, are grown together until
+  nothing new appears.  Every real configuration of the run has its abstraction in that closed set, so
+  when no abstract position reads a stop entry, the machine never stops (n = 1..4 are tried);
 * otherwise it stays **undecided** within the limits, and is listed as such.
 
 The champions are the halting machines with the most ones (the chapter's 3MAX1) and the most steps
@@ -29,8 +34,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-HALTS, CYCLER, TRANSLATED, UNDECIDED, NO_STOP, BACKWARD = 0, 1, 2, 3, 4, 5
-OUTCOMES = ("halts", "cycler", "translated cycler", "undecided", "no stop card", "backward reasoning")
+HALTS, CYCLER, TRANSLATED, UNDECIDED, NO_STOP, BACKWARD, NGRAMS = 0, 1, 2, 3, 4, 5, 6
+OUTCOMES = ("halts", "cycler", "translated cycler", "undecided", "no stop card", "backward reasoning", "closed n-grams")
+NGRAM_SIZES = (1, 2, 3, 4)  # window sizes the closed-position-set decider tries, smallest first
+NGRAM_CONTEXTS = 200_000  # abstract positions at most, a window size
 BACKWARD_DEPTH = 30  # steps followed back from a stop
 BACK = 128  # cells behind a new cell kept at each record, for the translated-cycler test
 RECORDS = 512  # records kept a side
@@ -246,6 +253,9 @@ def survey(n: int, steps: int = 1000, chunk: int = 1 << 20, progress=None) -> di
             if steps > BACKWARD_DEPTH and backward_refutes(tr):
                 counts[UNDECIDED] -= 1
                 counts[BACKWARD] += 1
+            elif any(ngrams_close(tr, k) for k in NGRAM_SIZES):
+                counts[UNDECIDED] -= 1
+                counts[NGRAMS] += 1
             else:
                 undecided.append(first + int(i))
         if progress is not None:
@@ -286,6 +296,56 @@ def backward_refutes(tr: np.ndarray, depth: int = BACKWARD_DEPTH) -> bool:
 
     stops = [(k, sym) for k in range(n) for sym in range(2) if tr[k, sym, 2] == n]
     return not any(alive(k, 0, {0: sym}, 0) for k, sym in stops)
+
+
+def ngrams_close(tr: np.ndarray, k: int, limit: int = NGRAM_CONTEXTS) -> bool:
+    """True when the closed set of abstract positions with k-cell windows (module docstring) has none that
+    reads a stop entry: the machine never stops.  False when one does (it may stop) or the set passes
+    ``limit`` positions.
+
+    An abstract position is (card, left window, symbol under the head, right window), the left window
+    farthest cell first, the right one nearest first.  A move right pushes the written symbol onto the left
+    window (the window that results joins the left set) and pops the right one: the head reads its nearest
+    cell, and the cell that comes into view is any that makes a window of the right set.  A move left is
+    the mirror image.  The sets start with the blank windows."""
+    n = tr.shape[0]
+    blank = (0,) * k
+    left, right = {blank}, {blank}
+    start = (0, blank, 0, blank)
+    seen = {start}
+    while True:
+        grown = False
+        new: list = []
+        for q, lw, sym, rw in list(seen):
+            w, mv, nx = (int(x) for x in tr[q, sym])
+            if nx == n:
+                return False  # a stop entry is read
+            if mv == 1:
+                pushed = lw[1:] + (w,)
+                if pushed not in left:
+                    left.add(pushed)
+                    grown = True
+                rest = rw[1:]
+                for g in right:
+                    if g[:-1] == rest:
+                        new.append((nx, pushed, rw[0], g))
+            else:
+                pushed = (w,) + rw[:-1]
+                if pushed not in right:
+                    right.add(pushed)
+                    grown = True
+                rest = lw[:-1]
+                for g in left:
+                    if g[1:] == rest:
+                        new.append((nx, g, lw[-1], pushed))
+        for c in new:
+            if c not in seen:
+                seen.add(c)
+                grown = True
+        if len(seen) > limit:
+            return False
+        if not grown:
+            return True
 
 
 def _cards_of(n: int, m: int) -> list:
