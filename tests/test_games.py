@@ -127,7 +127,7 @@ def test_the_deciders_never_call_a_halting_machine_otherwise():
 
 
 def test_the_closed_n_grams_never_pass_a_machine_that_stops():
-    """The n-gram decider says 'never stops' for no machine that stops: every two-card machine and every
+    """The n-gram and repeated-words deciders say 'never stops' for no machine that stops: every two-card machine and every
     1,999th three-card one (a prime stride: the numbering's digits are the cards' entries), each k; and it
     decides a bouncer that the other deciders leave."""
     import numpy as np
@@ -144,12 +144,18 @@ def test_the_closed_n_grams_never_pass_a_machine_that_stops():
         for m in halting:
             beaver._decode(m, n, tr)
             assert not any(beaver.ngrams_close(tr, k) for k in beaver.NGRAM_SIZES), (n, m)
+            assert not any(beaver.repeated_words_close(tr, b, many) for b, many in beaver.WORD_SHAPES), (n, m)
     # a three-card bouncer the other deciders leave undecided: its 3-grams close, and it runs on
     bouncer = [[(1, "L", 3), (0, "R", 2)], [(1, "R", 1), (0, "L", 0)], [(0, "R", 1), (0, "L", 1)]]
     assert beaver.run_machine(bouncer, 1000)["outcome"] == "undecided"
     assert beaver.run_machine(bouncer, 40_000)["outcome"] == "undecided"
     table = beaver._table(bouncer)
     assert not beaver.backward_refutes(table) and beaver.ngrams_close(table, 3) and not beaver.ngrams_close(table, 2)
+    # a bouncer with a moving boundary between its 0s and its 1s: no n-gram closes, repeated single cells do
+    moving = beaver._table([[(1, "R", 2), (0, "L", 0)], [(1, "L", 3), (0, "R", 2)], [(1, "L", 2), (1, "L", 1)]])
+    assert beaver.run_machine(beaver._cards(moving), 40_000)["outcome"] == "undecided"
+    assert not any(beaver.ngrams_close(moving, k) for k in beaver.NGRAM_SIZES)
+    assert beaver.repeated_words_close(moving, 1, 2)
 
 
 @pytest.mark.slow

@@ -22,6 +22,12 @@ about 17 million").  Each is run from card 1 on a blank tape, in numba, until it
   n-cell windows seen left and right of the head, and the abstract positions, are grown together until
   nothing new appears.  Every real configuration of the run has its abstraction in that closed set, so
   when no abstract position reads a stop entry, the machine never stops (n = 1..4 are tried);
+* its **repeated words close**: the tape is cut into blocks of b cells, runs of one block are kept as
+  (block, count) with counts from ``many`` on merged into "``many`` or more", and the run is followed
+  block by block over these abstract tapes (taking one block off "``many`` or more" leaves either as many
+  or exactly ``many`` - 1: both are followed).  Every real run has its image among the abstract runs, so
+  when the set of abstract positions closes without reading a stop entry, the machine never stops
+  (b = 1..4, ``many`` = 2, 3);
 * otherwise it stays **undecided** within the limits, and is listed as such.
 
 The champions are the halting machines with the most ones (the chapter's 3MAX1) and the most steps
@@ -34,8 +40,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-HALTS, CYCLER, TRANSLATED, UNDECIDED, NO_STOP, BACKWARD, NGRAMS = 0, 1, 2, 3, 4, 5, 6
-OUTCOMES = ("halts", "cycler", "translated cycler", "undecided", "no stop card", "backward reasoning", "closed n-grams")
+HALTS, CYCLER, TRANSLATED, UNDECIDED, NO_STOP, BACKWARD, NGRAMS, WORDS = 0, 1, 2, 3, 4, 5, 6, 7
+OUTCOMES = (
+    "halts", "cycler", "translated cycler", "undecided", "no stop card", "backward reasoning", "closed n-grams",
+    "repeated words",
+)  # fmt: skip
+WORD_SHAPES = tuple((b, many) for b in (1, 2, 3, 4) for many in (2, 3))  # the repeated-words decider's tries
+WORD_SEGMENTS = 12  # runs a side at most
+WORD_POSITIONS = 100_000  # abstract positions at most, a try
 NGRAM_SIZES = (1, 2, 3, 4)  # window sizes the closed-position-set decider tries, smallest first
 NGRAM_CONTEXTS = 200_000  # abstract positions at most, a window size
 BACKWARD_DEPTH = 30  # steps followed back from a stop
@@ -256,6 +268,9 @@ def survey(n: int, steps: int = 1000, chunk: int = 1 << 20, progress=None) -> di
             elif any(ngrams_close(tr, k) for k in NGRAM_SIZES):
                 counts[UNDECIDED] -= 1
                 counts[NGRAMS] += 1
+            elif any(repeated_words_close(tr, b, many) for b, many in WORD_SHAPES):
+                counts[UNDECIDED] -= 1
+                counts[WORDS] += 1
             else:
                 undecided.append(first + int(i))
         if progress is not None:
@@ -346,6 +361,70 @@ def ngrams_close(tr: np.ndarray, k: int, limit: int = NGRAM_CONTEXTS) -> bool:
             return False
         if not grown:
             return True
+
+
+def repeated_words_close(
+    tr: np.ndarray, block: int, many: int, segments: int = WORD_SEGMENTS, limit: int = WORD_POSITIONS
+) -> bool:
+    """True when the abstract runs over repeated blocks (module docstring) close without reading a stop
+    entry: the machine never stops.  False when one reads a stop (it may stop), or a side holds more than
+    ``segments`` runs, or there are more than ``limit`` abstract positions.
+
+    An abstract position is (card, the head's cell in its block, the block under the head, the runs to the
+    left nearest last, the runs to the right nearest last); a side's blank beyond its runs is implied."""
+    n = tr.shape[0]
+    zero = (0,) * block
+
+    def push(side: tuple, w: tuple) -> tuple:
+        if not side and w == zero:
+            return side  # blank onto blank
+        if side and side[-1][0] == w:
+            return side[:-1] + ((w, min(side[-1][1] + 1, many)),)
+        return side + ((w, 1),)
+
+    def pop(side: tuple) -> list:
+        if not side:
+            return [(zero, side)]
+        w, c = side[-1]
+        if c == 1:
+            return [(w, side[:-1])]
+        if c < many:
+            return [(w, side[:-1] + ((w, c - 1),))]
+        return [(w, side), (w, side[:-1] + ((w, many - 1),))]  # "many or more", less one
+
+    start = (0, 0, zero, (), ())
+    seen = {start}
+    todo = [start]
+    inside = (1 << block) * block * n  # steps within one block past which it repeats inside it for ever
+    while todo:
+        q, pos, cur, left, right = todo.pop()
+        cells = list(cur)
+        steps = 0
+        while 0 <= pos < block and steps <= inside:
+            w, mv, nx = (int(x) for x in tr[q, cells[pos]])
+            if nx == n:
+                return False
+            cells[pos] = w
+            pos += 1 if mv == 1 else -1
+            q = nx
+            steps += 1
+        if steps > inside:
+            continue
+        if pos >= block:
+            moved = push(left, tuple(cells))
+            nexts = [(q, 0, c, moved, r) for c, r in pop(right)]
+        else:
+            moved = push(right, tuple(cells))
+            nexts = [(q, block - 1, c, lft, moved) for c, lft in pop(left)]
+        for cfg in nexts:
+            if len(cfg[3]) > segments or len(cfg[4]) > segments:
+                return False
+            if cfg not in seen:
+                seen.add(cfg)
+                todo.append(cfg)
+        if len(seen) > limit:
+            return False
+    return True
 
 
 def _cards_of(n: int, m: int) -> list:
