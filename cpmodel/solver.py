@@ -77,7 +77,8 @@ class CpSat(SolverBase):
             "auto",
             "xcc (any puzzle), placement or table (edge matching), self-orthogonal "
             "(orthogonal Latin pairs, mode first: a square and its transpose, cpmodel.self_orthogonal); "
-            "auto: placement for edge matching, xcc otherwise",
+            "auto: placement for edge matching, xcc otherwise; mode best: placement (a match bounded above) or "
+            "table (a match tied both ways to its two colours, the stronger)",
             MODELS,
         ),
         "automorphism": Option(
@@ -96,7 +97,12 @@ class CpSat(SolverBase):
             ("sum", "int", "onehot"),
         ),
         "redundant": Option(bool, False, "placement model: colour counts per join"),
-        "symmetry": Option(bool, False, "fix a corner piece at A1 on square boards; the count is multiplied back by 4"),
+        "symmetry": Option(
+            bool,
+            False,
+            "fix a corner piece at A1 on square boards; the count is multiplied back by 4 (mode best, model=table: "
+            "the score is the same on every turn, and a hint is turned to fit)",
+        ),
         "search": Option(
             str,
             "auto",

@@ -397,7 +397,7 @@ class BeamRun(Snapshots, Schedule, BestMode):
             status = PassEnd.BOARD
             self._better(resumed[0], resumed[1], t0, progress, save=False)
             self.stats["resumed_score"] = resumed[1]
-            cut_width = self._frontier_width() if budget else None
+            cut_width = self._frontier_width() if budget and o["resume"] else None
             if cut_width is not None:
                 # killed during a pass: that pass goes on from its frontier (a time model from two
                 # narrow passes lets it shrink to meet the deadline), then the repair phase; a
