@@ -72,7 +72,7 @@ def test_repair_phase_improves_or_keeps_the_beam_board():
     assert verify(p, r.solutions[0], allow_mismatch=True).score == r.best_score
 
 
-def test_the_cpsat_block_is_exact_against_the_window_search_and_never_loses():
+def test_the_exact_block_is_exact_against_the_window_search_and_never_loses():
     """A 2x2 block re-solved by CP-SAT (both formulations) reaches the exhaustive window search's optimum; on a
     scrambled board every block step keeps the rules and the score it reports."""
     from baseline.beam.repair_block import FORMULATIONS, ExactBlock

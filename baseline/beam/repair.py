@@ -413,7 +413,7 @@ class Repair:
         if self._block is not None:
             for key, v in self._block.stats.items():
                 self.stats[key] = v
-            self.stats["cpsat_block"] = self._block.k
+            self.stats["block_k"] = self._block.k  # the block side the run ended with
         assert cur == self.score(pc, rt), "repair lost track of its score"
         return self.placements(best_pc, best_rt), best
 
