@@ -61,9 +61,10 @@ OPTIONS = {
     ),
     "lns_model": Option(
         str,
-        "tables",
-        "best mode, repair: the block's formulation: CP-SAT with table constraints or one-hot join variables, "
-        "or RC2 MaxSAT (baseline/beam/repair_block.py)",
+        "maxsat",
+        "best mode, repair: the block's formulation: RC2 MaxSAT (the default: it proves the most blocks, "
+        "docs/results/eternity2.md), or CP-SAT with table constraints or one-hot join variables "
+        "(baseline/beam/repair_block.py)",
         ("tables", "one-hot", "maxsat"),
         modes=("best",),
         fingerprint=False,
