@@ -109,6 +109,18 @@ def solve(n: int, geese: int | None = None, foxes: int = 1, first: str = "fox", 
 EMPTY = np.int64(-1)
 
 
+@njit(cache=True, inline="always")
+def _slot(kf, gs, mask):
+    """The first slot of a position: the two keys mixed so that every bit reaches the low bits that pick the
+    slot (a plain product leaves the low bits to the low squares, and positions that differ only in the far
+    squares would pile up on one run of slots)."""
+    x = kf * np.int64(-7046029254386353131) ^ gs * np.int64(-4658895280553007687)
+    x ^= (x >> 29) & np.int64((1 << 35) - 1)  # a logical shift: the sign bit's copies masked off
+    x *= np.int64(-4265267296055464877)
+    x ^= (x >> 32) & np.int64(0xFFFFFFFF)
+    return x & mask
+
+
 @njit  # recursive: not cached (numba's cache of a self-recursive function crashes when loaded)
 def _wins(fx, gs, fox_turn, row, king, fwd, keys_f, keys_g, vals, counter):
     """Whether the side to move wins from (foxes ``fx``, geese ``gs``); every value kept in the table.
@@ -116,7 +128,7 @@ def _wins(fx, gs, fox_turn, row, king, fwd, keys_f, keys_g, vals, counter):
     mask = keys_f.shape[0] - 1
     side = np.int64(1) << 62 if fox_turn else np.int64(0)
     kf = fx | side
-    h = ((kf * np.int64(-7046029254386353131)) ^ (gs * np.int64(-4658895280553007687))) & mask
+    h = _slot(kf, gs, mask)
     while keys_f[h] != EMPTY:
         if keys_f[h] == kf and keys_g[h] == gs:
             return vals[h] == 1
@@ -188,7 +200,7 @@ def _wins(fx, gs, fox_turn, row, king, fwd, keys_f, keys_g, vals, counter):
     if counter[0] * 10 >= keys_f.shape[0] * 7:  # seven tenths full: stop storing, the search is cut short
         counter[1] = 1
         return win
-    h = ((kf * np.int64(-7046029254386353131)) ^ (gs * np.int64(-4658895280553007687))) & mask
+    h = _slot(kf, gs, mask)
     while keys_f[h] != EMPTY:
         h = (h + 1) & mask
     keys_f[h], keys_g[h], vals[h] = kf, gs, 1 if win else 2
