@@ -77,8 +77,8 @@ class CpSat(SolverBase):
             "auto",
             "xcc (any puzzle), placement or table (edge matching), self-orthogonal "
             "(orthogonal Latin pairs, mode first: a square and its transpose, cpmodel.self_orthogonal); "
-            "auto: placement for edge matching, xcc otherwise; mode best: placement (a match bounded above) or "
-            "table (a match tied both ways to its two colours, the stronger)",
+            "auto: placement for edge matching, xcc otherwise; mode best: table (a match tied both ways to its "
+            "two colours; auto picks it) or placement (a match bounded above, weaker)",
             MODELS,
         ),
         "automorphism": Option(
@@ -149,10 +149,11 @@ class CpSat(SolverBase):
         if sym and not (EDGES in puzzle.features and models.symmetry_breakable(puzzle)):
             raise UsageError("symmetry=true needs a square bordered board without fixed or spare pieces")
         if mode == "best":
-            if self.options["model"] == "table":  # the score the same on every turn of a board: nothing to multiply
+            # the table formulation by default: it proves what the placement model cannot (docs/results/engines.md)
+            if self.options["model"] in ("auto", "table"):  # the score the same on every turn: nothing to multiply
                 return "score-table", *models.score_table_model(puzzle, sym), False
             if sym:
-                raise UsageError("mode best: symmetry=true is for model=table")
+                raise UsageError("mode best: symmetry=true is for model=table (or auto)")
             return "score", *models.score_model(puzzle), False
         if kind == "xcc":
             return kind, *models.xcc_model(puzzle.to_xcc()), False
