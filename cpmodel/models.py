@@ -202,25 +202,24 @@ def symmetry_breakable(p: EdgePuzzle) -> bool:
     return p.rows == p.cols and not p.fixed and p.bordered and p.n_pieces == p.n_cells and p.rows > 1
 
 
-def table_model(p: EdgePuzzle, symmetry: bool = False):
-    m = cp_model.CpModel()
-    cands = _placements(p)
+def _table_cells(m: cp_model.CpModel, p: EdgePuzzle, symmetry: bool):
+    """The table formulation's ground, shared by the table and score-table models: each cell's piece and
+    turn, tied by a table to the four colours it shows; the pieces all different; with ``symmetry`` the
+    first corner piece fixed to A1.  Returns (pieces, turns, colours) by cell, and the decoder."""
+    rows_by_cell: dict[int, list[tuple]] = defaultdict(list)
+    for pl in _placements(p):
+        rows_by_cell[pl.cell].append((pl.piece, pl.rotation) + tuple(int(c) for c in p.placed(pl.piece, pl.rotation)))
     maxc = int(p.pieces.max())
-    tuples_by_cell = defaultdict(list)
-    for pl in cands:
-        tuples_by_cell[pl.cell].append((pl.piece, pl.rotation) + tuple(int(c) for c in p.placed(pl.piece, pl.rotation)))
     P, R, COL = [], [], []
     for cell in range(p.n_cells):
         pv = m.new_int_var(0, p.n_pieces - 1, f"P{cell}")
         rv = m.new_int_var(0, 3, f"R{cell}")
         cv = [m.new_int_var(0, maxc, f"C{cell}_{s}") for s in range(4)]
-        m.add_allowed_assignments([pv, rv] + cv, tuples_by_cell[cell])
+        m.add_allowed_assignments([pv, rv, *cv], rows_by_cell[cell])
         P.append(pv)
         R.append(rv)
         COL.append(cv)
     m.add_all_different(P)
-    for cell, side, nb in p.joins():
-        m.add(COL[cell][side] == COL[nb][(side + 2) % 4])
     if symmetry:
         corners = [q for q in range(p.n_pieces) if p.piece_class(q) == "corner"]
         if corners:
@@ -229,6 +228,14 @@ def table_model(p: EdgePuzzle, symmetry: bool = False):
     def decode(v):
         return [EdgePlacement(cell, int(v.value(P[cell])), int(v.value(R[cell]))) for cell in range(p.n_cells)]
 
+    return P, R, COL, decode
+
+
+def table_model(p: EdgePuzzle, symmetry: bool = False):
+    m = cp_model.CpModel()
+    P, _, COL, decode = _table_cells(m, p, symmetry)
+    for cell, side, nb in p.joins():
+        m.add(COL[cell][side] == COL[nb][(side + 2) % 4])
     return m, decode, P
 
 
@@ -270,20 +277,7 @@ def score_table_model(p: EdgePuzzle, symmetry: bool = False):
     ``symmetry``: the first corner piece fixed to A1 (square boards, ``symmetry_breakable``), which
     keeps one of the four turns of every board: the score is the same on all four."""
     m = cp_model.CpModel()
-    rows_by_cell: dict[int, list[tuple]] = defaultdict(list)
-    for pl in _placements(p):
-        rows_by_cell[pl.cell].append((pl.piece, pl.rotation) + tuple(int(c) for c in p.placed(pl.piece, pl.rotation)))
-    maxc = int(p.pieces.max())
-    P, R, COL = [], [], []
-    for cell in range(p.n_cells):
-        pv = m.new_int_var(0, p.n_pieces - 1, f"P{cell}")
-        rv = m.new_int_var(0, 3, f"R{cell}")
-        cv = [m.new_int_var(0, maxc, f"C{cell}_{s}") for s in range(4)]
-        m.add_allowed_assignments([pv, rv, *cv], rows_by_cell[cell])
-        P.append(pv)
-        R.append(rv)
-        COL.append(cv)
-    m.add_all_different(P)
+    P, R, COL, decode = _table_cells(m, p, symmetry)
     matches = []
     for cell, side, nb in p.joins():
         e = m.new_bool_var(f"m{cell}_{side}")
@@ -291,15 +285,7 @@ def score_table_model(p: EdgePuzzle, symmetry: bool = False):
         m.add(a == b).only_enforce_if(e)
         m.add(a != b).only_enforce_if(~e)
         matches.append((cell, side, nb, e))
-    if symmetry:
-        corners = [q for q in range(p.n_pieces) if p.piece_class(q) == "corner"]
-        if corners:
-            m.add(P[0] == corners[0])
     m.maximize(sum(e for *_, e in matches))
-
-    def decode(v):
-        return [EdgePlacement(cell, int(v.value(P[cell])), int(v.value(R[cell]))) for cell in range(p.n_cells)]
-
     return m, decode, ScoreTableVars(P, R, COL, matches)
 
 

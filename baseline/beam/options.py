@@ -4,6 +4,7 @@ checkpoints read the declarations without importing the solver."""
 
 from __future__ import annotations
 
+from baseline.beam.repair_block import FORMULATIONS
 from baseline.poly.tables import DEFAULT_SWEEP
 from puzzles.orders import ORDERS
 from puzzles.puzzle import EDGES, GRID
@@ -65,7 +66,7 @@ OPTIONS = {
         "best mode, repair: the block's formulation: RC2 MaxSAT (the default: it proves the most blocks, "
         "docs/results/eternity2.md), or CP-SAT with table constraints or one-hot join variables "
         "(baseline/beam/repair_block.py)",
-        ("tables", "one-hot", "maxsat"),
+        FORMULATIONS,
         modes=("best",),
         fingerprint=False,
     ),

@@ -119,29 +119,30 @@ class ExactBlock:
 
         return m, decode
 
+    def _one_hot_keys(self, cells, pieces) -> list[tuple[int, int, int]]:
+        """The one-hot formulations' placements (i, j, r): piece i of the block on its cell j turned r, for
+        every turn the border rule allows there."""
+        allowed = self.allowed
+        return [
+            (i, j, r)
+            for i, q in enumerate(pieces)
+            for j, c in enumerate(cells)
+            if allowed[q, c] >= 0
+            for r in (range(4) if allowed[q, c] == 4 else (int(allowed[q, c]),))
+        ]
+
     def _one_hot(self, cells, pc, rt):
         """x[i, j, r] one-hot, a join's match as the sum over colours of y <= both ends showing it."""
         from ortools.sat.python import cp_model
 
-        col, nb, allowed = self.col, self.nb, self.allowed
+        col, nb = self.col, self.nb
         pieces = pc[cells].copy()
         where = {int(c): j for j, c in enumerate(cells)}
         m = cp_model.CpModel()
-        x: dict[tuple[int, int, int], cp_model.IntVar] = {}
-        for i, q in enumerate(pieces):
-            for j, c in enumerate(cells):
-                a = allowed[q, c]
-                if a < 0:
-                    continue
-                for r in range(4) if a == 4 else (a,):
-                    x[i, j, r] = m.new_bool_var("")
-        for j in range(len(cells)):
-            m.add_exactly_one(v for (i, jj, r), v in x.items() if jj == j)
-        for i in range(len(pieces)):
-            m.add_exactly_one(v for (ii, j, r), v in x.items() if ii == i)
-        at: dict[int, list] = {j: [] for j in range(len(cells))}
-        for (i, j, r), v in x.items():
-            at[j].append((int(pieces[i]), r, v))
+        x = {key: m.new_bool_var("") for key in self._one_hot_keys(cells, pieces)}
+        groups, at = _one_hot_groups(x, pieces, len(cells))
+        for vs in groups:
+            m.add_exactly_one(vs)
         terms = []
         for j, s, jd, d in _joins(cells, nb, where):
             if jd is None:  # a join to the frame
@@ -173,29 +174,18 @@ class ExactBlock:
 
         from solving.race import race
 
-        col, nb, allowed = self.col, self.nb, self.allowed
+        col, nb = self.col, self.nb
         pieces = pc[cells].copy()
         where = {int(c): j for j, c in enumerate(cells)}
-        x: dict[tuple[int, int, int], int] = {}
-        for i, q in enumerate(pieces):
-            for j, c in enumerate(cells):
-                a = allowed[q, c]
-                if a < 0:
-                    continue
-                for r in range(4) if a == 4 else (a,):
-                    x[i, j, r] = len(x) + 1
+        x = {key: k + 1 for k, key in enumerate(self._one_hot_keys(cells, pieces))}
+        groups, at = _one_hot_groups(x, pieces, len(cells))
         w = WCNF()
         top = len(x)
-        groups = [[v for (i, jj, r), v in x.items() if jj == j] for j in range(len(cells))]
-        groups += [[v for (ii, j, r), v in x.items() if ii == i] for i in range(len(pieces))]
         for lits in groups:
             enc = CardEnc.equals(lits=lits, bound=1, top_id=top, encoding=EncType.seqcounter)
             top = max(top, enc.nv)
             for cl in enc.clauses:
                 w.append(cl)
-        at: dict[int, list] = {j: [] for j in range(len(cells))}
-        for (i, j, r), v in x.items():
-            at[j].append((int(pieces[i]), r, v))
         for j, s, jd, d in _joins(cells, nb, where):
             if jd is None:
                 f = col[pc[d], rt[d], (s + 2) & 3]
@@ -263,6 +253,19 @@ class ExactBlock:
             return 0
         self.stats["block_better"] += int(after > before)
         return int(after - before)
+
+
+def _one_hot_groups(x: dict, pieces, n_cells: int) -> tuple[list[list], dict[int, list]]:
+    """The exactly-one groups of a one-hot block (a cell's placements, then a piece's), and each cell's
+    (piece, turn, variable) list."""
+    by_cell: list[list] = [[] for _ in range(n_cells)]
+    by_piece: list[list] = [[] for _ in range(len(pieces))]
+    at: dict[int, list] = {j: [] for j in range(n_cells)}
+    for (i, j, r), v in x.items():
+        by_cell[j].append(v)
+        by_piece[i].append(v)
+        at[j].append((int(pieces[i]), r, v))
+    return by_cell + by_piece, at
 
 
 def _joins(cells, nb, where: dict):

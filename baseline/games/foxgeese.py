@@ -121,14 +121,35 @@ def _slot(kf, gs, mask):
     return x & mask
 
 
+@njit(cache=True, inline="always")
+def _square(low):
+    """The square of a one-bit mask."""
+    sq = 0
+    while (np.int64(1) << sq) != low:
+        sq += 1
+    return sq
+
+
+@njit(cache=True)
+def _front(mask, row):
+    """The least row among the squares of ``mask`` (the side's piece nearest the geese's home row)."""
+    least = 1 << 30
+    while mask:
+        low = mask & -mask
+        least = min(least, row[_square(low)])
+        mask ^= low
+    return least
+
+
 @njit  # recursive: not cached (numba's cache of a self-recursive function crashes when loaded)
 def _wins(fx, gs, fox_turn, row, king, fwd, keys_f, keys_g, vals, counter):
     """Whether the side to move wins from (foxes ``fx``, geese ``gs``); every value kept in the table.
-    counter[0]: positions stored; counter[1]: 1 once the table is full (the answer is then unknown)."""
+    counter[0]: positions stored; counter[1]: 1 once the table is full (the answer is then unknown).
+    A side with no move loses: the foxes trapped, or the geese stuck (the fox then goes through)."""
     mask = keys_f.shape[0] - 1
-    side = np.int64(1) << 62 if fox_turn else np.int64(0)
-    kf = fx | side
-    h = _slot(kf, gs, mask)
+    kf = fx | (np.int64(1) << 62) if fox_turn else fx
+    first = _slot(kf, gs, mask)
+    h = first
     while keys_f[h] != EMPTY:
         if keys_f[h] == kf and keys_g[h] == gs:
             return vals[h] == 1
@@ -136,71 +157,35 @@ def _wins(fx, gs, fox_turn, row, king, fwd, keys_f, keys_g, vals, counter):
     if counter[1]:
         return False
     occupied = fx | gs
-    fox_front = 1 << 30
-    m = fx
-    while m:
-        f = 0
-        low = m & -m
-        while (np.int64(1) << f) != low:
-            f += 1
-        fox_front = min(fox_front, row[f])
-        m ^= low
-    goose_front = 1 << 30
-    m = gs
-    while m:
-        g = 0
-        low = m & -m
-        while (np.int64(1) << g) != low:
-            g += 1
-        goose_front = min(goose_front, row[g])
-        m ^= low
-    through = fox_front <= goose_front
+    through = _front(fx, row) <= _front(gs, row)
     win = False
-    if fox_turn:
-        moved = False
-        m = fx
+    movers, steps, n_steps = (fx, king, 4) if fox_turn else (gs, fwd, 2)
+    if fox_turn or not through:  # geese to move with a fox through: lost
+        m = movers
         while m and not win:
             low = m & -m
-            f = 0
-            while (np.int64(1) << f) != low:
-                f += 1
+            sq = _square(low)
             m ^= low
-            for d in range(4):
-                t = king[f, d]
+            for d in range(n_steps):
+                t = steps[sq, d]
                 if t < 0 or occupied & (np.int64(1) << t):
                     continue
-                moved = True
-                if through or not _wins(
-                    fx ^ low ^ (np.int64(1) << t), gs, False, row, king, fwd, keys_f, keys_g, vals, counter
-                ):
-                    win = True
-                    break
-        if not moved:
-            win = False  # trapped
-    else:
-        if not through:
-            m = gs
-            while m and not win:
-                low = m & -m
-                g = 0
-                while (np.int64(1) << g) != low:
-                    g += 1
-                m ^= low
-                for d in range(2):
-                    t = fwd[g, d]
-                    if t < 0 or occupied & (np.int64(1) << t):
-                        continue
-                    if not _wins(
+                if fox_turn:
+                    win = through or not _wins(
+                        fx ^ low ^ (np.int64(1) << t), gs, False, row, king, fwd, keys_f, keys_g, vals, counter
+                    )
+                else:
+                    win = not _wins(
                         fx, gs ^ low ^ (np.int64(1) << t), True, row, king, fwd, keys_f, keys_g, vals, counter
-                    ):
-                        win = True
-                        break
+                    )
+                if win:
+                    break
     if counter[1]:
         return win
     if counter[0] * 10 >= keys_f.shape[0] * 7:  # seven tenths full: stop storing, the search is cut short
         counter[1] = 1
         return win
-    h = _slot(kf, gs, mask)
+    h = first  # the recursion may have taken slots since the lookup: probe again
     while keys_f[h] != EMPTY:
         h = (h + 1) & mask
     keys_f[h], keys_g[h], vals[h] = kf, gs, 1 if win else 2

@@ -102,6 +102,20 @@ def _sub_index(pos, s, j, gone):
     return i
 
 
+@njit(cache=True, inline="always")
+def _tally(cv, cd, best_win, worst, unknown):
+    """One child's value (for its side to move) added to the running (least dtm of a lost child, most dtm of
+    a won child, whether any child is undecided)."""
+    if cv == LOSS:
+        if best_win < 0 or cd < best_win:
+            best_win = cd
+    elif cv == WIN:
+        worst = max(worst, cd)
+    else:
+        unknown = True
+    return best_win, worst, unknown
+
+
 @njit(cache=True)
 def _sweep(n, j, lo, hi, knight, ray, step, jump, val, dtm, new_val, new_dtm, sub_val, sub_dtm, level):
     """One level: every undecided position whose value follows from the values of the last level."""
@@ -143,13 +157,7 @@ def _sweep(n, j, lo, hi, knight, ray, step, jump, val, dtm, new_val, new_dtm, su
                                 c = _encode(pos, s, j)
                                 cv, cd = val[c, 1], dtm[c, 1]
                             pos[0] = m0
-                            if cv == LOSS:
-                                if best_win < 0 or cd < best_win:
-                                    best_win = cd
-                            elif cv == WIN:
-                                worst = max(worst, cd)
-                            else:
-                                unknown = True
+                            best_win, worst, unknown = _tally(cv, cd, best_win, worst, unknown)
                             if o >= 2:
                                 break
                         if best_win == 0:
@@ -165,13 +173,8 @@ def _sweep(n, j, lo, hi, knight, ray, step, jump, val, dtm, new_val, new_dtm, su
                     else:
                         a, b, jumps = lo[p - 2], hi[p - 2], knight[p - 2]
                     occ[here] = -1
-                    for kind in range(3):
-                        if kind == 0:
-                            nd = b - a
-                        elif kind == 1:
-                            nd = 8 if (p == 1 or jumps) else 0
-                        else:
-                            nd = 0
+                    for kind in range(2):  # slides along its rays, then the king's steps or the knight's jumps
+                        nd = b - a if kind == 0 else (8 if (p == 1 or jumps) else 0)
                         for dd in range(nd):
                             for k in range(n if kind == 0 else 1):
                                 if kind == 0:
@@ -192,14 +195,7 @@ def _sweep(n, j, lo, hi, knight, ray, step, jump, val, dtm, new_val, new_dtm, su
                                 pos[p] = t
                                 c = _encode(pos, s, j)
                                 pos[p] = here
-                                cv, cd = val[c, 0], dtm[c, 0]
-                                if cv == LOSS:
-                                    if best_win < 0 or cd < best_win:
-                                        best_win = cd
-                                elif cv == WIN:
-                                    worst = max(worst, cd)
-                                else:
-                                    unknown = True
+                                best_win, worst, unknown = _tally(val[c, 0], dtm[c, 0], best_win, worst, unknown)
                             if best_win == 0:
                                 break
                         if best_win == 0:

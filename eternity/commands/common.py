@@ -104,7 +104,7 @@ def _live_progress(a, prefix: str | None = None):
     """A live status line on a terminal, a log line every 15 s elsewhere, nothing with --quiet."""
     from solving.progress import LogLines, describe
 
-    if a.quiet:
+    if getattr(a, "quiet", False):  # commands without --quiet show progress
         return None, contextlib.nullcontext()
     if a.json or not sys.stderr.isatty():
         return LogLines(prefix or f"eternity solve {a.puzzle}"), contextlib.nullcontext()

@@ -77,7 +77,6 @@ def _foxgeese(a) -> int:
     foxes = 1 if a.foxes is None else a.foxes
     from eternity.commands.common import _live_progress
 
-    a.quiet = False
     progress, status_ctx = _live_progress(a, f"eternity game foxgeese --board {n}")
     with status_ctx:
         # boards to 8 x 8 are valued in a second by the Python memo; the numba search pays a few seconds of
@@ -127,7 +126,6 @@ def _maharajah(a) -> int:
         raise UsageError(f"game maharajah: --men is at most two men beside the king, not {len(men)} ({men})")
     from eternity.commands.common import _live_progress
 
-    a.quiet = False
     progress, status_ctx = _live_progress(a, f"eternity game maharajah --board {n} --men {men or '-'}")
     with status_ctx:
         r = maharajah.survey(n, men, progress)
