@@ -229,50 +229,32 @@ def _random_fillings(run, n, most, seed, first=0):
     return covs, board, chosen
 
 
+def _random_states(p, n=12, **opts):
+    """An XCC beam run on ``p`` with the kernels' test settings (and ``opts``), and ``n`` random partial
+    fillings of it (0..5 options): their covered items, their bitsets and their first free scan positions."""
+    from baseline.beam.solver import Beam
+    from baseline.beam.xcc import XCCBeamRun
+
+    o = {k: v.default for k, v in Beam.OPTIONS.items()}
+    o.update({"sites": 4, "lookahead": 2, "boundary": 0.1, "covers": 1.0}, **opts)
+    run = XCCBeamRun(p, o)
+    t = run.t
+    covs, board, _ = _random_fillings(run, n, 6, 7)
+    free = lambda i, s: not (int(board[i, s >> 6]) >> int(s & 63)) & 1  # noqa: E731
+    first = np.array([next((q for q, s in enumerate(t.scan) if free(i, s)), len(t.scan)) for i in range(n)])
+    return run, covs, board, first
+
+
 @pytest.mark.parametrize("name", ["pentomino-6x10", "eternity1-boat", "queens-8"])
 @pytest.mark.parametrize("touch", [True, False])
 def test_polyform_beam_children_agree_with_a_plain_expansion(name, touch):
     """The bitset kernels (site choice, fits, pockets, touch, lookahead, boundary score) against
     plain Python on random partial fillings."""
-    from baseline.beam.solver import Beam
-    from baseline.beam.xcc import XCCBeamRun, _expand, _sites
-
     p = catalog.load(name)
-    o = {k: v.default for k, v in Beam.OPTIONS.items()}
-    run = XCCBeamRun(p, o)
-    t = run.t
-    covs, board, _ = _random_fillings(run, 12, 6, 7)  # 0..5 options
+    run, covs, board, first = _random_states(p, touch=touch)
     n = len(covs)
-    free = lambda i, s: not (int(board[i, s >> 6]) >> int(s & 63)) & 1  # noqa: E731
-    first = np.array([next((q for q, s in enumerate(t.scan) if free(i, s)), len(t.scan)) for i in range(n)])
-    size = max(64, t.max_col)
-    site, n_fit = np.zeros(n, np.int64), np.zeros(n, np.int64)
-    m = _sites(board, first, n, t, 4, np.zeros(size, np.int64), site, n_fit)
-    par, opt, sc, hs = np.zeros(m, np.int64), np.zeros(m, np.int64), np.zeros(m), np.zeros(m, np.uint64)
-    near = np.zeros(int(run.opt_sites.max()) * max(1, t.nbr.shape[1]), np.int64)
-    work = (
-        np.zeros(t.n_words, np.uint64),
-        np.zeros(t.n_sites + 1, np.int64),
-        np.zeros(t.n_sites, np.int64),
-        np.zeros(size, np.int64),
-        np.zeros(size, np.int64),
-        near,
-    )
-    score, hsh = np.zeros(n), np.zeros(n, np.uint64)
-    m = _expand(
-        board,
-        first,
-        site,
-        n,
-        t,
-        run.opt_hash,
-        run.opt_weight,
-        score,
-        hsh,
-        (2, touch, 0.1, 1.0),
-        (par, opt, sc, hs),
-        work,
-    )
+    par, opt, sc, _, _, _ = run.expand(board, first, np.zeros(n), np.zeros(n, np.uint64))
+    m = len(par)
     got = [{} for _ in range(n)]
     for j in range(m):
         got[par[j]][int(opt[j])] = sc[j]
@@ -280,6 +262,33 @@ def test_polyform_beam_children_agree_with_a_plain_expansion(name, touch):
     for i, c in enumerate(covs):
         want = _reference_children(run, c, 4, 2, touch, 0.1, 1.0)
         assert set(got[i]) == set(want), (i, sorted(set(got[i]) ^ set(want))[:5])
+        for q in want:
+            assert got[i][q] == pytest.approx(want[q])
+        some += len(want)
+    assert some > 0
+
+
+@pytest.mark.parametrize("name", ["pentomino-6x10", "eternity1-boat"])
+def test_polyform_beam_lookahead_scores_a_child_by_its_best_child(name):
+    """Selby's lookahead (look=1) against plain Python: a child's score is its own plus the best of its
+    children's (at its own most constrained site), and a child whose children all die is dead."""
+    p = catalog.load(name)
+    run, covs, board, first = _random_states(p, n=6, look=1)
+    n = len(covs)
+    par, opt, sc, _, _, _ = run.expand(board, first, np.zeros(n), np.zeros(n, np.uint64))
+    x = run.xcc
+    got = [{} for _ in range(n)]
+    for j in range(len(par)):
+        got[par[j]][int(opt[j])] = sc[j]
+    some = 0
+    for i, c in enumerate(covs):
+        want = {}
+        for o, own in _reference_children(run, c, 4, 2, True, 0.1, 1.0).items():
+            below = _reference_children(run, c | set(x.opt_items[x.opt_ptr[o] : x.opt_ptr[o + 1]].tolist()), 4, 2, True,
+                                        0.1, 1.0)  # fmt: skip
+            if below:
+                want[o] = own + max(below.values())
+        assert set(got[i]) == set(want), i
         for q in want:
             assert got[i][q] == pytest.approx(want[q])
         some += len(want)

@@ -215,6 +215,32 @@ OPTIONS = {
         "fitting option left (false: only the lookahead sites are checked)",
         features=(GRID,),
     ),
+    "tables": Option(
+        int,
+        0,
+        "polyforms: Selby's boundary tables over windows of N cells (0: off): a child is dead when the window "
+        "round a free site next to its new piece is a pattern no pieces fill (baseline/poly/boundary.py)",
+        lo=0,
+        hi=24,
+        features=(GRID,),
+    ),
+    "tables_core": Option(
+        int,
+        4,
+        "polyforms, boundary tables: the window's first N cells (the site and its nearest) must be coverable",
+        lo=1,
+        hi=24,
+        features=(GRID,),
+    ),
+    "look": Option(
+        int,
+        0,
+        "polyforms: Selby's lookahead: a child is scored by its best descendant 1 or 2 placements on, and is "
+        "dead when it has none (0: its own score)",
+        lo=0,
+        hi=2,
+        features=(GRID,),
+    ),
     "every_site": Option(
         bool,
         False,

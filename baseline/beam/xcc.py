@@ -50,6 +50,7 @@ import numpy as np
 from baseline.beam.frontier import _per_parent
 from baseline.beam.options import OPTIONS
 from baseline.beam.xcc_kernels import _alive, _children, _expand, _sites
+from baseline.poly import boundary
 from baseline.poly import tables as poly_tables
 from baseline.runtime import checkpoint
 from baseline.runtime.kernel import BUDGET, DEEPEST, DONE, SOLUTION
@@ -94,7 +95,20 @@ class XCCBeamRun:
         self._exhauster = None  # the end-game's poly search, made at its first survivor (or probe)
         self._probe_solution = None  # a tiling a probe found (``_probe``)
         self._drawn = 0  # the level of the board in best.svg
+        self._scratch = None  # the kernels' work arrays (``_work``)
+        self.bt = self._tables()
         self.build_s = time.perf_counter() - t0
+
+    def _tables(self) -> boundary.BoundaryTables:
+        """Selby's boundary tables (``tables`` window cells, ``tables_core`` of them to cover), or none."""
+        n_win = self.o.get("tables", 0)
+        if not n_win:
+            return boundary.off(self.t.n_sites)
+        if self.p.grid_name is None:
+            raise UsageError("beam: boundary tables (tables=N) apply to polyform puzzles")
+        names = self.xcc.item_names
+        cells = [tuple(int(v) for v in names[int(self.t.old_of[s])][1:].split(".")) for s in range(self.t.n_sites)]
+        return boundary.build(self.p, cells, n_win, min(self.o["tables_core"], n_win))
 
     def _weights(self, path: str) -> np.ndarray:
         """Per-option score change: minus the log-weight of the piece it uses."""
@@ -118,6 +132,48 @@ class XCCBeamRun:
         """Pieces' worth of free sites left after the options of ``chosen_row``."""
         free = self.t.n_sites - int(self.opt_sites[chosen_row].sum())
         return free / self.sites_per_piece
+
+    def _work(self):
+        """The kernels' scratch arrays, made once a run (a level's expansion reuses them)."""
+        if self._scratch is None:
+            t = self.t
+            n_sites, width = t.n_sites, max(64, t.max_col)
+            near = np.zeros(max(1, int(self.opt_sites.max(initial=1)) * max(1, t.nbr.shape[1])), np.int64)
+            small = (np.zeros(n_sites + 1, np.int64), np.zeros(max(1, n_sites), np.int64), np.zeros(width, np.int64))
+            boards = tuple(np.zeros(t.n_words, np.uint64) for _ in range(3))
+            lists = tuple(np.zeros(width, np.int64) for _ in range(3))
+            # stamp, stack, scratch, opts, near, child; then the lookahead's boards and option lists
+            self._scratch = (*small, lists[0], near, boards[0], (boards[1], boards[2], lists[1], lists[2]))
+        return self._scratch
+
+    def expand(self, board, first, score, hsh):
+        """One level: each state's site and its live children, scored (``xcc_kernels._expand``).
+
+        Returns (parent, option, score, hash, tally, seconds choosing the sites); ``tally[0]`` counts
+        the children only the boundary tables rejected.  The children come in the order of their
+        parents, so the children of a frontier cut in pieces and expanded piece by piece (the Dask
+        beam) are these same arrays, joined."""
+        t, o = self.t, self.o
+        tl = time.perf_counter()
+        n = len(score)
+        stamp, stack, scratch, opts, near, child, below = self._work()
+        site = np.zeros(n, np.int64)
+        n_fit = np.zeros(n, np.int64)
+        m = _sites(board, first, n, t, o["sites"], scratch, site, n_fit)
+        t_sites = time.perf_counter() - tl
+        par = np.zeros(m, np.int64)
+        opt = np.zeros(m, np.int64)
+        sc = np.zeros(m)
+        hs = np.zeros(m, np.uint64)
+        tally = np.zeros(2, np.int64)
+        knobs = (o["lookahead"], o["touch"], o["boundary"], o["covers"], o["sites"])
+        work = (stamp, stack, scratch, opts, near, child, below)
+        bt = (self.bt.win, self.bt.tid, self.bt.tab, self.bt.inv_ptr, self.bt.inv_idx)
+        m = _expand(
+            board, first, site, n, t, self.opt_hash, self.opt_weight, score, hsh, knobs, bt, (par, opt, sc, hs), work,
+            o["look"], tally,
+        )  # fmt: skip
+        return par[:m], opt[:m], sc[:m], hs[:m], tally, t_sites
 
     def solve(self, limits: Limits, progress) -> SolveResult:
         """Beam runs, each four times wider than the last (at most three), until one solves."""
@@ -202,43 +258,24 @@ class XCCBeamRun:
             start = int(resumed.get("endgame_next", 0))
         ck = bool(o.get("checkpoint"))
         last_save = last_picture = time.perf_counter()
-        n_sites = t.n_sites
-        stamp = np.zeros(n_sites + 1, np.int64)
-        stack = np.zeros(max(1, n_sites), np.int64)
         scratch = np.zeros(max(64, t.max_col), np.int64)
-        opts = np.zeros(max(64, t.max_col), np.int64)
-        deg = t.nbr.shape[1]
-        near = np.zeros(max(1, int(self.opt_sites.max(initial=1)) * max(1, deg)), np.int64)
-        child = np.zeros(t.n_words, np.uint64)
         while self.pieces_left(chosen[0]) > exhaust_at + 1e-9:
             if deadline is not None and time.perf_counter() >= deadline:
                 return "limit", [], "time limit during the beam"
             tl = time.perf_counter()
-            n = len(score)
-            site = np.zeros(n, np.int64)
-            n_fit = np.zeros(n, np.int64)
-            m = _sites(board, first, n, t, o["sites"], scratch, site, n_fit)
-            t_sites = time.perf_counter() - tl
-            par = np.zeros(m, np.int64)
-            opt = np.zeros(m, np.int64)
-            sc = np.zeros(m)
-            hs = np.zeros(m, np.uint64)
-            knobs = (o["lookahead"], o["touch"], o["boundary"], o["covers"])
-            work = (child, stamp, stack, scratch, opts, near)
-            m = _expand(
-                board, first, site, n, t, self.opt_hash, self.opt_weight, score, hsh, knobs, (par, opt, sc, hs), work
-            )
+            par, opt, sc, hs, tally, t_sites = self.expand(board, first, score, hsh)
+            m = len(par)
             t_expand = time.perf_counter() - tl - t_sites
+            stats["tables_rejected"] = stats.get("tables_rejected", 0) + int(tally[0])
             if m == 0:
                 stats["levels"].append({"level": k + 1, "kept": 0, "children": 0})
                 return "limit", [], f"every state died at level {k + 1} (width {width}): widen the beam"
-            par, opt, sc, hs = par[:m], opt[:m], sc[:m], hs[:m]
             noise = np.random.default_rng([o["seed"], k]).random(m) * 1e-9
             idx = np.lexsort((noise, -sc))
             _, firsts = np.unique(hs[idx], return_index=True)
             ranked = idx[np.sort(firsts)]
             if o.get("per_parent", 0) > 0:  # diversity: each state's best per_parent children first, then the rest
-                ranked = _per_parent(ranked, par, o["per_parent"], len(ranked), n)
+                ranked = _per_parent(ranked, par, o["per_parent"], len(ranked), len(score))
             probing = 0 < o.get("probe_at", 0) and self.pieces_left(chosen[0]) - 1 <= o["probe_at"]
             if o.get("every_site") or probing:  # the best `width` children that pass the checks asked for
                 keep, new_board, new_first = self._checked_children(

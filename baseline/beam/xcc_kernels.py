@@ -7,6 +7,7 @@ import math
 
 from numba import njit
 
+from baseline.poly.boundary import placed_holds
 from baseline.poly.engine import _bit, _count, _place, _pocket
 from baseline.runtime.kernel import MANY
 
@@ -48,96 +49,172 @@ def _sites(board, first, n_states, pt, n_look, scratch, site, n_fit):
 
 
 @njit(cache=True)
-def _expand(board, first, site, n_states, pt, opt_hash, opt_weight, score, hsh, kn, out, work):
-    """The live children of every state at its site, scored; returns their number.
-
-    A child is dead when it cuts off a pocket no set of pieces fills, when one of the next
-    ``lookahead`` free sites in scan order has no fitting option, or (``touch``) when a free
-    site next to the placed piece has none."""
-    child, stamp, stack, scratch, opts, near = work
-    out_parent, out_opt, out_score, out_hash = out
-    lookahead, touch, w_boundary, w_covers = kn
+def _child(c, o, child, sc, first_p, pt, opt_weight, kn, bt, work, tally):
+    """The score of the child ``child`` (state c with option o placed, already written there), or -inf
+    when it is dead: it cuts off a pocket no set of pieces fills, one of the next ``lookahead`` free
+    sites in scan order has no fitting option, (``touch``) a free site next to the placed piece has
+    none, or (boundary tables, ``bt``) the window of a free site next to it is a pattern no pieces fill.
+    ``tally[0]`` counts the children only the tables rejected."""
+    stamp, stack, scratch, near = work
+    lookahead, touch, w_boundary, w_covers = kn[0], kn[1], kn[2], kn[3]
+    win, tid, tab, inv_ptr, inv_idx = bt
     scan, nbr, area, sg_ptr, s_near = pt.scan, pt.nbr, pt.area, pt.sg_ptr, pt.s_near
     c_info, g_ptr, g_tag, e_opt, e_lmask = pt.c_info, pt.g_ptr, pt.g_tag, pt.e_opt, pt.e_lmask
-    ow_ptr, ow_idx, ow_mask, tag, os_ptr = pt.ow_ptr, pt.ow_idx, pt.ow_mask, pt.tag, pt.os_ptr
-    os_idx = pt.os_idx
-    m = 0
+    ow_ptr, ow_idx, ow_mask, os_ptr, os_idx = pt.ow_ptr, pt.ow_idx, pt.ow_mask, pt.os_ptr, pt.os_idx
     n_scan = scan.shape[0]
     deg = nbr.shape[1]
+    sc = sc + opt_weight[o]
+    n_near = 0
+    if deg > 0:
+        # boundary change: a free neighbour is a new boundary edge, one covered before is one less
+        delta = 0
+        for r in range(os_ptr[o], os_ptr[o + 1]):
+            x = os_idx[r]
+            for d in range(deg):
+                y = nbr[x, d]
+                if y == -2:
+                    continue
+                if y == -1:
+                    delta -= 1
+                elif not _bit(child, y):
+                    delta += 1
+                    if touch:
+                        seen_y = False
+                        for u in range(n_near):
+                            if near[u] == y:
+                                seen_y = True
+                                break
+                        if not seen_y:
+                            near[n_near] = y
+                            n_near += 1
+                elif _bit(c, y):
+                    delta -= 1
+        sc -= w_boundary * delta
+        if area > 0 and _pocket(o, child, os_ptr, os_idx, nbr, area, stamp, stack):
+            return -math.inf
+    # the free sites next to the new piece must each still have a fitting option
+    if touch:
+        for u in range(n_near):
+            if (
+                _count(near[u], 1, child, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
+                       ow_mask, scratch)
+                == 0
+            ):
+                return -math.inf
+    # lookahead: the next free sites in scan order must still have a cover
+    if lookahead > 0:
+        seen = 0
+        fewest = MANY
+        p = first_p
+        while p < n_scan:
+            t = scan[p]
+            p += 1
+            if _bit(child, t):
+                continue
+            kk = _count(t, 64, child, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
+                        scratch)
+            if kk == 0:
+                return -math.inf
+            if kk < fewest:
+                fewest = kk
+            seen += 1
+            if seen >= lookahead:
+                break
+        if seen > 0:
+            sc += w_covers * math.log(fewest)
+    # the boundary tables: every window the new piece changed
+    if win.shape[1] > 0 and not placed_holds(child, o, os_ptr, os_idx, win, tid, tab, inv_ptr, inv_idx):
+        tally[0] += 1
+        return -math.inf
+    return sc
+
+
+@njit(cache=True, inline="always")
+def _first_free(board, scan, p):
+    while p < scan.shape[0] and _bit(board, scan[p]):
+        p += 1
+    return p
+
+
+@njit(cache=True)
+def _below_1(board, sc, first_p, pt, opt_weight, kn, bt, work, tally, child, opts):
+    """The best score one placement below ``board`` (at its own most constrained site), -inf when every
+    child there is dead; ``sc`` itself when the board has no free site left."""
+    n_look = kn[4]
+    p = _first_free(board, pt.scan, first_p)
+    s, k = _pick_site(board, pt.scan, p, n_look, pt.sg_ptr, pt.s_near, pt.c_info, pt.g_ptr, pt.g_tag, pt.e_opt,
+                      pt.e_lmask, pt.ow_ptr, pt.ow_idx, pt.ow_mask, work[2])
+    if s < 0:
+        return sc
+    k = _count(s, MANY, board, pt.sg_ptr, pt.s_near, pt.c_info, pt.g_ptr, pt.g_tag, pt.e_opt, pt.e_lmask, pt.ow_ptr,
+               pt.ow_idx, pt.ow_mask, opts)
+    best = -math.inf
+    for j in range(k):
+        o = opts[j]
+        for w in range(board.shape[0]):
+            child[w] = board[w]
+        _place(o, child, pt.ow_ptr, pt.ow_idx, pt.ow_mask, pt.tag, True)
+        v = _child(board, o, child, sc, p, pt, opt_weight, kn, bt, work, tally)
+        if v > best:
+            best = v
+    return best
+
+
+@njit(cache=True)
+def _below_2(board, sc, first_p, pt, opt_weight, kn, bt, work, tally, child, opts, child2, opts2):
+    """The best score two placements below ``board``: each child's own best child (``_below_1``)."""
+    n_look = kn[4]
+    p = _first_free(board, pt.scan, first_p)
+    s, k = _pick_site(board, pt.scan, p, n_look, pt.sg_ptr, pt.s_near, pt.c_info, pt.g_ptr, pt.g_tag, pt.e_opt,
+                      pt.e_lmask, pt.ow_ptr, pt.ow_idx, pt.ow_mask, work[2])
+    if s < 0:
+        return sc
+    k = _count(s, MANY, board, pt.sg_ptr, pt.s_near, pt.c_info, pt.g_ptr, pt.g_tag, pt.e_opt, pt.e_lmask, pt.ow_ptr,
+               pt.ow_idx, pt.ow_mask, opts)
+    best = -math.inf
+    for j in range(k):
+        o = opts[j]
+        for w in range(board.shape[0]):
+            child[w] = board[w]
+        _place(o, child, pt.ow_ptr, pt.ow_idx, pt.ow_mask, pt.tag, True)
+        v = _child(board, o, child, sc, p, pt, opt_weight, kn, bt, work, tally)
+        if v > -math.inf:
+            v = _below_1(child, v, p, pt, opt_weight, kn, bt, work, tally, child2, opts2)
+        if v > best:
+            best = v
+    return best
+
+
+@njit(cache=True)
+def _expand(board, first, site, n_states, pt, opt_hash, opt_weight, score, hsh, kn, bt, out, work, look, tally):
+    """The live children of every state at its site, scored; returns their number.
+
+    A child's checks and score are ``_child``'s.  With ``look`` 1 or 2 (Selby's lookahead) a live
+    child is scored by its best descendant that many placements on, and is dead when it has none."""
+    stamp, stack, scratch, opts, near, child, below = work
+    small = (stamp, stack, scratch, near)
+    out_parent, out_opt, out_score, out_hash = out
+    top, deep = tally[0:1], tally[1:2]  # the tables' rejections among the children, and further below
+    m = 0
     for i in range(n_states):
         s = site[i]
         if s < 0:
             continue
         c = board[i]
-        k = _count(s, MANY, c, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, opts)
+        k = _count(s, MANY, c, pt.sg_ptr, pt.s_near, pt.c_info, pt.g_ptr, pt.g_tag, pt.e_opt, pt.e_lmask, pt.ow_ptr,
+                   pt.ow_idx, pt.ow_mask, opts)
         for j in range(k):
             o = opts[j]
             for w in range(c.shape[0]):
                 child[w] = c[w]
-            _place(o, child, ow_ptr, ow_idx, ow_mask, tag, True)
-            sc = score[i] + opt_weight[o]
-            ok = True
-            n_near = 0
-            if deg > 0:
-                # boundary change: a free neighbour is a new boundary edge, one covered before is one less
-                delta = 0
-                for r in range(os_ptr[o], os_ptr[o + 1]):
-                    x = os_idx[r]
-                    for d in range(deg):
-                        y = nbr[x, d]
-                        if y == -2:
-                            continue
-                        if y == -1:
-                            delta -= 1
-                        elif not _bit(child, y):
-                            delta += 1
-                            if touch:
-                                seen_y = False
-                                for u in range(n_near):
-                                    if near[u] == y:
-                                        seen_y = True
-                                        break
-                                if not seen_y:
-                                    near[n_near] = y
-                                    n_near += 1
-                        elif _bit(c, y):
-                            delta -= 1
-                sc -= w_boundary * delta
-                if area > 0 and _pocket(o, child, os_ptr, os_idx, nbr, area, stamp, stack):
-                    ok = False
-            # the free sites next to the new piece must each still have a fitting option
-            for u in range(n_near):
-                if not ok:
-                    break
-                if (
-                    _count(near[u], 1, child, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
-                           ow_mask, scratch)
-                    == 0
-                ):
-                    ok = False
-            # lookahead: the next free sites in scan order must still have a cover
-            if ok and lookahead > 0:
-                seen = 0
-                fewest = MANY
-                p = first[i]
-                while p < n_scan:
-                    t = scan[p]
-                    p += 1
-                    if _bit(child, t):
-                        continue
-                    kk = _count(t, 64, child, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
-                                ow_mask, scratch)
-                    if kk == 0:
-                        ok = False
-                        break
-                    if kk < fewest:
-                        fewest = kk
-                    seen += 1
-                    if seen >= lookahead:
-                        break
-                if ok and seen > 0:
-                    sc += w_covers * math.log(fewest)
-            if ok:
+            _place(o, child, pt.ow_ptr, pt.ow_idx, pt.ow_mask, pt.tag, True)
+            sc = _child(c, o, child, score[i], first[i], pt, opt_weight, kn, bt, small, top)
+            if sc > -math.inf and look == 1:
+                sc = _below_1(child, sc, first[i], pt, opt_weight, kn, bt, small, deep, below[0], below[2])
+            elif sc > -math.inf and look >= 2:
+                sc = _below_2(child, sc, first[i], pt, opt_weight, kn, bt, small, deep, below[0], below[2], below[1],
+                              below[3])
+            if sc > -math.inf:
                 out_parent[m] = i
                 out_opt[m] = o
                 out_score[m] = sc
