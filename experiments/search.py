@@ -33,6 +33,7 @@ from typing import Any
 import solving
 from experiments.dask_cluster import connect
 from puzzles.errors import InputError, UsageError
+from puzzles.puzzle import EDGES
 from solving import Limits, SolveResult, Status
 from solving.extras import require
 from solving.portfolio import Portfolio
@@ -295,6 +296,14 @@ def distributed_solve(
             raise UsageError("--executor dask: a portfolio's members are whole searches, with no parts to record "
                              "(drop --checkpoint / --resume)")  # fmt: skip
         return _portfolio(puzzle, options, mode, limits, scheduler, workers, progress, client)
+    if name == "beam" and EDGES not in puzzle.features and mode == "first":
+        if ledger_dir:
+            raise UsageError("--executor dask: the beam keeps its frontier with --opt checkpoint=DIR, not a ledger")
+        from experiments.beam_cluster import cluster_beam
+
+        return cluster_beam(
+            puzzle, options, limits, scheduler=scheduler, workers=workers, progress=progress, client=client
+        )
     cls = solving.solver_class(name)
     if not getattr(cls, "CAN_SPLIT", False):
         can = ", ".join(n for n in solving.names() if getattr(solving.solver_class(n), "CAN_SPLIT", False))

@@ -316,3 +316,25 @@ def test_the_children_of_a_part_partition_it():
         assert (
             sum(solving.get("edge-backtrack", s.part_options(2, j)).solve(p, mode="count").count for j in kids) == whole
         )
+
+
+def test_the_beam_over_the_cluster_equals_the_one_process_beam(client, monkeypatch):
+    """The polyform beam whose levels two workers expand makes the same levels and the same tiling as the
+    one-process beam with the same width and seed (with the lookahead and the boundary tables on)."""
+    from experiments import beam_cluster
+    from experiments.beam_cluster import cluster_beam
+    from puzzles.verify import verify
+
+    monkeypatch.setattr(beam_cluster, "SMALL_FRONTIER", 2)  # the tortoise's frontier is small: split it anyway
+    p = catalog.load("eternity1-tortoise")
+    opts = {"width": 300, "seed": 2, "look": 1, "tables": 12, "per_parent": 1}
+    alone = solving.get("beam", opts).solve(p, mode="first", limits=solving.Limits())
+    split = cluster_beam(p, opts, solving.Limits(), client=client)
+    assert split.stats["levels_split"] > 20
+    assert split.status == alone.status == "solved"
+    assert split.solutions == alone.solutions
+    assert verify(p, split.solutions[0]).valid
+    strip = ("time_s", "sites_s", "expand_s")
+    assert [{k: v for k, v in lv.items() if k not in strip} for lv in split.stats["levels"]] == [
+        {k: v for k, v in lv.items() if k not in strip} for lv in alone.stats["levels"]
+    ]

@@ -30,6 +30,10 @@ class Beam(SolverBase):
     MODES = ("first", "best")
     OPTIONS = OPTIONS
 
+    # the XCC beam's level expansion, when something else does it (a Dask cluster: experiments/beam_cluster.py);
+    # called as XCCBeamRun.expand is, and answering the same arrays
+    level_expander = None
+
     def check(self, puzzle, mode: str) -> None:
         """One name, two searches: the edge beam, and the XCC beam (``xcc``) for
         everything else, which has mode first only."""
@@ -57,7 +61,7 @@ class Beam(SolverBase):
         if EDGES not in puzzle.features:
             from baseline.beam.xcc import XCCBeamRun
 
-            return XCCBeamRun(puzzle, self.options).solve(limits, progress)
+            return XCCBeamRun(puzzle, self.options, self.level_expander).solve(limits, progress)
         puzzle = puzzle.dense_colours()  # tables sized by the colours there are, not by the largest label
         if mode == "best" and self.options["jobs"] > 1:
             res = _parallel_best(puzzle, self.options, limits, progress)

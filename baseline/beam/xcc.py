@@ -69,7 +69,8 @@ ENDGAME_CHUNK = 200_000  # end-game nodes between two looks at the clock
 class XCCBeamRun:
     """The tables and the frontier of one beam search on an XCC puzzle."""
 
-    def __init__(self, puzzle, options: dict):
+    def __init__(self, puzzle, options: dict, expander=None):
+        """``expander``: a level's expansion done elsewhere (a cluster), answering as ``expand``."""
         self.p = puzzle
         self.o = options
         t0 = time.perf_counter()
@@ -96,6 +97,7 @@ class XCCBeamRun:
         self._probe_solution = None  # a tiling a probe found (``_probe``)
         self._drawn = 0  # the level of the board in best.svg
         self._scratch = None  # the kernels' work arrays (``_work``)
+        self.expander = expander
         self.bt = self._tables()
         self.build_s = time.perf_counter() - t0
 
@@ -263,7 +265,7 @@ class XCCBeamRun:
             if deadline is not None and time.perf_counter() >= deadline:
                 return "limit", [], "time limit during the beam"
             tl = time.perf_counter()
-            par, opt, sc, hs, tally, t_sites = self.expand(board, first, score, hsh)
+            par, opt, sc, hs, tally, t_sites = (self.expander or self.expand)(board, first, score, hsh)
             m = len(par)
             t_expand = time.perf_counter() - tl - t_sites
             stats["tables_rejected"] = stats.get("tables_rejected", 0) + int(tally[0])

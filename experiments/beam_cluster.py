@@ -1,0 +1,117 @@
+"""One polyform beam whose levels are expanded by the workers of a Dask cluster.
+
+Selby's beam is one search, not a set of independent parts: every level ranks all the children of the
+whole frontier together.  What splits is the expansion, which is where the time goes (choosing each
+state's site, making and checking and scoring its children, and with the lookahead their descendants):
+the frontier is cut into contiguous pieces, each worker expands its piece with the same kernels
+(``XCCBeamRun.expand``), and the pieces' children, joined in order, are exactly the arrays one process
+would have made.  Ranking, the width cut, the kept boards, the checkpoints and the end game stay in the
+driver, so a beam over any number of workers returns the same board as the one-process beam with the
+same width and seed (``tests/test_search.py``).
+
+Each worker builds the puzzle's tables once (the full Eternity board: about 25 s) and keeps them for the
+run's later levels.  A frontier too small to be worth the round trip is expanded by the driver.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from experiments.dask_cluster import connect
+from solving import Limits, SolveResult
+
+SMALL_FRONTIER = 64  # states: below this the driver expands the level itself
+PARTS_PER_WORKER = 2  # pieces of a level per worker: a slow piece leaves less of the others idle
+
+_RUNS: dict[str, Any] = {}  # on a worker: the XCC beam runs it has built, by puzzle and options
+
+
+def _run_for(key: str, puzzle, options: dict):
+    from baseline.beam.xcc import XCCBeamRun
+
+    run = _RUNS.get(key)
+    if run is None:
+        _RUNS.clear()  # one puzzle at a time: the full board's tables take gigabytes
+        run = _RUNS[key] = XCCBeamRun(puzzle, options)
+    return run
+
+
+def expand_part(key: str, puzzle, options: dict, board, first, score, hsh):
+    """A worker's share of a level: the children of these states (``XCCBeamRun.expand``)."""
+    return _run_for(key, puzzle, options).expand(board, first, score, hsh)
+
+
+class ClusterLevels:
+    """A level expander for ``XCCBeamRun``: the frontier cut into pieces, one Dask task each."""
+
+    def __init__(self, client, puzzle, options: dict, local):
+        from puzzles.formats import puzzle_hash
+
+        self.client = client
+        self.local = local  # the driver's own expansion, for small frontiers
+        self.key = f"{puzzle_hash(puzzle)}:{sorted(options.items())!r}"
+        self.puzzle = client.scatter(puzzle, broadcast=True)
+        self.options = options
+        self.n_workers = max(1, len(client.scheduler_info().get("workers", {})))
+        self.levels_split = 0
+
+    def __call__(self, board, first, score, hsh):
+        n = len(score)
+        if n < SMALL_FRONTIER or self.n_workers == 1 and n < 4 * SMALL_FRONTIER:
+            return self.local(board, first, score, hsh)
+        cuts = np.linspace(0, n, min(n, self.n_workers * PARTS_PER_WORKER) + 1).astype(np.int64)
+        futures = [
+            self.client.submit(
+                expand_part,
+                self.key,
+                self.puzzle,
+                self.options,
+                board[a:b],
+                first[a:b],
+                score[a:b],
+                hsh[a:b],
+                pure=False,
+            )  # fmt: skip
+            for a, b in zip(cuts[:-1], cuts[1:])
+        ]
+        parts = self.client.gather(futures)
+        self.levels_split += 1
+        par = np.concatenate([p[0] + a for p, a in zip(parts, cuts[:-1])])
+        opt, sc, hs = (np.concatenate([p[i] for p in parts]) for i in (1, 2, 3))
+        tally = np.sum([p[4] for p in parts], axis=0)
+        return par, opt, sc, hs, tally, max(p[5] for p in parts)
+
+
+def cluster_beam(
+    puzzle, options: dict, limits: Limits, *, scheduler=None, workers: int = 2, progress=None, client=None
+) -> SolveResult:
+    """The XCC beam on ``puzzle`` with its levels expanded over a cluster (a local one of ``workers`` processes
+    unless ``scheduler`` or ``client`` is given)."""
+    import solving
+
+    solver = solving.get("beam", options)
+    solver.check(puzzle, "first")
+    own = client is None
+    cluster = None
+    if own:
+        client, cluster = connect(scheduler, workers)
+    try:
+        from baseline.beam.xcc import XCCBeamRun
+
+        t0 = time.perf_counter()
+        run = XCCBeamRun(puzzle, solver.options)
+        levels = ClusterLevels(client, puzzle, solver.options, run.expand)
+        run.expander = levels
+        rest = None if limits.time_s is None else max(0.0, limits.time_s - (time.perf_counter() - t0))
+        res = run.solve(Limits(time_s=rest), progress)
+        res.stats["workers"] = levels.n_workers
+        res.stats["levels_split"] = levels.levels_split
+        return res
+    finally:
+        if own:
+            client.close()
+            if cluster is not None:
+                cluster.close()
