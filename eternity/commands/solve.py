@@ -229,6 +229,9 @@ def _solve_on_dask(a, p, name: str, opts: dict) -> int:
         st = res.stats
         if "member" in st or "members" in st:  # a portfolio across the cluster
             line += f"  member {st.get('member', '-')} ({len(st['members'])} members, {st['workers']} workers)"
+        elif "levels_split" in st:  # one beam, its levels expanded across the cluster
+            line += f"  deepest {st['deepest']}  levels split {st['levels_split']} ({st['workers']} workers)"
+            line += f"  nodes {st['nodes']}"
         else:
             line += f"  parts {st['parts_done']}/{st['parts']} (depth {st['depth']}, {st['workers']} workers)"
             line += f"  nodes {st['nodes']}"
