@@ -1,13 +1,14 @@
 """The polyform beam's parts from Selby's method, one at a time and together, at equal time.
 
     .venv/bin/python benchmarks/bench_selby_beam.py [--puzzle eternity1-pram] [--seconds 300]
-        [--variants base look1 look2 tables all] [--repeats 1] [--width 1000] [--jobs 1]
+        [--variants base look1 look2 tables all] [--repeats 1] [--width 1000] [--jobs 1] [--opt K=V ...]
 
 Each variant is one ``eternity solve PUZZLE --solver beam`` process with the same time limit, starting
 width and seed, the fitted 8-piece weights and diversity (``per_parent=1``, the settings of
 docs/results/eternity1.md); a run that ends without a tiling is repeated four times wider while time
 is left, so a costlier variant gets fewer, narrower passes in the same time.  Variants run in turn,
-``--repeats`` rounds (seed = round), ``--jobs`` at once.  Reported: tiled or not, the deepest state
+``--repeats`` rounds (seed = round), ``--jobs`` at once; ``--opt`` adds beam options to every variant
+(on the full board: ``--opt probe_at=75 --opt probe_nodes=250``, as on the results page).  Reported: tiled or not, the deepest state
 (pieces placed, beam or end-game), the widths reached, the children made, the tables' rejections.
 
 Variants:
@@ -39,8 +40,8 @@ VARIANTS = {
 }
 
 
-def run(puzzle: str, variant: str, seconds: float, width: int, seed: int) -> dict:
-    opts = [f"width={width}", "per_parent=1", f"weights={WEIGHTS}", f"seed={seed}", *VARIANTS[variant]]
+def run(puzzle: str, variant: str, seconds: float, width: int, seed: int, extra: list[str]) -> dict:
+    opts = [f"width={width}", "per_parent=1", f"weights={WEIGHTS}", f"seed={seed}", *extra, *VARIANTS[variant]]
     cmd = [str(ROOT / ".venv" / "bin" / "eternity"), "solve", puzzle, "--solver", "beam", "--json"]
     cmd += ["--time-limit", str(seconds)]
     for o in opts:
@@ -71,11 +72,12 @@ def main() -> None:
     ap.add_argument("--width", type=int, default=1000)
     ap.add_argument("--repeats", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--opt", action="append", default=[], help="a beam option K=V added to every variant")
     ap.add_argument("--variants", nargs="+", default=list(VARIANTS), choices=list(VARIANTS))
     a = ap.parse_args()
     plan = [(v, r) for r in range(a.repeats) for v in a.variants]
     with ThreadPoolExecutor(a.jobs) as pool:
-        rows = list(pool.map(lambda vr: run(a.puzzle, vr[0], a.seconds, a.width, vr[1]), plan))
+        rows = list(pool.map(lambda vr: run(a.puzzle, vr[0], a.seconds, a.width, vr[1], a.opt), plan))
     print(f"| {a.puzzle}, {a.seconds:.0f} s | seed | tiled | deepest | widths | children | tables' rejections |")
     print("|---|---|---|---|---|---|---|")
     for r in rows:

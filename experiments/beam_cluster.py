@@ -5,9 +5,11 @@ whole frontier together.  What splits is the expansion, which is where the time 
 state's site, making and checking and scoring its children, and with the lookahead their descendants):
 the frontier is cut into contiguous pieces, each worker expands its piece with the same kernels
 (``XCCBeamRun.expand``), and the pieces' children, joined in order, are exactly the arrays one process
-would have made.  Ranking, the width cut, the kept boards, the checkpoints and the end game stay in the
-driver, so a beam over any number of workers returns the same board as the one-process beam with the
-same width and seed (``tests/test_search.py``).
+would have made.  Ranking, the width cut, the kept boards and the checkpoints stay in the driver, so the
+levels over any number of workers are the one-process beam's with the same width and seed
+(``tests/test_search.py``).  Selby's end game goes out too: the survivors, best first, in pieces that the
+workers exhaust at once; the tiling taken is the first survivor's in order that tiles, as in one process
+(a later piece's tiling waits for the pieces before it).
 
 Each worker builds the puzzle's tables once (the full Eternity board: about 25 s) and keeps them for the
 run's later levels.  A frontier too small to be worth the round trip is expanded by the driver.
@@ -42,6 +44,67 @@ def _run_for(key: str, puzzle, options: dict):
 def expand_part(key: str, puzzle, options: dict, board, first, score, hsh):
     """A worker's share of a level: the children of these states (``XCCBeamRun.expand``)."""
     return _run_for(key, puzzle, options).expand(board, first, score, hsh)
+
+
+def exhaust_part(key: str, puzzle, options: dict, boards, chosen, seconds: float | None):
+    """A worker's share of the end game: exhaust these survivors in order (``XCCBeamRun._endgame``) until one
+    tiles or ``seconds`` pass; (the tiling or None, the exhausts' tallies)."""
+    run = _run_for(key, puzzle, options)
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    stats = {"endgame_states": 0, "endgame_nodes": 0, "endgame_gave_up": 0}
+    for b, c in zip(boards, chosen):
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+        sol = run._endgame(c, stats, deadline, b)
+        if sol is not None:
+            return sol, stats
+    return None, stats
+
+
+ENDGAME_PARTS_PER_WORKER = 8  # survivors go out in this many pieces a worker, best first
+
+
+def cluster_endgame(client, key: str, puzzle_future, options: dict, n_workers: int):
+    """An end-game map for ``XCCBeamRun``: the survivors cut into pieces, best first, exhausted by the workers;
+    the first tiling wins and the rest are cancelled."""
+
+    def endgame(run, boards, chosen, stats, deadline, progress):
+        from dask.distributed import as_completed
+
+        n = len(boards)
+        cuts = np.linspace(0, n, min(n, n_workers * ENDGAME_PARTS_PER_WORKER) + 1).astype(np.int64)
+        left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+        futures = [
+            client.submit(exhaust_part, key, puzzle_future, options, boards[a:b], chosen[a:b], left, pure=False)
+            for a, b in zip(cuts[:-1], cuts[1:])
+        ]
+        index = {f.key: i for i, f in enumerate(futures)}
+        found: dict[int, Any] = {}  # piece -> its tiling
+        finished = set()
+        try:
+            for fut in as_completed(futures):
+                if fut.status == "cancelled":
+                    continue
+                i = index[fut.key]
+                sol, part = fut.result()
+                for k, v in part.items():
+                    stats[k] = stats.get(k, 0) + v
+                finished.add(i)
+                if sol is not None:
+                    found[i] = sol
+                    for later in futures[i + 1 :]:
+                        later.cancel()  # a later piece's tiling would not be taken
+                if progress:
+                    progress({"endgame_parts": len(finished), "of": len(futures), "nodes": stats["endgame_nodes"]})
+                if found:
+                    first = min(found)  # the one-process beam's tiling: the first survivor in order that tiles
+                    if all(j in finished for j in range(first)):
+                        return found[first]
+        finally:
+            client.cancel(futures)
+        return None
+
+    return endgame
 
 
 class ClusterLevels:
@@ -105,6 +168,7 @@ def cluster_beam(
         run = XCCBeamRun(puzzle, solver.options)
         levels = ClusterLevels(client, puzzle, solver.options, run.expand)
         run.expander = levels
+        run.endgame_map = cluster_endgame(client, levels.key, levels.puzzle, solver.options, levels.n_workers)
         rest = None if limits.time_s is None else max(0.0, limits.time_s - (time.perf_counter() - t0))
         res = run.solve(Limits(time_s=rest), progress)
         res.stats["workers"] = levels.n_workers

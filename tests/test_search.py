@@ -331,6 +331,7 @@ def test_the_beam_over_the_cluster_equals_the_one_process_beam(client, monkeypat
     alone = solving.get("beam", opts).solve(p, mode="first", limits=solving.Limits())
     split = cluster_beam(p, opts, solving.Limits(), client=client)
     assert split.stats["levels_split"] > 20
+    assert split.stats["endgame_states"] > 0  # the end game ran on the workers too
     assert split.status == alone.status == "solved"
     assert split.solutions == alone.solutions
     assert verify(p, split.solutions[0]).valid

@@ -98,6 +98,8 @@ class XCCBeamRun:
         self._drawn = 0  # the level of the board in best.svg
         self._scratch = None  # the kernels' work arrays (``_work``)
         self.expander = expander
+        # the end game over a cluster: (run, boards, chosen, stats, deadline, progress) -> a tiling or None
+        self.endgame_map = None
         self.bt = self._tables()
         self.build_s = time.perf_counter() - t0
 
@@ -269,6 +271,7 @@ class XCCBeamRun:
             m = len(par)
             t_expand = time.perf_counter() - tl - t_sites
             stats["tables_rejected"] = stats.get("tables_rejected", 0) + int(tally[0])
+            stats["tables_rejected_below"] = stats.get("tables_rejected_below", 0) + int(tally[1])
             if m == 0:
                 stats["levels"].append({"level": k + 1, "kept": 0, "children": 0})
                 return "limit", [], f"every state died at level {k + 1} (width {width}): widen the beam"
@@ -327,6 +330,7 @@ class XCCBeamRun:
                 "time_s": dt,
                 "sites_s": t_sites,
                 "expand_s": t_expand,
+                "tables_rejected": int(tally[0]),
             }
             stats["levels"].append(lv)
             if progress:
@@ -348,8 +352,18 @@ class XCCBeamRun:
                 self._picture(chosen[int(np.argmax(score))])
                 self._drawn = k
         # the end-game: exhaust each survivor, best first (a resume goes on from the next one)
-        last_save = time.perf_counter()
+        if self.endgame_map is not None and start < len(score):  # the survivors spread over a cluster
+            sol = self.endgame_map(self, board[start:], chosen[start:], stats, deadline, progress)
+            if sol is not None:
+                return "solved", [sol], ""
+            if deadline is not None and time.perf_counter() >= deadline:
+                return "limit", [], "time limit in the end-game"
+            return "limit", [], f"no survivor of the beam (width {width}) completes: widen the beam"
+        last_save = last_told = time.perf_counter()
         for j in range(start, len(score)):
+            if progress and time.perf_counter() - last_told >= 1.0:
+                progress({"endgame_state": j + 1, "of": len(score), "nodes": stats["endgame_nodes"]})
+                last_told = time.perf_counter()
             if deadline is not None and time.perf_counter() >= deadline:
                 return "limit", [], "time limit in the end-game"
             sol = self._endgame(chosen[j], stats, deadline, board[j])
