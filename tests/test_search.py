@@ -339,3 +339,10 @@ def test_the_beam_over_the_cluster_equals_the_one_process_beam(client, monkeypat
     assert [{k: v for k, v in lv.items() if k not in strip} for lv in split.stats["levels"]] == [
         {k: v for k, v in lv.items() if k not in strip} for lv in alone.stats["levels"]
     ]
+
+
+def test_solve_runs_the_polyform_beam_over_the_cluster(capsys):
+    """`solve --solver beam --executor dask` on a polyform: one beam over a local cluster, its tiling verified."""
+    assert main(["solve", "eternity1-boat", "--solver", "beam", "--executor", "dask", "--workers", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("solved") and "levels split" in out and "verified True" in out
