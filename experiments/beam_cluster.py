@@ -61,6 +61,45 @@ def exhaust_part(key: str, puzzle, options: dict, boards, chosen, seconds: float
     return None, stats
 
 
+def probe_part(key: str, puzzle, options: dict, boards, ok, seconds: float | None):
+    """A worker's share of a level's probes (``XCCBeamRun.probe_states``): (ok, the first tiling met as
+    (state, options) or None, the probes' tallies)."""
+    run = _run_for(key, puzzle, options)
+    deadline = None if seconds is None else time.perf_counter() + seconds
+    stats: dict[str, int] = {}
+    ok = ok.copy()
+    found = run.probe_states(boards, ok, stats, deadline)
+    return ok, found, stats
+
+
+def cluster_probes(client, key: str, puzzle_future, options: dict, n_workers: int):
+    """A probe map for ``XCCBeamRun``: the states cut into one piece a worker; the verdicts joined in order,
+    and the first state in order whose probe meets a tiling, as in one process."""
+
+    def probes(run, boards, ok, stats, deadline):
+        n = len(boards)
+        if n < 2 * n_workers:
+            return run.probe_states(boards, ok, stats, deadline)
+        cuts = np.linspace(0, n, n_workers + 1).astype(np.int64)
+        left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+        futures = [
+            client.submit(probe_part, key, puzzle_future, options, boards[a:b], ok[a:b], left, pure=False)
+            for a, b in zip(cuts[:-1], cuts[1:])
+        ]
+        first = None
+        for a, (part_ok, found, part) in zip(cuts[:-1], client.gather(futures)):
+            for k, v in part.items():
+                stats[k] = stats.get(k, 0) + v
+            if first is not None:
+                continue  # after a tiling, as in one process: the later states do not matter
+            ok[a : a + len(part_ok)] = part_ok
+            if found is not None:
+                first = (a + found[0], found[1])
+        return first
+
+    return probes
+
+
 ENDGAME_PARTS_PER_WORKER = 8  # survivors go out in this many pieces a worker, best first
 
 
@@ -168,6 +207,7 @@ def cluster_beam(
         run = XCCBeamRun(puzzle, solver.options)
         levels = ClusterLevels(client, puzzle, solver.options, run.expand)
         run.expander = levels
+        run.probe_map = cluster_probes(client, levels.key, levels.puzzle, solver.options, levels.n_workers)
         run.endgame_map = cluster_endgame(client, levels.key, levels.puzzle, solver.options, levels.n_workers)
         rest = None if limits.time_s is None else max(0.0, limits.time_s - (time.perf_counter() - t0))
         res = run.solve(Limits(time_s=rest), progress)

@@ -318,9 +318,11 @@ def test_the_children_of_a_part_partition_it():
         )
 
 
-def test_the_beam_over_the_cluster_equals_the_one_process_beam(client, monkeypatch):
-    """The polyform beam whose levels two workers expand makes the same levels and the same tiling as the
-    one-process beam with the same width and seed (with the lookahead and the boundary tables on)."""
+@pytest.mark.parametrize("probes", [False, True])
+def test_the_beam_over_the_cluster_equals_the_one_process_beam(client, monkeypatch, probes):
+    """The polyform beam whose levels two workers expand (and probe, and whose end game they exhaust) makes
+    the same levels and the same tiling as the one-process beam with the same width and seed (with the
+    lookahead and the boundary tables on)."""
     from experiments import beam_cluster
     from experiments.beam_cluster import cluster_beam
     from puzzles.verify import verify
@@ -328,10 +330,15 @@ def test_the_beam_over_the_cluster_equals_the_one_process_beam(client, monkeypat
     monkeypatch.setattr(beam_cluster, "SMALL_FRONTIER", 2)  # the tortoise's frontier is small: split it anyway
     p = catalog.load("eternity1-tortoise")
     opts = {"width": 300, "seed": 2, "look": 1, "tables": 12, "per_parent": 1}
+    if probes:
+        opts |= {"probe_at": 30, "probe_nodes": 50}
     alone = solving.get("beam", opts).solve(p, mode="first", limits=solving.Limits())
     split = cluster_beam(p, opts, solving.Limits(), client=client)
-    assert split.stats["levels_split"] > 20
-    assert split.stats["endgame_states"] > 0  # the end game ran on the workers too
+    assert split.stats["levels_split"] > 10
+    if probes:
+        assert split.stats["probe_states"] > 0  # the probes ran on the workers
+    else:
+        assert split.stats["endgame_states"] > 0  # the end game ran on the workers
     assert split.status == alone.status == "solved"
     assert split.solutions == alone.solutions
     assert verify(p, split.solutions[0]).valid

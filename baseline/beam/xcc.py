@@ -100,6 +100,8 @@ class XCCBeamRun:
         self.expander = expander
         # the end game over a cluster: (run, boards, chosen, stats, deadline, progress) -> a tiling or None
         self.endgame_map = None
+        # the probes over a cluster: (run, boards, ok, stats, deadline) -> as probe_states
+        self.probe_map = None
         self.bt = self._tables()
         self.build_s = time.perf_counter() - t0
 
@@ -409,6 +411,17 @@ class XCCBeamRun:
         state is dead, though no site near its last pieces shows it yet. A tiling found on the way
         (state i's options ``prefix_of(i)`` and the search's) is kept in ``_probe_solution``. Past
         the deadline the rest are kept unprobed."""
+        if self.probe_map is not None:  # the states spread over a cluster
+            found = self.probe_map(self, boards, ok, stats, deadline)
+        else:
+            found = self.probe_states(boards, ok, stats, deadline)
+        if found is not None:
+            i, tail = found
+            self._probe_solution = [self.xcc.decode[q] for q in prefix_of(i) + tail]
+
+    def probe_states(self, boards, ok, stats, deadline):
+        """``_probe``'s searches, in order: clears ``ok`` for the states exhausted; (i, the search's options)
+        for the first state whose search meets a tiling, else None."""
         if self._exhauster is None:
             self._exhauster = PolySearch(self.xcc, tables=self.t, recon=self.o["reconnoitre"])
         s = self._exhauster
@@ -420,11 +433,11 @@ class XCCBeamRun:
             stats["probe_states"] = stats.get("probe_states", 0) + 1
             stats["probe_nodes"] = stats.get("probe_nodes", 0) + s.nodes
             if code == SOLUTION:
-                self._probe_solution = [self.xcc.decode[q] for q in prefix_of(i) + s.current_options()]
-                return
+                return int(i), s.current_options()
             if code == DONE:
                 ok[i] = False
                 stats["probe_dropped"] = stats.get("probe_dropped", 0) + 1
+        return None
 
     def _endgame(self, prefix, stats, deadline=None, board=None):
         """Exhaust one survivor (up to ``endgame_nodes`` nodes, and not past the deadline).
