@@ -28,13 +28,7 @@ from puzzles import catalog  # noqa: E402
 from puzzles.verify import verify  # noqa: E402
 
 WEIGHTS = ROOT / "data" / "eternity1" / "tilability_weights_k8_first_320.json"
-DEFAULTS = {
-    "width": 2000,
-    "per_parent": 1,
-    "probe_at": 75,
-    "probe_nodes": 250,
-    "weights": str(WEIGHTS),
-}
+DEFAULTS = {"width": 2000, "per_parent": 1, "probe_at": 75, "probe_nodes": 250, "weights": str(WEIGHTS)}
 
 
 def rss_gb() -> float:
@@ -63,9 +57,9 @@ def main() -> None:
     t0 = time.perf_counter()
     client = cluster = None
     if a.workers:
-        from experiments.dask_cluster import local_cluster
-
         from dask.distributed import Client
+
+        from experiments.dask_cluster import local_cluster
 
         cluster = local_cluster(a.workers)
         client = Client(cluster)
