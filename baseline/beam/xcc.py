@@ -333,6 +333,10 @@ class XCCBeamRun:
                 "sites_s": t_sites,
                 "expand_s": t_expand,
                 "tables_rejected": int(tally[0]),
+                # the frontier kept (bitsets, options chosen, scores, hashes, first free sites) and the level's
+                # children (parent, option, score, hash): the beam's memory besides the tables
+                "frontier_bytes": int(board.nbytes + chosen.nbytes + score.nbytes + hsh.nbytes + first.nbytes),
+                "children_bytes": int(m * 32),
             }
             stats["levels"].append(lv)
             if progress:
