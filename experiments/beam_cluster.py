@@ -61,6 +61,12 @@ def exhaust_part(key: str, puzzle, options: dict, boards, chosen, seconds: float
     return None, stats
 
 
+def _tally(stats: dict, part: dict) -> None:
+    """A piece's tallies into the run's: counts add up, the deepest state is the deepest of any piece."""
+    for k, v in part.items():
+        stats[k] = max(stats.get(k, 0), v) if k.endswith("deepest") else stats.get(k, 0) + v
+
+
 def probe_part(key: str, puzzle, options: dict, boards, ok, seconds: float | None):
     """A worker's share of a level's probes (``XCCBeamRun.probe_states``): (ok, the first tiling met as
     (state, options) or None, the probes' tallies)."""
@@ -88,8 +94,7 @@ def cluster_probes(client, key: str, puzzle_future, options: dict, n_workers: in
         ]
         first = None
         for a, (part_ok, found, part) in zip(cuts[:-1], client.gather(futures)):
-            for k, v in part.items():
-                stats[k] = stats.get(k, 0) + v
+            _tally(stats, part)
             if first is not None:
                 continue  # after a tiling, as in one process: the later states do not matter
             ok[a : a + len(part_ok)] = part_ok
@@ -126,8 +131,7 @@ def cluster_endgame(client, key: str, puzzle_future, options: dict, n_workers: i
                     continue
                 i = index[fut.key]
                 sol, part = fut.result()
-                for k, v in part.items():
-                    stats[k] = stats.get(k, 0) + v
+                _tally(stats, part)
                 finished.add(i)
                 if sol is not None:
                     found[i] = sol

@@ -341,6 +341,7 @@ def test_the_beam_over_the_cluster_equals_the_one_process_beam(client, monkeypat
         assert split.stats["endgame_states"] > 0  # the end game ran on the workers
     assert split.status == alone.status == "solved"
     assert split.solutions == alone.solutions
+    assert split.stats["deepest"] == alone.stats["deepest"]  # the pieces' deepest is a maximum, not a sum
     assert verify(p, split.solutions[0]).valid
     strip = ("time_s", "sites_s", "expand_s")
     assert [{k: v for k, v in lv.items() if k not in strip} for lv in split.stats["levels"]] == [
@@ -353,3 +354,12 @@ def test_solve_runs_the_polyform_beam_over_the_cluster(capsys):
     assert main(["solve", "eternity1-boat", "--solver", "beam", "--executor", "dask", "--workers", "2"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("solved") and "levels split" in out and "verified True" in out
+
+
+def test_the_cluster_beams_pieces_add_their_counts_and_keep_the_deepest():
+    from experiments.beam_cluster import _tally
+
+    stats = {"endgame_states": 3, "endgame_deepest": 190}
+    _tally(stats, {"endgame_states": 2, "endgame_nodes": 10, "endgame_deepest": 185})
+    _tally(stats, {"endgame_states": 1, "endgame_nodes": 5, "endgame_deepest": 196})
+    assert stats == {"endgame_states": 6, "endgame_nodes": 15, "endgame_deepest": 196}
