@@ -199,7 +199,6 @@ def build(puzzle, site_cells: list, n_win: int = DEFAULT_WINDOW, n_core: int = D
     if not 1 <= n_core <= n_win <= MAX_WINDOW:
         raise UsageError(f"boundary tables: need 1 <= core ({n_core}) <= window ({n_win}) <= {MAX_WINDOW}")
     t0 = time.perf_counter()
-    grid = puzzle.grid
     windows = kinds_and_windows(puzzle, n_win)
     masks = placement_masks(puzzle, windows, n_core)
     words = max(1, (1 << n_win) // 64)
@@ -220,7 +219,6 @@ def build(puzzle, site_cells: list, n_win: int = DEFAULT_WINDOW, n_core: int = D
         tid[s] = t
         for b, (di, dj, *rest) in enumerate(rel[t]):
             win[s, b] = index.get((cell[0] + di, cell[1] + dj, *rest), -1)
-    del grid
     holder = win.reshape(-1)
     keep = holder >= 0
     owner = np.repeat(np.arange(len(site_cells)), n_win)[keep]
@@ -261,16 +259,3 @@ def placed_holds(board, o, os_ptr, os_idx, win, tid, tab, inv_ptr, inv_idx):
             if not _bit(board, y) and not holds(board, y, win, tid, tab):
                 return False
     return True
-
-
-@njit(cache=True)
-def rejected_sites(board, n_sites, win, tid, tab):
-    """The free sites of ``board`` that have a free neighbour or lie on its boundary and whose table
-    says no: a state with one is dead."""
-    n = 0
-    for y in range(n_sites):
-        if _bit(board, y):
-            continue
-        if not holds(board, y, win, tid, tab):
-            n += 1
-    return n
