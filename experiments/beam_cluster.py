@@ -11,7 +11,7 @@ levels over any number of workers are the one-process beam's with the same width
 workers exhaust at once; the tiling taken is the first survivor's in order that tiles, as in one process
 (a later piece's tiling waits for the pieces before it).
 
-Each worker builds the puzzle's tables once (the full Eternity board: about 25 s) and keeps them for the
+Each worker builds the puzzle's tables once (the full Eternity board: 28 s) and keeps them for the
 run's later levels.  A frontier too small to be worth the round trip is expanded by the driver.
 """
 
@@ -110,7 +110,7 @@ ENDGAME_PARTS_PER_WORKER = 8  # survivors go out in this many pieces a worker, b
 
 def cluster_endgame(client, key: str, puzzle_future, options: dict, n_workers: int):
     """An end-game map for ``XCCBeamRun``: the survivors cut into pieces, best first, exhausted by the workers;
-    the first tiling wins and the rest are cancelled."""
+    the tiling of the first piece in order that has one is taken, and the pieces after it are cancelled."""
 
     def endgame(run, boards, chosen, stats, deadline, progress):
         from dask.distributed import as_completed

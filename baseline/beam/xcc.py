@@ -113,7 +113,7 @@ class XCCBeamRun:
         if self.p.grid_name is None:
             raise UsageError("beam: boundary tables (tables=N) apply to polyform puzzles")
         names = self.xcc.item_names
-        cells = [tuple(int(v) for v in names[int(self.t.old_of[s])][1:].split(".")) for s in range(self.t.n_sites)]
+        cells = [poly_tables.cell_of(names[int(self.t.old_of[s])]) for s in range(self.t.n_sites)]
         return boundary.build(self.p, cells, n_win, min(self.o["tables_core"], n_win))
 
     def _weights(self, path: str) -> np.ndarray:
@@ -264,7 +264,7 @@ class XCCBeamRun:
             start = int(resumed.get("endgame_next", 0))
         ck = bool(o.get("checkpoint"))
         last_save = last_picture = time.perf_counter()
-        scratch = np.zeros(max(64, t.max_col), np.int64)
+        scratch = self._work()[2]
         while self.pieces_left(chosen[0]) > exhaust_at + 1e-9:
             if deadline is not None and time.perf_counter() >= deadline:
                 return "limit", [], "time limit during the beam"

@@ -137,51 +137,50 @@ def _first_free(board, scan, p):
 
 
 @njit(cache=True)
+def _options_below(board, first_p, pt, kn, work, opts):
+    """(scan position of ``board``'s first free site, the number of options written to ``opts`` at its most
+    constrained site); the number is -1 when the board has no free site left."""
+    p = _first_free(board, pt.scan, first_p)
+    s, k = _pick_site(board, pt.scan, p, kn[4], pt.sg_ptr, pt.s_near, pt.c_info, pt.g_ptr, pt.g_tag, pt.e_opt,
+                      pt.e_lmask, pt.ow_ptr, pt.ow_idx, pt.ow_mask, work[2])
+    if s < 0:
+        return p, -1
+    k = _count(s, MANY, board, pt.sg_ptr, pt.s_near, pt.c_info, pt.g_ptr, pt.g_tag, pt.e_opt, pt.e_lmask, pt.ow_ptr,
+               pt.ow_idx, pt.ow_mask, opts)
+    return p, k
+
+
+@njit(cache=True)
 def _below_1(board, sc, first_p, pt, opt_weight, kn, bt, work, tally, child, opts):
     """The best score one placement below ``board`` (at its own most constrained site), -inf when every
     child there is dead; ``sc`` itself when the board has no free site left."""
-    n_look = kn[4]
-    p = _first_free(board, pt.scan, first_p)
-    s, k = _pick_site(board, pt.scan, p, n_look, pt.sg_ptr, pt.s_near, pt.c_info, pt.g_ptr, pt.g_tag, pt.e_opt,
-                      pt.e_lmask, pt.ow_ptr, pt.ow_idx, pt.ow_mask, work[2])
-    if s < 0:
+    p, k = _options_below(board, first_p, pt, kn, work, opts)
+    if k < 0:
         return sc
-    k = _count(s, MANY, board, pt.sg_ptr, pt.s_near, pt.c_info, pt.g_ptr, pt.g_tag, pt.e_opt, pt.e_lmask, pt.ow_ptr,
-               pt.ow_idx, pt.ow_mask, opts)
     best = -math.inf
     for j in range(k):
-        o = opts[j]
         for w in range(board.shape[0]):
             child[w] = board[w]
-        _place(o, child, pt.ow_ptr, pt.ow_idx, pt.ow_mask, pt.tag, True)
-        v = _child(board, o, child, sc, p, pt, opt_weight, kn, bt, work, tally)
-        if v > best:
-            best = v
+        _place(opts[j], child, pt.ow_ptr, pt.ow_idx, pt.ow_mask, pt.tag, True)
+        best = max(best, _child(board, opts[j], child, sc, p, pt, opt_weight, kn, bt, work, tally))
     return best
 
 
 @njit(cache=True)
 def _below_2(board, sc, first_p, pt, opt_weight, kn, bt, work, tally, child, opts, child2, opts2):
-    """The best score two placements below ``board``: each child's own best child (``_below_1``)."""
-    n_look = kn[4]
-    p = _first_free(board, pt.scan, first_p)
-    s, k = _pick_site(board, pt.scan, p, n_look, pt.sg_ptr, pt.s_near, pt.c_info, pt.g_ptr, pt.g_tag, pt.e_opt,
-                      pt.e_lmask, pt.ow_ptr, pt.ow_idx, pt.ow_mask, work[2])
-    if s < 0:
+    """The best score two placements below ``board``: each live child's own best child (``_below_1``)."""
+    p, k = _options_below(board, first_p, pt, kn, work, opts)
+    if k < 0:
         return sc
-    k = _count(s, MANY, board, pt.sg_ptr, pt.s_near, pt.c_info, pt.g_ptr, pt.g_tag, pt.e_opt, pt.e_lmask, pt.ow_ptr,
-               pt.ow_idx, pt.ow_mask, opts)
     best = -math.inf
     for j in range(k):
-        o = opts[j]
         for w in range(board.shape[0]):
             child[w] = board[w]
-        _place(o, child, pt.ow_ptr, pt.ow_idx, pt.ow_mask, pt.tag, True)
-        v = _child(board, o, child, sc, p, pt, opt_weight, kn, bt, work, tally)
+        _place(opts[j], child, pt.ow_ptr, pt.ow_idx, pt.ow_mask, pt.tag, True)
+        v = _child(board, opts[j], child, sc, p, pt, opt_weight, kn, bt, work, tally)
         if v > -math.inf:
             v = _below_1(child, v, p, pt, opt_weight, kn, bt, work, tally, child2, opts2)
-        if v > best:
-            best = v
+        best = max(best, v)
     return best
 
 

@@ -146,16 +146,16 @@ def placement_masks(puzzle, windows, n_core: int) -> list[list[np.ndarray]]:
     on_patch = replace(puzzle, region=sorted(patch), pieces=pieces, fixed=[])
     table = on_patch.placements()
     cells = table.cells
-    ptr, flat = table.ptr, table.flat
+    flat = table.flat
+    at = {c: i for i, c in enumerate(cells)}
+    lens = np.diff(table.ptr)
+    owner = np.repeat(np.arange(len(lens)), lens)  # the placement each entry of ``flat`` belongs to
     out = []
     for _, _, w in windows:
         pos = np.full(len(cells), -1, np.int64)
-        at = {c: i for i, c in enumerate(cells)}
         for b, c in enumerate(w):
             pos[at[c]] = b
         bits = np.where(pos >= 0, np.left_shift(np.int64(1), np.maximum(pos, 0)), 0)
-        lens = np.diff(ptr)
-        owner = np.repeat(np.arange(len(lens)), lens)
         per_opt = np.zeros(len(lens), np.int64)
         np.bitwise_or.at(per_opt, owner, bits[flat])
         per_core = []

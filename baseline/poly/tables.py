@@ -52,12 +52,17 @@ def _zorder(xy: np.ndarray) -> np.ndarray:
     return key
 
 
+def cell_of(item_name: str) -> tuple[int, ...]:
+    """The grid cell a polyform XCC's site item names (``PolyformPuzzle.cell_item``: c<i>.<j>...)."""
+    return tuple(int(v) for v in item_name[1:].split("."))
+
+
 def _cell_geometry(item_names: list[str], n_sites: int, grid_name: str):
     """Centroids and neighbour lists of the site items of a polyform XCC (items named c<i>.<j>...)."""
     from puzzles.grids import get_grid
 
     grid = get_grid(grid_name)
-    cells = [tuple(int(v) for v in n[1:].split(".")) for n in item_names[:n_sites]]
+    cells = [cell_of(n) for n in item_names[:n_sites]]
     index = {c: i for i, c in enumerate(cells)}
     deg = max(len(grid.neighbours(c)) for c in cells)
     nbr = np.full((n_sites, deg), -2, np.int64)
