@@ -172,20 +172,24 @@ def snakes_and_ladders(games: int = 100_000, seed: int = 0) -> dict[str, Any]:
     return snakes.analyse(games, seed)
 
 
-def busy_beaver(cards: int = 3, steps: int = 1000) -> dict[str, Any]:
+def busy_beaver(cards: int = 3, steps: int = 1000, languages: bool = True) -> dict[str, Any]:
     """Every Turing machine of ``cards`` cards run and decided, as ``eternity game beaver`` prints it.
 
     Args:
         cards: states of the machines, 1 to 3 (three cards: 16,777,216 machines, about ten seconds).
         steps: steps a machine runs before it is left undecided.
+        languages: look for a closed tape language (by SAT) for each machine the other deciders leave.
 
     Returns:
         The outcomes counted (halts, cycler, translated cycler, no stop card, backward reasoning,
-        undecided), the champions by ones and by steps with an example machine each, and ``decided``.
+        closed n-grams, repeated words, closed tape language, undecided), the champions by ones and by
+        steps with an example machine each, ``certificates`` (the closed tape languages, by machine
+        number) and ``decided``.
     """
     from baseline.games import beaver
+    from encoders import tape_language
 
-    return beaver.survey(cards, steps)
+    return beaver.survey(cards, steps, decide=tape_language.find if languages else None)
 
 
 def fox_and_geese(board: int = 8, geese: int | None = None, foxes: int = 1, first: str = "fox", start: str = "far"):

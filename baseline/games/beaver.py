@@ -28,6 +28,10 @@ about 17 million").  Each is run from card 1 on a blank tape, in numba, until it
   or exactly ``many`` - 1: both are followed).  Every real run has its image among the abstract runs, so
   when the set of abstract positions closes without reading a stop entry, the machine never stops
   (b = 1..4, ``many`` = 2, 3);
+* a **closed tape language** is found for it: a regular language of configurations that holds the first,
+  holds the successor of each of its members and holds no configuration reading a stop entry (the
+  language is the certificate, found by a SAT solver and checked separately: ``encoders.tape_language``,
+  passed in by the caller as ``decide``, since this layer does not reach the encoders);
 * otherwise it stays **undecided** within the limits, and is listed as such.
 
 The champions are the halting machines with the most ones (the chapter's 3MAX1) and the most steps
@@ -40,10 +44,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-HALTS, CYCLER, TRANSLATED, UNDECIDED, NO_STOP, BACKWARD, NGRAMS, WORDS = 0, 1, 2, 3, 4, 5, 6, 7
+HALTS, CYCLER, TRANSLATED, UNDECIDED, NO_STOP, BACKWARD, NGRAMS, WORDS, LANGUAGE = 0, 1, 2, 3, 4, 5, 6, 7, 8
 OUTCOMES = (
     "halts", "cycler", "translated cycler", "undecided", "no stop card", "backward reasoning", "closed n-grams",
-    "repeated words",
+    "repeated words", "closed tape language",
 )  # fmt: skip
 WORD_SHAPES = tuple((b, many) for b in (1, 2, 3, 4) for many in (2, 3))  # the repeated-words decider's tries
 WORD_SEGMENTS = 12  # runs a side at most
@@ -234,15 +238,20 @@ def machines(n: int) -> int:
     return (4 * (n + 1)) ** (2 * n)
 
 
-def survey(n: int, steps: int = 1000, chunk: int = 1 << 20, progress=None) -> dict:
+def survey(n: int, steps: int = 1000, chunk: int = 1 << 20, progress=None, decide=None) -> dict:
     """Every n-card machine run and decided (module docstring): the outcomes, the champions by ones and by
-    steps (how many machines reach each, and one of them), and the machines left undecided."""
+    steps (how many machines reach each, and one of them), and the machines left undecided.
+
+    ``decide(tr)``, when given, is the last decider: it takes a machine the others leave undecided and
+    returns a certificate that it never stops (an object with ``as_json()``) or None.  The certificates
+    are returned under ``certificates``, by machine number."""
     if n < 1 or n > 3:
         raise ValueError("cards: 1, 2 or 3 (four cards are 25.6 billion machines)")
     total = machines(n)
     counts = np.zeros(len(OUTCOMES), np.int64)
     best: dict[str, tuple[int, int, int]] = {"ones": (-1, 0, 0), "steps": (-1, 0, 0)}
     undecided: list[int] = []
+    certificates: dict[int, dict] = {}
     out = np.zeros((min(chunk, total), 3), np.int64)
     for first in range(0, total, chunk):
         last = min(total, first + chunk)
@@ -271,6 +280,10 @@ def survey(n: int, steps: int = 1000, chunk: int = 1 << 20, progress=None) -> di
             elif any(repeated_words_close(tr, b, many) for b, many in WORD_SHAPES):
                 counts[UNDECIDED] -= 1
                 counts[WORDS] += 1
+            elif decide is not None and (proof := decide(tr.copy())) is not None:
+                counts[UNDECIDED] -= 1
+                counts[LANGUAGE] += 1
+                certificates[first + int(i)] = proof.as_json()
             else:
                 undecided.append(first + int(i))
         if progress is not None:
@@ -284,6 +297,8 @@ def survey(n: int, steps: int = 1000, chunk: int = 1 << 20, progress=None) -> di
         "max_ones": champions["ones"],
         "max_steps": champions["steps"],
         "undecided_examples": [_cards_of(n, m) for m in undecided[:5]],
+        "undecided_machines": undecided,
+        "certificates": certificates,
         "decided": int(counts[UNDECIDED]) == 0,
     }
 
