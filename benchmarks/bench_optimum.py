@@ -16,8 +16,11 @@ good boards and proves nothing.  Then its best score is asked, ``--seconds`` eac
   equality of its colours both ways;
 * ``table+``: the table model with the first corner piece fixed to A1 and the beam's board as the hint;
 
-and of RC2 MaxSAT (``maxsat``: the direct encoding's soft joins).  Every board is verified.  Prints a
-markdown table.
+of RC2 MaxSAT (``maxsat``: the direct encoding's soft joins), and of the hand-written branch and bound held
+to one mismatch anywhere (``slips``: ``edge-backtrack --mode best --opt slips=1``; when it finishes with a
+board of one mismatch, every better board, the perfect ones, has been refuted on the way, so the board is
+optimal; when it finishes without one, the optimum breaks at least two joins).  Every board is verified.
+Prints a markdown table.
 
 ``--perfect``: generated boards that keep their planted perfect solution (3 frame colours, inner colours
 at the critical point), CP-SAT's best mode in each formulation, one worker, ``--seconds`` each: the
@@ -67,12 +70,14 @@ ENGINES = {
     "table": ("cpsat", {"workers": 2, "model": "table"}),
     "table+": ("cpsat", {"workers": 2, "model": "table", "symmetry": True}),
     "maxsat": ("maxsat", {}),
+    "slips": ("edge-backtrack", {"slips": "1"}),
 }
 HEAD = {
     "placement": "CP-SAT placement",
     "table": "CP-SAT table",
     "table+": "CP-SAT table, corner fixed, beam's hint",
     "maxsat": "RC2 MaxSAT (`maxsat`)",
+    "slips": "edge-backtrack, one mismatch allowed (`slips=1`)",
 }
 
 

@@ -595,11 +595,16 @@ def solution_from_bucas(puzzle: EdgePuzzle, text: str, source: str = "<url>") ->
 
 class _WeightsModel(BaseModel):
     """A tilability weights file (format eternity/weights): per-piece log-weights and how they were fitted
-    (the fit's own fields are kept as written; only the weights are read)."""
+    (the fit's own fields are kept as written; only the weights and the size schedule are read).
+
+    ``sizes``, when present, makes the weights depend on the pieces left (Selby's model parameters for
+    every size): ``{"N": [alpha, beta]}``, the weights with N pieces left being ``alpha * l + beta * l**2``
+    of the base weights ``l`` (``experiments/size_weights.py`` fits them)."""
 
     model_config = ConfigDict(extra="allow")
     format: Literal["eternity/weights"] | None = None
     weights: dict[str, float]
+    sizes: dict[int, tuple[float, float]] | None = None
 
 
 def write_weights(doc: dict, path) -> None:
@@ -621,3 +626,16 @@ def read_weights(puzzle: PolyformPuzzle, path) -> dict[str, float]:
     if missing:
         raise InputError(source, "weights", f"no weight for piece {missing[0]!r} ({len(missing)} missing)")
     return {n: m.weights[n] for n in names}
+
+
+def read_size_weights(path) -> dict[int, tuple[float, float]] | None:
+    """The weights file's size schedule (``_WeightsModel.sizes``): pieces left -> (alpha, beta), or None
+    when the weights are the same at every size."""
+    source = str(path)
+    try:
+        m = _WeightsModel.model_validate(_json(source, read_text(path)))
+    except ValidationError as e:
+        raise _validation(source, e) from None
+    if m.sizes is not None and not m.sizes:
+        raise InputError(source, "sizes", "an empty size schedule (leave the field out for one weight set)")
+    return m.sizes

@@ -164,7 +164,7 @@ FLAGS = {
     + DBS
     + OUTPUTS
     + NUMBERS[:6],
-    "tilability": "queens-4 FILE:p.json FILE:bytes.bin --region-size --excess --samples --regions last first nosuch --seed --time-limit --jobs --db --plot --quiet -o".split()
+    "tilability": "queens-4 FILE:p.json FILE:bytes.bin --region-size --excess --samples --regions last first nosuch --seed --time-limit --jobs --db --plot --sizes --width --beam-seconds --per-level --band --quiet -o".split()
     + NUMBERS[:7]
     + OUTPUTS,
 }
@@ -312,6 +312,9 @@ SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switc
             "--jobs": ["1", "0"],
             "--db": OUTPUTS,
             "--plot": OUTPUTS,
+            "--sizes": ["FILE:bytes.bin", "FILE:p.json", "FILE:missing.json"],
+            "--width": ["1", "0", "x"],
+            "--band": ["1", "0", "x"],
             "--quiet": None,
             "-o": OUTPUTS,
         },

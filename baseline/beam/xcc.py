@@ -43,6 +43,7 @@ import hashlib
 import json
 import time
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -56,7 +57,7 @@ from baseline.runtime import checkpoint
 from baseline.runtime.kernel import BUDGET, DEEPEST, DONE, SOLUTION
 from baseline.xcc.searches import PolySearch, make_search
 from puzzles.errors import UsageError
-from puzzles.formats import read_weights
+from puzzles.formats import read_size_weights, read_weights
 from solving import Limits, SolveResult
 from solving.options import fingerprint_options
 
@@ -92,12 +93,16 @@ class XCCBeamRun:
             self.sites_per_piece = float(np.mean([len(pc.cells) for pc in puzzle.pieces]))
         else:  # no geometry: every primary item is a site, in item order
             self.sites_per_piece = float(max(1.0, self.opt_sites.mean())) if len(self.opt_sites) else 1.0
+        self.expander = expander
         self.opt_weight = self._weights(options.get("weights", ""))
+        # called after each level's expansion with (level, pieces left, chosen, parent, option, score, the
+        # frontier's boards and first free sites): a fit
+        # of size-dependent weights watches the beam's own states (experiments/size_weights.py)
+        self.observe: Callable[..., None] | None = None
         self._exhauster = None  # the end-game's poly search, made at its first survivor (or probe)
         self._probe_solution = None  # a tiling a probe found (``_probe``)
         self._drawn = 0  # the level of the board in best.svg
         self._scratch = None  # the kernels' work arrays (``_work``)
-        self.expander = expander
         # the end game over a cluster: (run, boards, chosen, stats, deadline, progress) -> a tiling or None
         self.endgame_map = None
         # the probes over a cluster: (run, boards, ok, stats, deadline) -> as probe_states
@@ -117,8 +122,12 @@ class XCCBeamRun:
         return boundary.build(self.p, cells, n_win, min(self.o["tables_core"], n_win))
 
     def _weights(self, path: str) -> np.ndarray:
-        """Per-option score change: minus the log-weight of the piece it uses."""
+        """Per-option score change: minus the log-weight of the piece it uses.  A file with a size schedule
+        (``sizes``) sets the base weights ``opt_l`` and the schedule; ``_resize`` then picks each level's."""
         w = np.zeros(self.xcc.n_options)
+        self.opt_l = np.zeros(self.xcc.n_options)  # the base log-weight of each option's piece
+        self.size_map: dict[int, tuple[float, float]] | None = None
+        self._size_key: int | None = None
         if not path:
             return w
         if self.p.grid_name is None:
@@ -128,11 +137,37 @@ class XCCBeamRun:
         per_piece = np.array([table[n] for n in names])
         piece = getattr(self.xcc.decode, "piece", None)  # a placement table: its piece column
         if piece is not None:
-            w[:] = -per_piece[piece]
-            return w
-        for k, pl in enumerate(self.xcc.decode):
-            w[k] = -per_piece[pl.piece]
+            self.opt_l[:] = per_piece[piece]
+        else:
+            for k, pl in enumerate(self.xcc.decode):
+                self.opt_l[k] = per_piece[pl.piece]
+        self.size_map = read_size_weights(path)
+        if self.size_map is not None and self.expander is not None:
+            raise UsageError(
+                f"beam: {path} has weights that depend on the pieces left; the beam over a cluster takes one weight "
+                "set (a file without 'sizes')"
+            )
+        w[:] = -self.opt_l
         return w
+
+    def _resize(self, chosen: np.ndarray, score: np.ndarray, ahead: int = 1) -> np.ndarray:
+        """Size-dependent weights: before a level, the weights of its children's size (the schedule's nearest
+        size to the pieces they leave) become the options' score changes, and the frontier's scores are
+        re-based on them (each state's pieces placed so far re-weighed), so every child of the level is
+        scored by one weight set.  Returns the frontier's scores.  ``ahead=0`` takes the frontier's own size
+        (a resumed frontier: the weights its scores were made with)."""
+        if self.size_map is None:
+            return score
+        n = round(self.pieces_left(chosen[0])) - ahead
+        key = min(self.size_map, key=lambda s: (abs(s - n), s))
+        if key == self._size_key:
+            return score
+        a, b = self.size_map[key]
+        new = -(a * self.opt_l + b * self.opt_l**2)
+        if self._size_key is not None and chosen.shape[1]:
+            score = score + (new[chosen] - self.opt_weight[chosen]).sum(axis=1)
+        self.opt_weight, self._size_key = new, key
+        return score
 
     def pieces_left(self, chosen_row) -> float:
         """Pieces' worth of free sites left after the options of ``chosen_row``."""
@@ -180,6 +215,14 @@ class XCCBeamRun:
             o["look"], tally,
         )  # fmt: skip
         return par[:m], opt[:m], sc[:m], hs[:m], tally, t_sites
+
+    def child_boards(self, board, first, par, opt):
+        """The boards (and first free sites) of the children (``par``, ``opt``) of the states ``board``."""
+        t = self.t
+        out = np.zeros((len(par), t.n_words), np.uint64)
+        out_first = np.zeros(len(par), np.int64)
+        _children(board, first, par, opt, t.scan, t.ow_ptr, t.ow_idx, t.ow_mask, t.tag, out, out_first)
+        return out, out_first
 
     def solve(self, limits: Limits, progress) -> SolveResult:
         """Beam runs, each four times wider than the last (at most three), until one solves."""
@@ -262,6 +305,8 @@ class XCCBeamRun:
             board, score, hsh = resumed["board"], resumed["score"], resumed["hsh"]
             first, chosen, k = resumed["first"], resumed["chosen"], int(resumed["level"])
             start = int(resumed.get("endgame_next", 0))
+            self._size_key = None
+            score = self._resize(chosen, score, ahead=0)  # the weights the stored scores were made with
         ck = bool(o.get("checkpoint"))
         last_save = last_picture = time.perf_counter()
         scratch = self._work()[2]
@@ -269,8 +314,11 @@ class XCCBeamRun:
             if deadline is not None and time.perf_counter() >= deadline:
                 return "limit", [], "time limit during the beam"
             tl = time.perf_counter()
+            score = self._resize(chosen, score)
             par, opt, sc, hs, tally, t_sites = (self.expander or self.expand)(board, first, score, hsh)
             m = len(par)
+            if self.observe is not None:
+                self.observe(k, self.pieces_left(chosen[0]), chosen, par, opt, sc, board, first)
             t_expand = time.perf_counter() - tl - t_sites
             stats["tables_rejected"] = stats.get("tables_rejected", 0) + int(tally[0])
             stats["tables_rejected_below"] = stats.get("tables_rejected_below", 0) + int(tally[1])

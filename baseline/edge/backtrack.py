@@ -293,16 +293,26 @@ class EdgeBacktrack(SolverBase):
             stats["history"] = history  # (seconds, score) each time the best board improved
             if shared is not None and shared.told:
                 stats["incumbent"] = shared.told  # the best score known elsewhere, last asked
+            allowed = int(slip_allowance(o["slips"], puzzle.n_cells)[0])  # mismatches allowed from the start
             if int(s.st[COUNT]) == 0:  # finished: no board here (better than the incumbent, when there is one)
+                if complete and o["slips"]:
+                    # no board within the slips: every board breaks more joins than they allow, which says
+                    # nothing about whether the puzzle has boards; the slips were a limit
+                    stats["proven"] = True
+                    stats["no_board_within_slips"] = True
+                    return SolveResult(Status.LIMIT, [], None, None, stats)
                 return SolveResult(Status.UNSAT if complete else Status.LIMIT, [], None, None, stats)
             board = s.placements(s.best_cand)
             # the board's own score: BEST_MIS may have been lowered since by a better incumbent from elsewhere
             score = puzzle.n_joins - len(verify(puzzle, board, allow_mismatch=True).mismatches)
             if not history or history[-1][1] != score:  # a perfect board ends the search without a report
                 history.append((round(elapsed, 3), score))
-            # the best board under the slips is proven when the search finished; without slips that is optimal
+            # the best board under the slips is proven when the search finished.  It is optimal without slips,
+            # and with them when every better board (fewer mismatches) lies within what the slips allow from
+            # the first piece on, so the finished search has refuted them all
             stats["proven"] = complete
-            optimal = score == puzzle.n_joins or (complete and not o["slips"])
+            fewer = puzzle.n_joins - score - 1  # mismatches of the next better board
+            optimal = score == puzzle.n_joins or (complete and (not o["slips"] or fewer <= allowed))
             return SolveResult(Status.SOLVED, [board], None, score, stats, optimal=optimal)
         return enumerated(
             mode,

@@ -23,6 +23,8 @@ def cmd_tilability(a) -> int:
         raise UsageError(f"tilability: {e}") from None
     if base.grid_name is None:
         raise UsageError(f"tilability: {a.puzzle}: expected a polyform puzzle (e.g. eternity1-boat)")
+    if a.sizes:
+        return _sizes(a, base)
     if len({len(pc.cells) for pc in base.pieces}) != 1:
         raise UsageError(f"tilability: {a.puzzle}: the model needs pieces of one size")
     if a.region_size >= offer_limit(len(base.pieces), a.region_size, a.regions):
@@ -104,6 +106,52 @@ def cmd_tilability(a) -> int:
     return 0
 
 
+def _sizes(a, base) -> int:
+    """``--sizes W``: Selby's schedule of the weights W for every size, fitted on the beam's own states."""
+    import json
+
+    from experiments import size_weights as S
+    from puzzles.formats import read_weights, write_weights
+
+    read_weights(base, a.sizes)  # a file for another puzzle, or no weights file: one line, before the beam runs
+    doc = json.loads(Path(a.sizes).read_text())
+
+    def told(info: dict) -> None:
+        if not a.quiet:
+            print(
+                f"\rtilability: level {info['level']}, {info['pieces_left']} pieces left, {info['states']:,} states",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    data = S.collect(base, a.sizes, a.width, a.beam_seconds, a.per_level, a.seed, progress=told)
+    if not a.quiet:
+        print(file=sys.stderr)
+    try:
+        fitted = S.fit(data, a.band)
+    except ValueError as e:
+        raise UsageError(f"tilability --sizes: {e}: raise --beam-seconds or --width") from None
+    out = S.document(doc, fitted, data, a.width, a.beam_seconds, a.band)
+    write_weights(out, a.output)
+    print(
+        f"{len(data):,} beam states, {min(data.n_left)}-{max(data.n_left)} pieces left, "
+        f"{data.seconds:.0f} s of beam; bands of {a.band} sizes:"
+    )
+    for b in fitted["bands"]:
+        lo, hi = b["sizes"]
+        al, be = fitted["sizes"][hi]
+        held = (
+            f"held-out error {b['mse_sized']:.4f} (sizes) against {b['mse_constant']:.4f} (one weight set)"
+            if b["mse_sized"] is not None
+            else "too few states to hold out"
+        )
+        print(f"  {lo:>3}-{hi:<3} {b['states']:>7,} states  step a {b['a']:+.4f} b {b['b']:+.4f}  "
+              f"at {hi}: alpha {al:+.3f} beta {be:+.3f}  {held}")  # fmt: skip
+    print(f"schedule written to {a.output}", file=sys.stderr)
+    return 0
+
+
 def add(sub) -> None:
     s = sub.add_parser("tilability", help="fit Selby's piece weights from excess-piece exhausts")
     s.add_argument("puzzle", help="a polyform puzzle (built-in, e.g. eternity1-boat, or a file)")
@@ -139,6 +187,16 @@ def add(sub) -> None:
     s.add_argument("--executor", choices=["local", "dask"], default="local")
     s.add_argument("--db", help="SQLite store of the exhausts (default results/tilability-...sqlite)")
     s.add_argument("--plot", help="PNG of the weights by rank")
+    s.add_argument(
+        "--sizes",
+        metavar="WEIGHTS",
+        help="instead of fitting weights: fit the weights file's schedule for every size (Selby's model "
+        "parameters for larger regions) on the states of a beam run with it, and write the file with the schedule",
+    )
+    s.add_argument("--width", type=arg(int, 1, 10_000_000), default=1000, help="--sizes: the beam's width")
+    s.add_argument("--beam-seconds", type=arg(float, 1.0), default=300.0, help="--sizes: the beam's time")
+    s.add_argument("--per-level", type=arg(int, 10, 1_000_000), default=300, help="--sizes: children sampled a level")
+    s.add_argument("--band", type=arg(int, 1, 1000), default=10, help="--sizes: sizes pooled into one fit")
     s.add_argument("--quiet", action="store_true")
     s.add_argument("-o", "--output", required=True)
     s.set_defaults(func=cmd_tilability, outputs={"output": "file", "plot": "image", "db": "db"})
