@@ -42,8 +42,8 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
