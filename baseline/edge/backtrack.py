@@ -312,7 +312,10 @@ class EdgeBacktrack(SolverBase):
             # the first piece on, so the finished search has refuted them all
             stats["proven"] = complete
             fewer = puzzle.n_joins - score - 1  # mismatches of the next better board
-            optimal = score == puzzle.n_joins or (complete and (not o["slips"] or fewer <= allowed))
+            # a better score told from elsewhere pruned this search above its own board: it proved nothing
+            # between the two
+            behind = shared is not None and shared.told is not None and shared.told > score
+            optimal = score == puzzle.n_joins or (complete and not behind and (not o["slips"] or fewer <= allowed))
             return SolveResult(Status.SOLVED, [board], None, score, stats, optimal=optimal)
         return enumerated(
             mode,
