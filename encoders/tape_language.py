@@ -23,7 +23,7 @@ in the language when some path accepts.  Sufficient conditions, each a clause ov
 * a left move ``(f, b) → (w, L, g)``: ``H[f][b][δ(q, t)] ⊆ H[g][t][q] R[w]`` for every ``q`` and ``t``;
 * a stop entry ``(f, b)``: ``H[f][b][q]`` meets no state from which ``R`` reaches ``a``.
 
-The solver (python-sat's CaDiCaL) looks for such an automaton at growing sizes; one found is checked by
+The solver (python-sat's Glucose, which takes a conflict budget) looks for such an automaton at growing sizes; one found is checked by
 :func:`check`, written separately from the clauses: it tests the same conditions by sets and computes the
 states that reach ``a`` exactly.  A machine that stops has no such automaton, so a wrong "never stops"
 needs both the clauses and the check to be wrong the same way.

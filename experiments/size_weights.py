@@ -62,8 +62,7 @@ def collect(puzzle, weights: str, width: int = 1000, seconds: float = 300.0, per
     o.update({"width": width, "weights": weights, "per_parent": 1, "seed": seed, **(options or {})})
     run = XCCBeamRun(puzzle, o)
     l_opt = run.opt_l
-    per_piece = _piece_weights(run)
-    l_all, l2_all = float(per_piece.sum()), float((per_piece**2).sum())
+    l_all, l2_all = float(run.piece_l.sum()), float((run.piece_l**2).sum())
     rng = np.random.default_rng(seed)
     out = BeamStates()
 
@@ -99,23 +98,9 @@ def collect(puzzle, weights: str, width: int = 1000, seconds: float = 300.0, per
     return out
 
 
-def _piece_weights(run) -> np.ndarray:
-    """The base log-weight of each piece, from the run's per-option weights."""
-    piece = getattr(run.xcc.decode, "piece", None)
-    n = len(run.p.pieces)
-    w = np.zeros(n)
-    if piece is not None:
-        w[np.asarray(piece)] = run.opt_l
-    else:
-        for k, pl in enumerate(run.xcc.decode):
-            w[pl.piece] = run.opt_l[k]
-    return w
-
-
-def _targets(data: BeamStates, idx: np.ndarray, alpha: float, beta: float) -> np.ndarray:
-    """log sum over each state's live children of exp(-l_{N-1}) for the states ``idx``."""
-    ptr = np.asarray(data.child_ptr)
-    cl = np.asarray(data.child_l)
+def _targets(ptr: np.ndarray, cl: np.ndarray, idx: np.ndarray, alpha: float, beta: float) -> np.ndarray:
+    """log sum over each state's live children of exp(-l_{N-1}) for the states ``idx`` (their children's
+    base weights ``cl[ptr[i]:ptr[i + 1]]``)."""
     lw = alpha * cl + beta * cl**2
     y = np.empty(len(idx))
     for j, i in enumerate(idx):
@@ -129,13 +114,14 @@ def _lsq(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     return np.linalg.lstsq(x, y, rcond=None)[0]
 
 
-def fit(data: BeamStates, band: int = 10, quadratic: bool = True) -> dict:
+def fit(data: BeamStates, band: int = 10) -> dict:
     """The schedule (module docstring): ``{"sizes": {N: (alpha, beta)}, "bands": [...]}``, each band with
     its sizes, states, step (a, b) and held-out errors (the fit against the size-independent model)."""
     if len(data) < 20:
         raise ValueError(f"too few beam states to fit sizes: {len(data)}")
     n = np.asarray(data.n_left)
     s1, s2 = np.asarray(data.s1), np.asarray(data.s2)
+    ptr, cl = np.asarray(data.child_ptr), np.asarray(data.child_l)
     sizes = np.unique(n)
     lo = int(sizes.min())
     alpha, beta = 1.0, 0.0
@@ -149,13 +135,13 @@ def fit(data: BeamStates, band: int = 10, quadratic: bool = True) -> dict:
         for size in np.unique(n[idx]):
             sel = n[idx] == size
             a_, b_ = schedule.get(int(size) - 1, (alpha, beta))
-            y[sel] = _targets(data, idx[sel], a_, b_)
-        cols = [s1[idx], s2[idx]] if quadratic else [s1[idx]]
+            y[sel] = _targets(ptr, cl, idx[sel], a_, b_)
+        cols = [s1[idx], s2[idx]]
         # each size its own constant (m_N - m_{N-1} differs by size); the slopes shared by the band
         dummies = [(n[idx] == size).astype(float) for size in np.unique(n[idx])]
         x = np.column_stack(cols + dummies)
         step = _lsq(x, y) if len(idx) > x.shape[1] else np.zeros(x.shape[1])
-        a, b = float(step[0]), float(step[1]) if quadratic else 0.0
+        a, b = float(step[0]), float(step[1])
         held = _held_out(x, y, len(cols))
         bands.append({"sizes": [int(span[0]), int(span[-1])], "states": int(len(idx)), "a": a, "b": b, **held})
         for size in span:  # the step is one size's: it accumulates size by size across the band

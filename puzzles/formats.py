@@ -615,6 +615,14 @@ def write_weights(doc: dict, path) -> None:
 def read_weights(puzzle: PolyformPuzzle, path) -> dict[str, float]:
     """The log-weight of each piece of ``puzzle`` from a weights file, by piece name; every piece must
     have one (a file fitted for another puzzle is refused, naming the first piece it lacks)."""
+    return read_weights_and_sizes(puzzle, path)[0]
+
+
+def read_weights_and_sizes(
+    puzzle: PolyformPuzzle, path
+) -> tuple[dict[str, float], dict[int, tuple[float, float]] | None]:
+    """``read_weights``, and the file's size schedule (``_WeightsModel.sizes``: pieces left -> (alpha,
+    beta)), None when the weights are the same at every size."""
     source = str(path)
     data = _json(source, read_text(path))
     try:
@@ -625,17 +633,6 @@ def read_weights(puzzle: PolyformPuzzle, path) -> dict[str, float]:
     missing = [n for n in names if n not in m.weights]
     if missing:
         raise InputError(source, "weights", f"no weight for piece {missing[0]!r} ({len(missing)} missing)")
-    return {n: m.weights[n] for n in names}
-
-
-def read_size_weights(path) -> dict[int, tuple[float, float]] | None:
-    """The weights file's size schedule (``_WeightsModel.sizes``): pieces left -> (alpha, beta), or None
-    when the weights are the same at every size."""
-    source = str(path)
-    try:
-        m = _WeightsModel.model_validate(_json(source, read_text(path)))
-    except ValidationError as e:
-        raise _validation(source, e) from None
     if m.sizes is not None and not m.sizes:
         raise InputError(source, "sizes", "an empty size schedule (leave the field out for one weight set)")
-    return m.sizes
+    return {n: m.weights[n] for n in names}, m.sizes

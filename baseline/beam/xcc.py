@@ -57,7 +57,7 @@ from baseline.runtime import checkpoint
 from baseline.runtime.kernel import BUDGET, DEEPEST, DONE, SOLUTION
 from baseline.xcc.searches import PolySearch, make_search
 from puzzles.errors import UsageError
-from puzzles.formats import read_size_weights, read_weights
+from puzzles.formats import read_weights_and_sizes
 from solving import Limits, SolveResult
 from solving.options import fingerprint_options
 
@@ -96,8 +96,8 @@ class XCCBeamRun:
         self.expander = expander
         self.opt_weight = self._weights(options.get("weights", ""))
         # called after each level's expansion with (level, pieces left, chosen, parent, option, score, the
-        # frontier's boards and first free sites): a fit
-        # of size-dependent weights watches the beam's own states (experiments/size_weights.py)
+        # frontier's boards and first free sites): how the fit of size-dependent weights watches the beam's
+        # own states (experiments/size_weights.py)
         self.observe: Callable[..., None] | None = None
         self._exhauster = None  # the end-game's poly search, made at its first survivor (or probe)
         self._probe_solution = None  # a tiling a probe found (``_probe``)
@@ -125,23 +125,22 @@ class XCCBeamRun:
         """Per-option score change: minus the log-weight of the piece it uses.  A file with a size schedule
         (``sizes``) sets the base weights ``opt_l`` and the schedule; ``_resize`` then picks each level's."""
         w = np.zeros(self.xcc.n_options)
-        self.opt_l = np.zeros(self.xcc.n_options)  # the base log-weight of each option's piece
+        self.piece_l = np.zeros(len(getattr(self.p, "pieces", ())))  # the base log-weight of each piece
+        self.opt_l = np.zeros(self.xcc.n_options)  # and of each option's piece
         self.size_map: dict[int, tuple[float, float]] | None = None
         self._size_key: int | None = None
         if not path:
             return w
         if self.p.grid_name is None:
             raise UsageError("beam: weights apply to polyform puzzles")
-        table = read_weights(self.p, path)
-        names = [pc.name for pc in self.p.pieces]
-        per_piece = np.array([table[n] for n in names])
+        table, self.size_map = read_weights_and_sizes(self.p, path)
+        self.piece_l = np.array([table[pc.name] for pc in self.p.pieces])
         piece = getattr(self.xcc.decode, "piece", None)  # a placement table: its piece column
         if piece is not None:
-            self.opt_l[:] = per_piece[piece]
+            self.opt_l[:] = self.piece_l[piece]
         else:
             for k, pl in enumerate(self.xcc.decode):
-                self.opt_l[k] = per_piece[pl.piece]
-        self.size_map = read_size_weights(path)
+                self.opt_l[k] = self.piece_l[pl.piece]
         if self.size_map is not None and self.expander is not None:
             raise UsageError(
                 f"beam: {path} has weights that depend on the pieces left; the beam over a cluster takes one weight "

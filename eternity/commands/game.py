@@ -160,14 +160,14 @@ def _maharajah(a) -> int:
 def _beaver(a) -> int:
     """Every machine of n cards run and decided; the champions beside seed 003's."""
     from baseline.games import beaver
-    from encoders import tape_language
+    from eternity.api import busy_beaver
 
     if a.misere_max is not None or a.max != 100:
         raise UsageError("game beaver: --max and --misere-max are Grundy's game's")
     _no_fox_flags(a)
     n = 3 if a.cards is None else a.cards
     steps = 1000 if a.steps is None else a.steps
-    r = beaver.survey(n, steps, decide=tape_language.find)
+    r = busy_beaver(n, steps)
     r["chapter"] = dict(beaver.CHAPTER)
     r["chapter_examples"] = beaver.chapter_examples()
     if a.json:
