@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/bench_lns_block.py [--blocks 8] [--seconds 10] [--beam-seconds 20]
     .venv/bin/python benchmarks/bench_lns_block.py --whole [--seconds 60]
+    .venv/bin/python benchmarks/bench_lns_block.py --shapes [--board data/eternity2/beam_465.json] [--blocks 8] [--seconds 10]
 
 A board from the beam (``eternity2-corners-0``, best mode, no repair), then ``--blocks`` blocks of k x k
 cells around random mismatches for k = 3, 4, 5, each solved by every formulation of
@@ -12,6 +13,10 @@ the blocks proven optimal, the median seconds, and the joins gained.
 boards that have perfect solutions (3 frame and 5 inner colours, seeds 1-3), started from their planted
 solution's pieces scrambled within their classes, and the broken 6x6 and 7x7 boards of
 ``bench_optimum.py`` (seed 1, no perfect solution), started from the beam's board of 2 s.
+
+``--shapes``: the freed cells' shapes (``SHAPES``, without ``mix``; and the square with 4 cells swapped in
+from elsewhere) in RC2, at k = 4 and 5, ``--blocks`` blocks each around random mismatches of the
+``--board`` (an ``eternity2`` board file; without it the beam's board as above), one worker.
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ import numpy as np
 
 import solving
 from baseline.beam.repair import Repair, _mismatched
-from baseline.beam.repair_block import FORMULATIONS, ExactBlock
+from baseline.beam.repair_block import FORMULATIONS, SHAPES, ExactBlock
 from puzzles import catalog, generate
 from puzzles.verify import verify
 
@@ -66,6 +71,69 @@ def whole(seconds: float) -> None:
         )
 
 
+def shapes(board: str | None, blocks: int, seconds: float, beam_seconds: float) -> None:
+    """Each shape of freed cells in RC2 on one board's mismatches (module docstring)."""
+    from puzzles import formats
+
+    if board:
+        p = catalog.load("eternity2")
+        placements = formats.read_solution(p, board)
+    else:
+        p = catalog.load("eternity2-corners-0")
+        placements = solving.solve_verified(
+            solving.get("beam", {"repair": 0.0}), p, "best", solving.Limits(time_s=beam_seconds)
+        )[0].solutions[0]
+    rep = Repair(p, 0)
+    pc0, rt0 = rep.board(placements)
+    print(f"the board: {rep.score(pc0, rt0)}/{len(p.joins())}", flush=True)
+    bad = _mismatched(pc0, rt0, rep.col, rep.nb)
+    variants = [(sh, 0) for sh in SHAPES if sh != "mix"] + [("square", 4)]
+    rows = []
+    for k in (4, 5):
+        for shape, swap in variants:
+            rng = np.random.default_rng([k, swap])
+            xs = []
+            for _ in range(blocks):
+                b = ExactBlock(
+                    p.rows,
+                    p.cols,
+                    rep.col,
+                    rep.nb,
+                    rep.allowed,
+                    rep.movable,
+                    rng,
+                    seconds,
+                    k,
+                    k,
+                    k,
+                    "maxsat",
+                    shape,
+                    swap,
+                )
+                pc, rt = pc0.copy(), rt0.copy()
+                t = time.perf_counter()
+                gain = b.step(pc, rt, bad)
+                xs.append((b.stats["block_optimal"], time.perf_counter() - t, gain, b.stats["block_cells"]))
+                assert rep.score(pc, rt) == rep.score(pc0, rt0) + gain
+            name = shape + (f" + {swap} swapped in" if swap else "")
+            rows.append(
+                (
+                    k,
+                    name,
+                    statistics.mean(c for *_, c in xs),
+                    sum(o for o, *_ in xs),
+                    len(xs),
+                    statistics.median(t for _, t, *_ in xs),
+                    sum(g for _, _, g, _ in xs),
+                )
+            )
+            print(rows[-1], flush=True)
+    print("\n| k | shape | cells (mean) | proven optimal | median seconds | joins gained |")
+    print("|---|---|---|---|---|---|")
+    for k, name, c, o, n, t, g in rows:
+        print(f"| {k} | {name} | {c:.1f} | {o}/{n} | {t:.2f} | {g} |")
+
+
 def _beam_board(p):
     r, _ = solving.solve_verified(solving.get("beam", {"repair": 0.0}), p, "best", solving.Limits(time_s=2))
     return r.solutions[0]
@@ -77,7 +145,12 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=10.0)
     ap.add_argument("--beam-seconds", type=float, default=20.0)
     ap.add_argument("--whole", action="store_true", help="the formulation on whole boards (module docstring)")
+    ap.add_argument("--shapes", action="store_true", help="the shapes of freed cells (module docstring)")
+    ap.add_argument("--board", help="--shapes: an eternity2 board file (default: the beam's board)")
     a = ap.parse_args()
+    if a.shapes:
+        shapes(a.board, a.blocks, a.seconds, a.beam_seconds)
+        return
     if a.whole:
         whole(a.seconds)
         return

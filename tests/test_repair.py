@@ -130,3 +130,65 @@ def test_a_boards_windows_proven_optimal(tmp_path, capsys):
     assert main(["verify", str(pf), str(sf), "--score", "--windows", "3", "--window-time", "10", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["windows"] == worse
     assert main(["verify", str(pf), str(sf), "--windows", "3"]) == 2  # --score needed
+
+
+def test_every_block_shape_frees_cells_around_a_mismatch_and_never_loses():
+    """Each shape frees distinct movable cells, about k x k of them, the chosen mismatch among them (the
+    ``worst`` shape: cells at mismatches first); ``swap`` adds cells outside the block; every step keeps the
+    rules and reports its change."""
+    from baseline.beam.repair import _mismatched
+    from baseline.beam.repair_block import SHAPES, ExactBlock, _ends
+
+    p, sol = generate.edge_puzzle(8, 8, 3, 5, 7)
+    rep = Repair(p, 2)
+    pc, rt = rep.board(scrambled(p, sol, 7))
+    bad = _mismatched(pc, rt, rep.col, rep.nb)
+    ends = set(_ends(pc, rt, bad, rep.col, rep.nb).tolist())
+    assert bad.size and set(bad.tolist()) <= ends
+    for shape in SHAPES:
+        for k in (3, 4, 5):
+            b = ExactBlock(
+                p.rows, p.cols, rep.col, rep.nb, rep.allowed, rep.movable, rep.rng, 1.0, k, k, k, "maxsat", shape
+            )
+            for _ in range(10):
+                cells = b._block(pc, rt, bad)
+                assert len(set(cells.tolist())) == len(cells) and rep.movable[cells].all()
+                assert k * k // 2 <= len(cells) <= k * k + p.cols
+                assert ends & set(cells.tolist())
+                if shape == "worst":
+                    assert set(cells.tolist()) <= ends or ends <= set(cells.tolist())
+            wide = ExactBlock(p.rows, p.cols, rep.col, rep.nb, rep.allowed, rep.movable, rep.rng, 1.0, 3, 3, 3,
+                              "maxsat", shape, swap=3)  # fmt: skip
+            assert len(wide._block(pc, rt, bad)) > 3 * 3 // 2
+    for shape in SHAPES:
+        rep = Repair(p, 5, (3, 3), 0.3, "maxsat", shape, 2)
+        pc2, rt2 = pc.copy(), rt.copy()
+        for _ in range(3):
+            before = rep.score(pc2, rt2)
+            delta = rep.block_step(pc2, rt2)
+            assert delta >= 0 and rep.score(pc2, rt2) == before + delta
+        assert sorted(pc2) == list(range(p.n_pieces))
+        assert not verify(p, rep.placements(pc2, rt2), allow_mismatch=True).problems
+
+
+def test_a_scattered_block_is_exact_against_brute_force():
+    """Cells that are not neighbours, and a pair that is, re-solved by each formulation: the optimum of every
+    permutation and turn of their pieces."""
+    from baseline.beam.repair_block import FORMULATIONS, ExactBlock
+
+    p, sol = generate.edge_puzzle(6, 6, 2, 3, 4)
+    rep = Repair(p)
+    pc, rt = rep.board(scrambled(p, sol, 9))
+    cells = np.array([7, 8, 16, 27], np.int64)  # inner cells: 7 and 8 neighbours, the rest apart
+    brute = 0
+    for perm in itertools.permutations(pc[cells]):
+        for rots in itertools.product(range(4), repeat=4):
+            pc2, rt2 = pc.copy(), rt.copy()
+            pc2[cells], rt2[cells] = perm, rots
+            brute = max(brute, _touching(cells, pc2, rt2, rep.col, rep.nb))
+    for model in FORMULATIONS:
+        b = ExactBlock(p.rows, p.cols, rep.col, rep.nb, rep.allowed, rep.movable, rep.rng, 30.0, 2, 2, 2, model)
+        pc3, rt3 = pc.copy(), rt.copy()
+        gain = b.step(pc3, rt3, None, cells)
+        assert b.stats["block_optimal"] == 1
+        assert _touching(cells, pc3, rt3, rep.col, rep.nb) == brute == _touching(cells, pc, rt, rep.col, rep.nb) + gain

@@ -62,7 +62,15 @@ class BestMode:
         (``repair.Repair``) on the best board, until the deadline."""
         from baseline.beam.repair import Repair
 
-        rep = Repair(self.p, self.o["seed"], _window_shape(self.o["window"]), self.o["lns_s"], self.o["lns_model"])
+        rep = Repair(
+            self.p,
+            self.o["seed"],
+            _window_shape(self.o["window"]),
+            self.o["lns_s"],
+            self.o["lns_model"],
+            self.o["lns_shape"],
+            self.o["lns_swap"],
+        )
         start, total = self.best_score, deadline - time.perf_counter()
         tails = {"passes": 0, "better": 0}
         rng = np.random.default_rng([self.o["seed"], 0x7A11])

@@ -4,7 +4,7 @@ checkpoints read the declarations without importing the solver."""
 
 from __future__ import annotations
 
-from baseline.beam.repair_block import FORMULATIONS
+from baseline.beam.repair_block import FORMULATIONS, SHAPES
 from baseline.poly.tables import DEFAULT_SWEEP
 from puzzles.orders import ORDERS
 from puzzles.puzzle import EDGES, GRID
@@ -67,6 +67,25 @@ OPTIONS = {
         "docs/results/eternity2.md), or CP-SAT with table constraints or one-hot join variables "
         "(baseline/beam/repair_block.py)",
         FORMULATIONS,
+        modes=("best",),
+        fingerprint=False,
+    ),
+    "lns_shape": Option(
+        str,
+        "square",
+        "best mode, repair: the cells the exact neighbourhood frees, about k x k of them around a mismatch: a "
+        "square, a band of two rows, a ring, the cells at the worst joins, or one of these at random a step "
+        "(baseline/beam/repair_block.py)",
+        SHAPES,
+        modes=("best",),
+        fingerprint=False,
+    ),
+    "lns_swap": Option(
+        int,
+        0,
+        "best mode, repair: cells at mismatches elsewhere freed with the block, so far pieces can move in",
+        lo=0,
+        hi=64,
         modes=("best",),
         fingerprint=False,
     ),

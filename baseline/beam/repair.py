@@ -225,6 +225,8 @@ class Repair:
         window: tuple[int, int] = (2, 3),
         block_s: float = 2.0,
         block_model: str = "tables",
+        block_shape: str = "square",
+        block_swap: int = 0,
     ):
         self.p = p
         n = p.n_cells
@@ -262,6 +264,7 @@ class Repair:
         self.movable = np.array([c not in fixed for c in range(n)], np.bool_)
         self.window = window
         self.block_s, self.block_model = block_s, block_model
+        self.block_shape, self.block_swap = block_shape, block_swap
         self._block: ExactBlock | None = None  # the CP-SAT neighbourhood, made when first used
         self.stats = {
             "assign_steps": 0,
@@ -347,7 +350,7 @@ class Repair:
         return int(best - before)
 
     def block_step(self, pc, rt, deadline: float | None = None) -> int:
-        """A k x k block around a random mismatch re-solved exactly (``repair_block``); returns the change.
+        """About k x k cells around a random mismatch (in the block's shape) re-solved exactly (``repair_block``); returns the change.
         ``deadline``: CP-SAT's time for the block is cut to what is left before it."""
         if self._block is None:
             from baseline.beam.repair_block import ExactBlock
@@ -362,6 +365,8 @@ class Repair:
                 self.rng,
                 self.block_s,
                 model=self.block_model,
+                shape=self.block_shape,
+                swap=self.block_swap,
             )
         left = self.block_s if deadline is None else deadline - time.perf_counter()
         if left < 0.05:

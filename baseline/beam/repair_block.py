@@ -20,6 +20,14 @@ is never worse than it.
 
 The block grows by one when a call ends proven optimal within half its time budget and shrinks by one when
 it ends unproven (as OR-Tools' own LNS adapts its neighbourhoods), between ``k_min`` and ``k_max``.
+
+The freed cells need not be a square (``SHAPES``); any set of cells is a neighbourhood, since the model only
+reads which joins lie inside it and which reach its frame.  Each shape frees about k x k cells around one
+mismatch: ``square``; ``band``, two rows as long as that takes, for the seams the beam leaves along its
+rows; ``ring``, the border of a square, whose pieces meet two frames; ``worst``, the cells at mismatched
+joins nearest the chosen one, then their nearest neighbours, scattered over the board; ``mix``, one of the
+four at random a step.  ``swap`` more cells at mismatches elsewhere (or anywhere, if there are none) join
+the set, so that pieces from far away can move into the block and its pieces out to them.
 """
 
 from __future__ import annotations
@@ -27,33 +35,94 @@ from __future__ import annotations
 import numpy as np
 
 FORMULATIONS = ("tables", "one-hot", "maxsat")
+SHAPES = ("square", "band", "ring", "worst", "mix")
 
 
 class ExactBlock:
     """The exact neighbourhood of one board (arrays as ``repair.Repair`` keeps them), in one of
     ``FORMULATIONS``."""
 
-    def __init__(self, rows, cols, col, nb, allowed, movable, rng, time_s=2.0, k=4, k_min=3, k_max=8, model="tables"):
+    def __init__(
+        self,
+        rows,
+        cols,
+        col,
+        nb,
+        allowed,
+        movable,
+        rng,
+        time_s=2.0,
+        k=4,
+        k_min=3,
+        k_max=8,
+        model="tables",
+        shape="square",
+        swap=0,
+    ):
+        if model not in FORMULATIONS:
+            raise ValueError(f"unknown block formulation {model!r}: one of {', '.join(FORMULATIONS)}")
+        if shape not in SHAPES:
+            raise ValueError(f"unknown block shape {shape!r}: one of {', '.join(SHAPES)}")
         self.rows, self.cols = rows, cols
-        self.model = model
+        self.model, self.shape, self.swap = model, shape, int(swap)
         self.col, self.nb, self.allowed, self.movable = col, nb, allowed, movable
         self.rng = rng
         self.time_s, self.k, self.k_min, self.k_max = time_s, k, k_min, k_max
         self.stats = {"block_steps": 0, "block_optimal": 0, "block_better": 0, "block_cells": 0}
 
     def _block(self, pc, rt, bad) -> np.ndarray:
+        """The cells freed around one of the mismatched joins ``bad`` (first cells, as ``repair._mismatched``
+        gives them): about k x k of them in the block's shape, and ``swap`` more from elsewhere."""
         c = int(bad[self.rng.integers(len(bad))])
+        shape = self.shape if self.shape != "mix" else SHAPES[int(self.rng.integers(len(SHAPES) - 1))]
         k = self.k
-        r0, c0 = divmod(c, self.cols)
-        top = int(np.clip(r0 - self.rng.integers(k), 0, max(0, self.rows - k)))
-        left = int(np.clip(c0 - self.rng.integers(k), 0, max(0, self.cols - k)))
-        cells = [
-            (top + i) * self.cols + left + j
-            for i in range(min(k, self.rows))
-            for j in range(min(k, self.cols))
-            if self.movable[(top + i) * self.cols + left + j]
-        ]
+        if shape == "worst":
+            cells = self._worst(c, pc, rt, bad, k * k)
+        else:
+            h, w = (k, k) if shape != "band" else (2, -(-k * k // 2))
+            if shape == "band" and w > self.cols:  # a longer band than the board is wide: more rows
+                h = -(-k * k // self.cols)
+                w = -(-k * k // h)
+            if shape == "ring":
+                h = w = k * k // 4 + 1
+            h, w = min(h, self.rows), min(w, self.cols)
+            r0, c0 = divmod(c, self.cols)
+            top = int(np.clip(r0 - self.rng.integers(h), 0, self.rows - h))
+            left = int(np.clip(c0 - self.rng.integers(w), 0, self.cols - w))
+            if shape == "ring":  # the mismatch on the ring: one of its sides through the cell
+                side = int(self.rng.integers(4))
+                top = int(np.clip(r0 - (h - 1) * (side == 2), 0, self.rows - h)) if side in (0, 2) else top
+                left = int(np.clip(c0 - (w - 1) * (side == 1), 0, self.cols - w)) if side in (1, 3) else left
+            cells = [
+                (top + i) * self.cols + left + j
+                for i in range(h)
+                for j in range(w)
+                if shape != "ring" or i in (0, h - 1) or j in (0, w - 1)
+            ]
+            if c not in cells:
+                cells.append(c)
+        cells = [int(x) for x in cells if self.movable[x]]
+        if self.swap:
+            inside = set(cells)
+            far = [int(x) for x in np.unique(_ends(pc, rt, bad, self.col, self.nb)) if int(x) not in inside]
+            far = [x for x in far if self.movable[x]] or [
+                x for x in range(self.rows * self.cols) if self.movable[x] and x not in inside
+            ]
+            if far:
+                pick = self.rng.choice(len(far), size=min(self.swap, len(far)), replace=False)
+                cells.extend(far[int(i)] for i in pick)
         return np.array(cells, np.int64)
+
+    def _worst(self, c, pc, rt, bad, n) -> list[int]:
+        """The n cells nearest the mismatched joins, the cells at mismatches first, nearest ``c`` first."""
+        ends = _ends(pc, rt, bad, self.col, self.nb)
+        rc = np.arange(self.rows * self.cols)
+        rr, cc = rc // self.cols, rc % self.cols
+        er, ec = ends // self.cols, ends % self.cols
+        to_bad = (np.abs(rr[:, None] - er[None, :]) + np.abs(cc[:, None] - ec[None, :])).min(axis=1)
+        to_c = np.abs(rr - c // self.cols) + np.abs(cc - c % self.cols)
+        order = np.lexsort((self.rng.random(len(rc)), to_c, to_bad))
+        return [int(x) for x in order if self.movable[x]][:n]
 
     def step(self, pc, rt, bad, cells: np.ndarray | None = None) -> int:
         """Re-place a block around one of the mismatched joins ``bad`` (or the cells given); returns the joins
@@ -253,6 +322,17 @@ class ExactBlock:
             return 0
         self.stats["block_better"] += int(after > before)
         return int(after - before)
+
+
+def _ends(pc, rt, bad, col, nb) -> np.ndarray:
+    """Both cells of every mismatched join, from their first cells ``bad``."""
+    out = []
+    for c in {int(x) for x in bad}:
+        for s in (1, 2):
+            d = int(nb[c, s])
+            if d >= 0 and col[pc[c], rt[c], s] != col[pc[d], rt[d], (s + 2) & 3]:
+                out += [c, d]
+    return np.array(sorted(set(out)), np.int64)
 
 
 def _one_hot_groups(x: dict, pieces, n_cells: int) -> tuple[list[list], dict[int, list]]:
