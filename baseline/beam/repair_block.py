@@ -18,6 +18,10 @@ could show).  RC2 takes no hint and reports nothing until it proves an optimum, 
 process that the time budget ends (``solving.race``); the board's own filling is feasible, so an optimum
 is never worse than it.
 
+``exact`` and ``pumpkin`` hand the same one-hot model, through CPMpy, to Exact (pseudo-Boolean, cutting
+planes) and to Pumpkin (lazy clause generation) within the time budget, Exact with the board as the hint (Pumpkin's warm start
+takes integer variables only); they need the ``engines`` extra.
+
 The block grows by one when a call ends proven optimal within half its time budget and shrinks by one when
 it ends unproven (as OR-Tools' own LNS adapts its neighbourhoods), between ``k_min`` and ``k_max``.
 
@@ -34,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
-FORMULATIONS = ("tables", "one-hot", "maxsat")
+FORMULATIONS = ("tables", "one-hot", "maxsat", "exact", "pumpkin")
 SHAPES = ("square", "band", "ring", "worst", "mix")
 
 
@@ -135,6 +139,8 @@ class ExactBlock:
             return 0
         if self.model == "maxsat":
             return self._maxsat(cells, pc, rt)
+        if self.model in ("exact", "pumpkin"):
+            return self._cpmpy(cells, pc, rt)
         build = self._tables if self.model == "tables" else self._one_hot
         m, decode = build(cells, pc, rt)
         return self._solve(m, decode, cells, pc, rt)
@@ -284,6 +290,46 @@ class ExactBlock:
         if chosen is None:
             return 0
         placed = [(j, int(pieces[i]), r) for (i, j, r), v in x.items() if v in chosen]
+        return self._apply(placed, cells, pc, rt)
+
+    def _cpmpy(self, cells, pc, rt) -> int:
+        """The one-hot model through CPMpy, solved by Exact or Pumpkin within the time budget, the board as
+        the hint."""
+        import time
+
+        import cpmpy as cp
+
+        col, nb = self.col, self.nb
+        pieces = pc[cells].copy()
+        where = {int(c): j for j, c in enumerate(cells)}
+        keys = self._one_hot_keys(cells, pieces)
+        xs = cp.boolvar(shape=len(keys), name="x")
+        x = {key: xs[k] for k, key in enumerate(keys)}
+        groups, at = _one_hot_groups(x, pieces, len(cells))
+        cons = [cp.sum(vs) == 1 for vs in groups]
+        terms: list = []
+        for j, s, jd, d in _joins(cells, nb, where):
+            if jd is None:
+                f = col[pc[d], rt[d], (s + 2) & 3]
+                terms.extend(v for q, r, v in at[j] if col[q, r, s] == f)
+                continue
+            for kcol in {int(col[q, r, s]) for q, r, _ in at[j]} & {int(col[q, r, (s + 2) & 3]) for q, r, _ in at[jd]}:
+                y = cp.boolvar()
+                cons.append(y <= cp.sum([v for q, r, v in at[j] if col[q, r, s] == kcol]))
+                cons.append(y <= cp.sum([v for q, r, v in at[jd] if col[q, r, (s + 2) & 3] == kcol]))
+                terms.append(y)
+        model = cp.Model(cons, maximize=cp.sum(terms))
+        solver = cp.SolverLookup.get(self.model, model)
+        if self.model == "exact":  # Pumpkin's warm start takes integer variables only, not these Booleans
+            solver.solution_hint(list(xs), [int(j == i and rt[cells[i]] == r) for i, j, r in keys])
+        t0 = time.perf_counter()
+        found = solver.solve(time_limit=max(self.time_s, 0.05))
+        spent = time.perf_counter() - t0
+        optimal = found and solver.status().exitstatus == cp.solvers.solver_interface.ExitStatus.OPTIMAL
+        self._adapt(bool(optimal), spent, len(cells))
+        if not found:
+            return 0
+        placed = [(j, int(pieces[i]), r) for (i, j, r), v in x.items() if v.value()]
         return self._apply(placed, cells, pc, rt)
 
     def _adapt(self, optimal: bool, seconds: float, cells: int) -> None:
