@@ -2,7 +2,7 @@
 
     .venv/bin/python benchmarks/bench_lns_block.py [--blocks 8] [--seconds 10] [--beam-seconds 20]
     .venv/bin/python benchmarks/bench_lns_block.py --whole [--seconds 60]
-    .venv/bin/python benchmarks/bench_lns_block.py --shapes [--board data/eternity2/beam_465.json] [--blocks 8] [--seconds 10]
+    .venv/bin/python benchmarks/bench_lns_block.py --shapes [--board data/eternity2/beam_465.json] [--k 4 5] [--blocks 8] [--seconds 10]
 
 A board from the beam (``eternity2-corners-0``, best mode, no repair), then ``--blocks`` blocks of k x k
 cells around random mismatches for k = 3, 4, 5, each solved by every formulation of
@@ -15,7 +15,7 @@ solution's pieces scrambled within their classes, and the broken 6x6 and 7x7 boa
 ``bench_optimum.py`` (seed 1, no perfect solution), started from the beam's board of 2 s.
 
 ``--shapes``: the freed cells' shapes (``SHAPES``, without ``mix``; and the square with 4 cells swapped in
-from elsewhere) in RC2, at k = 4 and 5, ``--blocks`` blocks each around random mismatches of the
+from elsewhere) in RC2, at k = 4 and 5 (``--k``), ``--blocks`` blocks each around random mismatches of the
 ``--board`` (an ``eternity2`` board file; without it the beam's board as above), one worker.
 """
 
@@ -71,7 +71,7 @@ def whole(seconds: float) -> None:
         )
 
 
-def shapes(board: str | None, blocks: int, seconds: float, beam_seconds: float) -> None:
+def shapes(board: str | None, blocks: int, seconds: float, beam_seconds: float, ks=(4, 5)) -> None:
     """Each shape of freed cells in RC2 on one board's mismatches (module docstring)."""
     from puzzles import formats
 
@@ -89,7 +89,7 @@ def shapes(board: str | None, blocks: int, seconds: float, beam_seconds: float) 
     bad = _mismatched(pc0, rt0, rep.col, rep.nb)
     variants = [(sh, 0) for sh in SHAPES if sh != "mix"] + [("square", 4)]
     rows = []
-    for k in (4, 5):
+    for k in ks:
         for shape, swap in variants:
             rng = np.random.default_rng([k, swap])
             xs = []
@@ -147,9 +147,10 @@ def main() -> None:
     ap.add_argument("--whole", action="store_true", help="the formulation on whole boards (module docstring)")
     ap.add_argument("--shapes", action="store_true", help="the shapes of freed cells (module docstring)")
     ap.add_argument("--board", help="--shapes: an eternity2 board file (default: the beam's board)")
+    ap.add_argument("--k", type=int, nargs="+", default=[4, 5], help="--shapes: the block sizes (about k x k cells)")
     a = ap.parse_args()
     if a.shapes:
-        shapes(a.board, a.blocks, a.seconds, a.beam_seconds)
+        shapes(a.board, a.blocks, a.seconds, a.beam_seconds, a.k)
         return
     if a.whole:
         whole(a.seconds)

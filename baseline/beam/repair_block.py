@@ -299,6 +299,7 @@ class ExactBlock:
 
         import cpmpy as cp
 
+        t0 = time.perf_counter()  # the budget counts CPMpy's translation too, which can take seconds
         col, nb = self.col, self.nb
         pieces = pc[cells].copy()
         where = {int(c): j for j, c in enumerate(cells)}
@@ -322,8 +323,7 @@ class ExactBlock:
         solver = cp.SolverLookup.get(self.model, model)
         if self.model == "exact":  # Pumpkin's warm start takes integer variables only, not these Booleans
             solver.solution_hint(list(xs), [int(j == i and rt[cells[i]] == r) for i, j, r in keys])
-        t0 = time.perf_counter()
-        found = solver.solve(time_limit=max(self.time_s, 0.05))
+        found = solver.solve(time_limit=max(self.time_s - (time.perf_counter() - t0), 0.05))
         spent = time.perf_counter() - t0
         optimal = found and solver.status().exitstatus == cp.solvers.solver_interface.ExitStatus.OPTIMAL
         self._adapt(bool(optimal), spent, len(cells))
