@@ -249,6 +249,7 @@ class ExactBlock:
 
         from solving.race import race
 
+        t0, end = time.perf_counter(), time.monotonic() + self.time_s  # the budget counts the encoding too
         col, nb = self.col, self.nb
         pieces = pc[cells].copy()
         where = {int(c): j for j, c in enumerate(cells)}
@@ -282,8 +283,7 @@ class ExactBlock:
                 model = rc2.compute()
                 return None if model is None else [v for v in model if 0 < v <= len(x)]
 
-        t0 = time.perf_counter()
-        outcome = race([job], settles=lambda r: True, deadline=time.monotonic() + self.time_s)[0]
+        outcome = race([job], settles=lambda r: True, deadline=max(end, time.monotonic() + 0.05))[0]
         spent = time.perf_counter() - t0
         chosen = None if outcome.error or outcome.result is None else set(outcome.result)
         self._adapt(chosen is not None, spent, len(cells))
