@@ -50,8 +50,8 @@ OPTIONS = {
     "lns": Option(
         float,
         0.0,
-        "best mode, repair: the share of large-neighbourhood steps that re-solve a k x k block around a mismatch "
-        "exactly (lns_model), k adapting between 3 and 8 (baseline/beam/repair_block.py)",
+        "best mode, repair: the share of large-neighbourhood steps that re-solve about k x k cells around a "
+        "mismatch exactly (lns_model, lns_shape), k adapting between 3 and 8 (baseline/beam/repair_block.py)",
         lo=0.0,
         hi=1.0,
         modes=("best",),
@@ -64,8 +64,8 @@ OPTIONS = {
         str,
         "maxsat",
         "best mode, repair: the block's formulation: RC2 MaxSAT (the default: it proves the most blocks, "
-        "docs/results/eternity2.md), or CP-SAT with table constraints or one-hot join variables "
-        "(baseline/beam/repair_block.py)",
+        "docs/results/eternity2.md), CP-SAT with table constraints or one-hot join variables, or the one-hot "
+        "model in Exact or Pumpkin through CPMpy (baseline/beam/repair_block.py)",
         FORMULATIONS,
         modes=("best",),
         fingerprint=False,

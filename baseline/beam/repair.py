@@ -350,8 +350,9 @@ class Repair:
         return int(best - before)
 
     def block_step(self, pc, rt, deadline: float | None = None) -> int:
-        """About k x k cells around a random mismatch (in the block's shape) re-solved exactly (``repair_block``); returns the change.
-        ``deadline``: CP-SAT's time for the block is cut to what is left before it."""
+        """About k x k cells around a random mismatch, in the block's shape, re-solved exactly
+        (``repair_block``); returns the change.  ``deadline``: the block's time is cut to what is left
+        before it."""
         if self._block is None:
             from baseline.beam.repair_block import ExactBlock
 

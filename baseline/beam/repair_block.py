@@ -2,8 +2,8 @@
 
 The repair phase's exact neighbourhoods (``repair.py``) move at most a 2x3 window together, because only
 a hand-written search solves them, or many cells that are never neighbours (an assignment).  This one
-frees a square block of k x k cells around a mismatched join (25 cells for k = 5) and lets CP-SAT
-re-place its pieces among its cells, maximising the matched joins inside the block and to its frame,
+frees about k x k cells around a mismatched join (a square block by default: 25 cells for k = 5) and lets
+CP-SAT re-place its pieces among its cells, maximising the matched joins inside the block and to its frame,
 with the board's own filling as the hint, so the answer is never worse than the board.
 
 The model: x[i, j, r] = 1 when piece i stands on cell j turned r (only the turns the border rule allows
@@ -19,8 +19,8 @@ process that the time budget ends (``solving.race``); the board's own filling is
 is never worse than it.
 
 ``exact`` and ``pumpkin`` hand the same one-hot model, through CPMpy, to Exact (pseudo-Boolean, cutting
-planes) and to Pumpkin (lazy clause generation) within the time budget, Exact with the board as the hint (Pumpkin's warm start
-takes integer variables only); they need the ``engines`` extra.
+planes) and to Pumpkin (lazy clause generation) within the time budget, Exact with the board as the hint
+(Pumpkin's warm start takes integer variables only); they need the ``engines`` extra.
 
 The block grows by one when a call ends proven optimal within half its time budget and shrinks by one when
 it ends unproven (as OR-Tools' own LNS adapts its neighbourhoods), between ``k_min`` and ``k_max``.
