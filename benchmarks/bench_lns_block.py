@@ -1,4 +1,4 @@
-"""The exact block of the Eternity II repair: which formulation (CP-SAT tables, CP-SAT one-hot, RC2 MaxSAT) proves a block optimal, and how fast.
+"""The exact block of the Eternity II repair: which formulation (CP-SAT tables, CP-SAT one-hot, RC2 MaxSAT, Exact, Pumpkin) and which shape of freed cells proves a block optimal, and how fast.
 
     .venv/bin/python benchmarks/bench_lns_block.py [--blocks 8] [--seconds 10] [--beam-seconds 20]
     .venv/bin/python benchmarks/bench_lns_block.py --whole [--seconds 60]
