@@ -192,3 +192,19 @@ def test_a_scattered_block_is_exact_against_brute_force():
         gain = b.step(pc3, rt3, None, cells)
         assert b.stats["block_optimal"] == 1
         assert _touching(cells, pc3, rt3, rep.col, rep.nb) == brute == _touching(cells, pc, rt, rep.col, rep.nb) + gain
+
+
+def test_the_block_options_reach_the_repair_and_bad_ones_are_refused():
+    """``lns_shape``, ``lns_swap`` and ``lns_model`` from the solver's options drive the repair's blocks; an
+    unknown shape is refused before the run."""
+    import pytest
+
+    p = catalog.load("eternity2-corners-1")  # no perfect board in seconds: the repair runs
+    s = solving.get("beam", {"repair": 0.6, "lns": 1.0, "lns_s": 0.3, "lns_shape": "worst", "lns_swap": 2})
+    s.warm(p, "best")
+    r = s.solve(p, mode="best", limits=Limits(time_s=6))
+    rp = r.stats["repair"]
+    assert verify(p, r.solutions[0], allow_mismatch=True).score == r.best_score == rp["to"] >= rp["from"]
+    assert rp["block_steps"] > 0 and rp["block_cells"] > 0
+    with pytest.raises(Exception, match="lns_shape"):
+        solving.get("beam", {"lns_shape": "hexagon"})
