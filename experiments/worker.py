@@ -111,9 +111,12 @@ class WarmWorker:
                 except OSError:
                     pass
             self.proc = None
-        if self.err is not None:
-            self.err.close()
-            self.err = None
+        err, self.err = self.err, None
+        if err is not None:
+            try:
+                err.close()
+            except (OSError, ValueError):  # closed at once from the worker's thread (Ctrl-C during its cell)
+                pass
 
     def _pipes(self) -> tuple[IO[bytes], IO[bytes], IO[bytes]]:
         """The running child's stdin, stdout, and the stderr file."""
