@@ -108,7 +108,7 @@ class ExactBlock:
         cells = [int(x) for x in cells if self.movable[x]]
         if self.swap:
             inside = set(cells)
-            far = [int(x) for x in np.unique(_ends(pc, rt, bad, self.col, self.nb)) if int(x) not in inside]
+            far = [int(x) for x in _ends(pc, rt, bad, self.col, self.nb) if int(x) not in inside]
             far = [x for x in far if self.movable[x]] or [
                 x for x in range(self.rows * self.cols) if self.movable[x] and x not in inside
             ]
@@ -293,8 +293,8 @@ class ExactBlock:
         return self._apply(placed, cells, pc, rt)
 
     def _cpmpy(self, cells, pc, rt) -> int:
-        """The one-hot model through CPMpy, solved by Exact or Pumpkin within the time budget, the board as
-        the hint."""
+        """The one-hot model through CPMpy, solved by Exact or Pumpkin within the time budget (Exact with the
+        board as the hint)."""
         import time
 
         import cpmpy as cp
