@@ -219,16 +219,12 @@ class ExactBlock:
         for vs in groups:
             m.add_exactly_one(vs)
         terms = []
-        for j, s, jd, d in _joins(cells, nb, where):
-            if jd is None:  # a join to the frame
-                f = col[pc[d], rt[d], (s + 2) & 3]
-                terms.extend(v for q, r, v in at[j] if col[q, r, s] == f)
-                continue
-            colours = {int(col[q, r, s]) for q, r, _ in at[j]} & {int(col[q, r, (s + 2) & 3]) for q, r, _ in at[jd]}
-            for kcol in colours:
+        for frame, pairs in _one_hot_joins(cells, pc, rt, col, nb, at, where):
+            terms.extend(frame)
+            for left, right in pairs:
                 y = m.new_bool_var("")
-                m.add(y <= sum(v for q, r, v in at[j] if col[q, r, s] == kcol))
-                m.add(y <= sum(v for q, r, v in at[jd] if col[q, r, (s + 2) & 3] == kcol))
+                m.add(y <= sum(left))
+                m.add(y <= sum(right))
                 terms.append(y)
         m.maximize(sum(terms))
         for (i, j, r), v in x.items():  # the board as it stands: the hint
@@ -262,18 +258,14 @@ class ExactBlock:
             top = max(top, enc.nv)
             for cl in enc.clauses:
                 w.append(cl)
-        for j, s, jd, d in _joins(cells, nb, where):
-            if jd is None:
-                f = col[pc[d], rt[d], (s + 2) & 3]
-                lits = [v for q, r, v in at[j] if col[q, r, s] == f]
-                if lits:
-                    w.append(lits, weight=1)
-                continue
+        for frame, pairs in _one_hot_joins(cells, pc, rt, col, nb, at, where):
+            if frame:
+                w.append(frame, weight=1)
             ys = []
-            for kcol in {int(col[q, r, s]) for q, r, _ in at[j]} & {int(col[q, r, (s + 2) & 3]) for q, r, _ in at[jd]}:
+            for left, right in pairs:
                 top += 1
-                w.append([-top, *(v for q, r, v in at[j] if col[q, r, s] == kcol)])
-                w.append([-top, *(v for q, r, v in at[jd] if col[q, r, (s + 2) & 3] == kcol)])
+                w.append([-top, *left])
+                w.append([-top, *right])
                 ys.append(top)
             if ys:
                 w.append(ys, weight=1)
@@ -309,15 +301,12 @@ class ExactBlock:
         groups, at = _one_hot_groups(x, pieces, len(cells))
         cons = [cp.sum(vs) == 1 for vs in groups]
         terms: list = []
-        for j, s, jd, d in _joins(cells, nb, where):
-            if jd is None:
-                f = col[pc[d], rt[d], (s + 2) & 3]
-                terms.extend(v for q, r, v in at[j] if col[q, r, s] == f)
-                continue
-            for kcol in {int(col[q, r, s]) for q, r, _ in at[j]} & {int(col[q, r, (s + 2) & 3]) for q, r, _ in at[jd]}:
+        for frame, pairs in _one_hot_joins(cells, pc, rt, col, nb, at, where):
+            terms.extend(frame)
+            for left, right in pairs:
                 y = cp.boolvar()
-                cons.append(y <= cp.sum([v for q, r, v in at[j] if col[q, r, s] == kcol]))
-                cons.append(y <= cp.sum([v for q, r, v in at[jd] if col[q, r, (s + 2) & 3] == kcol]))
+                cons.append(y <= cp.sum(left))
+                cons.append(y <= cp.sum(right))
                 terms.append(y)
         model = cp.Model(cons, maximize=cp.sum(terms))
         solver = cp.SolverLookup.get(self.model, model)
@@ -379,6 +368,28 @@ def _ends(pc, rt, bad, col, nb) -> np.ndarray:
             if d >= 0 and col[pc[c], rt[c], s] != col[pc[d], rt[d], (s + 2) & 3]:
                 out += [c, d]
     return np.array(sorted(set(out)), np.int64)
+
+
+def _one_hot_joins(cells, pc, rt, col, nb, at: dict, where: dict):
+    """The one-hot formulations' joins, each once: (the placements that match it, for a join to the frame,
+    else []; for a join inside the block, a (left end shows k, right end shows k) pair of variable lists for
+    each colour k both ends could show)."""
+    for j, s, jd, d in _joins(cells, nb, where):
+        if jd is None:
+            f = col[pc[d], rt[d], (s + 2) & 3]
+            yield [v for q, r, v in at[j] if col[q, r, s] == f], []
+            continue
+        colours = {int(col[q, r, s]) for q, r, _ in at[j]} & {int(col[q, r, (s + 2) & 3]) for q, r, _ in at[jd]}
+        yield (
+            [],
+            [
+                (
+                    [v for q, r, v in at[j] if col[q, r, s] == kcol],
+                    [v for q, r, v in at[jd] if col[q, r, (s + 2) & 3] == kcol],
+                )
+                for kcol in colours
+            ],
+        )
 
 
 def _one_hot_groups(x: dict, pieces, n_cells: int) -> tuple[list[list], dict[int, list]]:
