@@ -22,7 +22,7 @@ import warnings
 from functools import cache
 
 from puzzles.edge import EdgePuzzle
-from puzzles.errors import UsageError
+from puzzles.errors import Unavailable, UsageError
 from puzzles.puzzle import EDGES, SCORED
 from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated, extras
 from solving.tally import BogusModel, Tally
@@ -82,7 +82,7 @@ def check_backend(backend: str) -> None:
             "sub-solvers as pysat:NAME or rc2:NAME)"
         )
     if not _supported(base):
-        raise UsageError(
+        raise Unavailable(
             f"solver cpmpy: backend {backend!r} is not installed (pip install {BACKENDS[base]}); "
             f"present: {', '.join(present()) or 'none'}"
         )

@@ -21,7 +21,7 @@ from datetime import timedelta
 from functools import cache
 
 from puzzles.edge import EdgePuzzle
-from puzzles.errors import UsageError
+from puzzles.errors import Unavailable, UsageError
 from puzzles.puzzle import EDGES
 from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated, extras
 
@@ -127,7 +127,7 @@ def installed() -> tuple[str, ...]:
 
 def check_backend(backend: str) -> None:
     if shutil.which("minizinc") is None:
-        raise UsageError(f"solver minizinc: the minizinc binary is not installed or not on PATH ({INSTALL})")
+        raise Unavailable(f"solver minizinc: the minizinc binary is not installed or not on PATH ({INSTALL})")
     if backend not in installed():
         raise UsageError(
             f"solver minizinc: MiniZinc has no solver {backend!r} here "

@@ -29,7 +29,7 @@ from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
-from puzzles.errors import UsageError
+from puzzles.errors import Unavailable, UsageError
 from solving import Evidence, Limits, Option, SolverBase, SolveResult, Status, enumerated
 from solving.tally import BogusModel, Tally
 
@@ -246,7 +246,7 @@ def probe(cmd: str) -> None:
     if shutil.which(argv_of(cmd, "x", "y")[0]) is None:
         known = cmd if cmd in KNOWN else name if name in KNOWN else None
         how = f" ({KNOWN[known][1]})" if known else ""
-        raise UsageError(f"solver external: {name!r} is not installed or not on PATH{how}")
+        raise Unavailable(f"solver external: {name!r} is not installed or not on PATH{how}")
     answer, true, tail = run(cmd, "p cnf 1 1\n1 0\n", PROBE_S)
     if answer is not True or true != {1}:
         raise UsageError(

@@ -30,7 +30,7 @@ def plot(db: str, kind: str, output: str, clock: str = "solve") -> None:
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 
-    store = Store(db)
+    store = Store(db, readonly=True)
     rows = _rows(store)
     store.close()
     experiments = sorted({r["experiment"] for r in rows if r.get("experiment")})

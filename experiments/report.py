@@ -40,11 +40,8 @@ def _rows(store) -> list[dict]:
 
 
 def cells(db: str) -> list[dict]:
-    """The stored cells of a results database (``_rows``), refused in one line when it is not one."""
-    from .store import check_readable
-
-    check_readable(db)
-    store = Store(db)
+    """The stored cells of a results database (``_rows``), refused in one line when it is not one; read only."""
+    store = Store(db, readonly=True)
     try:
         return _rows(store)
     finally:
@@ -63,7 +60,10 @@ def clock_time(r: dict, clock: str) -> float | None:
 
 
 def _t(r: dict, clock: str = "solve") -> float | None:
-    """PAR-2 time: the clock's time when answered, twice the limit otherwise."""
+    """PAR-2 time: the clock's time when answered, twice the limit otherwise; None for a cell that could not run
+    here (``unavailable``), whose row then has no times rather than times it never took."""
+    if r["status"] == "unavailable":
+        return None
     return clock_time(r, clock) if r["status"] in ANSWERED else 2 * r["time_limit"]
 
 
@@ -72,6 +72,10 @@ def _stat(fn, ts: list) -> float | None:
 
 
 def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
+    """The summary table's rows: one a family, class and configuration, then the virtual best of each family and
+    class; times on ``clock`` (``CLOCKS``; another name is a ``UsageError``)."""
+    if clock not in CLOCKS:
+        raise UsageError(f"unknown clock {clock!r} ({', '.join(CLOCKS)})")
     groups: dict[tuple, list[dict]] = defaultdict(list)
     for r in rows:
         groups[(r["family"], _cls(r), r["config"])].append(r)
@@ -91,7 +95,8 @@ def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
                 "verified": sum(1 for r in rs if r["verified"] == 1),
                 "claimed": _claimed(rs),
                 "wrong": sum(r["status"] == "wrong" for r in rs),
-                "errors": sum(r["status"] in ("error", "memout") for r in rs),
+                "errors": sum(r["status"] in ("error", "memout", "unavailable") for r in rs),
+                "unavailable": sum(r["status"] == "unavailable" for r in rs),
                 "mean_score": _mean_score([r.get("best_score") for r in rs]),
                 "optimal": sum(1 for r in rs if r.get("optimal") == 1),
             }
@@ -121,6 +126,7 @@ def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
                 "claimed": None,
                 "wrong": None,
                 "errors": None,
+                "unavailable": None,
                 "optimal": None,
                 "mean_score": _mean_score(
                     [max((v for v in vs if v is not None), default=None) for vs in top[(fam, cls)].values()]
@@ -175,7 +181,8 @@ LEGEND = (
     "on an engine's word alone (an unsatisfiable or a count with no certificate, exhaustion or checked models; "
     "blank: stored before answers carried their evidence). wrong: answers the runner refuted (unsatisfiable on "
     "a board with a planted solution, a count other evidence contradicts); not counted as solved. errors: "
-    "error or memout cells. mean_score (mode best): "
+    "error, memout or unavailable cells; unavailable: cells that could not run on this machine (a binary, an "
+    "extra or a backend not installed; the message in the store names it). mean_score (mode best): "
     "the mean best score; optimal: cells whose score is proven the best possible."
 )
 WINNERS_LEGEND = (
@@ -213,7 +220,7 @@ def _cell(r: dict, c: str) -> str:
 
 def experiments_in(db: str) -> list[str]:
     """The experiments (config names) whose cells a database holds."""
-    store = Store(db)
+    store = Store(db, readonly=True)
     try:
         return sorted({r["experiment"] for r in store.results() if r["experiment"] is not None})
     finally:
@@ -223,7 +230,7 @@ def experiments_in(db: str) -> list[str]:
 def time_limits_in(db: str) -> dict[str, list[float]]:
     """Each experiment's distinct time limits: a config whose limit changed between runs stores cells of
     both, which a table pools (each unsolved cell counted at twice its own limit)."""
-    store = Store(db)
+    store = Store(db, readonly=True)
     try:
         out: dict[str, set[float]] = defaultdict(set)
         for r in store.results():
@@ -331,7 +338,7 @@ def table(
     value of that family parameter (``inner_colors``, ``clues``) in place of the class column."""
     if clock not in CLOCKS:
         raise UsageError(f"unknown clock {clock!r} ({', '.join(CLOCKS)})")
-    store = Store(db)
+    store = Store(db, readonly=True)
     named = {
         "par2_s": f"par2_{clock}_s",
         "median_s": f"median_{clock}_s",
@@ -365,10 +372,12 @@ def table(
     else:
         rows = [{named.get(k, k): v for k, v in r.items()} for r in summary]
         cols = [named.get(c, c) for c in COLUMNS]
+        if any(r["unavailable"] for r in rows):  # rows that could not run here: shown, never left out
+            cols += ["unavailable"]
         if any(r["mean_score"] is not None for r in rows):  # mode best: the score is what the table is for
             cols += ["mean_score", "optimal"]
-        else:
-            rows = [{k: v for k, v in r.items() if k not in ("mean_score", "optimal")} for r in rows]
+        drop = {"mean_score", "optimal", "unavailable"} - set(cols)
+        rows = [{k: v for k, v in r.items() if k not in drop} for r in rows]
     if fmt == "json":
         return json.dumps({"clock": clock, "clock_means": CLOCKS[clock], "rows": rows}, indent=1)
     if fmt == "csv":

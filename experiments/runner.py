@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import solving
-from puzzles.errors import InputError, UsageError
+from puzzles.errors import InputError, Unavailable, UsageError
 from puzzles.formats import puzzle_to_dict
 from solving.extras import require
 
@@ -92,29 +92,39 @@ def versions() -> str:
 
 
 def cells(cfg: Config, instances: list[Instance], parsed: dict | None = None) -> list[dict]:
-    """One cell per (instance, solver configuration, repeat) that the solver accepts (its ``check``);
-    a count with ``split_depth`` becomes one cell per part, and its whole row is summed later.
-    ``parsed``: the instances' puzzle objects by id, when the caller has them already."""
+    """One cell per (instance, solver configuration, repeat); a count with ``split_depth`` becomes one cell per
+    part, and its whole row is summed later.  ``parsed``: the instances' puzzle objects by id, when the caller
+    has them already.
+
+    No row is left out in silence.  A row is left off an instance only when its solver does not take that kind
+    of puzzle or that mode at all, as it declares (``SolverBase.declines``).  A configuration that cannot run on
+    this machine (a missing binary, extra or backend: ``Unavailable``) is still cells, marked ``unavailable``
+    with what is missing and how to get it; the run stores them without running them, and a later run tries
+    them again.  Any other refusal of a row's options refuses the whole run, before anything is stored."""
     out = []
     detail = {f.name: f.detail for f in cfg.families}
-    checkers = [solving.get(spec.name) for spec in cfg.solvers]
+    classes = [solving.solver_class(spec.name) for spec in cfg.solvers]
     # every option combination of every row, as a solver: checked on each instance before any cell runs
     configured = [[solving.get(spec.name, opts) for opts in spec.expand()] for spec in cfg.solvers]
     for inst in instances:
         puzzle = (parsed or {}).get(inst.id) or _puzzle(inst)
-        for row, (spec, solver) in enumerate(zip(cfg.solvers, checkers)):
-            try:
-                solver.check(puzzle, spec.mode)
-            except UsageError:  # a puzzle kind or mode this solver does not handle: no cell
+        for row, (spec, cls) in enumerate(zip(cfg.solvers, classes)):
+            if cls.declines(puzzle, spec.mode):  # a puzzle kind or mode this solver does not handle: no cell
                 continue
-            for opts, one in zip(spec.expand(), configured[row]):
+            missing: dict[int, str] = {}
+            for j, (opts, one) in enumerate(zip(spec.expand(), configured[row])):
                 try:
                     one.check(puzzle, spec.mode)
+                except Unavailable as e:  # not installed here: cells that say so
+                    missing[j] = str(e)
                 except UsageError as e:  # an option the row asks for does not apply here: the whole run is refused
                     label = spec.label or config_label(spec.name, opts, spec.mode)
                     raise UsageError(f"run: {cfg.name}: solvers[{row}] ({label}) on {inst.name}: {e}") from None
-            n_parts = solver.split_parts(puzzle, spec.split_depth) if spec.split_depth else 0
-            for opts in spec.expand():
+            splits = spec.split_depth and len(missing) < len(configured[row])
+            n_parts = configured[row][min(set(range(len(configured[row]))) - set(missing))].split_parts(
+                puzzle, spec.split_depth
+            ) if splits else 0  # fmt: skip
+            for j, opts in enumerate(spec.expand()):
                 for rep in range(cfg.repeats):
                     ident = {
                         "instance": inst.id,
@@ -133,13 +143,15 @@ def cells(cfg: Config, instances: list[Instance], parsed: dict | None = None) ->
                         "detail": detail.get(inst.family),
                         "config": spec.label or config_label(spec.name, opts, spec.mode),
                     }
-                    if not n_parts:
+                    if j in missing:
+                        common["unavailable"] = missing[j]
+                    if not n_parts or j in missing:
                         out.append({**ident, **common, "key": _key(ident)})
                         continue
                     # a split count: one cell per sub-problem; the whole row is added when all are in
                     whole = {**ident, "split_depth": spec.split_depth}
                     for i in range(n_parts):
-                        part = {**ident, "options": {**opts, **solver.part_options(spec.split_depth, i)}}
+                        part = {**ident, "options": {**opts, **configured[row][j].part_options(spec.split_depth, i)}}
                         out.append({**part, **common, "key": _key(part), "whole": {**whole, "key": _key(whole)}})
     return out
 
@@ -314,9 +326,16 @@ def run(
     store.commit()
     all_cells = cells(cfg, instances, parsed)
     done = store.done_keys()
-    todo = longest_first([c for c in all_cells if c["key"] not in done])
+    absent = [c for c in all_cells if "unavailable" in c and c["key"] not in done]
+    todo = longest_first([c for c in all_cells if c["key"] not in done and "unavailable" not in c])
     host, vers = socket.gethostname(), versions()
-    summary: dict = {"cells": len(all_cells), "skipped": len(all_cells) - len(todo), "ran": 0, "solved": 0}
+    summary: dict = {
+        "cells": len(all_cells),
+        "skipped": len(all_cells) - len(todo) - len(absent),
+        "ran": 0,
+        "solved": 0,
+        "unavailable": {},  # why -> cells: a row that cannot run here, stored as such, never left out
+    }
     summary["wrong"] = []
     solvable = {inst.id: family[inst.family].solvable(inst.params) for inst in instances}
     names = {inst.id: inst.name for inst in instances}
@@ -342,6 +361,10 @@ def run(
             summary["ran"] += 1
             summary["solved"] += solving.answered(str(full.get("status", "")))
 
+    for cell in absent:  # stored at once, never run; a later run tries them again
+        store.db.execute("DELETE FROM results WHERE key = ?", (cell["key"],))
+        record(cell, {"status": solving.Status.UNAVAILABLE.value, "message": cell["unavailable"]}, False)
+        summary["unavailable"][cell["unavailable"]] = summary["unavailable"].get(cell["unavailable"], 0) + 1
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),

@@ -48,6 +48,20 @@ EXTRA = ["count_exact", "optimal", "evidence"]  # written by ``add_result`` besi
 INT64 = (-(1 << 63), (1 << 63) - 1)
 
 
+def read_only(path: str | Path) -> sqlite3.Connection:
+    """A connection that cannot change the file or leave one beside it.
+
+    SQLite's ``mode=ro`` still creates ``-wal`` and ``-shm`` files next to a WAL database and leaves them;
+    ``immutable=1`` opens the file as it is, with no lock and no side file.  Where a ``-wal`` file exists (a run
+    is writing, or one was killed), its committed cells are only there, so the connection reads through it
+    (``mode=ro``, which then creates nothing new)."""
+    from urllib.parse import quote
+
+    p = Path(path).absolute()
+    live = Path(str(p) + "-wal").exists()
+    return sqlite3.connect(f"file:{quote(str(p))}?{'mode=ro' if live else 'immutable=1'}", uri=True, timeout=60)
+
+
 def _inspect(path: Path) -> tuple[set[str], set[str], int]:
     """The tables of an SQLite file, the columns of its results table and its number of results, read
     only; InputError naming the file when it is not SQLite or is damaged."""
@@ -58,7 +72,7 @@ def _inspect(path: Path) -> tuple[set[str], set[str], int]:
     with open(path, "rb") as f:
         if f.read(16) != b"SQLite format 3\x00":
             raise InputError(path, None, "not a results database (not an SQLite file)")
-    con = sqlite3.connect(f"file:{path.absolute()}?mode=ro", uri=True)
+    con = read_only(path)
     try:
         tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         cols = {r[1] for r in con.execute("PRAGMA table_info(results)")}
@@ -78,9 +92,13 @@ def check_readable(path: str | Path) -> None:
     p = Path(path)
     if not p.is_file():
         raise InputError(path, None, "no such results database" if not p.exists() else "not a file")
-    tables, _, n = _inspect(p)
+    tables, cols, n = _inspect(p)
     if not {"results", "instances"} <= tables:
         raise InputError(path, None, "an SQLite file, but not an eternity results database (no results table)")
+    if not {"key", "experiment", "status"} <= cols:
+        raise InputError(
+            path, None, "an SQLite file with a results table of other columns: not an eternity results database"
+        )
     if n == 0:
         raise InputError(path, None, "no results yet (a run that stored no cell)")
 
@@ -104,7 +122,16 @@ def check_ours(path: str | Path) -> None:
 
 
 class Store:
-    def __init__(self, path: str | Path):
+    """A results database.  Opened to write (``eternity run``, ``eternity migrate``), it is created when absent
+    and brought to the current schema; opened ``readonly`` (the tables, plots and every other read), the file
+    is never changed and a store of an older schema is read as it is, its missing columns read as NULL."""
+
+    def __init__(self, path: str | Path, readonly: bool = False):
+        self.readonly = readonly
+        if readonly:
+            check_readable(path)
+            self.db = read_only(path)
+            return
         check_ours(path)
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         self.db = sqlite3.connect(str(path), timeout=60)
@@ -132,7 +159,9 @@ class Store:
         self.db.commit()
 
     def done_keys(self) -> set[str]:
-        return {k for (k,) in self.db.execute("SELECT key FROM results")}
+        """The cells a rerun skips: every stored one but those that could not run here (``unavailable``: a
+        missing binary or extra), which a rerun tries again once it is installed."""
+        return {k for (k,) in self.db.execute("SELECT key FROM results WHERE status IS NOT 'unavailable'")}
 
     def add_result(self, row: dict) -> None:
         row = dict(row)
@@ -146,6 +175,8 @@ class Store:
             row["count"], row["count_exact"] = (float(n) if abs(n) < 1e308 else None), str(n)
         cols = ", ".join(RESULT_COLUMNS + EXTRA)
         vals = ", ".join(":" + c for c in RESULT_COLUMNS + EXTRA)
+        # an unavailable cell that now ran is replaced; any other stored cell is kept as it is
+        self.db.execute("DELETE FROM results WHERE key = ? AND status = 'unavailable'", (row["key"],))
         self.db.execute(f"INSERT OR IGNORE INTO results ({cols}) VALUES ({vals})", row)
         self.db.commit()
 
@@ -165,9 +196,10 @@ class Store:
             "FROM results r LEFT JOIN instances i ON r.instance = i.id"
         )
         names = [d[0] for d in cur.description]
+        absent = dict.fromkeys(set(ADDED) - set(names))  # an older store, read as it is: NULL there
         out = []
         for row in cur:
-            d = dict(zip(names, row))
+            d = {**absent, **dict(zip(names, row))}
             d["params"] = json.loads(d["params"]) if d.get("params") else {}
             exact = d.pop("count_exact", None)
             if exact is not None:

@@ -118,7 +118,7 @@ def read_states(db: str, puzzle: str, k: int, excess: int, regions: str = "last"
     counted and left out, which under-counts the most tilable states."""
     base = catalog.load(puzzle)
     index = {pc.name: i for i, pc in enumerate(base.pieces)}
-    store = Store(db)
+    store = Store(db, readonly=True)
     out, cut, seen = [], 0, set()
     try:
         for r in sorted(store.results(), key=lambda r: r["params"].get("sample", 0)):

@@ -23,3 +23,10 @@ class UsageError(ValueError):
     """A request the program cannot carry out as asked: a bad option, a mode a solver lacks.
 
     A ValueError, so code that validates values raises it and callers that catch ValueError keep working."""
+
+
+class Unavailable(UsageError):
+    """A request this machine cannot carry out because something it needs is not installed or does not import:
+    a solver's binary, an extra, an engine's backend.  A usage error to the command line (exit 2); to the
+    experiment runner, cells it stores as ``unavailable``, naming what is missing and how to get it, instead
+    of leaving the row out."""

@@ -41,6 +41,9 @@ class Status(enum.StrEnum):
     # the runner's: an answer that what is known of the instance contradicts ("unsatisfiable" on a board with
     # a planted solution, a count other solvers' evidence refutes); never a solver's own status
     WRONG = "wrong"
+    # the runner's: a configuration that could not run on this machine (a binary, an extra or a backend is not
+    # installed); its message says what is missing and how to get it, and a later run tries it again
+    UNAVAILABLE = "unavailable"
 
     @property
     def answered(self) -> bool:
@@ -307,15 +310,23 @@ class SolverBase:
     def check(self, puzzle, mode: str) -> None:
         """Refuse, before any work, a mode or puzzle kind this solver does not handle, and an option
         asked for by name that does not apply to them (an option is refused, never silently ignored)."""
-        if mode not in self.MODES:
-            raise UsageError(f"solver {self.name} has no mode {mode!r} (it has {', '.join(self.MODES)})")
-        if not puzzle.features & self.TAKES:
-            raise UsageError(
-                f"solver {self.name} does not solve {puzzle.kind} puzzles (it solves {', '.join(self.kinds())})"
-            )
-        if mode == "best" and SCORED not in puzzle.features:
-            raise UsageError("mode best (the most matching joins) is for edge-matching puzzles")
+        why = self.declines(puzzle, mode)
+        if why:
+            raise UsageError(why)
         self.check_options(mode, puzzle)
+
+    @classmethod
+    def declines(cls, puzzle, mode: str) -> str | None:
+        """Why this solver does not take ``puzzle`` in ``mode`` at all, from its declarations alone (``MODES``,
+        ``TAKES``; mode best needs a scored puzzle), whatever its options and whatever is installed; None when
+        it takes it.  The runner leaves a row out of an instance only for this reason."""
+        if mode not in cls.MODES:
+            return f"solver {cls.name} has no mode {mode!r} (it has {', '.join(cls.MODES)})"
+        if not puzzle.features & cls.TAKES:
+            return f"solver {cls.name} does not solve {puzzle.kind} puzzles (it solves {', '.join(cls.kinds())})"
+        if mode == "best" and SCORED not in puzzle.features:
+            return "mode best (the most matching joins) is for edge-matching puzzles"
+        return None
 
     @classmethod
     def kinds(cls) -> tuple[str, ...]:

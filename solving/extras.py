@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import importlib.util
 
-from puzzles.errors import UsageError
+from puzzles.errors import Unavailable
 
 # extra -> the modules whose presence stands for it (the first one missing is the one named)
 EXTRAS: dict[str, tuple[str, ...]] = {"engines": ("cpmpy", "minizinc"), "cluster": ("dask", "distributed")}
 
 
-class MissingExtra(UsageError):
+class MissingExtra(Unavailable):
     """A solver or command whose optional dependencies are not installed (a usage error: exit 2)."""
 
     def __init__(self, who: str, extra: str, module: str):
@@ -52,3 +52,24 @@ def require(extra: str, who: str, module: str | None = None) -> None:
     absent = (None if has(module) else module) if module else missing(extra)
     if absent is not None:
         raise MissingExtra(who, extra, absent)
+    for m in (module,) if module else EXTRAS[extra]:
+        imports(m, who, extra)
+
+
+def imports(module: str, who: str, extra: str) -> None:
+    """Import ``module`` for ``who``, or raise :class:`Unavailable` naming the module and its import error: an
+    extra that is installed but broken (a missing shared library, a version clash) is the machine's state,
+    told in one line, not an internal error."""
+    import importlib
+    import warnings
+
+    try:
+        with warnings.catch_warnings():  # MiniZinc's interface warns on import when its binary is absent
+            warnings.simplefilter("ignore")
+            importlib.import_module(module)
+    except Exception as e:  # noqa: BLE001 - any failure to import is the same news to the user
+        why = f"{type(e).__name__}: {e}".splitlines()[0][:200]
+        raise Unavailable(
+            f"{who} needs {module}, which is installed but fails to import ({why}): "
+            f"pip install --force-reinstall 'eternity[{extra}]'"
+        ) from None

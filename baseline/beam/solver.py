@@ -39,11 +39,14 @@ class Beam(SolverBase):
         everything else, which has mode first only."""
         super().check(puzzle, mode)
         _window_shape(self.options["window"])
-        if EDGES not in puzzle.features:
-            if mode != "first":
-                raise UsageError(
-                    f"solver beam: mode {mode!r} is for edge matching; {puzzle.kind} puzzles have mode first"
-                )
+
+    @classmethod
+    def declines(cls, puzzle, mode: str) -> str | None:
+        """The XCC beam (every puzzle but edge matching) has mode first only."""
+        why = super().declines(puzzle, mode)
+        if why is None and EDGES not in puzzle.features and mode != "first":
+            return f"solver beam: mode {mode!r} is for edge matching; {puzzle.kind} puzzles have mode first"
+        return why
 
     def warm(self, puzzle, mode: str) -> None:
         """The edge beam's kernels (scores, expansion, end-game) or the XCC beam's and Algorithm C."""

@@ -28,6 +28,8 @@ def cmd_run(a) -> int:
     print(
         f"{s['ran']} cells run, {s['skipped']} already stored, {s['solved']} answered; results in {db}", file=sys.stderr
     )
+    for why, n in s["unavailable"].items():
+        print(f"{n} cells unavailable (stored as such, tried again by the next run): {why}", file=sys.stderr)
     if s["wrong"]:
         print(f"{len(s['wrong'])} wrong answers (status wrong in the store and the tables):", file=sys.stderr)
         for line in s["wrong"][:20]:
