@@ -282,7 +282,7 @@ class Cpmpy(SolverBase):
             stats=stats,
             wanted=None if want is None else want,
         )
-        return tally.stamp(res)
+        return tally.stamp(res, self.engine())
 
 
 class _Late(Exception):

@@ -253,7 +253,7 @@ class CpSat(SolverBase):
             stats=stats,
             wanted=None if want is None else want * mult,
         )
-        return tally.stamp(res) if tally is not None else res
+        return tally.stamp(res, self.engine()) if tally is not None else res
 
     def _self_orthogonal(self, puzzle, mode, limits: Limits, progress) -> SolveResult:
         """A square orthogonal to its transpose, then the pair (A, A^T): see ``self_orthogonal``.

@@ -386,7 +386,7 @@ class External(SolverBase):
         )
         if res.status == Status.UNSAT and certificate is not None and certificate.ok:
             res.evidence = Evidence.CERTIFICATE.value
-        return tally.stamp(res)
+        return tally.stamp(res, self.engine())
 
     @staticmethod
     def _certificate(enc, blocked: list[list[int]], proof: list[bytes], stats: dict):

@@ -285,7 +285,7 @@ class Sat(SolverBase):
         )
         if res.status == Status.UNSAT and certificate is not None:
             res.evidence = Evidence.CERTIFICATE.value
-        return tally.stamp(res)
+        return tally.stamp(res, self.engine(), certified=certificate is not None and certificate.ok)
 
 
 def _certificate(s: _Backend, stats: dict):

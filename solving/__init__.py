@@ -22,9 +22,12 @@ from .contract import (
     Stats,
     Status,
     answered,
+    COMPLETE,
     claim,
     enumerated,
+    enumerated_claim,
     is_claim,
+    models_checked,
     past,
 )
 from .options import Option, assignments
@@ -37,6 +40,9 @@ __all__ = [
     "BuildLate",
     "Evidence",
     "claim",
+    "COMPLETE",
+    "enumerated_claim",
+    "models_checked",
     "default_solver",
     "is_claim",
     "past",

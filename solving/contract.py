@@ -62,7 +62,9 @@ class Evidence(enum.StrEnum):
     optimum) cannot be checked after the fact without their evidence, so each says what it is."""
 
     VERIFIED = "verified"  # every returned solution passed the independent verifier
-    ENUMERATED = "enumerated"  # a count whose every model was decoded, verified and found distinct
+    # a count whose every model was decoded, verified and found distinct, and whose "no more models" is proven
+    # by a checked certificate; where that rests on the engine's word, the evidence is ``enumerated_claim``
+    ENUMERATED = "enumerated"
     EXHAUSTION = "exhaustion"  # this project's own search finished (a count, no solution, an optimum)
     DIAGRAM = "diagram"  # counted on a diagram of all solutions built in this run
     FILE = "file"  # read from a sealed file (a diagram, a ledger): as good as what wrote it
@@ -77,9 +79,30 @@ def claim(engine: str) -> str:
     return CLAIM + (engine or "an engine")
 
 
+def enumerated_claim(engine: str) -> str:
+    """The evidence of a count whose models were each verified and found distinct, and whose completeness (the
+    engine's final "no more models") is the engine's word alone: ``enumerated, complete as claimed by ENGINE``.
+    The models make the count a proven lower bound; only the "no more" is a claim."""
+    return f"{Evidence.ENUMERATED.value}, complete as {claim(engine)}"
+
+
 def is_claim(evidence: str | None) -> bool:
-    """Whether stored evidence is an engine's word (not checked here)."""
-    return bool(evidence) and str(evidence).startswith(CLAIM)
+    """Whether stored evidence rests, in whole or in part, on an engine's word (not checked here): a claim, or an
+    enumeration whose completeness is claimed."""
+    return bool(evidence) and CLAIM in str(evidence)
+
+
+def models_checked(evidence: str | None) -> bool:
+    """Whether a count's models were each verified and found distinct (``enumerated``, complete by certificate
+    or by claim): its count is then a proven lower bound whatever is said of its completeness."""
+    return bool(evidence) and str(evidence).startswith(Evidence.ENUMERATED.value)
+
+
+# the evidence that a count or a "no solution" is complete, by the project's own checks (not an engine's word)
+COMPLETE = frozenset(
+    {Evidence.EXHAUSTION.value, Evidence.DIAGRAM.value, Evidence.FILE.value, Evidence.CERTIFICATE.value,
+     Evidence.ENUMERATED.value}
+)  # fmt: skip
 
 
 def answered(status: str) -> bool:

@@ -4,14 +4,16 @@ An engine that enumerates models in mode count (a SAT solver with blocking claus
 callback) is not taken at its word: each model is decoded into a board, goes through the independent
 verifier, and is checked distinct from every model before it by a 16-byte digest of its placements.
 A model that is not a solution, or one met twice, ends the count as an error naming the model's
-number; a count that passes is ``Evidence.ENUMERATED``.
+number.  A count that passes is a proven lower bound; it is complete on the engine's word
+(``enumerated, complete as claimed by ENGINE``) unless a checked certificate proves there are no more
+(``enumerated``).
 """
 
 from __future__ import annotations
 
 import hashlib
 
-from .contract import Evidence, SolveResult, Status
+from .contract import Evidence, SolveResult, Status, enumerated_claim
 from .verified import accepted
 
 
@@ -39,11 +41,13 @@ class Tally:
     def __len__(self) -> int:
         return len(self.seen)
 
-    def stamp(self, res: SolveResult) -> SolveResult:
-        """``res`` with the evidence ``enumerated`` when it is a finished count of the models this tally
-        checked (a count of none is "unsatisfiable", whose evidence is the engine's to bring)."""
+    def stamp(self, res: SolveResult, engine: str, certified: bool = False) -> SolveResult:
+        """``res`` with its evidence when it is a finished count of the models this tally checked (a count of
+        none is "unsatisfiable", whose evidence is the engine's to bring): ``enumerated`` when ``certified``
+        (the engine's final "no more models" came with a proof that a checker accepted), else
+        ``enumerated, complete as claimed by ENGINE``: the models are checked, their completeness is not."""
         if len(self) and res.status == Status.SOLVED:
-            res.evidence = Evidence.ENUMERATED.value
+            res.evidence = Evidence.ENUMERATED.value if certified else enumerated_claim(engine)
         return res
 
 
