@@ -49,6 +49,7 @@ class Check:
     rat: int  # lemmas that needed the RAT check
     seconds: float
     proof_bytes: int
+    late: bool = False  # the deadline stopped the check: the proof is neither accepted nor refuted
 
 
 # ------------------------------------------------------------------ parsing
@@ -90,8 +91,8 @@ def _parse_text(data, kinds, starts, lens, lits):  # pragma: no cover - numba
         v = 0
         while i < n and 48 <= data[i] <= 57:
             v = v * 10 + (data[i] - 48)
-            if v > 1 << 30:
-                return -1, i
+            if v >= 1 << 30:  # 2v + sign must fit the int32 literals: a variable this large is refused
+                return -2, i
             i += 1
         if not open_:
             kinds[step] = 0
@@ -154,6 +155,8 @@ def parse(data: bytes) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     kinds, starts, lens = np.zeros(steps_cap, np.int8), np.zeros(steps_cap, np.int64), np.zeros(steps_cap, np.int32)
     lits = np.zeros(cap, np.int32)
     steps, nl = (_parse_binary if _is_binary(data) else _parse_text)(buf, kinds, starts, lens, lits)
+    if steps == -2:
+        raise ValueError(f"the proof names a variable of 2^30 or more (byte {nl}), past the checker's range")
     if steps < 0:
         raise ValueError(f"not a DRAT proof (byte {nl})")
     return kinds[:steps], starts[:steps], lens[:steps], lits[:nl]
@@ -181,7 +184,15 @@ def clauses_array(clauses: list[list[int]]) -> tuple[np.ndarray, np.ndarray, np.
 
 # ------------------------------------------------------------------ checking
 
-_OK, _FAILED, _NO_EMPTY = 0, 1, 2
+_OK, _FAILED, _NO_EMPTY, _LATE = 0, 1, 2, 3
+CLOCK_EVERY = 256  # lemmas (and RAT candidates) between two looks at the clock
+
+
+@nb.njit(cache=True)
+def _now():  # pragma: no cover - numba
+    with nb.objmode(t="float64"):
+        t = time.perf_counter()
+    return t
 
 
 @nb.njit(cache=True)
@@ -192,8 +203,10 @@ def _mix(x):  # pragma: no cover - numba
 
 
 @nb.njit(cache=True)
-def _check(n_lits, fstarts, flens, flits, kinds, pstarts, plens, plits):  # pragma: no cover - numba
-    """Forward DRAT check.  Returns (code, failing step, rat checks, deletions ignored)."""
+def _check(n_lits, fstarts, flens, flits, kinds, pstarts, plens, plits, deadline):  # pragma: no cover - numba
+    """Forward DRAT check.  Returns (code, failing step, rat checks, deletions ignored).  ``deadline`` (on
+    ``time.perf_counter``; inf: none) stops it with ``_LATE`` within ``CLOCK_EVERY`` lemmas of passing."""
+    ticks = 0
     n_cl = len(flens) + len(kinds)
     total = len(flits) + len(plits)
     arena = np.zeros(total + 1, np.int64)
@@ -290,6 +303,9 @@ def _check(n_lits, fstarts, flens, flits, kinds, pstarts, plens, plits):  # prag
         if taut:
             continue
         if step >= len(flens):  # a lemma: RUP, else RAT on its first literal
+            ticks += 1
+            if ticks % CLOCK_EVERY == 0 and _now() > deadline:
+                return _LATE, step, rat_checks, ignored
             ok = _rup(tmp, 0, m, val, trail, n_trail, reason, whead, wnext, arena, cstart, clen, alive)
             if not ok:
                 if m == 0:
@@ -307,6 +323,9 @@ def _check(n_lits, fstarts, flens, flits, kinds, pstarts, plens, plits):  # prag
                             break
                     if not has:
                         continue
+                    ticks += 1
+                    if ticks % CLOCK_EVERY == 0 and _now() > deadline:
+                        return _LATE, step, rat_checks, ignored
                     # the resolvent: the lemma and D without -p; a tautology needs no check
                     r = m
                     tautr = False
@@ -456,10 +475,11 @@ def _propagate(val, trail, n_trail, qhead, reason, whead, wnext, arena, cstart, 
     return n_trail, qhead, False
 
 
-def certify(clauses: list[list[int]], proof: bytes, stats: dict) -> Check:
+def certify(clauses: list[list[int]], proof: bytes, stats: dict, deadline: float | None = None) -> Check:
     """``check``, with its verdict and cost written into a solve's ``stats`` (``certificate``: "checked" or
-    why not; its seconds, bytes and lemmas), as every solver that brings a proof reports it."""
-    result = check(clauses, proof)
+    why not; its seconds, bytes and lemmas), as every solver that brings a proof reports it.  ``deadline``:
+    the solve's time limit (on ``time.perf_counter``), which the check counts against."""
+    result = check(clauses, proof, deadline)
     stats.update(
         certificate="checked" if result.ok else result.reason,
         certificate_s=result.seconds,
@@ -469,8 +489,10 @@ def certify(clauses: list[list[int]], proof: bytes, stats: dict) -> Check:
     return result
 
 
-def check(clauses: list[list[int]], proof: bytes) -> Check:
-    """Whether ``proof`` (DRAT, text or binary) refutes the CNF ``clauses`` (lists of DIMACS literals)."""
+def check(clauses: list[list[int]], proof: bytes, deadline: float | None = None) -> Check:
+    """Whether ``proof`` (DRAT, text or binary) refutes the CNF ``clauses`` (lists of DIMACS literals).
+    ``deadline`` (on ``time.perf_counter``; None: none): a check still running then stops, and the proof is
+    not checked ("the time limit ended the check"), so the answer stays the engine's claim."""
     t0 = time.perf_counter()
     if len(proof) > MAX_PROOF_BYTES:
         return Check(False, f"the proof is larger than {MAX_PROOF_BYTES >> 20} MB", 0, 0, 0, 0.0, len(proof))
@@ -485,7 +507,8 @@ def check(clauses: list[list[int]], proof: bytes) -> Check:
             False, f"the proof names a variable more than {MAX_NEW_VARS:,} past the formula's", 0, 0, 0,
             time.perf_counter() - t0, len(proof),
         )  # fmt: skip
-    code, step, rat, _ = _check(top + 2, fstarts, flens, flits, kinds, pstarts, plens, plits)
+    late = np.inf if deadline is None else float(deadline)
+    code, step, rat, _ = _check(top + 2, fstarts, flens, flits, kinds, pstarts, plens, plits, late)
     n_add = int(np.count_nonzero(kinds == 0))
     n_del = len(kinds) - n_add
     reason = ""
@@ -493,4 +516,6 @@ def check(clauses: list[list[int]], proof: bytes) -> Check:
         reason = f"step {int(step) - len(clauses) + 1} of the proof adds a clause that is neither RUP nor RAT"
     elif code == _NO_EMPTY:
         reason = "the proof does not derive the empty clause"
-    return Check(code == _OK, reason, n_add, n_del, int(rat), time.perf_counter() - t0, len(proof))
+    elif code == _LATE:
+        reason = f"the time limit ended the check at step {int(step) - len(clauses) + 1} of the proof"
+    return Check(code == _OK, reason, n_add, n_del, int(rat), time.perf_counter() - t0, len(proof), code == _LATE)

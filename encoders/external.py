@@ -354,7 +354,9 @@ class External(SolverBase):
             if answer is False:
                 complete = True
                 if proof is not None:
-                    certificate = self._certificate(enc, blocked, proof, stats)
+                    certificate = self._certificate(enc, blocked, proof, stats, deadline)
+                    if certificate is not None and certificate.late:  # not checked in time: the engine's claim
+                        certificate = None
                     if certificate is not None and not certificate.ok:
                         stats["time_s"] = time.perf_counter() - t1
                         why = f"its proof of unsatisfiability does not check: {certificate.reason}"
@@ -386,12 +388,12 @@ class External(SolverBase):
         )
         if res.status == Status.UNSAT and certificate is not None and certificate.ok:
             res.evidence = Evidence.CERTIFICATE.value
-        return tally.stamp(res, self.engine())
+        return tally.stamp(res, self.engine(), certified=certificate is not None and certificate.ok)
 
     @staticmethod
-    def _certificate(enc, blocked: list[list[int]], proof: list[bytes], stats: dict):
-        """The solver's DRAT proof checked against the CNF it was given (None: it wrote none)."""
+    def _certificate(enc, blocked: list[list[int]], proof: list[bytes], stats: dict, deadline: float | None):
+        """The solver's DRAT proof checked against the CNF it was given, by ``deadline`` (None: it wrote none)."""
         if not proof or not proof[0]:
             stats["certificate"] = "the solver wrote no proof"
             return None
-        return drat.certify(enc.clauses + [[a] for a in enc.assumptions] + blocked, proof[0], stats)
+        return drat.certify(enc.clauses + [[a] for a in enc.assumptions] + blocked, proof[0], stats, deadline)

@@ -241,7 +241,9 @@ class Sat(SolverBase):
                 if not res:  # no solution beyond those blocked: the enumeration is complete
                     complete = True
                     if certify:
-                        certificate = _certificate(s, stats)
+                        certificate = _certificate(s, stats, deadline)
+                        if certificate.late:  # not checked within the limit: the answer is the engine's claim
+                            certificate = None
                     break
                 assert s.model is not None
                 chosen = [v for v in enc.decision if s.model[v - 1] > 0]
@@ -288,10 +290,10 @@ class Sat(SolverBase):
         return tally.stamp(res, self.engine(), certified=certificate is not None and certificate.ok)
 
 
-def _certificate(s: _Backend, stats: dict):
+def _certificate(s: _Backend, stats: dict, deadline: float | None):
     """The backend's proof checked against the CNF it holds (the encoding, its assumptions as units and the
-    blocking clauses so far)."""
-    return drat.certify(s.clauses + s.blocked, s.proof(), stats)
+    blocking clauses so far), by the solve's ``deadline``."""
+    return drat.certify(s.clauses + s.blocked, s.proof(), stats, deadline)
 
 
 def decoded(puzzle, enc: Encoding, chosen: list[int]) -> list:

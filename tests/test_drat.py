@@ -136,3 +136,26 @@ def test_an_engine_whose_proof_does_not_check_is_an_error(tmp_path):
 def test_a_formula_that_propagates_to_a_conflict_needs_no_lemma():
     assert drat.check([[1], [-1, 2], [-2]], b"").ok
     assert not drat.check([[1], [-1, 2], [2, 3]], b"0\n").ok
+
+
+def test_a_variable_past_the_checkers_range_is_refused_in_one_line():
+    cnf = PHP(3)
+    for var in (1 << 30, (1 << 31) - 1, 1 << 40):
+        res = drat.check(cnf.clauses, f"{var} 0\n0\n".encode())
+        assert not res.ok and "2^30 or more" in res.reason and "\n" not in res.reason
+    assert drat.check(cnf.clauses, f"-{1 << 30} 0\n".encode()).reason.startswith("the proof names a variable")
+
+
+def test_the_check_stops_at_its_deadline():
+    """Event-driven, not timed: a deadline already past stops a proof of 400,000 lemmas within the lemmas
+    between two looks at the clock, and the proof is then neither accepted nor refuted."""
+    import time
+
+    cnf = PHP(5)
+    lemma = " ".join(map(str, cnf.clauses[0])) + " 0\n"
+    proof = (lemma * 400_000 + "0\n").encode()
+    res = drat.check(cnf.clauses, proof, deadline=time.perf_counter() - 1)
+    assert res.late and not res.ok and "time limit" in res.reason
+    step = int(res.reason.split("step ")[1].split()[0])
+    assert step <= drat.CLOCK_EVERY
+    assert not drat.check(cnf.clauses, proof).late  # without a deadline it runs to its verdict
