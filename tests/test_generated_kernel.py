@@ -182,3 +182,37 @@ def test_the_cache_keeps_the_kernels_used_last(tmp_path):
     assert sorted(p.stem for p in tmp_path.glob("kernel_*.py")) == [f"kernel_{i:02d}" for i in range(2, 6)]
     assert sorted(p.name.split(".")[0] for p in pyc.iterdir()) == [f"kernel_{i:02d}" for i in range(2, 6)]
     assert generated_cache.evict(tmp_path, keep=4) == []
+
+
+def test_a_damaged_or_swapped_kernel_cache_is_rebuilt(tmp_path):
+    """numba loads its cache by the source file's time stamp alone; the seal beside each key finds a truncated
+    index (once an UnpicklingError in every count) and machine code of another kernel under the right name
+    (once a wrong count), and the kernel is compiled again."""
+    env = {**os.environ, "ETERNITY_KERNEL_DIR": str(tmp_path)}
+    code = (
+        "import solving; from puzzles import catalog, generate;"
+        "a = solving.get('edge-backtrack', {'kernel': 'generated'}).solve(catalog.load('brendan-4x4'), mode='count');"
+        "b = solving.get('edge-backtrack', {'kernel': 'generated', 'order': 'colscan'})"
+        ".solve(generate.edge_puzzle(3, 3, 1, 2, 1)[0], mode='count');"
+        "print(a.count, b.count, a.stats['compile_s'])"
+    )
+
+    def counts():
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+        a, b, secs = out.stdout.split()
+        return int(a), int(b), float(secs)
+
+    right = counts()[:2]
+    assert right[0] == 36
+    nbc = sorted((tmp_path / "__pycache__").glob("kernel_*.nbc"))
+    nbi = sorted((tmp_path / "__pycache__").glob("kernel_*.nbi"))
+    assert len(nbc) >= 2 and len(list(tmp_path.glob("kernel_*.seal"))) >= 2
+    with open(nbi[0], "r+b") as f:  # a truncated index
+        f.truncate(10)
+    assert counts()[:2] == right
+    data = [p.read_bytes() for p in nbc[:2]]  # each kernel's machine code under the other's name
+    nbc[0].write_bytes(data[1])
+    nbc[1].write_bytes(data[0])
+    assert counts()[:2] == right
+    warm = counts()
+    assert warm[:2] == right and generated_cache.sealed(tmp_path, nbc[0].name.split(".")[0])

@@ -9,6 +9,8 @@ stamp, so a change in an imported module must make a new name, or numba would lo
 The cache is ``ETERNITY_KERNEL_DIR`` (default ``~/.cache/eternity/kernels``).  It is bounded: once it
 holds more than ``KEEP`` kernels, the ones used longest ago go, with numba's files beside them (a
 kernel's use touches its file).  A cache that cannot be written is replaced by one of this process.
+numba's files of each kernel are sealed (``sealed``): a digest of each beside the key, so that a damaged
+or swapped cache file is found and the kernel compiled again, never loaded.
 """
 
 from __future__ import annotations
@@ -93,13 +95,62 @@ def evict(d: Path, keep: int = KEEP) -> list[str]:
     gone = []
     for _, p in found[keep:]:
         name = p.stem
-        for f in [p, *(d / "__pycache__").glob(f"{name}.*")]:
+        for f in [p, _seal_path(d, name), *(d / "__pycache__").glob(f"{name}.*")]:
             try:
                 f.unlink()
             except OSError:
                 pass
         gone.append(name)
     return gone
+
+
+def _numba_files(d: Path, name: str) -> list[Path]:
+    """numba's cache files of one kernel (its index and its machine code), beside the kernel's source."""
+    return sorted((d / "__pycache__").glob(f"{name}.*"))
+
+
+def _digests(files: list[Path]) -> dict[str, str]:
+    return {f.name: hashlib.sha256(f.read_bytes()).hexdigest() for f in files}
+
+
+def _seal_path(d: Path, name: str) -> Path:
+    return d / f"{name}.seal"
+
+
+def sealed(d: Path, name: str) -> bool:
+    """Whether numba's files of a kernel are the ones this project compiled and sealed: the seal beside the key
+    holds a digest of each.  numba checks only the source file's time stamp, so a truncated index (which it
+    fails to unpickle) or machine code of another source under this name would otherwise be loaded."""
+    import json
+
+    try:
+        want = json.loads(_seal_path(d, name).read_text())
+        return isinstance(want, dict) and want == _digests(_numba_files(d, name))
+    except (OSError, ValueError):
+        return False
+
+
+def _reseal(d: Path, name: str) -> None:
+    """Seal numba's files of a kernel as they are now (after it was loaded or compiled); a seal that cannot be
+    written leaves the kernel unsealed, to be compiled again next time."""
+    import json
+
+    try:
+        fd, tmp = tempfile.mkstemp(dir=d, suffix=".tmp")
+        with os.fdopen(fd, "w") as f:
+            f.write(json.dumps(_digests(_numba_files(d, name)), sort_keys=True))
+        os.replace(tmp, _seal_path(d, name))
+    except OSError:
+        Path(tmp).unlink(missing_ok=True)
+
+
+def _discard(d: Path, name: str) -> None:
+    """numba's files of a kernel and its seal removed: the next load compiles it again."""
+    for f in [*_numba_files(d, name), _seal_path(d, name)]:
+        try:
+            f.unlink()
+        except OSError:
+            pass
 
 
 class Compiled(NamedTuple):
@@ -127,11 +178,28 @@ def compiled(s: Shape, warm) -> Compiled:
             if _private is None:
                 _private = Path(tempfile.mkdtemp(prefix="eternity-kernels-"))
             path = _write(_private, name, src)
+        d = path.parent
+        rebuilt = False
+        if _numba_files(d, name) and not sealed(d, name):  # damaged, or not what was compiled here: rebuilt
+            _discard(d, name)
+            rebuilt = True
+        if not _numba_files(d, name):
+            _announce(name, rebuilt)
         spec = importlib.util.spec_from_file_location(name, path)
         assert spec is not None and spec.loader is not None
         module = importlib.util.module_from_spec(spec)
         sys.modules[name] = module
         spec.loader.exec_module(module)
         warm(module.kernel)
+        _reseal(d, name)
         _loaded[name] = module.kernel
         return Compiled(module.kernel, name, time.perf_counter() - t0)
+
+
+def _announce(name: str, rebuilt: bool) -> None:
+    """A kernel compiled now takes seconds (tens on a large board): said on a terminal's stderr, so that a first
+    solve is not silent (not in logs or pipes, and not with ``ETERNITY_QUIET_COMPILE`` set)."""
+    if os.environ.get("ETERNITY_QUIET_COMPILE") or not sys.stderr.isatty():
+        return
+    why = "its cached machine code was damaged or unsealed; " if rebuilt else ""
+    print(f"eternity: {why}compiling the search kernel for this board ({name}; once a machine)", file=sys.stderr)
