@@ -62,15 +62,67 @@ def solve(
         The :class:`solving.SolveResult`: ``status``, ``count``, ``solutions``, ``best_score``, ``evidence``
         (what a count, an "unsatisfiable" or an optimum rests on) and the clocks.  A solution the verifier
         rejects makes the status ``error``.
+
+    Raises:
+        TypeError: a puzzle, solver, options or bound of the wrong type (``solve(None)``, ``options="x"``).
+        ValueError: a mode, option or bound the command line refuses too (``time_limit=0``, ``limit=0``, a
+            ``limit`` outside modes all and sample); the message says which.
     """
     import solving
 
-    p = load(puzzle) if isinstance(puzzle, (str, os.PathLike)) else puzzle
+    p = _puzzle(puzzle)
+    if solver is not None and not isinstance(solver, str):
+        raise TypeError(f"solve: solver must be a registered name (a str), not {type(solver).__name__}")
+    if mode not in solving.MODES:
+        raise ValueError(f"solve: no mode {mode!r} (modes: {', '.join(solving.MODES)})")
+    if options is not None and not isinstance(options, Mapping):
+        raise TypeError(f"solve: options must be a mapping of option names to values, not {type(options).__name__}")
+    time_limit = _number("time_limit", time_limit, float, 0.001)
+    limit = _number("limit", limit, int, 1)
+    if limit is not None and mode not in ("all", "sample"):
+        raise ValueError(f"solve: limit is for modes all and sample, not mode {mode}")
     name = solver or solving.default_solver(p)
     instance = solving.get(name, {k: str(v) for k, v in (options or {}).items()})
     limits = solving.Limits(time_s=time_limit, solutions=limit)
     res, _ = solving.solve_verified(instance, p, mode, limits)
     return res
+
+
+def _puzzle(puzzle: Any) -> Any:
+    """A puzzle object, loaded when given by name or path; anything else is a ``TypeError`` that says what is
+    taken."""
+    if isinstance(puzzle, (str, os.PathLike)):
+        return load(puzzle)
+    if not hasattr(puzzle, "features") or not hasattr(puzzle, "kind"):
+        raise TypeError(
+            f"expected a puzzle (from eternity.load), a built-in name or a file path, not {type(puzzle).__name__}"
+        )
+    return puzzle
+
+
+def _number(what: str, value: Any, kind: type, lo: float) -> Any:
+    """A bound checked as the command line checks it: None, or a finite ``kind`` of at least ``lo``."""
+    import math
+
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or (kind is int and not isinstance(value, int)):
+        raise TypeError(f"{what} must be {'a whole number' if kind is int else 'a number'}, not {value!r}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"{what}: {value!r} is not a finite number")
+    if value < lo:
+        raise ValueError(f"{what}: {value!r} is outside its range {lo:g}..")
+    return kind(value)
+
+
+def _bounded(what: str, value: Any, lo: int, hi: int | None = None) -> int:
+    """A whole number within the command line's range for the same search (``eternity game``, ``eternity
+    checkerboard``): past it a search takes gigabytes or hours, so it is refused as the command refuses it."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"{what} must be a whole number, not {value!r}")
+    if value < lo or (hi is not None and value > hi):
+        raise ValueError(f"{what}: {value} is outside its range {lo}..{'' if hi is None else hi}")
+    return value
 
 
 def verify(puzzle: Any, solution: Any, *, score: bool = False) -> Report:
@@ -87,7 +139,7 @@ def verify(puzzle: Any, solution: Any, *, score: bool = False) -> Report:
     from puzzles import formats
     from puzzles.verify import verify as check
 
-    p = load(puzzle) if isinstance(puzzle, (str, os.PathLike)) else puzzle
+    p = _puzzle(puzzle)
     board = formats.read_solution(p, os.fspath(solution)) if isinstance(solution, (str, os.PathLike)) else solution
     return check(p, board, allow_mismatch=score)
 
@@ -153,6 +205,8 @@ def grundy(n_max: int = 100, misere_max: int = 60) -> pandas.DataFrame:
 
     from baseline.games import grundy as game
 
+    n_max = _bounded("grundy: n_max", n_max, 1, 10_000)
+    misere_max = _bounded("grundy: misere_max", misere_max, 1, 60)
     return pandas.DataFrame(game.table(n_max, min(misere_max, n_max)))
 
 
@@ -169,7 +223,7 @@ def snakes_and_ladders(games: int = 100_000, seed: int = 0) -> dict[str, Any]:
     """
     from baseline.games import snakes
 
-    return snakes.analyse(games, seed)
+    return snakes.analyse(_bounded("snakes_and_ladders: games", games, 1, 10_000_000), _bounded("seed", seed, 0))
 
 
 def busy_beaver(cards: int = 3, steps: int = 1000, languages: bool = True) -> dict[str, Any]:
@@ -189,6 +243,8 @@ def busy_beaver(cards: int = 3, steps: int = 1000, languages: bool = True) -> di
     from baseline.games import beaver
     from encoders import tape_language
 
+    cards = _bounded("busy_beaver: cards", cards, 1, 3)
+    steps = _bounded("busy_beaver: steps", steps, 40, 100_000)
     return beaver.survey(cards, steps, decide=tape_language.find if languages else None)
 
 
@@ -207,6 +263,14 @@ def fox_and_geese(board: int = 8, geese: int | None = None, foxes: int = 1, firs
     """
     from baseline.games import foxgeese
 
+    board = _bounded("fox_and_geese: board", board, 2, 10)
+    if board % 2:
+        raise ValueError(f"fox_and_geese: board {board} is odd (the side is even)")
+    if geese is not None:
+        geese = _bounded("fox_and_geese: geese", geese, 1, board // 2)
+    foxes = _bounded("fox_and_geese: foxes", foxes, 1, 2)
+    if first not in ("fox", "geese") or start not in ("far", "any"):
+        raise ValueError(f"fox_and_geese: first is 'fox' or 'geese' and start 'far' or 'any', not {first!r}, {start!r}")
     return foxgeese.solve(board, geese, foxes, first, start)
 
 
@@ -220,7 +284,10 @@ def maharajah(board: int = 8, men: str = "") -> dict[str, Any]:
     """
     from baseline.games import maharajah as m
 
-    return m.survey(board, men)
+    board = _bounded("maharajah: board", board, 3, 8)
+    if not isinstance(men, str) or len(men) > 2 or set(men.upper()) - set("QRBN"):
+        raise ValueError(f"maharajah: men is at most two of Q, R, B, N, not {men!r}")
+    return m.survey(board, m._canon(men) if men else men)
 
 
 def queens_distinct(n: int) -> dict[str, int]:
@@ -228,7 +295,7 @@ def queens_distinct(n: int) -> dict[str, int]:
     (Burnside's lemma), as ``eternity checkerboard queens`` prints them."""
     from baseline.checkerboard import queens
 
-    return queens.distinct(n)
+    return queens.distinct(_bounded("queens_distinct: n", n, 1, 18))
 
 
 def halves(n: int) -> dict[str, int]:
@@ -236,7 +303,7 @@ def halves(n: int) -> dict[str, int]:
     of them and up to the board's symmetries, as ``eternity checkerboard halves`` prints them."""
     from baseline.checkerboard import halves as h
 
-    return h.distinct(n)
+    return h.distinct(_bounded("halves: n", n, 1, 11))
 
 
 def rooks3d(r_max: int = 6) -> pandas.DataFrame:
@@ -246,7 +313,7 @@ def rooks3d(r_max: int = 6) -> pandas.DataFrame:
 
     from baseline.checkerboard import rooks3d as r3
 
-    return pandas.DataFrame(r3.table(r_max))
+    return pandas.DataFrame(r3.table(_bounded("rooks3d: r_max", r_max, 1, 24)))
 
 
 def summary(db: PathLike, clock: str = "solve") -> pandas.DataFrame:

@@ -261,14 +261,20 @@ def run(
 
     from solving.progress import LogLines
 
+    from puzzles import outputs
+
+    outputs.check(db, "db", "db")  # a directory, a device or a place that cannot be written: refused first
     cfg, config_path = _config(config)
     cfg = select(cfg, families, solvers)
     log = LogLines(f"eternity run {Path(config_path).name}") if show_progress and not sys.stderr.isatty() else None
     show_progress = show_progress and sys.stderr.isatty()  # rich draws bars on a terminal; elsewhere, log lines
     known = {}
-    if Path(db).exists():  # a resumed run: the states sampled before are reused
-        with closing(Store(db)) as before:
-            known = before.sampled_instances()
+    if Path(db).is_file() and Path(db).stat().st_size:  # a resumed run: the states sampled before are reused
+        try:
+            with closing(Store(db, readonly=True, empty_ok=True)) as before:
+                known = before.sampled_instances()
+        except InputError:  # not ours (refused below, untouched)
+            pass
     with Progress(
         TextColumn("{task.description}"),
         BarColumn(),
@@ -454,13 +460,14 @@ def disagreements(rows: list[dict]) -> list[tuple[str, str, str, str]]:
                 wrong(r, f"wrong: count {r['count']} ({r['evidence']}), where other evidence gives {others[0]}")
             continue
         ref, source = (
-            (next(iter(sure)), f"checked evidence ({checked[0]['evidence']}) gives")
+            (next(iter(sure)), f"checked evidence gives {{}} ({checked[0]['evidence']})")
             if sure
-            else (Counter(r["count"] for r in counts).most_common(1)[0][0], "most solvers give")
+            else (Counter(r["count"] for r in counts).most_common(1)[0][0], "most solvers give {}")
         )
         for r in counts:
             if r["count"] != ref:
-                wrong(r, f"wrong: count {r['count']} ({r.get('evidence') or 'no evidence'}), where {source} {ref}")
+                said = f"count {r['count']} ({r.get('evidence') or 'no evidence'})"
+                wrong(r, f"wrong: {said}, where {source.format(ref)}")
     return out
 
 

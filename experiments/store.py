@@ -85,8 +85,9 @@ def _inspect(path: Path) -> tuple[set[str], set[str], int]:
     return tables, cols, n
 
 
-def check_readable(path: str | Path) -> None:
-    """Refuse, with one line naming the file, a path that is not a results database with results in it."""
+def check_readable(path: str | Path, empty_ok: bool = False) -> None:
+    """Refuse, with one line naming the file, a path that is not a results database with results in it
+    (``empty_ok``: or with none yet, as a run killed before its first cell leaves it)."""
     from puzzles.errors import InputError
 
     p = Path(path)
@@ -99,7 +100,7 @@ def check_readable(path: str | Path) -> None:
         raise InputError(
             path, None, "an SQLite file with a results table of other columns: not an eternity results database"
         )
-    if n == 0:
+    if n == 0 and not empty_ok:
         raise InputError(path, None, "no results yet (a run that stored no cell)")
 
 
@@ -126,10 +127,10 @@ class Store:
     and brought to the current schema; opened ``readonly`` (the tables, plots and every other read), the file
     is never changed and a store of an older schema is read as it is, its missing columns read as NULL."""
 
-    def __init__(self, path: str | Path, readonly: bool = False):
+    def __init__(self, path: str | Path, readonly: bool = False, empty_ok: bool = False):
         self.readonly = readonly
         if readonly:
-            check_readable(path)
+            check_readable(path, empty_ok)
             self.db = read_only(path)
             return
         check_ours(path)

@@ -6,7 +6,8 @@ from eternity.commands.common import _out
 from puzzles.errors import UsageError
 from puzzles.ranges import arg
 
-MISERE_MAX = 60  # the misere search's default reach (heaps of 60: a fraction of a second)
+MISERE_MAX = 60  # the misere search's default reach, and its largest (heaps of 60: seconds; it grows
+# exponentially: 70 takes half a minute, 80 more than a minute and hundreds of MB)
 
 
 def cmd_game(a) -> int:
@@ -244,7 +245,7 @@ def add(sub) -> None:
     s.add_argument("--max", type=arg(int, 1, 10_000), default=100, help="the largest heap valued (default: 100)")
     s.add_argument(
         "--misere-max",
-        type=arg(int, 1, 200),
+        type=arg(int, 1, MISERE_MAX),
         help=f"the largest heap of the misere search (default: {MISERE_MAX}, or --max if smaller)",
     )
     s.add_argument(
