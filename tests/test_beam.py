@@ -405,3 +405,13 @@ def test_polyform_beam_probe_drops_exactly_the_dead_states():
     assert sol is not None and verify(p, sol).valid
     res = solving.get("beam", {"width": 200, "probe_at": 8, "probe_nodes": 50}).solve(p, mode="first", limits=Limits())
     assert res.status == "solved" and verify(p, res.solutions[0]).valid and res.stats["probe_states"] > 0
+
+
+def test_best_mode_on_a_board_with_no_legal_arrangement_says_so(tmp_path):
+    """Every piece has border on two opposite sides: nothing fits a corner.  The budgeted passes stop at the
+    first dead pass that never cut a level, instead of failing on the profile a dead pass did not keep."""
+    from puzzles.edge import EdgePuzzle
+
+    p = EdgePuzzle(3, 3, [(0, 1, 0, 1)] * 9, name="no-arrangement")
+    res = solving.get("beam").solve(p, mode="best", limits=solving.Limits(time_s=5))
+    assert res.status == solving.Status.LIMIT and "no legal arrangement" in res.message

@@ -448,7 +448,11 @@ class BeamRun(Snapshots, Schedule, BestMode):
             None,
             t0,
             self.history,
-            "the beam died out: no survivor completed (beam search is incomplete; try a wider beam)"
+            (
+                "the beam died out with no level cut: the pieces have no legal arrangement on this board"
+                if getattr(self, "_exhausted", False)
+                else "the beam died out: no survivor completed (beam search is incomplete; try a wider beam)"
+            )
             if status == PassEnd.DEAD
             else "",
         )
@@ -533,6 +537,10 @@ class BeamRun(Snapshots, Schedule, BestMode):
             rng = np.random.default_rng([rng_base, k, width])
             new, m = self.expand(k, states, 1 if greedy else width, rng)
             if new is None:
+                # the per-level cost so far, for the next pass's plan; a pass that died without ever
+                # cutting a level searched everything: no arrangement exists, and no wider pass helps
+                self._profile = (took, expanded)
+                self._exhausted = not greedy and all(lv["children"] <= width for lv in self.stats["levels"][-k:] if k)
                 return (PassEnd.DEAD, None, None)
             dt = time.perf_counter() - tl
             took[k], expanded[k] = dt, len(states.cands)

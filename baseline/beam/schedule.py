@@ -100,6 +100,8 @@ class Schedule:
             self.stats.setdefault("passes", []).append((width, round(time.perf_counter() - tp, 2)))
             if status in (PassEnd.SOLUTION, PassEnd.LIMIT, PassEnd.PERFECT):
                 return status
+            if status == PassEnd.DEAD and getattr(self, "_exhausted", False):
+                return status  # no level was cut: nothing can be placed, at any width
             runs.append(self._profile)
             widths.append(width)
             left = deadline - time.perf_counter()
