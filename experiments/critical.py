@@ -258,19 +258,37 @@ def cached_critical_size(
         sort_keys=True,
     )
     path = cache_dir() / f"{hashlib.sha256(key.encode()).hexdigest()[:24]}.json"
-    try:
-        return json.loads(path.read_text())
-    except (OSError, ValueError):
-        pass
+    kept = _unsealed(path, key)
+    if kept is not None:
+        return kept
     got = critical_size(base, sizes, regions, seed, probes, budget, None, progress=progress)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(got))
+        tmp.write_text(json.dumps({"key": key, "result": got, "seal": _seal(key, got)}))
         os.replace(tmp, path)
     except OSError:  # a read-only home: measured again next time, nothing lost
         pass
     return got
+
+
+def _seal(key: str, result: dict[str, Any]) -> str:
+    return hashlib.sha256((key + "\0" + json.dumps(result, sort_keys=True)).encode()).hexdigest()
+
+
+def _unsealed(path: Path, key: str) -> dict[str, Any] | None:
+    """A cached measurement, when its file is whole and its seal holds (the key and the figures hashed together):
+    an edited interval would class sub-critical instances as super-critical, and a file of ``{}`` or ``null``
+    would fail the run; either is measured again instead."""
+    try:
+        d = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(d, dict) or d.get("key") != key or not isinstance(d.get("result"), dict):
+        return None
+    if d.get("seal") != _seal(key, d["result"]) or "pieces" not in d["result"]:
+        return None
+    return d["result"]
 
 
 def classify_size(n: int, result: dict[str, Any]) -> str:

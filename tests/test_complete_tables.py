@@ -205,3 +205,32 @@ def test_the_summary_refuses_an_unknown_clock(tmp_path):
 
     with pytest.raises(ValueError, match="clock"):
         eternity.summary(ROOT / "docs" / "runs" / "classics.sqlite", clock="bogus")
+
+
+def test_the_critical_size_cache_is_sealed(tmp_path, monkeypatch):
+    """An edited interval, ``{}``, ``null`` or a missing field in a cached measurement is measured again, never
+    used (it once reclassed instances, or failed the run with a KeyError)."""
+    import json
+
+    from experiments import critical
+    from puzzles import catalog
+
+    monkeypatch.setenv("ETERNITY_CACHE_DIR", str(tmp_path))
+    calls = []
+
+    def measure(*args, **kw):
+        calls.append(1)
+        return {"pieces": 12, "critical_size_90": [5, 7]}
+
+    monkeypatch.setattr(critical, "critical_size", measure)
+    base = catalog.load("pentomino-6x10")
+    got = critical.cached_critical_size(base, [3, 5], 2, 0, 2)
+    assert got["critical_size_90"] == [5, 7] and len(calls) == 1
+    assert critical.cached_critical_size(base, [3, 5], 2, 0, 2) == got and len(calls) == 1
+    (path,) = (tmp_path / "critical").glob("*.json")
+    edited = json.loads(path.read_text())
+    edited["result"]["critical_size_90"] = [1, 2]
+    for text in (json.dumps(edited), "{}", "[]", "null", json.dumps({**edited, "result": {"x": 1}})):
+        path.write_text(text)
+        assert critical.cached_critical_size(base, [3, 5], 2, 0, 2) == got
+    assert len(calls) == 6
