@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import tomllib
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
@@ -131,7 +132,31 @@ class Config(_M):
         return self
 
 
+def shipped() -> dict[str, Path]:
+    """The configs that ship with the package (``experiments/*.toml``), by name: ``eternity run quick`` runs one
+    from any folder, in a checkout or an installed copy alike (``eternity configs`` lists them)."""
+    here = Path(__file__).resolve().parent
+    return {p.stem: p for p in sorted(here.glob("*.toml"))}
+
+
+def resolve(path: str) -> str:
+    """A config's file: ``path`` itself when it exists; else a shipped config named by it (``quick``,
+    ``quick.toml`` or ``experiments/quick.toml``, as the README writes it); else ``path``, which the reader then
+    refuses in one line that lists the shipped names."""
+    p = Path(path)
+    if p.exists():
+        return path
+    name = p.stem if p.suffix in ("", ".toml") and p.parent.name in ("", "experiments") else None
+    found = shipped().get(name) if name else None
+    return str(found) if found else path
+
+
 def load_config(path: str) -> Config:
+    """A config from a TOML file, or from a shipped config named by ``path`` (``resolve``), validated; every
+    problem is one ``InputError`` naming the file, the field and what is wrong."""
+    path = resolve(path)
+    if not Path(path).exists():
+        raise InputError(path, None, f"no such file, nor a shipped config of that name ({', '.join(shipped())})")
     text = read_text(path)
     try:
         data = tomllib.loads(text)

@@ -234,3 +234,17 @@ def test_the_critical_size_cache_is_sealed(tmp_path, monkeypatch):
         path.write_text(text)
         assert critical.cached_critical_size(base, [3, 5], 2, 0, 2) == got
     assert len(calls) == 6
+
+
+def test_a_shipped_config_runs_by_name_from_any_folder(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["configs"]) == 0
+    assert "quick" in capsys.readouterr().out
+    db = tmp_path / "q.sqlite"
+    args = ["run", "quick", "--db", str(db), "--family", "classics", "--solver", "backtrack", "--quiet"]
+    assert main(args) == 0
+    assert {r["experiment"] for r in Store(db, readonly=True).results()} == {"quick"}
+    assert main(["run", "experiments/quick.toml", "--db", str(db), "--family", "classics", "--solver", "backtrack", "--quiet"]) == 0
+    assert "already stored" in capsys.readouterr().err
+    assert main(["run", "nosuch", "--db", str(db)]) == 2
+    assert "nor a shipped config" in capsys.readouterr().err

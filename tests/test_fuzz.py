@@ -160,6 +160,7 @@ FLAGS = {
     "checkerboard": "queens rooks3d halves nosuch --max --json 0 1 5 8 30 x -2".split(),
     "table": DBS + ["--format", "md", "csv", "latex", "json", "nosuch", "--clock", "solve", "search", "total"],
     "migrate": DBS,
+    "configs": ["--json", "x"],
     "plot": DBS + ["--kind", "cactus", "hardness", "nosuch", "--clock", "total", "-o"] + OUTPUTS,
     "run": "FILE:ok.toml FILE:bytes.bin FILE:missing.toml --db --jobs --executor local nosuch --scheduler x --quiet".split()
     + DBS
@@ -289,6 +290,7 @@ SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switc
         {"--format": ["md", "csv", "latex", "json", "x"], "--clock": ["solve", "search", "total", "x"]},
     ),
     "migrate": ([["FILE:ok.sqlite"] * 3 + DBS], {}),
+    "configs": ([], {"--json": None}),
     "plot": (
         [["FILE:ok.sqlite"] * 3 + DBS],
         {"--kind": ["cactus", "hardness", "x"], "--clock": ["total", "solve"], "-o": ["OUT:a.png"] * 4 + OUTPUTS},
@@ -390,6 +392,7 @@ EXAMPLES = {
     "checkerboard": 30,
     "table": 100,
     "migrate": 20,
+    "configs": 5,
     "plot": 80,
     "run": 40,
     "tilability": 40,
