@@ -40,26 +40,59 @@ def solve_verified(
     t0 = time.perf_counter()
     solver.warm(puzzle, mode)
     t1 = time.perf_counter()
-    res = solver.solve(puzzle, mode=mode, limits=limits or Limits(), progress=progress)
+    limits = limits or Limits()
+    res = solver.solve(puzzle, mode=mode, limits=limits, progress=progress)
     call = time.perf_counter() - t1
     res.load_s = registry.take_import_time(type(solver)) + (t1 - t0)
     search, build = res.measured.time_s, res.measured.build_s
     res.search_s = float(search) if search is not None else max(0.0, call - (build or 0.0))
     res.build_s = float(build) if build is not None else max(0.0, call - res.search_s)
-    verified = check_answer(puzzle, res, mode)
+    # the checks may run into half the grace; the other half is the caller's, to write what was checked
+    checks_by = None if limits.time_s is None else t1 + limits.time_s + grace(limits.time_s) / 2
+    verified = check_answer(puzzle, res, mode, checks_by)
     res.evidence = evidence_of(solver, res, mode)
     return res, verified
 
 
-def check_answer(puzzle, res: SolveResult, mode: str) -> bool | None:
+def grace(time_s: float) -> float:
+    """How far past its time limit a solve may run to check and return what it found: a tenth of the limit,
+    at least a second and at most a minute.  The command line's wall time (writing included) ends within it."""
+    return min(60.0, max(1.0, 0.1 * time_s))
+
+
+def check_answer(puzzle, res: SolveResult, mode: str, deadline: float | None = None) -> bool | None:
     """The acceptance rule of every answer, on every path (a local solve, a part on a Dask worker, the answer
     a cluster gathers): every solution passes the verifier, or the result becomes an error.  Returns True
     when every solution passed, False when one failed, None when there was none to check; the checks' time
-    is ``stats["verify_s"]``."""
+    is ``stats["verify_s"]``.
+
+    ``deadline`` (on ``time.perf_counter``): in modes sample and all, the solutions not yet checked when it
+    passes are dropped, not returned unchecked, and the result is ``limit`` (a sample of ten million draws
+    stopped by its time limit once spent longer checking than drawing)."""
     if not res.solutions:
         return None
     t0 = time.perf_counter()
-    verified = all(accepted(puzzle, s, mode) for s in res.solutions)
+    checked = 0
+    verified = True
+    for s in res.solutions:
+        if (
+            deadline is not None
+            and mode in ("sample", "all")
+            and checked
+            and checked % 256 == 0
+            and time.perf_counter() > deadline
+        ):
+            dropped = len(res.solutions) - checked
+            res.solutions = res.solutions[:checked]
+            res.status = Status.LIMIT
+            res.stats["dropped_unchecked"] = dropped
+            note = f"{dropped} solutions dropped unchecked at the time limit"
+            res.message = f"{res.message}; {note}" if res.message else note
+            break
+        if not accepted(puzzle, s, mode):
+            verified = False
+            break
+        checked += 1
     res.stats["verify_s"] = time.perf_counter() - t0
     if not verified:
         res.status = Status.ERROR

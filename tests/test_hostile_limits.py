@@ -391,3 +391,38 @@ def test_a_critical_sweep_that_would_run_for_minutes_is_refused(capsys):
     """32x32 with 1000 seeds ran silently for about 27 minutes."""
     err = one_line_exit_2(capsys, ["estimate", "--critical", "32x32:3", "--seeds", "1000"])
     assert "at most 40 seeds on a 32x32 board" in err
+
+
+@pytest.mark.timing
+def test_a_sample_of_ten_million_ends_with_its_limit_writing_included(tmp_path):
+    """The draws stop early enough for the checks and the file: the command ends within the limit, its grace,
+    and the loading that no limit counts (it once drew for the limit, then checked and wrote for 12 s more)."""
+    import json
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "s.json"
+    t0 = time.perf_counter()
+    cmd = [sys.executable, "-m", "eternity", "solve", "dominoes-4x4", "--mode", "sample", "--samples", "10000000",
+           "--time-limit", "5", "-o", str(out), "--json"]  # fmt: skip
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    d = json.loads(r.stdout)
+    assert d["status"] == "limit" and len(json.loads(out.read_text())["solutions"]) > 0
+    assert wall < 5 + solving.verified.grace(5) + d["load_s"] + 3.0  # 3 s: the interpreter and its imports
+
+
+def test_unchecked_solutions_are_dropped_at_the_deadline_never_returned():
+    """Event-driven: a deadline already past keeps the first 256 checked solutions of a sample and drops the
+    rest, with the result a limit that says so."""
+    import time
+
+    from puzzles import catalog
+
+    p = catalog.load("dominoes-4x4")
+    res = solving.get("backtrack").solve(p, mode="sample", limits=solving.Limits(solutions=2000))
+    assert len(res.solutions) == 2000
+    ok = solving.check_answer(p, res, "sample", deadline=time.perf_counter() - 1)
+    assert ok and len(res.solutions) == 256 and res.status == solving.Status.LIMIT
+    assert res.stats["dropped_unchecked"] == 2000 - 256 and "dropped unchecked" in res.message
