@@ -126,7 +126,8 @@ def test_counts_that_disagree_are_flagged_against_the_evidence():
     ]
     wrong = {k: why for k, _, _, why in runner.disagreements(rows)}
     assert set(wrong) == {"c", "d", "g"}
-    assert "evidence gives 128" in wrong["c"] and "most solvers give 5" in wrong["g"]
+    assert "128 distinct verified models" in wrong["c"] and "most solvers give 5" in wrong["g"]
+    assert "checked evidence gives 128 (exhaustion)" in wrong["d"]
     # two counts with evidence that differ: both flagged (a bug in one of the project's own searches)
     both = runner.disagreements([row("a", "x", 1, "exhaustion"), row("b", "y", 2, "diagram")])
     assert {k for k, *_ in both} == {"a", "b"}
