@@ -259,9 +259,8 @@ def run(
         TimeRemainingColumn,
     )
 
-    from solving.progress import LogLines
-
     from puzzles import outputs
+    from solving.progress import LogLines
 
     outputs.check(db, "db", "db")  # a directory, a device or a place that cannot be written: refused first
     cfg, config_path = _config(config)

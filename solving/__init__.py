@@ -9,6 +9,7 @@
 
 from .contract import (
     ANSWERED,
+    COMPLETE,
     KINDS,
     MODES,
     BuildLate,
@@ -22,7 +23,6 @@ from .contract import (
     Stats,
     Status,
     answered,
-    COMPLETE,
     claim,
     enumerated,
     enumerated_claim,

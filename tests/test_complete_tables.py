@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 import solving
+from encoders.external import locate
 from eternity.cli import main
 from experiments import report, runner
 from experiments.store import Store
-from encoders.external import locate
 
 ROOT = Path(__file__).resolve().parent.parent
 PROBE = "#!/bin/sh\nif grep -q '^p cnf 1 1$' \"$1\"; then echo 's SATISFIABLE'; echo 'v 1 0'; exit 10; fi\n"
@@ -90,7 +90,9 @@ def test_a_liar_beside_an_honest_count_is_the_one_marked_wrong(tmp_path, capsys)
     # one true model (from a real SAT solver), then "unsatisfiable" where there are more
     mark = tmp_path / "answered"
     liar = script(
-        tmp_path, "liar", f'if [ -f {mark} ]; then echo "s UNSATISFIABLE"; exit 20; fi\ntouch {mark}\n{REAL_SAT} -q "$1"'
+        tmp_path,
+        "liar",
+        f'if [ -f {mark} ]; then echo "s UNSATISFIABLE"; exit 20; fi\ntouch {mark}\n{REAL_SAT} -q "$1"',
     )
     cfg = config(
         tmp_path,
@@ -141,10 +143,16 @@ def test_evidence_is_weighed_not_counted():
     rows = [row("a", "n", 5, "exhaustion")] + [row(f"c{i}", f"c{i}", 6, "claimed by y") for i in range(3)]
     assert {k for k, *_ in runner.disagreements(rows)} == {"c0", "c1", "c2"}
     # a certified "no solution" is still refuted by a board the verifier accepted
-    rows = [row("a", "b", None, "verified", "first", verified=1), row("u", "s", None, "certificate", "first", "unsatisfiable")]
+    rows = [
+        row("a", "b", None, "verified", "first", verified=1),
+        row("u", "s", None, "certificate", "first", "unsatisfiable"),
+    ]
     assert [k for k, *_ in runner.disagreements(rows)] == ["u"]
     # a best board refutes nothing (mismatches allowed)
-    rows = [row("a", "b", None, "verified", "best", verified=1), row("u", "s", None, "claimed by z", "first", "unsatisfiable")]
+    rows = [
+        row("a", "b", None, "verified", "best", verified=1),
+        row("u", "s", None, "claimed by z", "first", "unsatisfiable"),
+    ]
     assert runner.disagreements(rows) == []
 
 
@@ -244,7 +252,22 @@ def test_a_shipped_config_runs_by_name_from_any_folder(tmp_path, monkeypatch, ca
     args = ["run", "quick", "--db", str(db), "--family", "classics", "--solver", "backtrack", "--quiet"]
     assert main(args) == 0
     assert {r["experiment"] for r in Store(db, readonly=True).results()} == {"quick"}
-    assert main(["run", "experiments/quick.toml", "--db", str(db), "--family", "classics", "--solver", "backtrack", "--quiet"]) == 0
+    assert (
+        main(
+            [
+                "run",
+                "experiments/quick.toml",
+                "--db",
+                str(db),
+                "--family",
+                "classics",
+                "--solver",
+                "backtrack",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     assert "already stored" in capsys.readouterr().err
     assert main(["run", "nosuch", "--db", str(db)]) == 2
     assert "nor a shipped config" in capsys.readouterr().err

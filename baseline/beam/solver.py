@@ -14,7 +14,6 @@ from baseline.beam.options import OPTIONS
 from baseline.beam.run import BeamRun
 from baseline.runtime import warmup
 from puzzles.edge import EdgePlacement, EdgePuzzle
-from puzzles.errors import UsageError
 from puzzles.puzzle import EDGES, EXACT_COVER
 from solving import Limits, SolverBase, SolveResult, Status
 
