@@ -84,6 +84,7 @@ def test_resume_refuses_another_puzzles_board(tmp_path):
         solving.get("beam", {"resume": str(tmp_path)}).solve(q, mode="best", limits=Limits(time_s=1))
 
 
+@pytest.mark.timing  # both jobs report within 4 s only on an idle machine
 def test_jobs_run_in_parallel_and_the_best_wins(tmp_path):
     """Two jobs, the better board wins; each job's progress lines are written, marked with its number."""
     from solving.progress import LogLines
@@ -138,6 +139,7 @@ class _Kill(BaseException):
     """Stands for a SIGKILL right after a frontier checkpoint."""
 
 
+@pytest.mark.timing  # the wide pass is as wide as the measured speed allows
 def test_a_run_killed_in_its_wide_pass_goes_on_with_that_pass(tmp_path, monkeypatch):
     """Killed during the wide pass, a resumed run does not just repair the narrow passes' board:
     the wide pass goes on from its frontier, then the frontier is removed (the pass is over)."""

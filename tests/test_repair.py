@@ -5,6 +5,7 @@ import itertools
 import time
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_e2_score import scrambled
@@ -61,6 +62,7 @@ def test_assignment_step_reports_the_change_it_makes():
         assert sorted(pc) == list(range(p.n_pieces))  # still every piece once
 
 
+@pytest.mark.timing  # its steps and tail passes happen within 8 s only on an idle machine
 def test_repair_phase_improves_or_keeps_the_beam_board():
     p = catalog.load("eternity2-corners-1")
     s = solving.get("beam", {"repair": 0.5})
@@ -193,6 +195,7 @@ def test_a_scattered_block_is_exact_against_brute_force():
         assert _touching(cells, pc3, rt3, rep.col, rep.nb) == brute == _touching(cells, pc, rt, rep.col, rep.nb) + gain
 
 
+@pytest.mark.timing  # the repair reaches its blocks within 6 s only on an idle machine
 def test_the_block_options_reach_the_repair_and_bad_ones_are_refused():
     """``lns_shape``, ``lns_swap`` and ``lns_model`` from the solver's options drive the repair's blocks; an
     unknown shape is refused before the run."""
