@@ -202,7 +202,7 @@ class Cpmpy(SolverBase):
 
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         import cpmpy as cp
-        from cpmpy.solvers.solver_interface import ExitStatus
+        from cpmpy.solvers.solver_interface import ExitStatus, SolverInterface
 
         self.check(puzzle, mode)
         limits = limits or Limits()
@@ -259,9 +259,11 @@ class Cpmpy(SolverBase):
         try:
             with warnings.catch_warnings():  # CPMpy warns that blocking clauses change the solver's state
                 warnings.simplefilter("ignore")
-                n = solver.solveAll(
-                    display=collect, time_limit=left, solution_limit=None if want is None else -(-want // mult)
-                )
+                cap = None if want is None else -(-want // mult)
+                if type(solver).solveAll is SolverInterface.solveAll:
+                    n = _solve_all(solver, collect, deadline, cap)
+                else:  # the backend's own enumeration
+                    n = solver.solveAll(display=collect, time_limit=left, solution_limit=cap)
         except _Late:
             late, n = True, len(tally) if mode == "count" else len(boards)
         except BogusModel as e:
@@ -283,6 +285,34 @@ class Cpmpy(SolverBase):
             wanted=None if want is None else want,
         )
         return tally.stamp(res, self.engine())
+
+
+def _solve_all(solver, collect, deadline: float | None, cap: int | None) -> int:
+    """Every model by repeated solves with a blocking clause each, on this process's clock.
+
+    CPMpy's generic ``solveAll`` takes each solve's time from the backend's ``solve_time`` off the limit; HiGHS
+    reports there its run time since it was made, not the last solve's, so a 10 s limit ran out after 2.7 s
+    with the count incomplete.  Here each solve gets what is left of the deadline, and the last one, which
+    finds no model, ends the enumeration complete (the solver's status then says so)."""
+    import cpmpy as cp
+    from cpmpy.solvers.solver_interface import ExitStatus
+
+    n = 0
+    while True:
+        left = None if deadline is None else deadline - time.perf_counter()
+        if left is not None and left <= 0:
+            raise _Late()
+        if not solver.solve(time_limit=left):
+            break
+        collect()
+        n += 1
+        if cap is not None and n >= cap:
+            solver.cpm_status.exitstatus = ExitStatus.FEASIBLE
+            return n
+        solver += cp.any([v != v.value() for v in solver.user_vars if v.value() is not None])
+    if n and solver.status().exitstatus == ExitStatus.UNSATISFIABLE:
+        solver.cpm_status.exitstatus = ExitStatus.OPTIMAL  # as CPMpy's own: every model found
+    return n
 
 
 class _Late(Exception):

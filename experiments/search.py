@@ -190,7 +190,8 @@ class Ledger:
             was = json.loads(got["fingerprint"])
             if was != fingerprint:
                 diff = sorted(k for k in set(was) | set(fingerprint) if was.get(k) != fingerprint.get(k))
-                raise UsageError(f"--resume {d}: the ledger is of another search ({', '.join(diff)} differ)")
+                said = "; ".join(f"{k}: {was.get(k)!r} there, {fingerprint.get(k)!r} here" for k in diff)
+                raise UsageError(f"--resume {d}: the ledger is of another search ({said})")
         else:
             self.db.execute("INSERT INTO meta VALUES ('fingerprint', ?)", (json.dumps(fingerprint, sort_keys=True),))
             self.db.commit()

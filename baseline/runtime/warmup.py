@@ -15,10 +15,36 @@ from functools import cache
 _done: set = set()
 
 
+ANNOUNCE_AFTER_S = 2.0  # a warm-up still running then is compiling, not loading: said on a terminal
+
+
 def once(key, fn: Callable[[], object]) -> None:
-    if key not in _done:
+    """Run ``fn`` the first time ``key`` is seen in this process.  The first run on a machine compiles the
+    kernels (tens of seconds after an install); past ``ANNOUNCE_AFTER_S`` that is said on a terminal's stderr,
+    so a first solve is not silent."""
+    if key in _done:
+        return
+    import sys
+    import threading
+
+    said = threading.Event()
+
+    def announce() -> None:
+        if not said.is_set():
+            print("eternity: compiling the search kernels (the first use on this machine; kept for later)...",
+                  file=sys.stderr, flush=True)  # fmt: skip
+
+    timer = threading.Timer(ANNOUNCE_AFTER_S, announce) if sys.stderr.isatty() else None
+    if timer is not None:
+        timer.daemon = True
+        timer.start()
+    try:
         fn()
-        _done.add(key)
+    finally:
+        said.set()
+        if timer is not None:
+            timer.cancel()
+    _done.add(key)
 
 
 @cache
