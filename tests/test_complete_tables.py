@@ -271,3 +271,30 @@ def test_a_shipped_config_runs_by_name_from_any_folder(tmp_path, monkeypatch, ca
     assert "already stored" in capsys.readouterr().err
     assert main(["run", "nosuch", "--db", str(db)]) == 2
     assert "nor a shipped config" in capsys.readouterr().err
+
+
+def test_a_broken_extra_is_named_in_one_line(tmp_path):
+    """An extra that is installed but fails to import (here a stand-in package that raises) is a usage error
+    that names the package that failed, for a solver, an export and a cluster alike; never an internal error,
+    and never another package blamed."""
+    import os
+    import subprocess
+    import sys
+
+    for name in ("cpmpy", "dask", "distributed"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "__init__.py").write_text(f"raise ImportError('{name} is broken here')\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    cfg = config(tmp_path, QUEENS, '[[solvers]]\nname = "backtrack"\n')
+    cases = {
+        "cpmpy": ["solve", "queens-6", "--solver", "cpmpy"],
+        "export": ["export", "queens-6", "--to", "opb", "-o", str(tmp_path / "q.opb")],
+        "dask": ["run", str(cfg), "--db", str(tmp_path / "d.sqlite"), "--executor", "dask", "--quiet"],
+    }
+    for what, argv in cases.items():
+        r = subprocess.run([sys.executable, "-m", "eternity", *argv], env=env, capture_output=True, text=True)
+        assert r.returncode == 2, (what, r.stderr)
+        line = r.stderr.strip().splitlines()[-1]
+        assert "installed but fails to import" in line and "is broken here" in line, (what, line)
+        assert "ortools" not in line
+    assert not (tmp_path / "d.sqlite").exists() and not (tmp_path / "q.opb").exists()
