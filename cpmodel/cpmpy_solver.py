@@ -27,7 +27,7 @@ from puzzles.puzzle import EDGES, SCORED
 from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated, extras
 from solving.tally import BogusModel, Tally
 
-from .tables import MODEL_OPTIONS, edge_table, xcc_rows
+from .tables import ModelOptions, edge_table, xcc_rows
 
 # name -> the pip package that brings it (every backend CPMpy 1.1 knows that this project supports)
 BACKENDS = {
@@ -155,6 +155,18 @@ def _xcc_model(xcc):
     return m, decode, 1
 
 
+class CpmpyOptions(ModelOptions):
+    """The options of solver cpmpy (`eternity solvers NAME` lists them with their help)."""
+
+    backend = Option(
+        str,
+        "ortools",
+        "a CPMpy backend: ortools, exact (pseudo-Boolean), choco (CP), pumpkin "
+        "(lazy clause generation), highs and scip (MIP), z3 (SMT), pindakaas, pysat[:NAME] "
+        "(SAT), rc2[:NAME] (MaxSAT, mode best); `eternity solvers cpmpy` lists those present",
+    )
+
+
 class Cpmpy(SolverBase):
     """`cpmpy`: one CPMpy model handed to any backend: CP, LCG, pseudo-Boolean, MIP, SMT, SAT or MaxSAT."""
 
@@ -162,18 +174,10 @@ class Cpmpy(SolverBase):
     MODES = ("first", "count", "all", "best")
 
     def engine(self) -> str:
-        return self.options["backend"]
+        return self.opts.backend
 
-    OPTIONS = {
-        "backend": Option(
-            str,
-            "ortools",
-            "a CPMpy backend: ortools, exact (pseudo-Boolean), choco (CP), pumpkin "
-            "(lazy clause generation), highs and scip (MIP), z3 (SMT), pindakaas, pysat[:NAME] "
-            "(SAT), rc2[:NAME] (MaxSAT, mode best); `eternity solvers cpmpy` lists those present",
-        ),
-        **MODEL_OPTIONS,
-    }
+    Options = CpmpyOptions
+    opts: CpmpyOptions
 
     @classmethod
     def here(cls) -> str:
@@ -186,18 +190,18 @@ class Cpmpy(SolverBase):
     def check(self, puzzle, mode: str) -> None:
         super().check(puzzle, mode)
         extras.require("engines", "solver cpmpy", "cpmpy")
-        backend = self.options["backend"]
+        backend = self.opts.backend
         check_backend(backend)
         if backend.split(":")[0] in OPTIMISE_ONLY and mode != "best":
             raise UsageError(f"solver cpmpy: backend {backend} is a MaxSAT solver: mode best only")
-        if self.options["model"] == "table" and EDGES not in puzzle.features:
+        if self.opts.model == "table" and EDGES not in puzzle.features:
             raise UsageError("solver cpmpy: model table is for edge-matching puzzles; use model=xcc")
-        if mode == "best" and self.options["model"] == "xcc":
+        if mode == "best" and self.opts.model == "xcc":
             raise UsageError("solver cpmpy: mode best uses the table model (the joins are scored)")
 
     def build(self, puzzle, mode: str):
-        if EDGES in puzzle.features and self.options["model"] != "xcc":
-            return _edge_model(puzzle, self.options["identical"] == "merge", mode == "best")
+        if EDGES in puzzle.features and self.opts.model != "xcc":
+            return _edge_model(puzzle, self.opts.identical == "merge", mode == "best")
         return _xcc_model(puzzle.to_xcc())
 
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
@@ -208,7 +212,7 @@ class Cpmpy(SolverBase):
         limits = limits or Limits()
         t0 = time.perf_counter()
         model, decode, mult = self.build(puzzle, mode)
-        backend = self.options["backend"]
+        backend = self.opts.backend
         if limits.time_s is not None and backend.startswith(("pysat:cadical", "rc2:cadical")):
             raise UsageError(
                 f"solver cpmpy: backend {backend} cannot stop at a time limit (pysat cannot interrupt "
@@ -217,7 +221,7 @@ class Cpmpy(SolverBase):
         solver = cp.SolverLookup.get(backend, model)
         build_s = time.perf_counter() - t0
         left = None if limits.time_s is None else max(0.01, limits.time_s - build_s)
-        table = EDGES in puzzle.features and self.options["model"] != "xcc"
+        table = EDGES in puzzle.features and self.opts.model != "xcc"
         stats: dict = {"build_s": build_s, "backend": backend, "model": "table" if table else "xcc"}
         if mode in ("first", "best"):  # one solve: a board, or a proof that there is none (or of its optimum)
             t1 = time.perf_counter()

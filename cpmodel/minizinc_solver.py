@@ -25,7 +25,7 @@ from puzzles.errors import Unavailable, UsageError
 from puzzles.puzzle import EDGES
 from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated, extras
 
-from .tables import MODEL_OPTIONS, edge_table, xcc_rows
+from .tables import ModelOptions, edge_table, xcc_rows
 
 INSTALL = "Debian: apt-get install minizinc (it brings Gecode)"
 
@@ -135,6 +135,17 @@ def check_backend(backend: str) -> None:
         )
 
 
+class MiniZincOptions(ModelOptions):
+    """The options of solver minizinc (`eternity solvers NAME` lists them with their help)."""
+
+    backend = Option(
+        str,
+        "gecode",
+        "a solver MiniZinc runs (`minizinc --solvers`): gecode (Debian's "
+        "minizinc brings it), chuffed, cp-sat, ... where installed",
+    )
+
+
 class MiniZinc(SolverBase):
     """`minizinc`: the table and XCC models in MiniZinc, run by Gecode or any solver MiniZinc drives."""
 
@@ -142,17 +153,10 @@ class MiniZinc(SolverBase):
     MODES = ("first", "count", "all", "best")
 
     def engine(self) -> str:
-        return self.options["backend"]
+        return self.opts.backend
 
-    OPTIONS = {
-        "backend": Option(
-            str,
-            "gecode",
-            "a solver MiniZinc runs (`minizinc --solvers`): gecode (Debian's "
-            "minizinc brings it), chuffed, cp-sat, ... where installed",
-        ),
-        **MODEL_OPTIONS,
-    }
+    Options = MiniZincOptions
+    opts: MiniZincOptions
 
     @classmethod
     def here(cls) -> str:
@@ -165,10 +169,10 @@ class MiniZinc(SolverBase):
     def check(self, puzzle, mode: str) -> None:
         super().check(puzzle, mode)
         extras.require("engines", "solver minizinc", "minizinc")
-        check_backend(self.options["backend"])
-        if self.options["model"] == "table" and EDGES not in puzzle.features:
+        check_backend(self.opts.backend)
+        if self.opts.model == "table" and EDGES not in puzzle.features:
             raise UsageError("solver minizinc: model table is for edge-matching puzzles; use model=xcc")
-        if mode == "best" and self.options["model"] == "xcc":
+        if mode == "best" and self.opts.model == "xcc":
             raise UsageError("solver minizinc: mode best uses the table model (the joins are scored)")
 
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
@@ -177,15 +181,13 @@ class MiniZinc(SolverBase):
         self.check(puzzle, mode)
         limits = limits or Limits()
         t0 = time.perf_counter()
-        text, decode, mult = model_text(
-            puzzle, self.options["identical"] == "merge", mode == "best", self.options["model"]
-        )
+        text, decode, mult = model_text(puzzle, self.opts.identical == "merge", mode == "best", self.opts.model)
         model = minizinc.Model()
         model.add_string(text)
-        instance = minizinc.Instance(minizinc.Solver.lookup(self.options["backend"]), model)
+        instance = minizinc.Instance(minizinc.Solver.lookup(self.opts.backend), model)
         build_s = time.perf_counter() - t0
         timeout = None if limits.time_s is None else timedelta(seconds=max(0.05, limits.time_s - build_s))
-        stats: dict = {"build_s": build_s, "backend": self.options["backend"], "model_chars": len(text)}
+        stats: dict = {"build_s": build_s, "backend": self.opts.backend, "model_chars": len(text)}
         want = limits.wanted(mode)
         S = minizinc.Status
         if mode in ("first", "best"):

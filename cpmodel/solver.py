@@ -20,7 +20,7 @@ from puzzles.errors import UsageError
 from puzzles.latin import pair_from_self_orthogonal
 from puzzles.orders import search_order
 from puzzles.puzzle import EDGES, EXACT_COVER, SCORED, SUMS
-from solving import BuildLate, Limits, Option, SolverBase, SolveResult, Status, enumerated
+from solving import BuildLate, Limits, Option, Opts, SolverBase, SolveResult, Status, enumerated
 from solving.tally import BogusModel, Tally
 
 from . import models, self_orthogonal
@@ -61,6 +61,67 @@ class _Collector(cp_model.CpSolverSolutionCallback):
             self.stop_search()
 
 
+class CpSatOptions(Opts):
+    """The options of solver cpsat (`eternity solvers NAME` lists them with their help)."""
+
+    model = Option(
+        str,
+        "auto",
+        "xcc (any puzzle), placement or table (edge matching), self-orthogonal "
+        "(orthogonal Latin pairs, mode first: a square and its transpose, cpmodel.self_orthogonal); "
+        "auto: placement for edge matching, xcc otherwise; mode best: table (a match tied both ways to its "
+        "two colours; auto picks it) or placement (a match bounded above, weaker)",
+        MODELS,
+    )
+    automorphism = Option(
+        str,
+        "auto",
+        "model=self-orthogonal: cycle lengths of the permutation that moves rows, "
+        "columns and symbols alike (3,3,3,1: (0 1 2)(3 4 5)(6 7 8)); auto: 3,3,3,1 for order "
+        "10, none otherwise",
+    )
+    join = Option(
+        str,
+        "onehot",
+        "placement model: one integer colour per join, per-colour sums of "
+        "placements, or one Boolean per (join, colour) tied by clauses (the fastest on "
+        "generated 8x8 puzzles: docs/results/speed.md)",
+        ("sum", "int", "onehot"),
+    )
+    redundant = Option(bool, False, "placement model: colour counts per join")
+    symmetry = Option(
+        bool,
+        False,
+        "fix a corner piece at A1 on square boards; the count is multiplied back by 4 (mode best, model=table: "
+        "the score is the same on every turn, and a hint is turned to fit)",
+    )
+    search = Option(
+        str,
+        "auto",
+        "default: CP-SAT's own portfolio; fixed: cell by cell in `order`, a "
+        "placement at a time (a backtracker that learns clauses); portfolio: both side by side "
+        "(needs workers >= 2); auto: portfolio for edge-matching models with 2 or more workers, "
+        "else default",
+        ("auto", "default", "fixed", "portfolio"),
+    )
+    order = Option(str, "rowscan", "cell order of the fixed search", ("rowscan", "colscan", "spiral", "frame-first"))
+    workers = Option(
+        int, 1, "search workers (enumeration always uses 1); 2 or more turn on the portfolio", lo=1, hi=256
+    )
+    seed = Option(int, 0, "random seed", lo=0, hi=2**31 - 1)
+    linearization_level = Option(int, 1, "0, 1 or 2", lo=0, hi=2)
+    presolve = Option(bool, True, "CP-SAT presolve")
+    hint = Option(str, "", "a solution file used as a hint (warm start)")
+    identical = Option(
+        str,
+        "merge",
+        "placement model: identical pieces share their variables, each group "
+        "on as many cells as it has copies (merge: no symmetric copies of a search; without "
+        "fixed, spare pieces or symmetry=true), or each piece its own (distinct)",
+        ("merge", "distinct"),
+    )
+
+
 class CpSat(SolverBase):
     """`cpsat`: OR-Tools CP-SAT on placement, table, XCC and self-orthogonal models; first, count, all and best."""
 
@@ -71,70 +132,12 @@ class CpSat(SolverBase):
     def engine(self) -> str:
         return "ortools"
 
-    OPTIONS = {
-        "model": Option(
-            str,
-            "auto",
-            "xcc (any puzzle), placement or table (edge matching), self-orthogonal "
-            "(orthogonal Latin pairs, mode first: a square and its transpose, cpmodel.self_orthogonal); "
-            "auto: placement for edge matching, xcc otherwise; mode best: table (a match tied both ways to its "
-            "two colours; auto picks it) or placement (a match bounded above, weaker)",
-            MODELS,
-        ),
-        "automorphism": Option(
-            str,
-            "auto",
-            "model=self-orthogonal: cycle lengths of the permutation that moves rows, "
-            "columns and symbols alike (3,3,3,1: (0 1 2)(3 4 5)(6 7 8)); auto: 3,3,3,1 for order "
-            "10, none otherwise",
-        ),
-        "join": Option(
-            str,
-            "onehot",
-            "placement model: one integer colour per join, per-colour sums of "
-            "placements, or one Boolean per (join, colour) tied by clauses (the fastest on "
-            "generated 8x8 puzzles: docs/results/speed.md)",
-            ("sum", "int", "onehot"),
-        ),
-        "redundant": Option(bool, False, "placement model: colour counts per join"),
-        "symmetry": Option(
-            bool,
-            False,
-            "fix a corner piece at A1 on square boards; the count is multiplied back by 4 (mode best, model=table: "
-            "the score is the same on every turn, and a hint is turned to fit)",
-        ),
-        "search": Option(
-            str,
-            "auto",
-            "default: CP-SAT's own portfolio; fixed: cell by cell in `order`, a "
-            "placement at a time (a backtracker that learns clauses); portfolio: both side by side "
-            "(needs workers >= 2); auto: portfolio for edge-matching models with 2 or more workers, "
-            "else default",
-            ("auto", "default", "fixed", "portfolio"),
-        ),
-        "order": Option(
-            str, "rowscan", "cell order of the fixed search", ("rowscan", "colscan", "spiral", "frame-first")
-        ),
-        "workers": Option(
-            int, 1, "search workers (enumeration always uses 1); 2 or more turn on the portfolio", lo=1, hi=256
-        ),
-        "seed": Option(int, 0, "random seed", lo=0, hi=2**31 - 1),
-        "linearization_level": Option(int, 1, "0, 1 or 2", lo=0, hi=2),
-        "presolve": Option(bool, True, "CP-SAT presolve"),
-        "hint": Option(str, "", "a solution file used as a hint (warm start)"),
-        "identical": Option(
-            str,
-            "merge",
-            "placement model: identical pieces share their variables, each group "
-            "on as many cells as it has copies (merge: no symmetric copies of a search; without "
-            "fixed, spare pieces or symmetry=true), or each piece its own (distinct)",
-            ("merge", "distinct"),
-        ),
-    }
+    Options = CpSatOptions
+    opts: CpSatOptions
 
     def _build(self, puzzle, mode, deadline=None):
         self.groups = None  # merged identical pieces (placement model)
-        kind = self.options["model"]
+        kind = self.opts.model
         if SUMS in puzzle.features:  # sums beside the exact cover: the only model that has them
             if kind not in ("auto", "xcc"):
                 raise UsageError(f"model {kind} is for edge-matching puzzles")
@@ -145,12 +148,12 @@ class CpSat(SolverBase):
             raise UsageError("mode best is for edge-matching puzzles")
         if kind != "xcc" and EDGES not in puzzle.features:
             raise UsageError(f"model {kind} is for edge-matching puzzles; use model=xcc")
-        sym = self.options["symmetry"]
+        sym = self.opts.symmetry
         if sym and not (EDGES in puzzle.features and models.symmetry_breakable(puzzle)):
             raise UsageError("symmetry=true needs a square bordered board without fixed or spare pieces")
         if mode == "best":
             # the table formulation by default: it proves what the placement model cannot (docs/results/engines.md)
-            if self.options["model"] in ("auto", "table"):  # the score the same on every turn: nothing to multiply
+            if self.opts.model in ("auto", "table"):  # the score the same on every turn: nothing to multiply
                 return "score-table", *models.score_table_model(puzzle, sym), False
             if sym:
                 raise UsageError("mode best: symmetry=true is for model=table (or auto)")
@@ -158,13 +161,11 @@ class CpSat(SolverBase):
         if kind == "xcc":
             return kind, *models.xcc_model(puzzle.to_xcc()), False
         if kind == "placement":
-            if self.options["identical"] == "merge":
+            if self.opts.identical == "merge":
                 self.groups = puzzle.mergeable_groups(sym)
             return (
                 kind,
-                *models.placement_model(
-                    puzzle, self.options["join"], self.options["redundant"], sym, self.groups, deadline
-                ),
+                *models.placement_model(puzzle, self.opts.join, self.opts.redundant, sym, self.groups, deadline),
                 sym,
             )
         return kind, *models.table_model(puzzle, sym), sym
@@ -172,7 +173,7 @@ class CpSat(SolverBase):
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         self.check(puzzle, mode)
         limits = limits or Limits()
-        if self.options["model"] == "self-orthogonal":
+        if self.opts.model == "self-orthogonal":
             return self._self_orthogonal(puzzle, mode, limits, progress)
         t0 = time.perf_counter()
         deadline = None if limits.time_s is None else t0 + limits.time_s  # the model's building counts too
@@ -187,13 +188,13 @@ class CpSat(SolverBase):
                 stats={"build_s": build_s, "time_s": 0.0},
                 message="the time limit passed while the CP-SAT model was being built",
             )
-        if self.options["hint"]:
+        if self.opts.hint:
             self._hint(puzzle, model, kind, main_vars)
         solver = cp_model.CpSolver()
         prm = solver.parameters
-        prm.random_seed = self.options["seed"]
-        prm.linearization_level = self.options["linearization_level"]
-        prm.cp_model_presolve = self.options["presolve"]
+        prm.random_seed = self.opts.seed
+        prm.linearization_level = self.opts.linearization_level
+        prm.cp_model_presolve = self.opts.presolve
         if deadline is not None:
             prm.max_time_in_seconds = max(0.01, deadline - time.perf_counter())
         enumerate_ = mode in ("count", "all")
@@ -203,7 +204,7 @@ class CpSat(SolverBase):
             prm.symmetry_level = 0
             prm.num_workers = 1
         else:
-            prm.num_workers = self.options["workers"]
+            prm.num_workers = self.opts.workers
             self._search(puzzle, kind, model, main_vars, prm)
         want = limits.wanted(mode)
         keep = 0 if mode == "count" else want
@@ -263,13 +264,13 @@ class CpSat(SolverBase):
         if mode != "first":
             raise UsageError("model self-orthogonal finds one pair: mode first")
         n = puzzle.n
-        cycles = self.options["automorphism"]
+        cycles = self.opts.automorphism
         if cycles == "auto":
             cycles = "3,3,3,1" if n == 10 else "1"
         sigma = self_orthogonal.automorphism(n, cycles)
         t0 = time.perf_counter()
         A, pairs, squares, exhausted, solver = self_orthogonal.search(
-            n, sigma, puzzle.diagonal, limits.time_s, self.options["seed"], progress
+            n, sigma, puzzle.diagonal, limits.time_s, self.opts.seed, progress
         )
         stats = {
             "time_s": time.perf_counter() - t0,
@@ -298,7 +299,7 @@ class CpSat(SolverBase):
         and the default worker each fail on different instances within 30 s;
         side by side on two workers they solved 10 of 10 (median 3.3 s with
         the one-hot join, docs/results/speed.md)."""
-        search = self.options["search"]
+        search = self.opts.search
         edge = kind in ("placement", "table", "score", "score-table")
         if search == "auto":
             search = "portfolio" if kind in ("placement", "table") and prm.num_workers >= 2 else "default"
@@ -308,7 +309,7 @@ class CpSat(SolverBase):
             raise UsageError(f"search={search} is for the edge-matching models (placement, table)")
         if search == "portfolio" and prm.num_workers < 2:
             raise UsageError("search=portfolio needs workers >= 2")
-        rank = {c: i for i, c in enumerate(search_order(puzzle, self.options["order"]))}
+        rank = {c: i for i, c in enumerate(search_order(puzzle, self.opts.order))}
         if kind in ("table", "score-table"):
             cells = main_vars if kind == "table" else main_vars.piece
             model.add_decision_strategy(
@@ -328,7 +329,7 @@ class CpSat(SolverBase):
             prm.num_full_subsolvers = 2
 
     def _hint(self, puzzle, model, kind, main_vars) -> None:
-        sol = formats.read_solution(puzzle, self.options["hint"])
+        sol = formats.read_solution(puzzle, self.opts.hint)
         if kind == "placement" and self.groups:  # name a merged group's first piece, turned alike
             first = {q: g[0] for g in self.groups.values() for q in g}
             sol = [
@@ -349,7 +350,7 @@ class CpSat(SolverBase):
             for pl in sol:
                 model.add_hint(main_vars[pl.cell], pl.piece)
         elif kind == "score-table":
-            if self.options["symmetry"]:  # the turn of the hint that has the fixed corner piece at A1
+            if self.opts.symmetry:  # the turn of the hint that has the fixed corner piece at A1
                 corner = min(q for q in range(puzzle.n_pieces) if puzzle.piece_class(q) == "corner")
                 turns = [
                     t
@@ -358,7 +359,7 @@ class CpSat(SolverBase):
                 ]
                 if not turns:
                     raise UsageError(
-                        f"hint {self.options['hint']}: the first corner piece is not in a corner, so "
+                        f"hint {self.opts.hint}: the first corner piece is not in a corner, so "
                         "no turn of it fits symmetry=true"
                     )
                 sol = models.turned_board(puzzle, sol, turns[0])

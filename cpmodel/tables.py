@@ -29,23 +29,24 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from puzzles.edge import EdgePlacement, EdgePuzzle
-from solving import Option
+from solving import Option, Opts
 
-# The options of every front end that writes these models (`cpmpy`, `minizinc`).
-MODEL_OPTIONS = {
-    "identical": Option(
+
+class ModelOptions(Opts):
+    """The options of every front end that writes these models (`cpmpy`, `minizinc`)."""
+
+    identical = Option(
         str,
         "merge",
         "edge matching: identical pieces as one kind with a count of copies (merge), or each piece its own (distinct)",
         ("merge", "distinct"),
-    ),
-    "model": Option(
+    )
+    model = Option(
         str,
         "auto",
         "table (edge matching) or xcc (any puzzle); auto: table for edge matching",
         ("auto", "table", "xcc"),
-    ),
-}
+    )
 
 
 @dataclass

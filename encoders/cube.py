@@ -24,7 +24,7 @@ from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
 from puzzles.orders import ORDERS, search_order
 from puzzles.puzzle import EDGES
-from solving import BuildLate, Limits, Option, SolverBase, SolveResult, Status, enumerated
+from solving import BuildLate, Limits, Option, Opts, SolverBase, SolveResult, Status, enumerated
 from solving.race import race
 
 from .amo import ENCODINGS
@@ -82,6 +82,22 @@ def make_cubes(
     return [vs for vs, _, _ in level]
 
 
+class CubeOptions(Opts):
+    """The options of solver cube (`eternity solvers NAME` lists them with their help)."""
+
+    backend = Option(str, "cadical195", "incremental python-sat solver for the cubes", INCREMENTAL)
+    amo = Option(str, "seqcounter", "at-most-one encoding", ENCODINGS)
+    support = Option(bool, True, "support clauses: arc consistency on every join (see sat)")
+    redundant = Option(bool, False, "each colour on exactly its number of joins (cardinality)")
+    symmetry = Option(bool, False, "fix a corner piece at A1 (square bordered boards), counts times 4")
+    identical = Option(str, "merge", IDENTICAL, ("merge", "distinct"))
+    order = Option(str, "rowscan", "splitter: the backtracker's static order whose first cells a cube fills", STATIC)
+    depth = Option(int, 0, "cells a cube fills (0: the first depth with at least `cubes` cubes)", lo=0, hi=10_000)
+    cubes = Option(int, 100, "with depth 0: how many cubes to aim for (each costs a solver call)", lo=1, hi=10_000_000)
+    jobs = Option(int, 1, "processes taking cubes", lo=1, hi=256)
+    part = Option(int, -1, "solve only this cube (0-based; the runner's split)", lo=-1)
+
+
 class Cube(SolverBase):
     """`cube`: cube-and-conquer on the direct edge-matching CNF: cubes from the backtracker's order, CDCL under assumptions."""
 
@@ -90,33 +106,18 @@ class Cube(SolverBase):
     CAN_SPLIT = True
 
     def engine(self) -> str:
-        return self.options["backend"]
+        return self.opts.backend
 
-    OPTIONS = {
-        "backend": Option(str, "cadical195", "incremental python-sat solver for the cubes", INCREMENTAL),
-        "amo": Option(str, "seqcounter", "at-most-one encoding", ENCODINGS),
-        "support": Option(bool, True, "support clauses: arc consistency on every join (see sat)"),
-        "redundant": Option(bool, False, "each colour on exactly its number of joins (cardinality)"),
-        "symmetry": Option(bool, False, "fix a corner piece at A1 (square bordered boards), counts times 4"),
-        "identical": Option(str, "merge", IDENTICAL, ("merge", "distinct")),
-        "order": Option(
-            str, "rowscan", "splitter: the backtracker's static order whose first cells a cube fills", STATIC
-        ),
-        "depth": Option(int, 0, "cells a cube fills (0: the first depth with at least `cubes` cubes)", lo=0, hi=10_000),
-        "cubes": Option(
-            int, 100, "with depth 0: how many cubes to aim for (each costs a solver call)", lo=1, hi=10_000_000
-        ),
-        "jobs": Option(int, 1, "processes taking cubes", lo=1, hi=256),
-        "part": Option(int, -1, "solve only this cube (0-based; the runner's split)", lo=-1),
-    }
+    Options = CubeOptions
+    opts: CubeOptions
 
     def encode(self, puzzle: EdgePuzzle, deadline: float | None = None) -> Encoding:
         """The direct CNF; ``deadline`` on ``time.perf_counter`` (``BuildLate`` once it has passed)."""
-        return encode(puzzle, {**self.options, "model": "direct", "colors": "pairs"}, deadline)
+        return encode(puzzle, {**self.opts.as_dict(), "model": "direct", "colors": "pairs"}, deadline)
 
     def solve(self, puzzle: EdgePuzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         self.check(puzzle, mode)
-        o = self.options
+        o = self.opts
         limits = limits or Limits()
         t0 = time.perf_counter()
         deadline = None if limits.time_s is None else time.monotonic() + limits.time_s
@@ -124,7 +125,7 @@ class Cube(SolverBase):
             enc = self.encode(puzzle, None if limits.time_s is None else t0 + limits.time_s)
         except BuildLate:
             return late(t0)
-        cubes = make_cubes(puzzle, enc, o["order"], o["depth"], o["cubes"], deadline)
+        cubes = make_cubes(puzzle, enc, o.order, o.depth, o.cubes, deadline)
         if cubes is None:  # the time limit passed while the cubes were made
             return SolveResult(
                 Status.LIMIT,
@@ -134,10 +135,10 @@ class Cube(SolverBase):
                 {"build_s": time.perf_counter() - t0},
                 "the time limit passed while the cubes were made (a smaller depth makes fewer)",
             )
-        if o["part"] >= 0:
-            if o["part"] >= len(cubes):
-                raise UsageError(f"solver cube: part {o['part']} out of range (the split has {len(cubes)} cubes)")
-            cubes = [cubes[o["part"]]]
+        if o.part >= 0:
+            if o.part >= len(cubes):
+                raise UsageError(f"solver cube: part {o.part} out of range (the split has {len(cubes)} cubes)")
+            cubes = [cubes[o.part]]
         build_s = time.perf_counter() - t0
         want = limits.wanted(mode)
         stats = {
@@ -146,11 +147,11 @@ class Cube(SolverBase):
             "clauses": len(enc.clauses),
             "cubes": len(cubes),
             "depth": len(cubes[0]) if cubes else 0,
-            "jobs": o["jobs"],
+            "jobs": o.jobs,
         }
         t1 = time.perf_counter()
-        if o["jobs"] == 1 or len(cubes) <= 1:
-            part = _conquer(enc, cubes, range(len(cubes)), mode, want, deadline, o["backend"], lambda: False, progress)
+        if o.jobs == 1 or len(cubes) <= 1:
+            part = _conquer(enc, cubes, range(len(cubes)), mode, want, deadline, o.backend, lambda: False, progress)
             parts = [part]
         else:
             parts = self._parallel(enc, cubes, mode, want, deadline)
@@ -188,10 +189,10 @@ class Cube(SolverBase):
             return i
 
         def job(stop):
-            return _conquer(enc, cubes, iter(take, None), mode, want, deadline, self.options["backend"], stop, None)
+            return _conquer(enc, cubes, iter(take, None), mode, want, deadline, self.opts.backend, stop, None)
 
         outcomes = race(
-            [job] * self.options["jobs"], deadline=deadline, settles=lambda r: mode == "first" and bool(r["solutions"])
+            [job] * self.opts.jobs, deadline=deadline, settles=lambda r: mode == "first" and bool(r["solutions"])
         )
         parts = []
         for oc in outcomes:
@@ -212,8 +213,8 @@ class Cube(SolverBase):
         return parts
 
     def split_parts(self, puzzle, depth: int) -> int:
-        c = Cube({**self.options, "depth": depth})
-        return len(make_cubes(puzzle, c.encode(puzzle), c.options["order"], depth) or [])
+        c = Cube({**self.opts.as_dict(), "depth": depth})
+        return len(make_cubes(puzzle, c.encode(puzzle), c.opts.order, depth) or [])
 
     def part_options(self, depth: int, part: int) -> dict:
         return {"depth": depth, "part": part, "jobs": 1}

@@ -28,9 +28,10 @@ import time
 from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
+from typing import Any
 
 from puzzles.errors import Unavailable, UsageError
-from solving import Evidence, Limits, Option, SolverBase, SolveResult, Status, enumerated
+from solving import Evidence, Limits, Option, Opts, SolverBase, SolveResult, Status, enumerated
 from solving.tally import BogusModel, Tally
 
 from . import drat
@@ -255,42 +256,45 @@ def probe(cmd: str) -> None:
         )
 
 
+class ExternalOptions(Opts):
+    """The options of solver external (`eternity solvers NAME` lists them with their help)."""
+
+    cmd = Option(
+        str,
+        "cadical",
+        "a known solver (" + ", ".join(KNOWN) + ") or a command line; {cnf} "
+        "stands for the CNF file (else it goes last), {out} for a result file",
+    )
+    amo = Option(str, "seqcounter", "at-most-one encoding", ENCODINGS)
+    colors = Option(str, "pairs", "coloured items: pairs of clashing options, or colour variables", ("pairs", "vars"))
+    model = Option(
+        str,
+        "auto",
+        "xcc (any puzzle) or direct (edge matching); auto picks direct for edges",
+        ("auto", "xcc", "direct"),
+    )
+    support = Option(bool, True, "direct: support clauses (arc consistency by unit propagation)")
+    redundant = Option(bool, False, "direct: colour-count cardinality constraints")
+    symmetry = Option(bool, False, "direct: fix a corner piece at A1, count multiplied by 4")
+    identical = Option(str, "merge", IDENTICAL, ("merge", "distinct"))
+    certify = Option(
+        bool,
+        True,
+        "have the solver write a DRAT proof (cadical, kissat, or {proof} in a command line) and check an "
+        "unsatisfiable with it: checked, the answer is by certificate; without one it is the solver's claim",
+    )
+
+
 class External(SolverBase):
     """`external`: any SAT solver binary (DIMACS in, SAT competition output back) on the CNF encodings."""
 
     name = "external"
 
     def engine(self) -> str:
-        return program(self.options["cmd"]).rsplit("/", 1)[-1]
+        return program(self.opts.cmd).rsplit("/", 1)[-1]
 
-    OPTIONS = {
-        "cmd": Option(
-            str,
-            "cadical",
-            "a known solver (" + ", ".join(KNOWN) + ") or a command line; {cnf} "
-            "stands for the CNF file (else it goes last), {out} for a result file",
-        ),
-        "amo": Option(str, "seqcounter", "at-most-one encoding", ENCODINGS),
-        "colors": Option(
-            str, "pairs", "coloured items: pairs of clashing options, or colour variables", ("pairs", "vars")
-        ),
-        "model": Option(
-            str,
-            "auto",
-            "xcc (any puzzle) or direct (edge matching); auto picks direct for edges",
-            ("auto", "xcc", "direct"),
-        ),
-        "support": Option(bool, True, "direct: support clauses (arc consistency by unit propagation)"),
-        "redundant": Option(bool, False, "direct: colour-count cardinality constraints"),
-        "symmetry": Option(bool, False, "direct: fix a corner piece at A1, count multiplied by 4"),
-        "identical": Option(str, "merge", IDENTICAL, ("merge", "distinct")),
-        "certify": Option(
-            bool,
-            True,
-            "have the solver write a DRAT proof (cadical, kissat, or {proof} in a command line) and check an "
-            "unsatisfiable with it: checked, the answer is by certificate; without one it is the solver's claim",
-        ),
-    }
+    Options = ExternalOptions
+    opts: ExternalOptions
 
     @classmethod
     def here(cls) -> str:
@@ -303,23 +307,23 @@ class External(SolverBase):
 
     def check(self, puzzle, mode: str) -> None:
         super().check(puzzle, mode)
-        probe(self.options["cmd"])
+        probe(self.opts.cmd)
 
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         self.check(puzzle, mode)
         limits = limits or Limits()
         t0 = time.perf_counter()
-        enc = encode(puzzle, self.options)
+        enc = encode(puzzle, self.opts.as_dict())
         head = f"p cnf {enc.n_vars} "
         body = "".join(" ".join(map(str, c)) + " 0\n" for c in enc.clauses + [[a] for a in enc.assumptions])
         n_clauses = len(enc.clauses) + len(enc.assumptions)
         build_s = time.perf_counter() - t0
-        stats = {
+        stats: dict[str, Any] = {
             "build_s": build_s,
             "vars": enc.n_vars,
             "clauses": n_clauses,
             "model": enc.model,
-            "cmd": self.options["cmd"],
+            "cmd": self.opts.cmd,
             "calls": 0,
         }
         want = limits.wanted(mode)
@@ -328,7 +332,7 @@ class External(SolverBase):
         blocked: list[list[int]] = []
         count, complete = 0, False
         tally = Tally(puzzle)
-        certify = self.options["certify"] and writes_proof(self.options["cmd"])
+        certify = self.opts.certify and writes_proof(self.opts.cmd)
         certificate = None
         t1 = time.perf_counter()
         while True:
@@ -338,13 +342,13 @@ class External(SolverBase):
             extra = "".join(" ".join(map(str, c)) + " 0\n" for c in blocked)
             dimacs = head + f"{n_clauses + len(blocked)}\n" + body + extra
             proof: list[bytes] | None = [] if certify else None
-            answer, true, tail = run(self.options["cmd"], dimacs, left, proof)
+            answer, true, tail = run(self.opts.cmd, dimacs, left, proof)
             stats["calls"] += 1
             if answer is None and tail == "proof too large":  # once more without one: the answer is a claim
                 certify, proof = False, None
                 stats["certificate"] = f"the proof outgrew {PROOF_CAP:,} bytes"
                 left = None if deadline is None else deadline - time.perf_counter()
-                answer, true, tail = run(self.options["cmd"], dimacs, left)
+                answer, true, tail = run(self.opts.cmd, dimacs, left)
                 stats["calls"] += 1
             if answer is None:
                 if tail:  # it ended without an answer: a crash or nonsense

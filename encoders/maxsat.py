@@ -21,7 +21,7 @@ from collections import defaultdict
 from puzzles.edge import EdgePlacement, EdgePuzzle
 from puzzles.errors import UsageError
 from puzzles.puzzle import SCORED
-from solving import Limits, Option, SolverBase, SolveResult, Status
+from solving import Limits, Option, Opts, SolverBase, SolveResult, Status
 
 from .amo import ENCODINGS
 from .cnf import placement_rules
@@ -60,6 +60,15 @@ def score_wcnf(p: EdgePuzzle, amo: str = "seqcounter"):
     return w, {v: pl for pl, v in x.items()}
 
 
+class MaxSatOptions(Opts):
+    """The options of solver maxsat (`eternity solvers NAME` lists them with their help)."""
+
+    solver = Option(str, "g4", "the SAT oracle RC2 runs (python-sat's names: g3, g4, cd15, cd19, mgh, ...)")
+    amo = Option(str, "seqcounter", "at-most-one encoding of the placement rules", tuple(ENCODINGS))
+    exhaust = Option(bool, True, "RC2's core exhaustion")
+    minz = Option(bool, True, "RC2's core minimisation")
+
+
 class MaxSat(SolverBase):
     """`maxsat`: the Eternity II score as weighted MaxSAT, RC2 (python-sat): the optimum with its proof."""
 
@@ -68,23 +77,19 @@ class MaxSat(SolverBase):
     TAKES = frozenset({SCORED})
 
     def engine(self) -> str:
-        return "rc2/" + self.options["solver"]
+        return "rc2/" + self.opts.solver
 
-    OPTIONS = {
-        "solver": Option(str, "g4", "the SAT oracle RC2 runs (python-sat's names: g3, g4, cd15, cd19, mgh, ...)"),
-        "amo": Option(str, "seqcounter", "at-most-one encoding of the placement rules", tuple(ENCODINGS)),
-        "exhaust": Option(bool, True, "RC2's core exhaustion"),
-        "minz": Option(bool, True, "RC2's core minimisation"),
-    }
+    Options = MaxSatOptions
+    opts: MaxSatOptions
 
     def check(self, puzzle, mode: str) -> None:
         super().check(puzzle, mode)
         from pysat.solvers import SolverNames
 
         kinds = [k for k in vars(SolverNames) if not k.startswith("_")]
-        if not any(self.options["solver"] in getattr(SolverNames, k) for k in kinds):
+        if not any(self.opts.solver in getattr(SolverNames, k) for k in kinds):
             raise UsageError(
-                f"solver maxsat: no SAT oracle named {self.options['solver']!r} in python-sat "
+                f"solver maxsat: no SAT oracle named {self.opts.solver!r} in python-sat "
                 f"(its solvers: {', '.join(sorted(kinds))}, or their short names such as g4, cd19)"
             )
 
@@ -96,13 +101,13 @@ class MaxSat(SolverBase):
         self.check(puzzle, mode)
         limits = limits or Limits()
         t0 = time.perf_counter()
-        wcnf, placements = score_wcnf(puzzle, self.options["amo"])
+        wcnf, placements = score_wcnf(puzzle, self.opts.amo)
         build_s = time.perf_counter() - t0
         stats = {"build_s": build_s, "vars": wcnf.nv, "hard": len(wcnf.hard), "soft": len(wcnf.soft)}
-        o = self.options
+        o = self.opts
 
         def job(stop):
-            with RC2(wcnf, solver=o["solver"], adapt=True, exhaust=o["exhaust"], minz=o["minz"]) as rc2:
+            with RC2(wcnf, solver=o.solver, adapt=True, exhaust=o.exhaust, minz=o.minz) as rc2:
                 model = rc2.compute()
                 return None if model is None else [v for v in model if v > 0 and v in placements]
 

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import threading
 import time
+from typing import Any
 
 from pysat.solvers import Solver as PySatSolver
 from pysat.solvers import SolverNames
 
 from puzzles.errors import UsageError
 from puzzles.puzzle import EDGES, EXACT_COVER, SUMS
-from solving import BuildLate, Evidence, Limits, Option, SolverBase, SolveResult, Status, enumerated
+from solving import BuildLate, Evidence, Limits, Option, Opts, SolverBase, SolveResult, Status, enumerated
 from solving.tally import BogusModel, Tally
 
 from . import drat
@@ -144,6 +145,35 @@ def late(t0: float) -> SolveResult:
     )
 
 
+class SatOptions(Opts):
+    """The options of solver sat (`eternity solvers NAME` lists them with their help)."""
+
+    backend = Option(str, "cadical195", "python-sat solver", BACKENDS)
+    amo = Option(str, "seqcounter", "at-most-one encoding", ENCODINGS)
+    colors = Option(str, "pairs", "coloured items: pairs of clashing options, or colour variables", ("pairs", "vars"))
+    model = Option(
+        str,
+        "auto",
+        "xcc (any puzzle) or direct (edge matching); auto picks direct for edges",
+        ("auto", "xcc", "direct"),
+    )
+    support = Option(
+        bool,
+        True,
+        "direct: a join's colour implies a placement showing it on each side (arc consistency by unit propagation)",
+    )
+    redundant = Option(bool, False, "direct: each colour on exactly its number of joins (cardinality)")
+    symmetry = Option(bool, False, "direct: fix a corner piece at A1, count multiplied by 4")
+    identical = Option(str, "merge", IDENTICAL, ("merge", "distinct"))
+    conflicts = Option(int, 0, "conflict limit per solver call (0: none)", lo=0)
+    certify = Option(
+        bool,
+        False,
+        "keep the backend's DRAT proof in memory (" + ", ".join(PROOF_BACKENDS) + ") and check an "
+        "unsatisfiable with it: checked, the answer is by certificate; without one it is the backend's claim",
+    )
+
+
 class Sat(SolverBase):
     """`sat`: CNF encodings (XCC or direct edge matching) through any python-sat backend."""
 
@@ -151,50 +181,24 @@ class Sat(SolverBase):
     TAKES = frozenset({EXACT_COVER, SUMS})
 
     def engine(self) -> str:
-        return self.options["backend"]
+        return self.opts.backend
 
-    OPTIONS = {
-        "backend": Option(str, "cadical195", "python-sat solver", BACKENDS),
-        "amo": Option(str, "seqcounter", "at-most-one encoding", ENCODINGS),
-        "colors": Option(
-            str, "pairs", "coloured items: pairs of clashing options, or colour variables", ("pairs", "vars")
-        ),
-        "model": Option(
-            str,
-            "auto",
-            "xcc (any puzzle) or direct (edge matching); auto picks direct for edges",
-            ("auto", "xcc", "direct"),
-        ),
-        "support": Option(
-            bool,
-            True,
-            "direct: a join's colour implies a placement showing it on each side (arc consistency by unit propagation)",
-        ),
-        "redundant": Option(bool, False, "direct: each colour on exactly its number of joins (cardinality)"),
-        "symmetry": Option(bool, False, "direct: fix a corner piece at A1, count multiplied by 4"),
-        "identical": Option(str, "merge", IDENTICAL, ("merge", "distinct")),
-        "conflicts": Option(int, 0, "conflict limit per solver call (0: none)", lo=0),
-        "certify": Option(
-            bool,
-            False,
-            "keep the backend's DRAT proof in memory (" + ", ".join(PROOF_BACKENDS) + ") and check an "
-            "unsatisfiable with it: checked, the answer is by certificate; without one it is the backend's claim",
-        ),
-    }
+    Options = SatOptions
+    opts: SatOptions
 
     def check(self, puzzle, mode: str) -> None:
         super().check(puzzle, mode)
-        if self.options["certify"] and self.options["backend"] not in PROOF_BACKENDS:
+        if self.opts.certify and self.opts.backend not in PROOF_BACKENDS:
             raise UsageError(
-                f"solver sat: backend {self.options['backend']} keeps no proof; certify=true needs one of "
+                f"solver sat: backend {self.opts.backend} keeps no proof; certify=true needs one of "
                 + ", ".join(PROOF_BACKENDS)
             )
 
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         self.check(puzzle, mode)
         limits = limits or Limits()
-        backend = self.options["backend"]
-        if backend in UNLIMITED and (limits.time_s is not None or self.options["conflicts"]):
+        backend = self.opts.backend
+        if backend in UNLIMITED and (limits.time_s is not None or self.opts.conflicts):
             raise UsageError(
                 f"solver sat: backend {backend} cannot be stopped by a time or conflict limit (python-sat "
                 "has no limited solve for it): drop the limit or choose another backend"
@@ -202,17 +206,17 @@ class Sat(SolverBase):
         t0 = time.perf_counter()
         deadline = None if limits.time_s is None else t0 + limits.time_s  # encoding counts too
         try:
-            enc = encode(puzzle, self.options, deadline)
+            enc = encode(puzzle, self.opts.as_dict(), deadline)
         except BuildLate:
             return late(t0)
         build_s = time.perf_counter() - t0
-        stats = {
+        stats: dict[str, Any] = {
             "build_s": build_s,
             "vars": enc.n_vars,
             "clauses": len(enc.clauses),
             "literals": enc.n_literals,
             "model": enc.model,
-            "backend": self.options["backend"],
+            "backend": self.opts.backend,
         }
         want = limits.wanted(mode)
         keep = mode != "count"
@@ -222,7 +226,7 @@ class Sat(SolverBase):
         t1 = time.perf_counter()
         if deadline is not None and t1 > deadline:  # the solver itself takes seconds to load a large CNF
             return late(t0)
-        certify = self.options["certify"]
+        certify = self.opts.certify
         s = _Backend(backend, enc.clauses, enc.assumptions, proof=certify)
         certificate = None
         # An interrupt timer stops backends that release the GIL while they
@@ -235,7 +239,7 @@ class Sat(SolverBase):
             timer.start()
         try:
             while True:
-                res = s.solve(deadline, self.options["conflicts"])
+                res = s.solve(deadline, self.opts.conflicts)
                 if res is None:  # a limit
                     break
                 if not res:  # no solution beyond those blocked: the enumeration is complete

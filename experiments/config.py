@@ -84,8 +84,8 @@ class SolverSpec(_M):
 
     def expand(self) -> list[dict[str, Any]]:
         """The option grid as one dict per solver configuration."""
-        keys = sorted(self.options)
-        grids = [v if isinstance(v, list) else [v] for v in (self.options[k] for k in keys)]
+        keys, values = zip(*sorted(self.options.items())) if self.options else ((), ())
+        grids = [v if isinstance(v, list) else [v] for v in values]
         return [dict(zip(keys, combo)) for combo in itertools.product(*grids)]
 
 

@@ -54,7 +54,7 @@ def collect(puzzle, weights: str, width: int = 1000, seconds: float = 300.0, per
     """Run the polyform beam with the base ``weights`` for ``seconds`` and keep, at each level, up to
     ``per_level`` of the children it ranks (drawn at random among all its live children, not only those it
     keeps: the score's task is to rank them), each with its own live children."""
-    from baseline.beam.solver import OPTIONS
+    from baseline.beam.options import OPTIONS
     from baseline.beam.xcc import XCCBeamRun
     from solving import Limits
 

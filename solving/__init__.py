@@ -30,7 +30,7 @@ from .contract import (
     models_checked,
     past,
 )
-from .options import Option, assignments
+from .options import Option, Opts, assignments
 from .registry import default_solver, get, names, register, solver_class
 from .verified import accepted, check_answer, evidence_of, solve_verified
 
@@ -51,6 +51,7 @@ __all__ = [
     "Limits",
     "Mode",
     "Option",
+    "Opts",
     "Progress",
     "SolveResult",
     "Stats",

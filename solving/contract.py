@@ -19,7 +19,7 @@ from typing import Any, ClassVar, Literal, Protocol, get_args, runtime_checkable
 from puzzles.errors import UsageError
 from puzzles.puzzle import EXACT_COVER, SCORED, kinds, kinds_with
 
-from .options import Option
+from .options import Option, Opts, options_class
 
 Mode = Literal["first", "count", "all", "best", "sample"]
 MODES: tuple[str, ...] = get_args(Mode)  # the modes, named once (configs and the command line take these)
@@ -311,7 +311,11 @@ class SolverBase:
     a count into independent parts overrides ``split_parts`` and ``part_options``."""
 
     name: ClassVar[str] = ""
+    # the options, as a class of typed ``Option`` attributes (``solving.options.Opts``); ``OPTIONS`` is the
+    # same declarations by name, made from it (a plug-in may declare ``OPTIONS`` as a dict instead)
+    Options: ClassVar[type[Opts]] = Opts
     OPTIONS: ClassVar[dict[str, Option]] = {}
+    opts: Opts
     MODES: ClassVar[tuple[str, ...]] = ("first", "count", "all")
     TAKES: ClassVar[frozenset[str]] = frozenset({EXACT_COVER})
     CAN_SPLIT: ClassVar[bool] = False
@@ -319,16 +323,27 @@ class SolverBase:
     # Any other solver's such answers are its engine's claim (``engine``) unless it brings their evidence.
     NATIVE: ClassVar[bool] = False
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "Options" in vars(cls):
+            cls.OPTIONS = cls.Options.declared()
+        elif "OPTIONS" in vars(cls):  # declared as a dict: its typed class is made from it
+            cls.Options = options_class(f"{cls.__name__}Options", cls.OPTIONS)
+
     def __init__(self, options: dict[str, Any] | None = None):
         options = dict(options or {})
         unknown = sorted(set(options) - set(self.OPTIONS))
         if unknown:
             known = ", ".join(sorted(self.OPTIONS)) or "none"
             raise UsageError(f"solver {self.name}: unknown option {unknown[0]!r} (known: {known})")
-        self.options = {k: o.default for k, o in self.OPTIONS.items()}
         self.given = frozenset(options)  # the options asked for by name (``check`` may refuse some for a puzzle)
-        for k, v in options.items():
-            self.options[k] = self.OPTIONS[k].parse(k, v)
+        self.opts = self.Options({k: self.OPTIONS[k].parse(k, v) for k, v in options.items()})
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """Every option's value by name, a copy: for code that passes them on as data (a child process, an
+        encoder that takes a dict); a solver reads its own as typed attributes (``self.opts.order``)."""
+        return self.opts.as_dict()
 
     def check(self, puzzle, mode: str) -> None:
         """Refuse, before any work, a mode or puzzle kind this solver does not handle, and an option

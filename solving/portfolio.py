@@ -20,7 +20,7 @@ from puzzles.errors import UsageError
 from puzzles.puzzle import EDGES, EXACT_COVER, GRID, SUMS
 
 from .contract import MODES, Limits, SolverBase, SolveResult, Status
-from .options import Option, assignments
+from .options import Option, Opts, assignments
 from .race import race
 from .registry import get
 
@@ -59,24 +59,29 @@ def parse_members(spec: str) -> list[tuple[str, dict]]:
     return out
 
 
+class PortfolioOptions(Opts):
+    """The options of solver portfolio (`eternity solvers NAME` lists them with their help)."""
+
+    members = Option(
+        str, "auto", "name:key=value,...;name:... (auto: one per core from a list that suits the puzzle kind)"
+    )
+    jobs = Option(int, 0, "with members=auto: how many (0: one per core)", lo=0, hi=256)
+
+
 class Portfolio(SolverBase):
     """`portfolio`: solver configurations racing in parallel processes; the first verified answer wins."""
 
     name = "portfolio"
     MODES = MODES
     TAKES = frozenset({EXACT_COVER, SUMS})
-    OPTIONS = {
-        "members": Option(
-            str, "auto", "name:key=value,...;name:... (auto: one per core from a list that suits the puzzle kind)"
-        ),
-        "jobs": Option(int, 0, "with members=auto: how many (0: one per core)", lo=0, hi=256),
-    }
+    Options = PortfolioOptions
+    opts: PortfolioOptions
 
     def members(self, puzzle) -> list[tuple[str, dict]]:
-        spec = self.options["members"]
+        spec = self.opts.members
         if spec == "auto":
             pool = next(pool for feature, pool in AUTO.items() if feature in puzzle.features)
-            n = self.options["jobs"] or os.cpu_count() or 1
+            n = self.opts.jobs or os.cpu_count() or 1
             spec = ";".join(pool[i % len(pool)] for i in range(n))
         members = parse_members(spec)
         if not members:

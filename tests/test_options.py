@@ -123,3 +123,49 @@ solvers = [{name = "backtrack", mode = "count"}, {name = "beam", mode = "first",
     )
     with pytest.raises(Exception, match=r"solvers.1: solver beam: option penalty is for mode best"):
         run(str(cfg), str(db), jobs=1, show_progress=False)
+
+
+def test_options_are_typed_attributes_declared_once():
+    """Every solver reads its options as typed attributes of its ``Options`` class (mypy checks each read); the
+    same declarations are ``OPTIONS`` (the command line's help, a config's validation, the reference page), and
+    no solver reads them by key."""
+    import re
+    from pathlib import Path
+
+    import pytest
+
+    import solving
+    from solving.options import Opts
+
+    root = Path(__file__).resolve().parent.parent
+    for name in solving.names():
+        cls = solving.solver_class(name)
+        assert issubclass(cls.Options, Opts) and cls.OPTIONS == cls.Options.declared(), name
+        s = cls()
+        for k, o in cls.OPTIONS.items():
+            assert getattr(s.opts, k) == o.default, (name, k)
+    s = solving.get("edge-backtrack", {"order": "colscan", "seed": "3"})
+    assert (s.opts.order, s.opts.seed) == ("colscan", 3)
+    with pytest.raises(AttributeError, match="read-only"):
+        s.opts.order = "mrv"  # type: ignore[misc]
+    keyed = [
+        f"{p.relative_to(root)}:{i}"
+        for top in ("puzzles", "solving", "baseline", "cpmodel", "encoders", "experiments", "eternity")
+        for p in (root / top).rglob("*.py")
+        for i, line in enumerate(p.read_text().splitlines(), 1)
+        if re.search(r"self\.options\[", line)
+    ]
+    assert keyed == []
+
+
+def test_a_plugin_that_declares_a_dict_gets_typed_options():
+    """A plug-in written before the typed declarations (``OPTIONS`` as a dict) still works: its class is made."""
+    import solving
+    from solving import Option, SolverBase
+
+    class Old(SolverBase):
+        name = "old"
+        OPTIONS = {"depth": Option(int, 3, "how deep", lo=1)}
+
+    assert Old({"depth": "5"}).opts.depth == 5 and Old().opts.get("depth") == 3
+    assert solving.SolverBase.OPTIONS == {}

@@ -8,27 +8,30 @@ from baseline.beam.repair_block import FORMULATIONS, SHAPES
 from baseline.poly.tables import DEFAULT_SWEEP
 from puzzles.orders import ORDERS
 from puzzles.puzzle import EDGES, GRID
-from solving import Option
+from solving import Option, Opts
 
-OPTIONS = {
-    "width": Option(int, 10_000, "states kept per level", lo=1, hi=10_000_000),
-    "lookahead": Option(int, 2, "cells ahead checked for a dead site (first mode)", lo=0, hi=64),
-    "exhaust_at": Option(
+
+class BeamOptions(Opts):
+    """The beam's options (solver beam): the edge beam's, the XCC beam's and best mode's."""
+
+    width = Option(int, 10_000, "states kept per level", lo=1, hi=10_000_000)
+    lookahead = Option(int, 2, "cells ahead checked for a dead site (first mode)", lo=0, hi=64)
+    exhaust_at = Option(
         int,
         -1,
         "cells left when the end-game exhausts each survivor (-1: a quarter of the board, at most 30, as Selby)",
         lo=-1,
-    ),
-    "schedule": Option(
+    )
+    schedule = Option(
         str,
         "auto",
         "best mode: widths from the time budget (budget), or 16, 256, 4096, width "
         "(widen); auto: budget when there is a time limit",
         ("auto", "budget", "widen"),
         modes=("best",),
-    ),
-    "max_width": Option(int, 0, "best mode, budget schedule: the widest pass (0: no cap)", lo=0, modes=("best",)),
-    "repair": Option(
+    )
+    max_width = Option(int, 0, "best mode, budget schedule: the widest pass (0: no cap)", lo=0, modes=("best",))
+    repair = Option(
         float,
         0.3,
         "best mode with a time limit: the share of the time given to the repair "
@@ -37,8 +40,8 @@ OPTIONS = {
         hi=1.0,
         modes=("best",),
         fingerprint=False,
-    ),
-    "tail": Option(
+    )
+    tail = Option(
         int,
         6,
         "best mode, repair: tail passes re-run the beam over the last 2..N rows of the best board (0: none)",
@@ -46,8 +49,8 @@ OPTIONS = {
         hi=64,
         modes=("best",),
         fingerprint=False,
-    ),
-    "lns": Option(
+    )
+    lns = Option(
         float,
         0.0,
         "best mode, repair: the share of large-neighbourhood steps that re-solve about k x k cells around a "
@@ -56,11 +59,11 @@ OPTIONS = {
         hi=1.0,
         modes=("best",),
         fingerprint=False,
-    ),
-    "lns_s": Option(
+    )
+    lns_s = Option(
         float, 2.0, "best mode, repair: the seconds for one block", lo=0.05, modes=("best",), fingerprint=False
-    ),
-    "lns_model": Option(
+    )
+    lns_model = Option(
         str,
         "maxsat",
         "best mode, repair: the block's formulation: RC2 MaxSAT (the default: it proves the most blocks, "
@@ -69,8 +72,8 @@ OPTIONS = {
         FORMULATIONS,
         modes=("best",),
         fingerprint=False,
-    ),
-    "lns_shape": Option(
+    )
+    lns_shape = Option(
         str,
         "square",
         "best mode, repair: the cells the exact neighbourhood frees, about k x k of them around a mismatch: a "
@@ -79,8 +82,8 @@ OPTIONS = {
         SHAPES,
         modes=("best",),
         fingerprint=False,
-    ),
-    "lns_swap": Option(
+    )
+    lns_swap = Option(
         int,
         0,
         "best mode, repair: cells at mismatches elsewhere freed with the block, so far pieces can move in",
@@ -88,15 +91,15 @@ OPTIONS = {
         hi=64,
         modes=("best",),
         fingerprint=False,
-    ),
-    "window": Option(
+    )
+    window = Option(
         str,
         "3x3",
         "best mode, repair: the window re-solved exactly around a mismatch (HxW)",
         modes=("best",),
         fingerprint=False,
-    ),
-    "jobs": Option(
+    )
+    jobs = Option(
         int,
         1,
         "best mode: independent runs (seeds seed, seed+1, ...) in parallel processes; the best board wins",
@@ -104,8 +107,8 @@ OPTIONS = {
         hi=64,
         modes=("best",),
         fingerprint=False,
-    ),
-    "threads": Option(
+    )
+    threads = Option(
         int,
         1,
         "states expanded by this many threads of one run (numba, no GIL); the run's boards are the same for any number",
@@ -113,15 +116,15 @@ OPTIONS = {
         hi=256,
         features=(EDGES,),
         fingerprint=False,
-    ),
-    "per_parent": Option(
+    )
+    per_parent = Option(
         int,
         0,
         "diversity: each state's best N children are kept before any state's next "
         "one, the rest fill the width (0: plain ranking)",
         lo=0,
-    ),
-    "grow": Option(
+    )
+    grow = Option(
         float,
         0.0,
         "best mode, budget schedule: a pass ahead of its time model widens, up to "
@@ -130,8 +133,8 @@ OPTIONS = {
         lo=0.0,
         hi=16.0,
         modes=("best",),
-    ),
-    "cut": Option(
+    )
+    cut = Option(
         float,
         0.0,
         "best mode: make a state's mismatch children only when they could reach the "
@@ -139,8 +142,8 @@ OPTIONS = {
         "the width-th exact child (-1: make them all)",
         lo=-1.0,
         modes=("best",),
-    ),
-    "cut_states": Option(
+    )
+    cut_states = Option(
         float,
         0.0,
         "best mode, with the cut: on a level with fewer exact children than the "
@@ -148,46 +151,46 @@ OPTIONS = {
         "this many times the places left (0: all states)",
         lo=0.0,
         modes=("best",),
-    ),
-    "score": Option(
+    )
+    score = Option(
         str, "pairings", "child score: colour pairings (Owen-style) or none", ("pairings", "none"), features=(EDGES,)
-    ),
-    "order": Option(
+    )
+    order = Option(
         str,
         "auto",
         "the static order of the sites (auto: scan along the shorter side)",
         ("auto",) + tuple(o for o in ORDERS if o != "mrv"),
         features=(EDGES,),
-    ),
-    "seed": Option(int, 0, "tie-break noise seed: the same seed gives the same run", lo=0),
-    "slips": Option(
+    )
+    seed = Option(int, 0, "tie-break noise seed: the same seed gives the same run", lo=0)
+    slips = Option(
         str, "", "best mode: D1,D2,... the k-th mismatch allowed from depth D_k (default: anywhere)", modes=("best",)
-    ),
-    "late_penalty": Option(
+    )
+    late_penalty = Option(
         float,
         -1.0,
         "best mode: the mismatch penalty in the last LATE_AT cells (-1: the penalty throughout)",
         lo=-1.0,
         modes=("best",),
-    ),
-    "late_at": Option(int, 80, "best mode: cells left when late_penalty takes over", lo=0, modes=("best",)),
-    "forecast": Option(
+    )
+    late_at = Option(int, 80, "best mode: cells left when late_penalty takes over", lo=0, modes=("best",))
+    forecast = Option(
         float,
         0.0,
         "best mode: a child is charged FORECAST x penalty for each later site with "
         "two or more known sides that no unused piece fits (0: off)",
         lo=0.0,
         modes=("best",),
-    ),
-    "penalty": Option(
+    )
+    penalty = Option(
         float,
         -1.0,
         "best mode: score cost of a mismatched join (-1: log of the colour count)",
         lo=-1.0,
         modes=("best",),
-    ),
-    "endgame_nodes": Option(int, 50_000_000, "node budget of one end-game exhaust", lo=1, fingerprint=False),
-    "reconnoitre": Option(
+    )
+    endgame_nodes = Option(int, 50_000_000, "node budget of one end-game exhaust", lo=1, fingerprint=False)
+    reconnoitre = Option(
         int,
         0,
         "polyforms: the end game's and the probes' exhaust branch by Selby's reconnoitre of this depth "
@@ -196,10 +199,10 @@ OPTIONS = {
         hi=2,
         features=(GRID,),
         fingerprint=False,
-    ),
-    "checkpoint": Option(str, "", "directory: write the frontier there at every level", fingerprint=False),
-    "resume": Option(str, "", "directory: continue from the frontier written there", fingerprint=False),
-    "start": Option(
+    )
+    checkpoint = Option(str, "", "directory: write the frontier there at every level", fingerprint=False)
+    resume = Option(str, "", "directory: continue from the frontier written there", fingerprint=False)
+    start = Option(
         str,
         "",
         "best mode with a time limit, edge matching: a full board (a solution file, e.g. an earlier run's -o) "
@@ -207,34 +210,34 @@ OPTIONS = {
         modes=("best",),
         features=(EDGES,),
         fingerprint=False,
-    ),
-    "weights": Option(str, "", "polyforms: JSON file of per-piece log-weights (eternity tilability)", features=(GRID,)),
-    "sites": Option(
+    )
+    weights = Option(str, "", "polyforms: JSON file of per-piece log-weights (eternity tilability)", features=(GRID,))
+    sites = Option(
         int,
         4,
         "polyforms: the first N free sites in reading order; the most constrained is filled",
         lo=1,
         hi=64,
         features=(GRID,),
-    ),
-    "boundary": Option(
+    )
+    boundary = Option(
         float,
         0.1,
         "polyforms: score cost of a free-cell edge facing a filled cell or the outside",
         lo=0.0,
         features=(GRID,),
-    ),
-    "covers": Option(
+    )
+    covers = Option(
         float, 1.0, "polyforms: score weight of log(fewest options of the next sites)", lo=0.0, features=(GRID,)
-    ),
-    "touch": Option(
+    )
+    touch = Option(
         bool,
         True,
         "polyforms: a child is dead when a free site next to its new piece has no "
         "fitting option left (false: only the lookahead sites are checked)",
         features=(GRID,),
-    ),
-    "tables": Option(
+    )
+    tables = Option(
         int,
         0,
         "polyforms: Selby's boundary tables over windows of N cells (0: off): a child is dead when the window "
@@ -242,16 +245,16 @@ OPTIONS = {
         lo=0,
         hi=24,
         features=(GRID,),
-    ),
-    "tables_core": Option(
+    )
+    tables_core = Option(
         int,
         4,
         "polyforms, boundary tables: the window's first N cells (the site and its nearest) must be coverable",
         lo=1,
         hi=24,
         features=(GRID,),
-    ),
-    "look": Option(
+    )
+    look = Option(
         int,
         0,
         "polyforms: Selby's lookahead: a child is scored by its best descendant 1 or 2 placements on, and is "
@@ -259,29 +262,31 @@ OPTIONS = {
         lo=0,
         hi=2,
         features=(GRID,),
-    ),
-    "every_site": Option(
+    )
+    every_site = Option(
         bool,
         False,
         "polyforms: a kept state must have a fitting option at every free site "
         "of the board (not only near its new piece)",
         features=(GRID,),
-    ),
-    "sweep": Option(
+    )
+    sweep = Option(
         float,
         DEFAULT_SWEEP,
         "polyforms: the direction (degrees) the sites are filled from: 90 = top rows first",
         lo=-360.0,
         hi=360.0,
         features=(GRID,),
-    ),
-    "probe_at": Option(
+    )
+    probe_at = Option(
         int,
         0,
         "polyforms: from this many pieces left, each kept state is first searched for "
         "probe_nodes nodes and dropped when that proves it has no tiling (0: off)",
         lo=0,
         features=(GRID,),
-    ),
-    "probe_nodes": Option(int, 200, "polyforms: node budget of one probe (probe_at)", lo=1, features=(GRID,)),
-}
+    )
+    probe_nodes = Option(int, 200, "polyforms: node budget of one probe (probe_at)", lo=1, features=(GRID,))
+
+
+OPTIONS = BeamOptions.declared()  # the same declarations by name

@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 
 from baseline.beam.best import _window_shape
-from baseline.beam.options import OPTIONS
+from baseline.beam.options import BeamOptions
 from baseline.beam.run import BeamRun
 from baseline.runtime import warmup
 from puzzles.edge import EdgePlacement, EdgePuzzle
@@ -27,7 +27,8 @@ class Beam(SolverBase):
     NATIVE = True
     TAKES = frozenset({EDGES, EXACT_COVER})  # edge matching; any other exact cover by the XCC beam
     MODES = ("first", "best")
-    OPTIONS = OPTIONS
+    Options = BeamOptions
+    opts: BeamOptions
 
     # the XCC beam's level expansion, when something else does it (a Dask cluster: experiments/beam_cluster.py);
     # called as XCCBeamRun.expand is, and answering the same arrays
@@ -37,7 +38,7 @@ class Beam(SolverBase):
         """One name, two searches: the edge beam, and the XCC beam (``xcc``) for
         everything else, which has mode first only."""
         super().check(puzzle, mode)
-        _window_shape(self.options["window"])
+        _window_shape(self.opts.window)
 
     @classmethod
     def declines(cls, puzzle, mode: str) -> str | None:
@@ -63,12 +64,12 @@ class Beam(SolverBase):
         if EDGES not in puzzle.features:
             from baseline.beam.xcc import XCCBeamRun
 
-            return XCCBeamRun(puzzle, self.options, self.level_expander).solve(limits, progress)
+            return XCCBeamRun(puzzle, self.opts.as_dict(), self.level_expander).solve(limits, progress)
         puzzle = puzzle.dense_colours()  # tables sized by the colours there are, not by the largest label
-        if mode == "best" and self.options["jobs"] > 1:
-            res = _parallel_best(puzzle, self.options, limits, progress)
+        if mode == "best" and self.opts.jobs > 1:
+            res = _parallel_best(puzzle, self.opts.as_dict(), limits, progress)
         else:
-            res = BeamRun(puzzle, self.options, best=(mode == "best")).solve(limits, progress, started)
+            res = BeamRun(puzzle, self.opts.as_dict(), best=(mode == "best")).solve(limits, progress, started)
         if mode == "best" and res.best_score is not None:  # the beam proves nothing, unless the board is perfect
             res.optimal = res.best_score == puzzle.n_joins
         return res

@@ -38,7 +38,7 @@ from puzzles.grids import square_symmetries
 from puzzles.orders import ORDERS, search_order
 from puzzles.puzzle import EDGES
 from puzzles.verify import verify
-from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
+from solving import Limits, Option, Opts, SolverBase, SolveResult, Status, enumerated
 
 
 class _Incumbent:
@@ -67,6 +67,80 @@ class _Incumbent:
         return s.step(budget, collect)
 
 
+class EdgeBacktrackOptions(Opts):
+    """The options of solver edge-backtrack (`eternity solvers NAME` lists them with their help)."""
+
+    order = Option(str, "rowscan", "search order", ORDERS)
+    slips = Option(
+        str,
+        "",
+        "best mode: D1,D2,... the k-th mismatch allowed from depth D_k "
+        "(default: anywhere, bounded by the best board so far)",
+    )
+    seed = Option(
+        int, -1, "random value order and a random symmetry of the order, from this seed (-1: the tables' order)", lo=-1
+    )
+    restarts = Option(
+        str,
+        "none",
+        "mode first: restart with a new random order after a node budget "
+        "following the Luby sequence (none: one search)",
+        ("none", "luby"),
+    )
+    unit = Option(int, 2_000_000, "restarts: placements of one Luby unit", lo=1)
+    identical = Option(
+        str,
+        "merge",
+        "identical pieces: one candidate per group, its copies counted "
+        "(merge: the tree has no copies of a subtree; "
+        "modes first, count, best) or each piece its own",
+        ("merge", "distinct"),
+    )
+    kernel = Option(
+        str,
+        "generated",
+        "static orders in modes first, count and all: a kernel generated for the board "
+        "(baseline/edge/generated_source.py, compiled once and cached; with a seed, its random value order is "
+        "a random numbering of the pieces) or the table-driven one (a seed shuffles each key's candidates); "
+        f"auto: generated for boards of {generated_source.MIN_CELLS} cells or more, where its compilation "
+        "(about 1.5 s, once for every board of its shape) can pay, tables below",
+        ("auto", "generated", "tables"),
+        modes=("first", "count", "all"),
+    )
+    unroll = Option(
+        str,
+        "auto",
+        "the generated kernel: code written out per kind of depth (shape: boards of every size share it) "
+        "or per depth (depth: about 15% faster, compiled per size and order); auto: depth for boards "
+        "of 64 to 100 cells",
+        ("auto", "shape", "depth"),
+        modes=("first", "count", "all"),
+    )
+    candidates = Option(
+        str,
+        "auto",
+        "the generated kernel: a key's candidates as bit masks of the pieces left (masks) or as lists "
+        "whose used pieces are skipped (lists); auto: masks up to 64 pieces, lists above",
+        ("auto", "masks", "lists"),
+        modes=("first", "count", "all"),
+    )
+    profile = Option(bool, False, "count placements per depth (stats nodes_per_level); costs a little speed")
+    split_depth = Option(
+        int,
+        0,
+        "search only one part of a cut: the first N free cells of the row scan filled one way",
+        lo=0,
+        modes=("first", "count", "all", "best"),
+    )
+    part = Option(
+        int,
+        0,
+        "with split_depth: which part (0..parts-1, in the order of baseline/edge/split.py)",
+        lo=0,
+        modes=("first", "count", "all", "best"),
+    )
+
+
 class EdgeBacktrack(SolverBase):
     """`edge-backtrack`: the table-driven edge-matching backtracker in numba (static orders, MRV, best mode)."""
 
@@ -75,80 +149,8 @@ class EdgeBacktrack(SolverBase):
     TAKES = frozenset({EDGES})
     MODES = ("first", "count", "all", "best")
     CAN_SPLIT = True
-    OPTIONS = {
-        "order": Option(str, "rowscan", "search order", ORDERS),
-        "slips": Option(
-            str,
-            "",
-            "best mode: D1,D2,... the k-th mismatch allowed from depth D_k "
-            "(default: anywhere, bounded by the best board so far)",
-        ),
-        "seed": Option(
-            int,
-            -1,
-            "random value order and a random symmetry of the order, from this seed (-1: the tables' order)",
-            lo=-1,
-        ),
-        "restarts": Option(
-            str,
-            "none",
-            "mode first: restart with a new random order after a node budget "
-            "following the Luby sequence (none: one search)",
-            ("none", "luby"),
-        ),
-        "unit": Option(int, 2_000_000, "restarts: placements of one Luby unit", lo=1),
-        "identical": Option(
-            str,
-            "merge",
-            "identical pieces: one candidate per group, its copies counted "
-            "(merge: the tree has no copies of a subtree; "
-            "modes first, count, best) or each piece its own",
-            ("merge", "distinct"),
-        ),
-        "kernel": Option(
-            str,
-            "generated",
-            "static orders in modes first, count and all: a kernel generated for the board "
-            "(baseline/edge/generated_source.py, compiled once and cached; with a seed, its random value order is "
-            "a random numbering of the pieces) or the table-driven one (a seed shuffles each key's candidates); "
-            f"auto: generated for boards of {generated_source.MIN_CELLS} cells or more, where its compilation "
-            "(about 1.5 s, once for every board of its shape) can pay, tables below",
-            ("auto", "generated", "tables"),
-            modes=("first", "count", "all"),
-        ),
-        "unroll": Option(
-            str,
-            "auto",
-            "the generated kernel: code written out per kind of depth (shape: boards of every size share it) "
-            "or per depth (depth: about 15% faster, compiled per size and order); auto: depth for boards "
-            "of 64 to 100 cells",
-            ("auto", "shape", "depth"),
-            modes=("first", "count", "all"),
-        ),
-        "candidates": Option(
-            str,
-            "auto",
-            "the generated kernel: a key's candidates as bit masks of the pieces left (masks) or as lists "
-            "whose used pieces are skipped (lists); auto: masks up to 64 pieces, lists above",
-            ("auto", "masks", "lists"),
-            modes=("first", "count", "all"),
-        ),
-        "profile": Option(bool, False, "count placements per depth (stats nodes_per_level); costs a little speed"),
-        "split_depth": Option(
-            int,
-            0,
-            "search only one part of a cut: the first N free cells of the row scan filled one way",
-            lo=0,
-            modes=("first", "count", "all", "best"),
-        ),
-        "part": Option(
-            int,
-            0,
-            "with split_depth: which part (0..parts-1, in the order of baseline/edge/split.py)",
-            lo=0,
-            modes=("first", "count", "all", "best"),
-        ),
-    }
+    Options = EdgeBacktrackOptions
+    opts: EdgeBacktrackOptions
 
     def split_parts(self, puzzle, depth: int) -> int:
         return len(prefixes(puzzle, depth))
@@ -165,16 +167,16 @@ class EdgeBacktrack(SolverBase):
 
     def check(self, puzzle, mode: str) -> None:
         super().check(puzzle, mode)
-        if self.options["slips"] and mode != "best":
+        if self.opts.slips and mode != "best":
             raise UsageError(
                 f"solver edge-backtrack: option slips is for mode best (mismatches allowed), not mode {mode}"
             )
-        if self.options["slips"]:
-            slip_allowance(self.options["slips"], puzzle.n_cells)  # its words and depths, before any work
+        if self.opts.slips:
+            slip_allowance(self.opts.slips, puzzle.n_cells)  # its words and depths, before any work
 
     def warm(self, puzzle, mode: str) -> None:
         """The kernel of this order and mode: ``run`` (mrv), ``run_best`` or ``run_static``."""
-        kernel = "mrv" if self.options["order"] == "mrv" else ("best" if mode == "best" else "static")
+        kernel = "mrv" if self.opts.order == "mrv" else ("best" if mode == "best" else "static")
         order = "mrv" if kernel == "mrv" else "rowscan"
         warmup.once(
             ("edge-backtrack", kernel),
@@ -185,37 +187,37 @@ class EdgeBacktrack(SolverBase):
 
     def solve(self, puzzle: EdgePuzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         self.check(puzzle, mode)
-        o = self.options
+        o = self.opts
         limits = limits or Limits()
-        restarts = o["restarts"] == "luby"
+        restarts = o.restarts == "luby"
         if restarts and mode != "first":
             raise UsageError("solver edge-backtrack: restarts are for mode first (a count needs one whole search)")
-        if (restarts or o["seed"] >= 0) and mode == "best":
+        if (restarts or o.seed >= 0) and mode == "best":
             raise UsageError("solver edge-backtrack: mode best takes neither restarts nor a seed")
         puzzle = puzzle.dense_colours()  # tables sized by the colours there are, not by the largest label
-        if o["split_depth"]:  # one part of a cut: the puzzle with its prefix fixed
-            puzzle = part_puzzle(puzzle, o["split_depth"], o["part"])
+        if o.split_depth:  # one part of a cut: the puzzle with its prefix fixed
+            puzzle = part_puzzle(puzzle, o.split_depth, o.part)
         t0 = time.perf_counter()
-        merge = o["identical"] == "merge" and mode != "all"  # mode all lists every labelling
-        use_gen = generated_source.wanted(o["kernel"], puzzle.n_cells) and o["order"] != "mrv" and mode != "best"
-        seed = o["seed"] if o["seed"] >= 0 or not restarts else 0
-        variants = _Variants(puzzle, o["order"], seed, merge, relabel=use_gen)
-        unroll = generated_source.pick_unroll(o["unroll"], puzzle.n_cells, restarts)
+        merge = o.identical == "merge" and mode != "all"  # mode all lists every labelling
+        use_gen = generated_source.wanted(o.kernel, puzzle.n_cells) and o.order != "mrv" and mode != "best"
+        seed = o.seed if o.seed >= 0 or not restarts else 0
+        variants = _Variants(puzzle, o.order, seed, merge, relabel=use_gen)
+        unroll = generated_source.pick_unroll(o.unroll, puzzle.n_cells, restarts)
         compile_s = 0.0
 
         def search() -> EdgeSearch:
             nonlocal compile_s
             t, perm = variants.next()
-            s = EdgeSearch(t, profile=o["profile"] or not use_gen)
+            s = EdgeSearch(t, profile=o.profile or not use_gen)
             if use_gen:
-                compile_s += s.generate(unroll, perm, o["candidates"])
+                compile_s += s.generate(unroll, perm, o.candidates)
             return s
 
         s = search()
         if mode == "best":
             if s.dynamic:
                 raise UsageError("edge-backtrack: mode best needs a static order, not mrv")
-            s.start_best(slip_allowance(o["slips"], puzzle.n_cells))
+            s.start_best(slip_allowance(o.slips, puzzle.n_cells))
         build_s = time.perf_counter() - t0
         shared = _Incumbent(limits.incumbent, puzzle.n_joins, s.st) if mode == "best" and limits.incumbent else None
         compile0 = compile_s  # kernels compiled for later restarts are build time too
@@ -242,7 +244,7 @@ class EdgeBacktrack(SolverBase):
             runs += 1
             budget = limits.nodes if limits.nodes is None else limits.nodes - spent
             if restarts:
-                run_nodes = o["unit"] * luby(runs)
+                run_nodes = o.unit * luby(runs)
                 budget = run_nodes if budget is None else min(budget, run_nodes)
             left = None if limits.time_s is None else limits.time_s - (time.perf_counter() - t1)
             outcome = drive(
@@ -277,7 +279,7 @@ class EdgeBacktrack(SolverBase):
             "build_s": build_s + compile_s - compile0,
             "nodes": nodes,
             "placements_per_s": nodes / elapsed if elapsed > 0 else 0.0,
-            "order": o["order"],
+            "order": o.order,
             "kernel": "generated" if s.gen is not None else ("mrv" if s.dynamic else "tables"),
             "deepest": int(s.st[DEEPEST]),
         }
@@ -293,9 +295,9 @@ class EdgeBacktrack(SolverBase):
             stats["history"] = history  # (seconds, score) each time the best board improved
             if shared is not None and shared.told:
                 stats["incumbent"] = shared.told  # the best score known elsewhere, last asked
-            allowed = int(slip_allowance(o["slips"], puzzle.n_cells)[0])  # mismatches allowed from the start
+            allowed = int(slip_allowance(o.slips, puzzle.n_cells)[0])  # mismatches allowed from the start
             if int(s.st[COUNT]) == 0:  # finished: no board here (better than the incumbent, when there is one)
-                if complete and o["slips"]:
+                if complete and o.slips:
                     # no board within the slips: every board breaks more joins than they allow, which says
                     # nothing about whether the puzzle has boards; the slips were a limit
                     stats["proven"] = True
@@ -315,7 +317,7 @@ class EdgeBacktrack(SolverBase):
             # a better score told from elsewhere pruned this search above its own board: it proved nothing
             # between the two
             behind = shared is not None and shared.told is not None and shared.told > score
-            optimal = score == puzzle.n_joins or (complete and not behind and (not o["slips"] or fewer <= allowed))
+            optimal = score == puzzle.n_joins or (complete and not behind and (not o.slips or fewer <= allowed))
             return SolveResult(Status.SOLVED, [board], None, score, stats, optimal=optimal)
         return enumerated(
             mode,

@@ -26,9 +26,78 @@ from puzzles import outputs
 from puzzles.errors import UsageError
 from puzzles.outputs import atomic_write
 from puzzles.xcc import XCC
-from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated
+from solving import Limits, Option, Opts, SolverBase, SolveResult, Status, enumerated
 
 PICTURE_EVERY_S = 60.0  # with a checkpoint: the deepest partial solution drawn this often
+
+
+class BacktrackOptions(Opts):
+    """The options of solver backtrack (`eternity solvers NAME` lists them with their help)."""
+
+    seed = Option(int, -1, "break MRV ties at random from this seed (-1: first item in order)", lo=-1)
+    checkpoint = Option(str, "", "directory: snapshot the search path there every checkpoint_every seconds")
+    resume = Option(str, "", "directory: continue the search snapshotted there")
+    checkpoint_every = Option(float, 30.0, "seconds between snapshots", lo=0.1)
+    engine = Option(
+        str,
+        "auto",
+        "auto (bitset up to 12,000 options, else dlx), dlx or bitset: same tree, "
+        "different speed; poly: Selby's site search over bitsets, no option "
+        "counts (large polyform problems: Eternity)",
+        ("auto", "dlx", "bitset", "poly"),
+    )
+    sites = Option(
+        int,
+        poly.DEFAULT_SITES,
+        "engine poly: boundary sites counted to choose each node's site "
+        "(0: all of them; fewer is faster a node, and the tree can grow 1000-fold)",
+        lo=0,
+    )
+    sweep = Option(
+        float,
+        DEFAULT_SWEEP,
+        "engine poly: the direction the boundary is scanned in, in degrees (90: rows from the top)",
+        lo=-360.0,
+        hi=360.0,
+    )
+    reconnoitre = Option(
+        int,
+        0,
+        "engine poly: Selby's reconnoitre, branch on the site whose tree this many levels down (1 or 2) has "
+        "the fewest leaves, among the recon_sites sites with the fewest options (0: the fewest options)",
+        lo=0,
+        hi=2,
+    )
+    recon_sites = Option(
+        int, poly.DEFAULT_RECON_SITES, "reconnoitre: the sites with the fewest options it looks below", lo=1
+    )
+    split_depth = Option(int, 0, "with part: cut the search tree at this depth (see split)", lo=0)
+    part = Option(int, -1, "solve only this sub-problem (0-based) of the split; the parts' counts add up", lo=-1)
+    restarts = Option(
+        str,
+        "none",
+        "mode first: restart with new random tie-breaks (seed, seed+1, ...) after a "
+        "node budget following the Luby sequence",
+        ("none", "luby"),
+    )
+    unit = Option(int, 100_000, "restarts: nodes of one Luby unit", lo=1)
+    memo = Option(
+        bool,
+        False,
+        "memoise the search on the uncovered items and the secondary colours (DXZ) "
+        "and build the diagram of all solutions: counts where sub-problems repeat "
+        "(domino tilings, strips) at a fraction of the nodes; mode sample always does",
+    )
+    memo_mb = Option(
+        float,
+        1024.0,
+        "memo: megabytes for the memo (a quarter, a cache that evicts) and the "
+        "diagram (the rest; a diagram that outgrows it is a clear error)",
+        lo=16.0,
+        hi=1_048_576.0,
+    )
+    diagram = Option(str, "", "memo: write the diagram of all solutions to this file (.npz, versioned)")
+    from_diagram = Option(str, "", "memo: read the diagram from this file (written by diagram=) instead of searching")
 
 
 class Backtrack(SolverBase):
@@ -37,96 +106,30 @@ class Backtrack(SolverBase):
     name = "backtrack"
     NATIVE = True
     CAN_SPLIT = True
-    OPTIONS = {
-        "seed": Option(int, -1, "break MRV ties at random from this seed (-1: first item in order)", lo=-1),
-        "checkpoint": Option(str, "", "directory: snapshot the search path there every checkpoint_every seconds"),
-        "resume": Option(str, "", "directory: continue the search snapshotted there"),
-        "checkpoint_every": Option(float, 30.0, "seconds between snapshots", lo=0.1),
-        "engine": Option(
-            str,
-            "auto",
-            "auto (bitset up to 12,000 options, else dlx), dlx or bitset: same tree, "
-            "different speed; poly: Selby's site search over bitsets, no option "
-            "counts (large polyform problems: Eternity)",
-            ("auto", "dlx", "bitset", "poly"),
-        ),
-        "sites": Option(
-            int,
-            poly.DEFAULT_SITES,
-            "engine poly: boundary sites counted to choose each node's site "
-            "(0: all of them; fewer is faster a node, and the tree can grow 1000-fold)",
-            lo=0,
-        ),
-        "sweep": Option(
-            float,
-            DEFAULT_SWEEP,
-            "engine poly: the direction the boundary is scanned in, in degrees (90: rows from the top)",
-            lo=-360.0,
-            hi=360.0,
-        ),
-        "reconnoitre": Option(
-            int,
-            0,
-            "engine poly: Selby's reconnoitre, branch on the site whose tree this many levels down (1 or 2) has "
-            "the fewest leaves, among the recon_sites sites with the fewest options (0: the fewest options)",
-            lo=0,
-            hi=2,
-        ),
-        "recon_sites": Option(
-            int, poly.DEFAULT_RECON_SITES, "reconnoitre: the sites with the fewest options it looks below", lo=1
-        ),
-        "split_depth": Option(int, 0, "with part: cut the search tree at this depth (see split)", lo=0),
-        "part": Option(int, -1, "solve only this sub-problem (0-based) of the split; the parts' counts add up", lo=-1),
-        "restarts": Option(
-            str,
-            "none",
-            "mode first: restart with new random tie-breaks (seed, seed+1, ...) after a "
-            "node budget following the Luby sequence",
-            ("none", "luby"),
-        ),
-        "unit": Option(int, 100_000, "restarts: nodes of one Luby unit", lo=1),
-        "memo": Option(
-            bool,
-            False,
-            "memoise the search on the uncovered items and the secondary colours (DXZ) "
-            "and build the diagram of all solutions: counts where sub-problems repeat "
-            "(domino tilings, strips) at a fraction of the nodes; mode sample always does",
-        ),
-        "memo_mb": Option(
-            float,
-            1024.0,
-            "memo: megabytes for the memo (a quarter, a cache that evicts) and the "
-            "diagram (the rest; a diagram that outgrows it is a clear error)",
-            lo=16.0,
-            hi=1_048_576.0,
-        ),
-        "diagram": Option(str, "", "memo: write the diagram of all solutions to this file (.npz, versioned)"),
-        "from_diagram": Option(
-            str, "", "memo: read the diagram from this file (written by diagram=) instead of searching"
-        ),
-    }
+    Options = BacktrackOptions
+    opts: BacktrackOptions
     MODES = ("first", "count", "all", "sample")
 
     def check(self, puzzle, mode: str) -> None:
         super().check(puzzle, mode)
-        o = self.options
-        memo = o["memo"] or mode == "sample" or o["diagram"] or o["from_diagram"]
+        o = self.opts
+        memo = o.memo or mode == "sample" or o.diagram or o.from_diagram
         if memo:
-            clash = [k for k in ("checkpoint", "resume", "part") if o[k] not in ("", -1)]
-            clash += [k for k, v in (("split_depth", 0), ("restarts", "none"), ("engine", "auto")) if o[k] != v]
+            clash = [k for k in ("checkpoint", "resume", "part") if o.get(k) not in ("", -1)]
+            clash += [k for k, v in (("split_depth", 0), ("restarts", "none"), ("engine", "auto")) if o.get(k) != v]
             if clash:
                 raise UsageError(
                     f"solver backtrack: option {clash[0]} does not go with the memoised search "
                     "(memo=true, the diagram options or mode sample)"
                 )
-            if o["diagram"]:
-                outputs.check(o["diagram"], "option diagram")
-                if o["from_diagram"] and os.path.realpath(o["diagram"]) == os.path.realpath(o["from_diagram"]):
+            if o.diagram:
+                outputs.check(o.diagram, "option diagram")
+                if o.from_diagram and os.path.realpath(o.diagram) == os.path.realpath(o.from_diagram):
                     raise UsageError("solver backtrack: options diagram and from_diagram name one file")
             machine = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**20
-            if o["memo_mb"] > machine:
+            if o.memo_mb > machine:
                 raise UsageError(
-                    f"solver backtrack: memo_mb={o['memo_mb']:g} is more than this machine's memory ({machine:,.0f} MB)"
+                    f"solver backtrack: memo_mb={o.memo_mb:g} is more than this machine's memory ({machine:,.0f} MB)"
                 )
 
     def warm(self, puzzle, mode: str) -> None:
@@ -142,53 +145,43 @@ class Backtrack(SolverBase):
 
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         self.check(puzzle, mode)
-        o = self.options
-        if (o["checkpoint"] or o["resume"]) and o["seed"] >= 0:
+        o = self.opts
+        if (o.checkpoint or o.resume) and o.seed >= 0:
             raise UsageError("solver backtrack: checkpoints need the deterministic order (seed -1)")
         limits = limits or Limits()
-        if o["restarts"] == "luby" and (mode != "first" or o["checkpoint"] or o["resume"]):
+        if o.restarts == "luby" and (mode != "first" or o.checkpoint or o.resume):
             raise UsageError("solver backtrack: restarts are for mode first, without checkpoints")
         t0 = time.perf_counter()
         xcc = whole = puzzle.to_xcc()
-        if o["memo"] or mode == "sample" or o["diagram"] or o["from_diagram"]:
+        if o.memo or mode == "sample" or o.diagram or o.from_diagram:
             return memo.solve_memo(
                 xcc,
                 mode,
                 limits,
                 progress,
                 time.perf_counter() - t0,
-                memo_mb=o["memo_mb"],
-                seed=max(o["seed"], 0),
-                save=o["diagram"],
-                load=o["from_diagram"],
+                memo_mb=o.memo_mb,
+                seed=max(o.seed, 0),
+                save=o.diagram,
+                load=o.from_diagram,
                 puzzle=puzzle,
             )
         prefix: list[int] = []
-        if o["part"] >= 0 or o["split_depth"] > 0:
-            xcc, prefix = part_of(whole, o["split_depth"], o["part"])
-        if o["restarts"] == "luby":
+        if o.part >= 0 or o.split_depth > 0:
+            xcc, prefix = part_of(whole, o.split_depth, o.part)
+        if o.restarts == "luby":
             res = self._restarting(xcc, limits, progress, time.perf_counter() - t0, _grid(puzzle))
             if prefix:
                 res.solutions = [[whole.decode[k] for k in prefix] + sol for sol in res.solutions]
             return res
-        search = make_search(
-            xcc, o["seed"], o["engine"], _grid(puzzle), o["sites"], o["sweep"], o["reconnoitre"], o["recon_sites"]
-        )
+        search = make_search(xcc, o.seed, o.engine, _grid(puzzle), o.sites, o.sweep, o.reconnoitre, o.recon_sites)
         found: list[list[int]] = []
-        if o["resume"]:
-            found = search.load(Path(o["resume"]), mode)
+        if o.resume:
+            found = search.load(Path(o.resume), mode)
         build_s = time.perf_counter() - t0
-        ck = Path(o["checkpoint"]) if o["checkpoint"] else None
+        ck = Path(o.checkpoint) if o.checkpoint else None
         res = solve_xcc(
-            search,
-            mode,
-            limits,
-            progress,
-            build_s,
-            ck,
-            o["checkpoint_every"],
-            found,
-            _picture(puzzle, xcc, prefix, whole),
+            search, mode, limits, progress, build_s, ck, o.checkpoint_every, found, _picture(puzzle, xcc, prefix, whole)
         )
         if "tag_uses" in res.stats and puzzle.grid_name is not None:
             res.stats["piece_uses"] = piece_uses_of(puzzle, xcc, res.stats.pop("tag_uses"))
@@ -199,26 +192,19 @@ class Backtrack(SolverBase):
     def _restarting(self, xcc: XCC, limits: Limits, progress, build_s: float, grid: str | None) -> SolveResult:
         """Mode first with randomised restarts [GSK2000]: run r breaks ties at random from seed + r
         and stops after unit * luby(r) nodes; a run that finishes its tree has answered."""
-        o = self.options
+        o = self.opts
         t1 = time.perf_counter()
         spent, run = 0, 0
         while True:
             run += 1
             left = None if limits.time_s is None else limits.time_s - (time.perf_counter() - t1)
-            budget = o["unit"] * luby(run)
+            budget = o.unit * luby(run)
             if limits.nodes is not None:
                 budget = min(budget, limits.nodes - spent)
             if (left is not None and left <= 0) or budget <= 0:
                 break
             search = make_search(
-                xcc,
-                max(o["seed"], 0) + run,
-                o["engine"],
-                grid,
-                o["sites"],
-                o["sweep"],
-                o["reconnoitre"],
-                o["recon_sites"],
+                xcc, max(o.seed, 0) + run, o.engine, grid, o.sites, o.sweep, o.reconnoitre, o.recon_sites
             )
             res = solve_xcc(search, "first", Limits(time_s=left, nodes=budget), progress, build_s)
             spent += int(res.stats.get("nodes") or 0)
