@@ -277,6 +277,9 @@ class ExternalOptions(Opts):
     redundant = Option(bool, False, "direct: colour-count cardinality constraints")
     symmetry = Option(bool, False, "direct: fix a corner piece at A1, count multiplied by 4")
     identical = Option(str, "merge", IDENTICAL, ("merge", "distinct"))
+    encoding = Option(
+        str, "", "a plug-in encoding by name (the entry-point group eternity.encodings); empty: the built-in model"
+    )
     certify = Option(
         bool,
         True,
@@ -307,6 +310,10 @@ class External(SolverBase):
 
     def check(self, puzzle, mode: str) -> None:
         super().check(puzzle, mode)
+        if self.opts.encoding:
+            from . import plugins
+
+            plugins.takes(self.opts.encoding, puzzle)
         probe(self.opts.cmd)
 
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:

@@ -107,6 +107,12 @@ IDENTICAL = (
 
 
 def encode(puzzle, options: dict, deadline: float | None = None) -> Encoding:
+    """The CNF of ``puzzle`` the options ask for: a plug-in encoding by name (``encoding``), else the model
+    (``xcc``, ``direct`` for edge matching, sums for magic figures) with its at-most-one and colour encodings."""
+    if options.get("encoding"):
+        from . import plugins
+
+        return plugins.encode(options["encoding"], puzzle)
     model = options["model"]
     if SUMS in puzzle.features:  # sums beside the exact cover: pseudo-Boolean constraints
         if model == "direct":
@@ -166,6 +172,12 @@ class SatOptions(Opts):
     symmetry = Option(bool, False, "direct: fix a corner piece at A1, count multiplied by 4")
     identical = Option(str, "merge", IDENTICAL, ("merge", "distinct"))
     conflicts = Option(int, 0, "conflict limit per solver call (0: none)", lo=0)
+    encoding = Option(
+        str,
+        "",
+        "a plug-in encoding by name (the entry-point group eternity.encodings; `eternity encodings PUZZLE` lists "
+        "them); empty: the built-in model",
+    )
     certify = Option(
         bool,
         False,
@@ -193,6 +205,10 @@ class Sat(SolverBase):
                 f"solver sat: backend {self.opts.backend} keeps no proof; certify=true needs one of "
                 + ", ".join(PROOF_BACKENDS)
             )
+        if self.opts.encoding:
+            from . import plugins
+
+            plugins.takes(self.opts.encoding, puzzle)
 
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         self.check(puzzle, mode)

@@ -71,7 +71,7 @@ class SolverSpec(_M):
         if self.split_depth and (not cls.CAN_SPLIT or self.mode != "count"):
             raise ValueError(
                 "split_depth: only in mode count, for solvers that split ("
-                + ", ".join(n for n in solving.names() if solving.solver_class(n).CAN_SPLIT)
+                + ", ".join(n for n in solving.registry.own() if solving.solver_class(n).CAN_SPLIT)
                 + ")"
             )
         for k, v in self.options.items():

@@ -307,7 +307,7 @@ def distributed_solve(
         )
     cls = solving.solver_class(name)
     if not getattr(cls, "CAN_SPLIT", False):
-        can = ", ".join(n for n in solving.names() if getattr(solving.solver_class(n), "CAN_SPLIT", False))
+        can = ", ".join(n for n in solving.registry.own() if getattr(solving.solver_class(n), "CAN_SPLIT", False))
         raise UsageError(f"--executor dask: solver {name} cannot split its search (these can: {can})")
     if mode not in ("first", "count") and not (mode == "best" and "best" in getattr(cls, "MODES", ())):
         raise UsageError(

@@ -18,7 +18,7 @@ import time
 from importlib.metadata import entry_points
 from typing import Any
 
-from puzzles.errors import UsageError
+from puzzles.errors import Unavailable, UsageError
 
 from .contract import SolverBase
 
@@ -44,9 +44,15 @@ def names() -> list[str]:
     return list(_targets())
 
 
+class BrokenPlugin(Unavailable):
+    """A registered plug-in that cannot be used: its module does not import, its target is missing, or what it
+    declares breaks the contract.  Named in one line; every other solver still works."""
+
+
 def solver_class(name: str) -> type[SolverBase]:
-    """The class registered as ``name`` (imported on first use).  A plug-in is expected to follow
-    ``SolverBase``'s declarations (``name``, ``OPTIONS``, ``MODES``, ``KINDS``), as the project's own do."""
+    """The class registered as ``name`` (imported on first use).  A plug-in is held to ``SolverBase``'s
+    declarations (a subclass, with ``MODES``, ``TAKES`` and typed options), as the project's own are; one that
+    fails to import or to declare is a ``BrokenPlugin`` naming it and why."""
     if name in _classes:
         return _classes[name]
     targets = _targets()
@@ -54,10 +60,41 @@ def solver_class(name: str) -> type[SolverBase]:
         raise UsageError(f"unknown solver {name!r} (known: {', '.join(targets)})")
     module, _, attr = targets[name].partition(":")
     t0 = time.perf_counter()
-    cls = getattr(importlib.import_module(module), attr)
+    try:
+        cls = getattr(importlib.import_module(module), attr)
+    except Exception as e:  # noqa: BLE001 - whatever a plug-in raises on import is its fault, told in one line
+        raise BrokenPlugin(f"solver {name} ({targets[name]}) is broken: {_first_line(e)}") from None
+    why = contract_breach(cls)
+    if why:
+        raise BrokenPlugin(f"solver {name} ({targets[name]}) is broken: {why}")
     _import_s[cls] = time.perf_counter() - t0
     _classes[name] = cls
     return cls
+
+
+def _first_line(e: BaseException) -> str:
+    return f"{type(e).__name__}: {e}".splitlines()[0][:300]
+
+
+def contract_breach(cls: Any) -> str | None:
+    """What a registered class lacks of the solver contract, or None: a ``SolverBase`` subclass whose modes
+    are known ones, whose ``TAKES`` names puzzle features, and whose options are ``Option`` declarations."""
+    from puzzles.puzzle import FEATURES
+
+    from .contract import MODES
+    from .options import Option
+
+    if not (isinstance(cls, type) and issubclass(cls, SolverBase)):
+        return f"{cls!r} is not a subclass of solving.SolverBase"
+    bad = [m for m in cls.MODES if m not in MODES]
+    if bad:
+        return f"MODES holds {bad[0]!r}, not a mode ({', '.join(MODES)})"
+    if not cls.TAKES or set(cls.TAKES) - set(FEATURES):
+        return f"TAKES must name puzzle features ({', '.join(FEATURES)}), not {sorted(cls.TAKES)}"
+    odd = [k for k, o in cls.OPTIONS.items() if not isinstance(o, Option)]
+    if odd:
+        return f"option {odd[0]!r} is not declared with solving.Option"
+    return None
 
 
 def take_import_time(cls: type) -> float:

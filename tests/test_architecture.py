@@ -11,7 +11,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 LINT = str(Path(sys.executable).parent / "lint-imports")
-EXAMPLE = ROOT / "docs" / "examples"
+EXAMPLE = ROOT / "docs" / "examples" / "plugins" / "solver"
 PACKAGES = ("puzzles", "solving", "baseline", "cpmodel", "encoders", "experiments", "eternity")
 
 
@@ -81,7 +81,7 @@ def test_an_import_circle_is_found(tmp_path):
 
 def test_the_documented_example_is_the_shipped_file():
     doc = (ROOT / "docs" / "howto" / "add-solver.md").read_text()
-    assert '--8<-- "docs/examples/example_solver.py"' in doc  # the site includes the file itself
+    assert '--8<-- "docs/examples/plugins/solver/example_solver.py"' in doc  # the site includes the file itself
 
 
 @pytest.fixture

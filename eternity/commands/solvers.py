@@ -13,10 +13,16 @@ def cmd_solvers(a) -> int:
     from rich.console import Console
 
     import solving
+    from solving.registry import BrokenPlugin
 
     rows: list[dict[str, Any]] = []
+    broken: dict[str, str] = {}
     for name in solving.names():
-        cls = solving.solver_class(name)
+        try:
+            cls = solving.solver_class(name)
+        except BrokenPlugin as e:  # named in one line; the others are listed as ever
+            broken[name] = str(e)
+            continue
         rows.append(
             {
                 "name": name,
@@ -36,18 +42,22 @@ def cmd_solvers(a) -> int:
                 "here": cls.here() if a.name == name or a.json else None,
             }
         )
+    if a.name and a.name in broken:
+        raise UsageError(broken[a.name])
     if a.name:
         rows = [r for r in rows if r["name"] == a.name]
         if not rows:
             raise UsageError(f"solvers: no solver named {a.name!r} (registered: {', '.join(solving.names())})")
     if a.json:
-        _out(rows)
+        _out(rows + [{"name": n, "broken": why} for n, why in broken.items()])
         return 0
     if not a.name:  # one line a solver, within 80 columns; `eternity solvers NAME` for its options
         for r in rows:
             doc = r["doc"].removeprefix(f"`{r['name']}`: ")
             line = f"{r['name']:<15} {'/'.join(r['modes']):<28} {doc}"
             print(line if len(line) <= 80 else line[:77] + "...")
+        for why in broken.values():
+            print(f"eternity: {why}", file=sys.stderr)
         print("\n`eternity solvers NAME`: one solver and its options; --json: everything.")
         return 0
     con = Console()

@@ -1,13 +1,20 @@
 """`example`: a complete solver in one file -- Knuth's Algorithm X with colours in plain Python.
 
-It is the example of the docs' "Add a solver" page (docs/howto/add-solver.md), which includes this file whole;
-tests/test_architecture.py installs it as a plug-in and runs it through `eternity solve`,
-`eternity run` and the agreement tests.  Slow on purpose: an example, not a competitor.
+It is the example of the docs' "Add a solver" page (docs/howto/add-solver.md), which includes this file whole,
+and the module of the example package beside it (pyproject.toml).  tests/test_plugins.py installs that package
+outside the tree and runs it through `eternity solve` and `eternity run`; tests/test_architecture.py runs it
+through the agreement tests.  Slow on purpose: an example, not a competitor.
 """
 
 import time
 
-from solving import Limits, SolverBase, enumerated
+from solving import Limits, Option, Opts, SolverBase, enumerated
+
+
+class ExampleOptions(Opts):
+    """The options of `example`: each a typed attribute, read as ``self.opts.NAME``."""
+
+    choose = Option(str, "fewest", "the item to cover next: the one with the fewest options, or the first open", ("fewest", "first"))  # fmt: skip
 
 
 class Example(SolverBase):
@@ -15,6 +22,8 @@ class Example(SolverBase):
 
     name = "example"
     MODES = ("first", "count", "all")
+    Options = ExampleOptions
+    opts: ExampleOptions
 
     def solve(self, puzzle, *, mode="first", limits=None, progress=None):
         self.check(puzzle, mode)
@@ -43,7 +52,10 @@ class Example(SolverBase):
                 if mode != "count":
                     found.append([x.decode[k] for k in path])
                 return want is not None and count >= want
-            item = min(open_items, key=lambda it: sum(fits(k) for k in by_item[it]))  # fewest options first
+            if self.opts.choose == "fewest":  # the option, typed: mypy knows it is a str
+                item = min(open_items, key=lambda it: sum(fits(k) for k in by_item[it]))
+            else:
+                item = open_items[0]
             for k in [k for k in by_item[item] if fits(k)]:
                 nodes += 1
                 new = [i for i, _ in opts[k] if i not in state]

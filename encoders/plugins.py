@@ -1,0 +1,82 @@
+"""Encodings from other packages: the entry-point group ``eternity.encodings``.
+
+A researcher's CNF encoding of a kind of puzzle is one class in a small package that declares
+
+    [project.entry-points."eternity.encodings"]
+    my-encoding = "my_package.module:MyEncoding"
+
+The class has a ``name``, the puzzle features it ``TAKES`` (``puzzles.puzzle.FEATURES``: any of them) and
+``encode(puzzle)``, which returns an ``encoders.cnf.Encoding``: the clauses, the number of variables, and
+``decision``, the variables that mean placements (variable -> the placement it stands for).  Once installed,
+``sat --opt encoding=my-encoding`` and ``external --opt encoding=my-encoding`` solve with it; every model is
+decoded through ``decision`` and goes through the independent verifier like any other answer, and
+``eternity encodings PUZZLE`` sets its size beside the built-in models'.
+"""
+
+from __future__ import annotations
+
+import importlib
+from importlib.metadata import entry_points
+from typing import Any
+
+from puzzles.errors import Unavailable, UsageError
+
+from .cnf import Encoding
+
+GROUP = "eternity.encodings"
+
+_loaded: dict[str, Any] = {}
+
+
+class BrokenEncoding(Unavailable):
+    """A registered encoding that cannot be used: its module does not import, or it breaks the contract."""
+
+
+def names() -> list[str]:
+    """The registered encoding plug-ins, by name."""
+    return sorted(ep.name for ep in entry_points(group=GROUP))
+
+
+def load(name: str) -> Any:
+    """The encoding registered as ``name``, an instance of its class; ``UsageError`` for a name nobody
+    registered, ``BrokenEncoding`` (one line) for one that fails to import or to declare."""
+    if name in _loaded:
+        return _loaded[name]
+    found = {ep.name: ep.value for ep in entry_points(group=GROUP)}
+    if name not in found:
+        known = ", ".join(sorted(found)) or "none installed"
+        raise UsageError(f"unknown encoding {name!r} (plug-ins: {known}; the entry-point group {GROUP})")
+    module, _, attr = found[name].partition(":")
+    try:
+        made = getattr(importlib.import_module(module), attr)()
+    except Exception as e:  # noqa: BLE001 - a plug-in's failure, told in one line
+        raise BrokenEncoding(f"encoding {name} ({found[name]}) is broken: {type(e).__name__}: {e}".splitlines()[0])
+    if not callable(getattr(made, "encode", None)) or not isinstance(getattr(made, "TAKES", None), (set, frozenset)):
+        raise BrokenEncoding(
+            f"encoding {name} ({found[name]}) is broken: it needs TAKES (a set of features) and encode()"
+        )
+    _loaded[name] = made
+    return made
+
+
+def takes(name: str, puzzle) -> None:
+    """Refuse, before any work, an encoding that does not take this puzzle's kind."""
+    enc = load(name)
+    if not puzzle.features & set(enc.TAKES):
+        raise UsageError(
+            f"encoding {name} does not encode {puzzle.kind} puzzles (it takes {', '.join(sorted(enc.TAKES))})"
+        )
+
+
+def encode(name: str, puzzle) -> Encoding:
+    """The plug-in's CNF of ``puzzle``, checked for what the solvers rely on: its literals within its variables,
+    and its decision variables among them."""
+    takes(name, puzzle)
+    enc = load(name).encode(puzzle)
+    if not isinstance(enc, Encoding):
+        raise BrokenEncoding(f"encoding {name} is broken: encode() returned {type(enc).__name__}, not an Encoding")
+    top = max((abs(x) for c in enc.clauses for x in c), default=0)
+    if top > enc.n_vars or any(not 0 < v <= enc.n_vars for v in enc.decision):
+        raise BrokenEncoding(f"encoding {name} is broken: a literal or decision variable past n_vars={enc.n_vars}")
+    enc.model = name
+    return enc

@@ -1,0 +1,60 @@
+"""Instance families from other packages: the entry-point group ``eternity.families``.
+
+A researcher's generator of instances is one class in a small package that declares
+
+    [project.entry-points."eternity.families"]
+    my-family = "my_package.module:MyFamily"
+
+The class has ``generate(seed, **params)``, which returns one puzzle (any of ``puzzles``' kinds) for the
+config's seed and one point of the sweep, and may have ``solvable(**params)`` (True when every instance of that
+point has a solution, as a planted one gives: the runner then calls an "unsatisfiable" on it wrong).  A config
+sweeps it like the built-in families:
+
+    [[families]]
+    kind = "plugin"
+    family = "my-family"
+    name = "mine"
+    params = { n = [4, 5, 6] }
+    instances = 2
+"""
+
+from __future__ import annotations
+
+import importlib
+from importlib.metadata import entry_points
+from typing import Any
+
+from puzzles.errors import Unavailable, UsageError
+
+GROUP = "eternity.families"
+
+_loaded: dict[str, Any] = {}
+
+
+class BrokenFamily(Unavailable):
+    """A registered family that cannot be used: its module does not import, or it has no ``generate``."""
+
+
+def names() -> list[str]:
+    """The registered family plug-ins, by name."""
+    return sorted(ep.name for ep in entry_points(group=GROUP))
+
+
+def load(name: str) -> Any:
+    """The family registered as ``name``, an instance of its class; ``UsageError`` for a name nobody
+    registered, ``BrokenFamily`` (one line) for one that fails to import or has no ``generate``."""
+    if name in _loaded:
+        return _loaded[name]
+    found = {ep.name: ep.value for ep in entry_points(group=GROUP)}
+    if name not in found:
+        known = ", ".join(sorted(found)) or "none installed"
+        raise UsageError(f"unknown family plug-in {name!r} (installed: {known}; the entry-point group {GROUP})")
+    module, _, attr = found[name].partition(":")
+    try:
+        made = getattr(importlib.import_module(module), attr)()
+    except Exception as e:  # noqa: BLE001 - a plug-in's failure, told in one line
+        raise BrokenFamily(f"family {name} ({found[name]}) is broken: {type(e).__name__}: {e}".splitlines()[0])
+    if not callable(getattr(made, "generate", None)):
+        raise BrokenFamily(f"family {name} ({found[name]}) is broken: it has no generate(seed, **params)")
+    _loaded[name] = made
+    return made
