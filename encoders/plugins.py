@@ -50,7 +50,9 @@ def load(name: str) -> Any:
     try:
         made = getattr(importlib.import_module(module), attr)()
     except Exception as e:  # noqa: BLE001 - a plug-in's failure, told in one line
-        raise BrokenEncoding(f"encoding {name} ({found[name]}) is broken: {type(e).__name__}: {e}".splitlines()[0])
+        raise BrokenEncoding(
+            f"encoding {name} ({found[name]}) is broken: {type(e).__name__}: {e}".splitlines()[0]
+        ) from None
     if not callable(getattr(made, "encode", None)) or not isinstance(getattr(made, "TAKES", None), (set, frozenset)):
         raise BrokenEncoding(
             f"encoding {name} ({found[name]}) is broken: it needs TAKES (a set of features) and encode()"

@@ -53,7 +53,9 @@ def load(name: str) -> Any:
     try:
         made = getattr(importlib.import_module(module), attr)()
     except Exception as e:  # noqa: BLE001 - a plug-in's failure, told in one line
-        raise BrokenFamily(f"family {name} ({found[name]}) is broken: {type(e).__name__}: {e}".splitlines()[0])
+        raise BrokenFamily(
+            f"family {name} ({found[name]}) is broken: {type(e).__name__}: {e}".splitlines()[0]
+        ) from None
     if not callable(getattr(made, "generate", None)):
         raise BrokenFamily(f"family {name} ({found[name]}) is broken: it has no generate(seed, **params)")
     _loaded[name] = made
