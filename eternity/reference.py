@@ -242,6 +242,7 @@ def config_markdown() -> str:
         families.BuiltinFamily,
         families.FilesFamily,
         families.ExcessFamily,
+        families.PluginFamily,
         families.Range,
         families.Around,
     ]
