@@ -38,10 +38,11 @@ lint: setup
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
 
-# The documentation site, into build/site/; strict: a broken link, a missing page or a reference page that the
-# code cannot write (an option without help) fails the build.
+# The documentation site, into build/site/; strict: a broken link, a missing page, a reference page that the
+# code cannot write (an option without help) or any warning of the reference's parser fails the build (no --quiet:
+# it would hide the warnings from strict mode too).
 docs: setup
-	NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(BIN)/mkdocs build --strict --quiet
+	NO_MKDOCS_2_WARNING=1 DISABLE_MKDOCS_2_WARNING=true $(BIN)/mkdocs build --strict
 
 clean:
 	rm -rf $(VENV) results

@@ -248,7 +248,9 @@ def busy_beaver(cards: int = 3, steps: int = 1000, languages: bool = True) -> di
     return beaver.survey(cards, steps, decide=tape_language.find if languages else None)
 
 
-def fox_and_geese(board: int = 8, geese: int | None = None, foxes: int = 1, first: str = "fox", start: str = "far"):
+def fox_and_geese(
+    board: int = 8, geese: int | None = None, foxes: int = 1, first: str = "fox", start: str = "far"
+) -> dict[str, Any]:
     """Fox and geese valued by exhaustive search, as ``eternity game foxgeese`` prints it.
 
     Args:
