@@ -20,11 +20,13 @@ def e3(tmp_path):
 
 
 def test_a_reader_that_goes_away_is_not_an_error():
-    """`eternity ... | true`: the pipe is closed before the first line is written; no internal error."""
+    """`eternity ... | true`: the pipe is closed before the first line is written; no internal error.  Solvers
+    that compile no kernel: on a fresh machine with both cores busy, compiling the native searches' kernels
+    once took more than the two minutes this test allows, and the test is about the pipe, not the speed."""
     import subprocess
 
     eternity = str(Path(sys.executable).parent / "eternity")
-    for cmd in ("solve queens-6 --mode all", "solve queens-6 --solver cpmpy --mode count", "list"):
+    for cmd in ("solve queens-6 --solver sat --mode all", "solve queens-6 --solver cpmpy --mode count", "list"):
         r = subprocess.run(f"{eternity} {cmd} | true", shell=True, capture_output=True, text=True, timeout=120)
         assert "internal error" not in r.stderr and "Traceback" not in r.stderr, (cmd, r.stderr)
 
