@@ -231,7 +231,7 @@ def _bounds(field) -> str:
 
 def config_markdown() -> str:
     """The experiment config format, every table and field, from the pydantic models."""
-    from experiments import config, families
+    from experiments import config, families, plugins
 
     models: list[type[BaseModel]] = [
         config.Config,
@@ -242,11 +242,11 @@ def config_markdown() -> str:
         families.BuiltinFamily,
         families.FilesFamily,
         families.ExcessFamily,
-        families.PluginFamily,
+        plugins.PluginFamily,
         families.Range,
         families.Around,
     ]
-    family_kinds = typing.get_args(typing.get_args(families.Family)[0])
+    family_kinds = typing.get_args(typing.get_args(config.Family)[0])
     missing = [m for m in family_kinds if m not in models]
     if missing:
         raise MissingHelp(f"config reference: family class {missing[0].__name__} is not documented")

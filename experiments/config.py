@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -19,7 +19,14 @@ import solving
 from puzzles.formats import InputError, _loc, problem_words, read_text
 from solving import Mode
 
-from .families import Family
+from .families import BuiltinFamily, EdgeFamily, ExcessFamily, FilesFamily, PiecesFamily, PolyformFamily
+from .plugins import PluginFamily
+
+# every family kind a config may name, told apart by its ``kind``
+Family = Annotated[
+    EdgeFamily | PolyformFamily | PiecesFamily | BuiltinFamily | FilesFamily | ExcessFamily | PluginFamily,
+    Field(discriminator="kind"),
+]
 
 MEMORY_MB = 4096  # a cell's default memory limit (RLIMIT_DATA)
 MIN_MEMORY_MB = 512  # below this a cell's interpreter, numpy and numba do not load

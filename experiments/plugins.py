@@ -21,10 +21,15 @@ sweeps it like the built-in families:
 from __future__ import annotations
 
 import importlib
+import itertools
 from importlib.metadata import entry_points
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import Field, field_validator
 
 from puzzles.errors import Unavailable, UsageError
+
+from .families import _NAME, MAX_INSTANCES, OnSample, Pairs, _Family, derived_seed
 
 GROUP = "eternity.families"
 
@@ -60,3 +65,43 @@ def load(name: str) -> Any:
         raise BrokenFamily(f"family {name} ({found[name]}) is broken: it has no generate(seed, **params)")
     _loaded[name] = made
     return made
+
+
+class PluginFamily(_Family):
+    """Instances from a generator another package registers (``experiments.plugins``): one puzzle a point of
+    the sweep over ``params`` (a list value sweeps) and instance."""
+
+    kind: Literal["plugin"] = Field(description="`plugin`")
+    name: str = Field(description=_NAME)
+    family: str = Field(description="the registered family (the entry-point group eternity.families)")
+    params: dict[str, Any] = Field(
+        default_factory=dict, description="the generator's parameters by name; a list sweeps its values"
+    )
+    instances: int = Field(1, ge=1, le=MAX_INSTANCES, description="instances a point of the sweep, each its own seed")
+
+    @field_validator("family")
+    @classmethod
+    def _registered(cls, v: str) -> str:
+        load(v)  # unknown or broken: one line naming it
+        return v
+
+    def points(self) -> list[dict[str, Any]]:
+        """The sweep: every combination of the list-valued parameters."""
+        keys = sorted(self.params)
+        grids = [v if isinstance(v, list) else [v] for v in (self.params.get(k) for k in keys)]
+        return [dict(zip(keys, combo)) for combo in itertools.product(*grids)]
+
+    def puzzles(self, seed: int, on_sample: OnSample = None, known: dict | None = None) -> Pairs:
+        gen = load(self.family)
+        out = []
+        for point in self.points():
+            for i in range(self.instances):
+                p = gen.generate(derived_seed(seed, self.name, sorted(point.items()), i), **point)
+                out.append((p, {**point, "plugin": self.family, "instance": i}))
+        return out
+
+    def solvable(self, params: dict) -> bool | None:
+        gen = load(self.family)
+        ask = getattr(gen, "solvable", None)
+        point = {k: v for k, v in params.items() if k not in ("plugin", "instance")}
+        return None if ask is None else ask(**point)

@@ -442,20 +442,10 @@ class BeamRun(Snapshots, Schedule, BestMode):
             self._save_best(force=True)
             return self._result("solved", [self.best_pl], self.best_score, t0, self.history)
         # a dead beam proves nothing (the search is incomplete): the width was the limit
-        return self._result(
-            "limit",
-            [],
-            None,
-            t0,
-            self.history,
-            (
-                "the beam died out with no level cut: the pieces have no legal arrangement on this board"
-                if getattr(self, "_exhausted", False)
-                else "the beam died out: no survivor completed (beam search is incomplete; try a wider beam)"
-            )
-            if status == PassEnd.DEAD
-            else "",
-        )
+        why = "the beam died out: no survivor completed (beam search is incomplete; try a wider beam)"
+        if getattr(self, "_exhausted", False):
+            why = "the beam died out with no level cut: the pieces have no legal arrangement on this board"
+        return self._result("limit", [], None, t0, self.history, why if status == PassEnd.DEAD else "")
 
     def _pass(self, width, deadline, progress, t0, resume, profile=None):
         """One beam pass; returns how it ended (``PassEnd``) and keeps the best board."""
@@ -499,6 +489,7 @@ class BeamRun(Snapshots, Schedule, BestMode):
         greedy = False
         # per level: seconds taken and states expanded (the next pass plans with them)
         took, expanded = np.zeros(n), np.zeros(n)
+        self._profile = (took, expanded)  # filled level by level: what the pass cost, also when it dies
         start = time.perf_counter()
         spent_pred = 0.0
         planned = width
@@ -536,10 +527,7 @@ class BeamRun(Snapshots, Schedule, BestMode):
             tl = time.perf_counter()
             rng = np.random.default_rng([rng_base, k, width])
             new, m = self.expand(k, states, 1 if greedy else width, rng)
-            if new is None:
-                # the per-level cost so far, for the next pass's plan; a pass that died without ever
-                # cutting a level searched everything: no arrangement exists, and no wider pass helps
-                self._profile = (took, expanded)
+            if new is None:  # dead with no level ever cut: nothing fits at all, at any width
                 self._exhausted = not greedy and all(lv["children"] <= width for lv in self.stats["levels"][-k:] if k)
                 return (PassEnd.DEAD, None, None)
             dt = time.perf_counter() - tl
@@ -578,7 +566,6 @@ class BeamRun(Snapshots, Schedule, BestMode):
                         "eta_s": round(el / done * left, 1) if done else None,
                     }
                 )
-        self._profile = (took, expanded)
         if k >= n:
             mis = states.mis
             i = int(np.argmin(mis)) if self.best else 0
