@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import eternity1, tilings
 from .data import data_dir
@@ -191,86 +192,132 @@ def _e2_corners(seed: int, name: str):
     return p
 
 
-@cache
-def _load(name: str):
+def _queens(m: re.Match, name: str):
+    from .queens import QueensPuzzle
+
+    n = int(m.group(2))
+    return QueensPuzzle(n, name=name, piece=m.group(1)[:-1]) if 1 <= n <= 64 else None
+
+
+def _magic(kind: str, lo: int, hi: int):
+    def build(m: re.Match, name: str):
+        from .magic import MagicPuzzle
+
+        n = int(m.group(1))
+        return MagicPuzzle(kind, n, name=name) if lo <= n <= hi else None
+
+    return build
+
+
+def _hexagon(m: re.Match, name: str):
+    from .magic import MagicPuzzle
+
+    return MagicPuzzle("hexagon", 3, "magic" if name == "magic-hexagon" else "dudeney", name=name)
+
+
+def _latin(squares: int, reduced: bool, lo: int):
+    def build(m: re.Match, name: str):
+        from .latin import LatinPuzzle
+
+        n = int(m.group(1)) if m.groups() else 4
+        diagonal = squares == 1 or bool(m.groups() and m.group(2)) or name == "court-cards"
+        return LatinPuzzle(n, squares=squares, diagonal=diagonal, reduced=reduced, name=name) if lo <= n <= 32 else None
+
+    return build
+
+
+def _eternity2(m: re.Match, name: str):
+    from .file_input import read_text
+    from .piece_text import parse_piece_text
+
+    p = parse_piece_text("16 16\n" + read_text(data_dir() / "eternity2" / "eternity2_pieces.txt"), name=name)
+    if name != "eternity2-free":
+        _e2_fixed(p, "I8" if name == "eternity2" else "all")
+    return p
+
+
+def _clue(m: re.Match, name: str):
+    from .file_input import read_text
+    from .piece_text import parse_piece_text
+
+    return parse_piece_text(read_text(data_dir() / "eternity2_clues" / f"{CLUES[int(m.group(1))]}.txt"), name=name)
+
+
+def _owen_a(m: re.Match, name: str):
+    from .file_input import read_text
+    from .piece_text import parse_piece_text
+
+    f = data_dir() / "owen_model_test_puzzles" / "puzzleA_6x6_decoded_from_jwortmann_docs_image.txt"
+    return parse_piece_text(read_text(f), name=name)
+
+
+def _brendan(m: re.Match, name: str):
     import numpy as np
 
+    from .edge import EdgePuzzle
+
+    w, h = int(m.group(1)), int(m.group(2))
+    f = data_dir() / "brendan_owen_set1" / f"pieces_{w:02d}x{h:02d}.txt"
+    if not f.exists():
+        return None
+    rows = _lines(f)
+    return EdgePuzzle(rows=h, cols=w, pieces=np.array(rows[1:], np.int64), name=f"brendan-{w}x{h}")
+
+
+def _meta(m: re.Match, name: str):
+    import numpy as np
+
+    from .edge import EdgePuzzle
+
+    n = int(m.group(1))
+    if n not in META:
+        return None
+    rows = _lines(data_dir() / "meta2010" / f"jwortmann_meta_{n}x{n}.txt")
+    # stored B L T R; ours is N E S W = T R B L
+    return EdgePuzzle(rows=n, cols=n, pieces=np.array([[t, r, b, l] for b, l, t, r in rows], np.int64), name=name)
+
+
+def _pentomino(m: re.Match, name: str):
+    from .polyform import PolyformPuzzle, PolyPiece
+
+    if m.group(1) not in PENTOMINO_BOXES:
+        return None
+    h, w = PENTOMINO_BOXES[m.group(1)]
+    region: list[Cell] = [(r, c) for r in range(h) for c in range(w)]
+    return PolyformPuzzle("square", region, [PolyPiece(k, v) for k, v in PENTOMINOES.items()], mirror=True, name=name)
+
+
+# Every built-in name, by the first pattern that matches it in full, and the builder that makes its puzzle
+# (None from a builder: a name of the right shape with no puzzle, such as queens-0).  One table, read once per
+# name: a load goes from here to the builder to the model, and the file readers it uses never call back.
+BUILDERS: list[tuple[re.Pattern, Callable[[re.Match, str], Any]]] = [
+    (re.compile(r"(queens|rooks)-(\d+)"), _queens),
+    (re.compile(r"magic-square-(\d+)"), _magic("square", 1, 12)),
+    (re.compile(r"rooks3d-(\d+)"), _magic("rooks3d", 1, 12)),
+    (re.compile(r"court-cards"), _latin(2, False, 4)),
+    (re.compile(r"magic-hexagon|dudeney-hexagon"), _hexagon),
+    (re.compile(r"latin-(\d+)-diagonal"), _latin(1, True, 1)),
+    (re.compile(r"officers-(\d+)(-diagonal)?"), _latin(2, True, 2)),
+    (re.compile(r"eternity2|eternity2-hints|eternity2-free"), _eternity2),
+    (re.compile(r"eternity2-corners-(\d{1,6})"), lambda m, name: _e2_corners(int(m.group(1)), name)),
+    (re.compile(r"eternity2-clue([1-4])"), _clue),
+    (re.compile(r"owen-a"), _owen_a),
+    (re.compile(r"brendan-0*(\d+)x0*(\d+)"), _brendan),
+    (re.compile(r"meta-(\d+)x\1"), _meta),
+    (re.compile(r"pentomino-(\d+x\d+)"), _pentomino),
+]
+
+
+@cache
+def _load(name: str):
+    """The built-in puzzle ``name``, or None: the tilings' names, then the table, then Eternity's regions."""
     tiling = tilings.load(name)
     if tiling is not None:
         return tiling
-    m = re.fullmatch(r"(queens|rooks)-(\d+)", name)
-    if m and 1 <= int(m.group(2)) <= 64:
-        from .queens import QueensPuzzle
-
-        return QueensPuzzle(int(m.group(2)), name=name, piece=m.group(1)[:-1])
-    m = re.fullmatch(r"magic-square-(\d+)", name)
-    if m and 1 <= int(m.group(1)) <= 12:
-        from .magic import MagicPuzzle
-
-        return MagicPuzzle("square", int(m.group(1)), name=name)
-    m = re.fullmatch(r"rooks3d-(\d+)", name)
-    if m and 1 <= int(m.group(1)) <= 12:
-        from .magic import MagicPuzzle
-
-        return MagicPuzzle("rooks3d", int(m.group(1)), name=name)
-    if name == "court-cards":
-        from .latin import LatinPuzzle
-
-        return LatinPuzzle(4, squares=2, diagonal=True, reduced=False, name=name)
-    if name in ("magic-hexagon", "dudeney-hexagon"):
-        from .magic import MagicPuzzle
-
-        return MagicPuzzle("hexagon", 3, "magic" if name == "magic-hexagon" else "dudeney", name=name)
-    m = re.fullmatch(r"latin-(\d+)-diagonal", name)
-    if m and 1 <= int(m.group(1)) <= 32:
-        from .latin import LatinPuzzle
-
-        return LatinPuzzle(int(m.group(1)), squares=1, diagonal=True, reduced=True, name=name)
-    m = re.fullmatch(r"officers-(\d+)(-diagonal)?", name)
-    if m and 2 <= int(m.group(1)) <= 32:
-        from .latin import LatinPuzzle
-
-        return LatinPuzzle(int(m.group(1)), squares=2, diagonal=bool(m.group(2)), reduced=True, name=name)
-    from .edge import EdgePuzzle
-    from .formats import parse_piece_text, read_text
-    from .polyform import PolyformPuzzle, PolyPiece
-
-    d = data_dir()
-    if name in ("eternity2", "eternity2-hints", "eternity2-free"):
-        p = parse_piece_text("16 16\n" + read_text(d / "eternity2" / "eternity2_pieces.txt"), name=name)
-        if name != "eternity2-free":
-            _e2_fixed(p, "I8" if name == "eternity2" else "all")
-        return p
-    m = re.fullmatch(r"eternity2-corners-(\d{1,6})", name)
-    if m:
-        return _e2_corners(int(m.group(1)), name)
-    m = re.fullmatch(r"eternity2-clue([1-4])", name)
-    if m:
-        k = int(m.group(1))
-        return parse_piece_text(read_text(d / "eternity2_clues" / f"{CLUES[k]}.txt"), name=name)
-    if name == "owen-a":
-        f = d / "owen_model_test_puzzles" / "puzzleA_6x6_decoded_from_jwortmann_docs_image.txt"
-        return parse_piece_text(read_text(f), name=name)
-    m = re.fullmatch(r"brendan-0*(\d+)x0*(\d+)", name)
-    if m:
-        w, h = int(m.group(1)), int(m.group(2))
-        f = d / "brendan_owen_set1" / f"pieces_{w:02d}x{h:02d}.txt"
-        if not f.exists():
-            return None
-        rows = _lines(f)
-        return EdgePuzzle(rows=h, cols=w, pieces=np.array(rows[1:], np.int64), name=f"brendan-{w}x{h}")
-    m = re.fullmatch(r"meta-(\d+)x\1", name)
-    if m and int(m.group(1)) in META:
-        n = int(m.group(1))
-        rows = _lines(d / "meta2010" / f"jwortmann_meta_{n}x{n}.txt")
-        # stored B L T R; ours is N E S W = T R B L
-        return EdgePuzzle(rows=n, cols=n, pieces=np.array([[t, r, b, l] for b, l, t, r in rows], np.int64), name=name)
-    m = re.fullmatch(r"pentomino-(\d+x\d+)", name)
-    if m and m.group(1) in PENTOMINO_BOXES:
-        h, w = PENTOMINO_BOXES[m.group(1)]
-        region: list[Cell] = [(r, c) for r in range(h) for c in range(w)]
-        pieces = [PolyPiece(k, v) for k, v in PENTOMINOES.items()]
-        return PolyformPuzzle("square", region, pieces, mirror=True, name=name)
+    for pattern, build in BUILDERS:
+        m = pattern.fullmatch(name)
+        if m:
+            return build(m, name)
     if name in eternity1.names():
         return eternity1.puzzle(name)
     return None

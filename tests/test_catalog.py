@@ -51,3 +51,37 @@ def test_sizes(name, cells):
 def test_meta_colour_split():
     s = catalog.load("meta-10x10").summary()
     assert (s["frame_colors"], s["inner_colors"]) == (4, 10)
+
+
+def test_a_built_in_load_goes_catalog_to_builder_to_model_with_no_way_back():
+    """Loading a built-in puzzle enters the catalog once and each file reader at most once per file it reads;
+    no reader ever calls back into the catalog (the name is resolved by one table of patterns to builders)."""
+    import sys
+
+    from puzzles import catalog
+
+    readers = ("puzzles.formats", "puzzles.file_input", "puzzles.piece_text")
+    for name in ("eternity2", "owen-a", "eternity2-clue1", "brendan-6x6", "meta-10x10", "queens-8", "pentomino-6x10"):
+        catalog._load.cache_clear()
+        stack: list[str] = []
+        back: list[str] = []
+        entered: dict[str, int] = {}
+
+        def prof(frame, event, arg, stack=stack, back=back, entered=entered):
+            mod = frame.f_globals.get("__name__", "")
+            if event == "call":
+                if mod == "puzzles.catalog" and any(m in readers for m in stack):
+                    back.append(frame.f_code.co_name)  # a reader below us on the stack called the catalog
+                if (mod in readers or mod == "puzzles.catalog") and (not stack or stack[-1] != mod):
+                    entered[mod] = entered.get(mod, 0) + 1
+                stack.append(mod)
+            elif event == "return" and stack:
+                stack.pop()
+
+        sys.setprofile(prof)
+        try:
+            catalog.load(name)
+        finally:
+            sys.setprofile(None)
+        assert back == [], (name, back)
+        assert "puzzles.formats" not in entered, (name, entered)  # a built-in never goes through the file reader
