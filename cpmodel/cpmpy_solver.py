@@ -21,6 +21,8 @@ import time
 import warnings
 from functools import cache
 
+from typing_extensions import override
+
 from puzzles.edge import EdgePuzzle
 from puzzles.errors import Unavailable, UsageError
 from puzzles.puzzle import EDGES, SCORED
@@ -173,12 +175,14 @@ class Cpmpy(SolverBase):
     name = "cpmpy"
     MODES = ("first", "count", "all", "best")
 
+    @override
     def engine(self) -> str:
         return self.opts.backend
 
     Options = CpmpyOptions
     opts: CpmpyOptions
 
+    @override
     @classmethod
     def here(cls) -> str:
         if extras.missing("engines"):
@@ -187,6 +191,7 @@ class Cpmpy(SolverBase):
         missing = [f"{b} (pip install {pkg})" for b, pkg in BACKENDS.items() if b not in have]
         return f"backends {', '.join(have) or 'none'}" + (f"; absent: {', '.join(missing)}" if missing else "")
 
+    @override
     def check(self, puzzle, mode: str) -> None:
         super().check(puzzle, mode)
         extras.require("engines", "solver cpmpy", "cpmpy")
@@ -200,10 +205,12 @@ class Cpmpy(SolverBase):
             raise UsageError("solver cpmpy: mode best uses the table model (the joins are scored)")
 
     def build(self, puzzle, mode: str):
+        """The CPMpy model of ``puzzle`` for ``mode``, its decoder and the multiplier of merged identical pieces."""
         if EDGES in puzzle.features and self.opts.model != "xcc":
             return _edge_model(puzzle, self.opts.identical == "merge", mode == "best")
         return _xcc_model(puzzle.to_xcc())
 
+    @override
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         import cpmpy as cp
         from cpmpy.solvers.solver_interface import ExitStatus, SolverInterface

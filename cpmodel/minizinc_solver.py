@@ -20,6 +20,8 @@ import warnings
 from datetime import timedelta
 from functools import cache
 
+from typing_extensions import override
+
 from puzzles.edge import EdgePuzzle
 from puzzles.errors import Unavailable, UsageError
 from puzzles.puzzle import EDGES
@@ -98,6 +100,7 @@ def xcc_mzn(xcc):
 
 
 def model_text(puzzle, merge: bool = True, best: bool = False, kind: str = "auto"):
+    """The MiniZinc model text of ``puzzle``, its decoder and the multiplier of merged identical pieces."""
     if EDGES in puzzle.features and kind != "xcc":
         return edge_mzn(puzzle, merge, best)
     return xcc_mzn(puzzle.to_xcc())
@@ -126,6 +129,7 @@ def installed() -> tuple[str, ...]:
 
 
 def check_backend(backend: str) -> None:
+    """Refuse a missing MiniZinc binary or a backend MiniZinc does not have here, in one line."""
     if shutil.which("minizinc") is None:
         raise Unavailable(f"solver minizinc: the minizinc binary is not installed or not on PATH ({INSTALL})")
     if backend not in installed():
@@ -152,12 +156,14 @@ class MiniZinc(SolverBase):
     name = "minizinc"
     MODES = ("first", "count", "all", "best")
 
+    @override
     def engine(self) -> str:
         return self.opts.backend
 
     Options = MiniZincOptions
     opts: MiniZincOptions
 
+    @override
     @classmethod
     def here(cls) -> str:
         if extras.missing("engines"):
@@ -166,6 +172,7 @@ class MiniZinc(SolverBase):
             return f"no minizinc binary ({INSTALL})"
         return f"MiniZinc solvers {', '.join(installed()) or 'none'}"
 
+    @override
     def check(self, puzzle, mode: str) -> None:
         super().check(puzzle, mode)
         extras.require("engines", "solver minizinc", "minizinc")
@@ -175,6 +182,7 @@ class MiniZinc(SolverBase):
         if mode == "best" and self.opts.model == "xcc":
             raise UsageError("solver minizinc: mode best uses the table model (the joins are scored)")
 
+    @override
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         import minizinc
 

@@ -35,6 +35,7 @@ from solving import past
 
 
 def xcc_model(xcc):
+    """The XCC form as a CP-SAT model: a Boolean a option, each primary item covered once, colours consistent."""
     m = cp_model.CpModel()
     x = [m.new_bool_var(f"o{k}") for k in range(xcc.n_options)]
     plain: dict[int, list] = defaultdict(list)
@@ -232,6 +233,7 @@ def _table_cells(m: cp_model.CpModel, p: EdgePuzzle, symmetry: bool):
 
 
 def table_model(p: EdgePuzzle, symmetry: bool = False):
+    """Edge matching as a CP-SAT table model: a piece-and-rotation tuple a cell, matching joins, each piece once."""
     m = cp_model.CpModel()
     P, _, COL, decode = _table_cells(m, p, symmetry)
     for cell, side, nb in p.joins():

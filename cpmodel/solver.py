@@ -13,6 +13,7 @@ from __future__ import annotations
 import time
 
 from ortools.sat.python import cp_model
+from typing_extensions import override
 
 from puzzles import formats
 from puzzles.edge import EdgePlacement, EdgePuzzle
@@ -129,6 +130,7 @@ class CpSat(SolverBase):
     TAKES = frozenset({EXACT_COVER, SUMS})
     MODES = ("first", "count", "all", "best")
 
+    @override
     def engine(self) -> str:
         return "ortools"
 
@@ -170,6 +172,7 @@ class CpSat(SolverBase):
             )
         return kind, *models.table_model(puzzle, sym), sym
 
+    @override
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         self.check(puzzle, mode)
         limits = limits or Limits()

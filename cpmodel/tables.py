@@ -68,6 +68,7 @@ class EdgeTable:
 
     @property
     def copies(self) -> list[int]:
+        """How many cells each kind of piece fills (its identical copies)."""
         return [len(k) for k in self.kinds]
 
     def decode(self, kind_of_cell: list[int], colours_of_cell: list[tuple[int, int, int, int]]) -> list[EdgePlacement]:
@@ -139,6 +140,7 @@ class XccRows:
 
 
 def xcc_rows(xcc) -> XccRows:
+    """The XCC form's options as rows of item indices, for the CP models' constraints."""
     by_item: dict[int, dict[int, list[int]]] = {}
     for k in range(xcc.n_options):
         for it, col in xcc.option(k):

@@ -70,6 +70,7 @@ def at_most_one(lits: list[int], enc: str, pool, out: list[list[int]]) -> None:
 
 
 def exactly_one(lits: list[int], enc: str, pool, out: list[list[int]]) -> None:
+    """Append to ``out`` the clauses that exactly one of ``lits`` is true, the at-most-one by encoding ``enc``."""
     out.append(list(lits))
     at_most_one(lits, enc, pool, out)
 

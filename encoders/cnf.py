@@ -38,6 +38,8 @@ from .amo import PYSAT, at_most_one, exactly_one
 
 @dataclass
 class Encoding:
+    """A puzzle's CNF: its clauses, its variables, and the decision variables that mean placements."""
+
     clauses: list[list[int]]
     n_vars: int
     decision: dict[int, Any]  # variable -> placement it means
@@ -48,10 +50,12 @@ class Encoding:
 
     @property
     def n_literals(self) -> int:
+        """The literals of all clauses (the CNF's size beside its clause count)."""
         return sum(len(c) for c in self.clauses)
 
 
 def xcc_cnf(xcc, amo: str = "seqcounter", colors: str = "pairs") -> Encoding:
+    """The XCC form as CNF: a variable a option, each primary item exactly once, colour clashes excluded."""
     n = xcc.n_options
     pool = IDPool(start_from=n + 1)
     out: list[list[int]] = []

@@ -19,6 +19,7 @@ import time
 from collections import defaultdict
 
 from pysat.solvers import Solver as PySatSolver
+from typing_extensions import override
 
 from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
@@ -105,6 +106,7 @@ class Cube(SolverBase):
     TAKES = frozenset({EDGES})
     CAN_SPLIT = True
 
+    @override
     def engine(self) -> str:
         return self.opts.backend
 
@@ -115,6 +117,7 @@ class Cube(SolverBase):
         """The direct CNF; ``deadline`` on ``time.perf_counter`` (``BuildLate`` once it has passed)."""
         return encode(puzzle, {**self.opts.as_dict(), "model": "direct", "colors": "pairs"}, deadline)
 
+    @override
     def solve(self, puzzle: EdgePuzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         self.check(puzzle, mode)
         o = self.opts
@@ -212,10 +215,12 @@ class Cube(SolverBase):
                 parts.append(oc.result)
         return parts
 
+    @override
     def split_parts(self, puzzle, depth: int) -> int:
         c = Cube({**self.opts.as_dict(), "depth": depth})
         return len(make_cubes(puzzle, c.encode(puzzle), c.opts.order, depth) or [])
 
+    @override
     def part_options(self, depth: int, part: int) -> dict:
         return {"depth": depth, "part": part, "jobs": 1}
 

@@ -22,6 +22,7 @@ from .cnf import Encoding
 
 
 def to_dimacs(puzzle, enc: Encoding, options: dict) -> str:
+    """The CNF in DIMACS, with comment lines that map its decision variables back to placements."""
     out = io.StringIO()
     opts = " ".join(f"{k}={v}" for k, v in sorted(options.items()))
     out.write(f"c eternity encoding {enc.model} {opts}\n")

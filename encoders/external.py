@@ -30,6 +30,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from typing_extensions import override
+
 from puzzles.errors import Unavailable, UsageError
 from solving import Evidence, Limits, Option, Opts, SolverBase, SolveResult, Status, enumerated
 from solving.tally import BogusModel, Tally
@@ -293,12 +295,14 @@ class External(SolverBase):
 
     name = "external"
 
+    @override
     def engine(self) -> str:
         return program(self.opts.cmd).rsplit("/", 1)[-1]
 
     Options = ExternalOptions
     opts: ExternalOptions
 
+    @override
     @classmethod
     def here(cls) -> str:
         found = installed()
@@ -308,6 +312,7 @@ class External(SolverBase):
             + f"; Debian packages: {', '.join(n for n in KNOWN if n not in WHEELS)})"
         )
 
+    @override
     def check(self, puzzle, mode: str) -> None:
         super().check(puzzle, mode)
         if self.opts.encoding:
@@ -316,6 +321,7 @@ class External(SolverBase):
             plugins.takes(self.opts.encoding, puzzle)
         probe(self.opts.cmd)
 
+    @override
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         self.check(puzzle, mode)
         limits = limits or Limits()

@@ -18,6 +18,8 @@ from __future__ import annotations
 import time
 from collections import defaultdict
 
+from typing_extensions import override
+
 from puzzles.edge import EdgePlacement, EdgePuzzle
 from puzzles.errors import UsageError
 from puzzles.puzzle import SCORED
@@ -76,12 +78,14 @@ class MaxSat(SolverBase):
     MODES = ("best",)
     TAKES = frozenset({SCORED})
 
+    @override
     def engine(self) -> str:
         return "rc2/" + self.opts.solver
 
     Options = MaxSatOptions
     opts: MaxSatOptions
 
+    @override
     def check(self, puzzle, mode: str) -> None:
         super().check(puzzle, mode)
         from pysat.solvers import SolverNames
@@ -93,6 +97,7 @@ class MaxSat(SolverBase):
                 f"(its solvers: {', '.join(sorted(kinds))}, or their short names such as g4, cd19)"
             )
 
+    @override
     def solve(self, puzzle, *, mode="best", limits: Limits | None = None, progress=None) -> SolveResult:
         from pysat.examples.rc2 import RC2
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from pysat.solvers import Solver as PySatSolver
 from pysat.solvers import SolverNames
+from typing_extensions import override
 
 from puzzles.errors import UsageError
 from puzzles.puzzle import EDGES, EXACT_COVER, SUMS
@@ -192,12 +193,14 @@ class Sat(SolverBase):
     name = "sat"
     TAKES = frozenset({EXACT_COVER, SUMS})
 
+    @override
     def engine(self) -> str:
         return self.opts.backend
 
     Options = SatOptions
     opts: SatOptions
 
+    @override
     def check(self, puzzle, mode: str) -> None:
         super().check(puzzle, mode)
         if self.opts.certify and self.opts.backend not in PROOF_BACKENDS:
@@ -210,6 +213,7 @@ class Sat(SolverBase):
 
             plugins.takes(self.opts.encoding, puzzle)
 
+    @override
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         self.check(puzzle, mode)
         limits = limits or Limits()

@@ -53,6 +53,7 @@ class TapeLanguage:
     mirrored: bool = False
 
     def as_json(self) -> dict:
+        """The language as JSON-ready fields (a certificate others can check)."""
         return {
             "delta": [list(r) for r in self.delta],
             "head": [[[sorted(s) for s in hb] for hb in hf] for hf in self.head],
@@ -63,6 +64,7 @@ class TapeLanguage:
 
     @classmethod
     def from_json(cls, d: dict) -> TapeLanguage:
+        """The language written by ``as_json``."""
         return cls(
             delta=tuple(tuple(int(x) for x in r) for r in d["delta"]),
             head=tuple(tuple(tuple(frozenset(s) for s in hb) for hb in hf) for hf in d["head"]),

@@ -1,3 +1,5 @@
+"""`python -m eternity`: the command line."""
+
 import sys
 
 from .cli import main

@@ -109,6 +109,7 @@ def _version() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The `eternity` command: parse ``argv``, run the subcommand, and map errors to exit statuses (module docstring)."""
     argv = sys.argv[1:] if argv is None else argv
     from puzzles.formats import whole_numbers
 

@@ -165,6 +165,7 @@ class ClusterLevels:
         self.levels_split = 0
 
     def __call__(self, board, first, score, hsh):
+        """Expand one level on the cluster's workers, as ``XCCBeamRun.expand`` does in one process."""
         n = len(score)
         if n < SMALL_FRONTIER or self.n_workers == 1 and n < 4 * SMALL_FRONTIER:
             return self.local(board, first, score, hsh)

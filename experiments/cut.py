@@ -25,6 +25,8 @@ RECUT_SHARE = 0.25  # a part above this share of a worker's mean load is cut aga
 
 @dataclass
 class CutReport:
+    """What a cut of a count into parts predicts: the parts, their balance over the workers, and the hours."""
+
     workers: int
     depth: int  # the first cut's depth
     parts: int  # parts after re-cutting (the first cut's when not re-cut)

@@ -20,6 +20,7 @@ import random
 from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from typing_extensions import override
 
 from puzzles import catalog, generate
 from puzzles.errors import InputError
@@ -130,6 +131,7 @@ class Range(_M):
     step: int = Field(1, ge=1, description="the step")
 
     def values(self) -> list[int]:
+        """The values of the range, ``start`` to ``stop`` by ``step``."""
         return list(range(self.start, self.stop + 1, self.step))
 
 
@@ -143,6 +145,7 @@ class Around(_M):
     critical: list[int] = Field(min_length=1, description="offsets from the critical point, rounded")
 
     def values(self, point: float) -> list[int]:
+        """The values around ``point``: its offsets added and rounded, each at least 1."""
         return sorted({round(point) + o for o in self.critical if round(point) + o >= 1})
 
 
@@ -211,6 +214,7 @@ class EdgeFamily(_Family):
             raise ValueError("unsat: boards with clues are not made unsolvable (give one or the other)")
         return self
 
+    @override
     def solvable(self, params: dict) -> bool | None:
         return not params.get("unsat")  # a planted solution, unless the board was made unsolvable
 
@@ -233,6 +237,7 @@ class EdgeFamily(_Family):
         return self.inner_colors.values(point)
 
     def points(self):
+        """The sweep's points: every combination of the axes' values."""
         sizes = itertools.product(*(_ints(getattr(self, k)) for k in ("rows", "cols", "frame_colors")))
         grid = [(rr, cc, ff, ii) for rr, cc, ff in sizes for ii in self._inner(rr, cc, ff)]
         for (r, c, f, i), clue in itertools.product(grid, self._shares()):
@@ -243,6 +248,7 @@ class EdgeFamily(_Family):
                 pt["unsat"] = True
             yield pt
 
+    @override
     def puzzles(self, seed: int, on_sample: OnSample = None, known: dict | None = None) -> Pairs:
         out = []
         for pt in self.points():
@@ -295,13 +301,16 @@ class PolyformFamily(_Family):
     instances: int = Field(1, ge=1, le=MAX_INSTANCES, description="puzzles a point, each from its own seed")
 
     def points(self):
+        """The sweep's points: every combination of the axes' values."""
         for r, c, k in itertools.product(_ints(self.rows), _ints(self.cols), _ints(self.size)):
             if (r * c) % k == 0:
                 yield {"rows": r, "cols": c, "size": k}
 
+    @override
     def solvable(self, params: dict) -> bool | None:
         return True  # the rectangle was cut into the pieces
 
+    @override
     def puzzles(self, seed: int, on_sample: OnSample = None, known: dict | None = None) -> Pairs:
         out = []
         for pt in self.points():
@@ -394,15 +403,18 @@ class PiecesFamily(_Family):
             base, sizes, self.critical_regions, derived_seed(seed, self.set), self.critical_probes, progress=progress
         )
 
+    @override
     def solvable(self, params: dict) -> bool | None:
         return True  # the pieces were cut from the region
 
+    @override
     def classify(self, params: dict) -> tuple[float | None, str] | None:
         from experiments.critical import classify_size, expected_solutions
 
         crit = params["critical_fit"]
         return expected_solutions(params["pieces"], crit), classify_size(params["pieces"], crit)
 
+    @override
     def puzzles(self, seed: int, on_sample: OnSample = None, known: dict | None = None) -> Pairs:
         from baseline.xcc.backtrack import random_prefix
         from puzzles.polyform import PolyformPuzzle, PolyPiece
@@ -449,9 +461,11 @@ class BuiltinFamily(_Family):
                 raise ValueError(f"unknown built-in puzzle {n!r}")
         return v
 
+    @override
     def solvable(self, params: dict) -> bool | None:
         return True if catalog.known_solution(params["builtin"]) is not None else None
 
+    @override
     def puzzles(self, seed: int, on_sample: OnSample = None, known: dict | None = None) -> Pairs:
         return [(catalog.load_builtin(n), {"builtin": n}) for n in self.names]
 
@@ -463,6 +477,7 @@ class FilesFamily(_Family):
     name: str = Field(description=_NAME)
     glob: str = Field(description="a glob pattern of puzzle files (JSON or community piece lists)")
 
+    @override
     def puzzles(self, seed: int, on_sample: OnSample = None, known: dict | None = None) -> Pairs:
         return [(read_puzzle(f), {"file": f}) for f in sorted(glob.glob(self.glob))]
 

@@ -26,6 +26,7 @@ from importlib.metadata import entry_points
 from typing import Any, Literal
 
 from pydantic import Field, field_validator
+from typing_extensions import override
 
 from puzzles.errors import Unavailable, UsageError
 
@@ -91,6 +92,7 @@ class PluginFamily(_Family):
         grids = [v if isinstance(v, list) else [v] for v in (self.params.get(k) for k in keys)]
         return [dict(zip(keys, combo)) for combo in itertools.product(*grids)]
 
+    @override
     def puzzles(self, seed: int, on_sample: OnSample = None, known: dict | None = None) -> Pairs:
         gen = load(self.family)
         out = []
@@ -100,6 +102,7 @@ class PluginFamily(_Family):
                 out.append((p, {**point, "plugin": self.family, "instance": i}))
         return out
 
+    @override
     def solvable(self, params: dict) -> bool | None:
         gen = load(self.family)
         ask = getattr(gen, "solvable", None)

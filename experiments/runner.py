@@ -39,6 +39,8 @@ from .worker import close_all, run_cell
 
 @dataclass
 class Instance:
+    """One instance of a run: its id (the puzzle's hash), family, name, kind, parameters and puzzle file."""
+
     id: str
     family: str
     name: str
@@ -78,6 +80,7 @@ def materialise(cfg: Config, on_sample=None, known: dict | None = None) -> list[
 
 
 def versions() -> str:
+    """The versions a result was made with (Python, numpy, numba, eternity), stored beside it."""
     import numba
     import numpy
 

@@ -213,6 +213,7 @@ class Ledger:
         return None if row is None else int(row[0])
 
     def keep_depth(self, depth: int) -> None:
+        """Record that the parts are cut at ``depth``: a resume with another depth is refused."""
         self.db.execute("INSERT OR IGNORE INTO meta VALUES ('depth', ?)", (str(depth),))
         self.db.commit()
 
@@ -250,6 +251,7 @@ class Ledger:
         return cur.rowcount == 1
 
     def close(self) -> None:
+        """Close the ledger's database."""
         self.db.close()
 
 

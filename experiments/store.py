@@ -150,6 +150,7 @@ class Store:
         self.db.commit()
 
     def add_instance(self, row: dict) -> None:
+        """Store an instance (once: a resumed run adds nothing)."""
         self.db.execute(
             "INSERT OR IGNORE INTO instances (id, experiment, family, name, kind, params, puzzle, estimate, class) "
             "VALUES (:id, :experiment, :family, :name, :kind, :params, :puzzle, :estimate, :class)",
@@ -157,6 +158,7 @@ class Store:
         )
 
     def commit(self) -> None:
+        """Commit what was added."""
         self.db.commit()
 
     def done_keys(self) -> set[str]:
@@ -165,6 +167,7 @@ class Store:
         return {k for (k,) in self.db.execute("SELECT key FROM results WHERE status IS NOT 'unavailable'")}
 
     def add_result(self, row: dict) -> None:
+        """Store a finished cell, committed at once; a stored cell is kept (an ``unavailable`` one is replaced)."""
         row = dict(row)
         row["count_exact"] = None
         row["optimal"] = None if row.get("optimal") is None else int(row["optimal"])
@@ -192,6 +195,7 @@ class Store:
         self.db.commit()
 
     def results(self) -> list[dict]:
+        """Every stored cell, with its instance's class, estimate, parameters and name; older schemas read as NULL."""
         cur = self.db.execute(
             "SELECT r.*, i.class AS class, i.estimate AS estimate, i.params AS params, i.name AS instance_name "
             "FROM results r LEFT JOIN instances i ON r.instance = i.id"
@@ -226,4 +230,5 @@ class Store:
         return out
 
     def close(self) -> None:
+        """Close the database."""
         self.db.close()

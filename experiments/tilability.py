@@ -31,6 +31,7 @@ from .store import Store
 def config_text(
     puzzle: str, k: int, excess: int, samples: int, seed: int, time_limit: float, regions: str = "last"
 ) -> str:
+    """The experiment config of a tilability fit: the excess-piece family and the exhausting solver."""
     stem = Path(puzzle).stem
     return f"""{MARK}: excess-piece exhausts for Selby's model
 name = {json.dumps("tilability-" + stem)}
@@ -198,6 +199,7 @@ def weights_document(
     regions: str = "last",
     data: Exhausts | None = None,
 ) -> dict:
+    """The weights file's document: the fitted weights, their errors and how they were fitted."""
     base = catalog.load(puzzle)
     f = res["fit"]
     return {
@@ -223,6 +225,7 @@ def weights_document(
 
 
 def plot_weights(doc: dict, output: str) -> None:
+    """Plot the fitted weights, piece by piece with their intervals, into ``output``."""
     import matplotlib
 
     matplotlib.use("Agg")

@@ -150,6 +150,7 @@ class WarmWorker:
 
     # ------------------------------------------------------------ one cell
     def run(self, spec: dict) -> dict:
+        """Run one cell in the warm child process and return its row (a replaced child on a crash or limit)."""
         row = _empty_row()
         t0 = time.perf_counter()
         try:
@@ -244,6 +245,7 @@ def _cpu() -> float:
 
 
 def main() -> int:
+    """A worker process's loop: read cells from stdin, write their rows to stdout."""
     proto = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)  # anything printed goes to stderr, never into the protocol
     from puzzles.formats import whole_numbers

@@ -49,6 +49,7 @@ def free_polyforms(grid: Grid, n: int, progress: Callable[[int, int], None] | No
 
 
 def count_free(grid: Grid, n: int) -> int:
+    """The free n-forms of ``grid`` (turned and flipped pieces identified), counted."""
     return len(free_polyforms(grid, n))
 
 

@@ -45,6 +45,7 @@ def walk(word: str) -> list[tuple[float, float]]:
 
 
 def polygon_area(pts) -> float:
+    """The area of a polygon given by its corners (the shoelace formula)."""
     return sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(pts, pts[1:] + pts[:1])) / 2
 
 
@@ -77,6 +78,7 @@ def cells_inside(pts) -> tuple[Cell, ...]:
 
 
 def word_cells(word: str) -> tuple[Cell, ...]:
+    """The drafter cells of a piece written as a word of moves."""
     return cells_inside(walk(word))
 
 
@@ -102,6 +104,7 @@ def tiles() -> dict[int, tuple[Cell, ...]]:
 
 
 def board_word() -> str:
+    """The word of moves that outlines Eternity's dodecagon board."""
     return _pairs("eternity1_board_boundary_word.txt")[0][0]
 
 
@@ -127,4 +130,5 @@ def puzzle(name: str) -> PolyformPuzzle | None:
 
 
 def names() -> list[str]:
+    """The names of Eternity's built-in puzzles: the board and its smaller regions."""
     return ["eternity1"] + [f"eternity1-{r}" for r in REGIONS if r != "serenity"] + ["serenity"]

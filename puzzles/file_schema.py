@@ -16,6 +16,8 @@ class _Strict(BaseModel):
 
 
 class FixedModel(_Strict):
+    """A fixed piece of an edge-matching file: its cell, piece and rotation."""
+
     cell: str
     piece: conint(ge=1)  # type: ignore[valid-type]
     rotation: conint(ge=0, le=3)  # type: ignore[valid-type]
@@ -35,6 +37,8 @@ Coord = conint(ge=-MAX_COORD, le=MAX_COORD)
 
 
 class EdgeModel(_Strict):
+    """An edge-matching puzzle file (format ``eternity/edge``)."""
+
     format: Literal["eternity/edge"]
     version: Literal[1]
     name: str = ""
@@ -45,16 +49,22 @@ class EdgeModel(_Strict):
 
 
 class PolyPieceModel(_Strict):
+    """A polyform piece: its name, cells and number of copies."""
+
     name: str = Field(min_length=1, pattern=r"^[A-Za-z0-9_.+\-]+$")
     cells: list[conlist(Coord, min_length=2, max_length=3)] = Field(min_length=1, max_length=10_000)  # type: ignore[valid-type]
     count: conint(ge=0, le=MAX_COPIES) = 1  # type: ignore[valid-type]  # 0: any number (a free supply)
 
 
 class RegionModel(_Strict):
+    """A polyform region: its cells."""
+
     cells: list[conlist(Coord, min_length=2, max_length=3)] = Field(min_length=1, max_length=MAX_REGION)  # type: ignore[valid-type]
 
 
 class PolyformModel(_Strict):
+    """A polyform puzzle file (format ``eternity/polyform``)."""
+
     format: Literal["eternity/polyform"]
     version: Literal[1]
     name: str = ""
@@ -65,6 +75,8 @@ class PolyformModel(_Strict):
 
 
 class QueensModel(_Strict):
+    """A queens puzzle file (format ``eternity/queens``)."""
+
     format: Literal["eternity/queens"]
     version: Literal[1]
     name: str = ""
@@ -73,6 +85,8 @@ class QueensModel(_Strict):
 
 
 class LatinModel(_Strict):
+    """A Latin-square puzzle file (format ``eternity/latin``)."""
+
     format: Literal["eternity/latin"]
     version: Literal[1]
     name: str = ""
@@ -83,6 +97,8 @@ class LatinModel(_Strict):
 
 
 class MagicModel(_Strict):
+    """A magic-figure puzzle file (format ``eternity/magic``)."""
+
     format: Literal["eternity/magic"]
     version: Literal[1]
     name: str = ""
@@ -97,18 +113,24 @@ PuzzleModel = Annotated[
 
 
 class EdgePlacementModel(_Strict):
+    """An edge-matching placement of a solution file: cell, piece, rotation."""
+
     cell: str
     piece: conint(ge=1)  # type: ignore[valid-type]
     rotation: conint(ge=0, le=3)  # type: ignore[valid-type]
 
 
 class PolyPlacementModel(_Strict):
+    """A polyform placement of a solution file: piece and cells."""
+
     piece: str
     copy_: conint(ge=1) = Field(default=1, alias="copy")  # type: ignore[valid-type]
     cells: list[conlist(int, min_length=2, max_length=3)] = Field(min_length=1)  # type: ignore[valid-type]
 
 
 class LatinPlacementModel(_Strict):
+    """A Latin-square placement of a solution file: square, row, column, symbol."""
+
     row: conint(ge=0)  # type: ignore[valid-type]
     col: conint(ge=0)  # type: ignore[valid-type]
     a: conint(ge=0)  # type: ignore[valid-type]
@@ -116,16 +138,22 @@ class LatinPlacementModel(_Strict):
 
 
 class MagicPlacementModel(_Strict):
+    """A magic-figure placement of a solution file: cell and value."""
+
     cell: conint(ge=0)  # type: ignore[valid-type]
     value: conint(ge=0)  # type: ignore[valid-type]
 
 
 class QueenPlacementModel(_Strict):
+    """A queen of a solution file: row and column."""
+
     row: conint(ge=0)  # type: ignore[valid-type]
     col: conint(ge=0)  # type: ignore[valid-type]
 
 
 class SolutionModel(_Strict):
+    """A solution file (format ``eternity/solution``): the puzzle's hash and the placements."""
+
     format: Literal["eternity/solution"]
     version: Literal[1]
     puzzle: str | None = None

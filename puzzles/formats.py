@@ -76,6 +76,7 @@ from .weights_file import _WeightsModel, read_weights, read_weights_and_sizes, w
 
 # ------------------------------------------------------------------- puzzles
 def puzzle_from_dict(data: Any, source: str = "<puzzle>"):
+    """A puzzle from a file's parsed JSON; ``InputError`` naming ``source``, the field and the problem."""
     if not isinstance(data, dict):
         raise InputError(source, None, "expected a JSON object at the top level")
     fmt = data.get("format")
@@ -159,6 +160,7 @@ def _poly_from_model(m: PolyformModel, source: str) -> PolyformPuzzle:
 
 
 def puzzle_to_dict(p) -> dict:
+    """A puzzle as the JSON of its file format (``puzzle_from_dict`` reads it back)."""
     if isinstance(p, EdgePuzzle):
         return {
             "format": "eternity/edge",
@@ -214,11 +216,13 @@ def read_puzzle(path: str | os.PathLike):
 
 
 def write_puzzle(p, path) -> None:
+    """Write a puzzle file, whole."""
     atomic_write(path, json.dumps(puzzle_to_dict(p), indent=1) + "\n")
 
 
 # ----------------------------------------------------------------- solutions
 def solution_to_dict(puzzle, placements) -> dict:
+    """A solution as the JSON of a solution file, naming its puzzle by hash."""
     out = []
     for pl in placements:
         if isinstance(puzzle, EdgePuzzle):
@@ -245,10 +249,12 @@ def solution_to_dict(puzzle, placements) -> dict:
 
 
 def write_solution(puzzle, placements, path) -> None:
+    """Write a solution file, whole."""
     atomic_write(path, json.dumps(solution_to_dict(puzzle, placements), indent=1) + "\n")
 
 
 def solution_from_dict(puzzle, data: Any, source: str = "<solution>") -> list:
+    """The placements of a solution file's JSON for ``puzzle``; ``InputError`` when it is another puzzle's or malformed."""
     if not isinstance(data, dict):
         raise InputError(source, None, "expected a JSON object at the top level")
     if data.get("format") != "eternity/solution":
@@ -298,6 +304,7 @@ def solution_from_dict(puzzle, data: Any, source: str = "<solution>") -> list:
 
 
 def read_solution(puzzle, path) -> list:
+    """The placements of the solution file ``path`` (JSON, or an e2.bucas.name URL) for ``puzzle``."""
     source = str(path)
     text = read_text(path)
     if isinstance(puzzle, EdgePuzzle) and "board_edges=" in text[:200_000]:

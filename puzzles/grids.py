@@ -51,6 +51,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 
+from typing_extensions import override
+
 from puzzles.errors import UsageError
 
 Cell = tuple[int, ...]
@@ -104,28 +106,35 @@ class Grid:
 
     # geometry, per grid
     def rotate(self, cell: Cell) -> Cell:
+        """The cell the grid's smallest turn takes ``cell`` to (a quarter turn on squares, a sixth on hexagons)."""
         raise NotImplementedError
 
     def mirror(self, cell: Cell) -> Cell:
+        """The mirror image of ``cell``."""
         raise NotImplementedError
 
     def neighbours(self, cell: Cell) -> list[Cell]:
+        """The cells that share a side with ``cell``."""
         raise NotImplementedError
 
     def polygon(self, cell: Cell) -> list[tuple[float, float]]:
+        """The corners of ``cell`` in the plane, for pictures."""
         raise NotImplementedError
 
     def units(self, cell: Cell) -> list[tuple[Cell, ...]]:
+        """The groups of cells counted as one unit of ``cell``'s area (a drafter's half-triangles; a cell alone elsewhere)."""
         return [(cell,)]
 
     # shared
     def normalize(self, cells: Iterable[Cell]) -> tuple[Cell, ...]:
+        """``cells`` moved to the grid's origin by a whole translation, sorted."""
         cells = list(cells)
         a0 = min(c[0] for c in cells)
         b0 = min(c[1] for c in cells)
         return tuple(sorted((c[0] - a0, c[1] - b0) + tuple(c[2:]) for c in cells))
 
     def translate(self, cells: Iterable[Cell], offset: Cell) -> tuple[Cell, ...]:
+        """``cells`` moved by ``offset``."""
         return tuple(sorted((c[0] + offset[0], c[1] + offset[1]) + tuple(c[2:]) for c in cells))
 
     def anchors(self, shape: tuple[Cell, ...], region: set[Cell]) -> Iterable[Cell]:
@@ -145,9 +154,11 @@ class Grid:
         return list(seen)
 
     def canonical(self, cells: Iterable[Cell], mirror: bool = True) -> tuple[Cell, ...]:
+        """The least of the normalised images of ``cells`` under the grid's turns (and mirror): one name a free form."""
         return min(self.orientations(cells, mirror))
 
     def centroid(self, cell: Cell) -> tuple[float, float]:
+        """The centre of ``cell`` in the plane."""
         poly = self.polygon(cell)
         return sum(x for x, _ in poly) / len(poly), sum(y for _, y in poly) / len(poly)
 
@@ -169,24 +180,31 @@ class Grid:
         return sizes
 
     def area(self, cell: Cell) -> float:
+        """The area of ``cell`` in the plane."""
         poly = self.polygon(cell)
         return abs(sum(x0 * y1 - x1 * y0 for (x0, y0), (x1, y1) in zip(poly, poly[1:] + poly[:1]))) / 2
 
 
 class SquareGrid(Grid):
+    """The square grid: cells (row, column)."""
+
     name = "square"
     n_rotations = 4
 
+    @override
     def rotate(self, c: Cell) -> Cell:
         return (c[1], -c[0])  # quarter turn clockwise as drawn
 
+    @override
     def mirror(self, c: Cell) -> Cell:
         return (c[0], -c[1])
 
+    @override
     def neighbours(self, cell: Cell) -> list[Cell]:
         r, c = cell
         return [(r - 1, c), (r, c + 1), (r + 1, c), (r, c - 1)]
 
+    @override
     def polygon(self, cell: Cell) -> list[tuple[float, float]]:
         r, c = cell
         return [(c, -r), (c + 1, -r), (c + 1, -r - 1), (c, -r - 1)]
@@ -209,18 +227,22 @@ class TriangleGrid(Grid):
         t = (x - 1) % 3
         return ((x - 1 - t) // 3, (y - 1 - t) // 3, t)
 
+    @override
     def rotate(self, c: Cell) -> Cell:
         return self._from3(*_rot60(*self._to3(c)))
 
+    @override
     def mirror(self, c: Cell) -> Cell:
         return self._from3(*_mirror0(*self._to3(c)))
 
+    @override
     def neighbours(self, cell: Cell) -> list[Cell]:
         a, b, t = cell
         if t == 0:
             return [(a, b - 1, 1), (a, b, 1), (a - 1, b, 1)]
         return [(a + 1, b, 0), (a, b + 1, 0), (a, b, 0)]
 
+    @override
     def polygon(self, cell: Cell) -> list[tuple[float, float]]:
         a, b, t = cell
         pts = [(a, b), (a + 1, b), (a, b + 1)] if t == 0 else [(a + 1, b), (a + 1, b + 1), (a, b + 1)]
@@ -228,19 +250,25 @@ class TriangleGrid(Grid):
 
 
 class HexagonGrid(Grid):
+    """The hexagonal grid: cells in axial coordinates."""
+
     name = "hexagon"
     n_rotations = 6
 
+    @override
     def rotate(self, c: Cell) -> Cell:
         return _rot60(*c)
 
+    @override
     def mirror(self, c: Cell) -> Cell:
         return _mirror0(*c)
 
+    @override
     def neighbours(self, cell: Cell) -> list[Cell]:
         q, r = cell
         return [(q + dq, r + dr) for dq, dr in HEX_STEPS]
 
+    @override
     def polygon(self, cell: Cell) -> list[tuple[float, float]]:
         x, y = _point(*cell)
         rad = 1 / S3
@@ -258,10 +286,12 @@ class DrafterGrid(Grid):
     unit_size = 3
     dims, types = 3, 12
 
+    @override
     def rotate(self, c: Cell) -> Cell:
         i, j, k = c
         return (-j, i + j, (k + 2) % 12)
 
+    @override
     def mirror(self, c: Cell) -> Cell:
         i, j, k = c
         return (i + j, -j, 11 - k)
@@ -276,13 +306,16 @@ class DrafterGrid(Grid):
 
     @staticmethod
     def across_median(c: Cell) -> Cell:
+        """The cell's mirror across the drafter's median."""
         i, j, k = c
         return (i, j, (k + 1) % 12 if k % 2 == 0 else (k - 1) % 12)
 
+    @override
     def neighbours(self, cell: Cell) -> list[Cell]:
         i, j, k = cell
         return [(i, j, (k - 1) % 12), self.far(cell), (i, j, (k + 1) % 12)]
 
+    @override
     def polygon(self, cell: Cell) -> list[tuple[float, float]]:
         i, j, k = cell
         vx, vy = _point(i, j)
@@ -300,6 +333,7 @@ class DrafterGrid(Grid):
             out.append(self.across_median(out[-1]) if step % 2 == 0 else self.far(out[-1]))
         return out
 
+    @override
     def units(self, cell: Cell) -> list[tuple[Cell, ...]]:
         ring = self.ring(cell)
         # the three half-triangles (three consecutive cells round the centre) holding ring[0]
@@ -320,6 +354,7 @@ GRIDS: dict[str, Grid] = {g.name: g for g in (SquareGrid(), TriangleGrid(), Hexa
 
 
 def get_grid(name: str) -> Grid:
+    """The grid named ``name`` (square, triangle, hexagon or drafter); ``KeyError`` otherwise."""
     try:
         return GRIDS[name]
     except KeyError:

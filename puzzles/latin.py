@@ -30,6 +30,8 @@ from .xcc import XCC, XCCBuilder
 
 
 class LatinPlacement(NamedTuple):
+    """A symbol in a Latin square: square, row, column and symbol."""
+
     row: int
     col: int
     a: int  # the symbol of the first square
@@ -38,6 +40,8 @@ class LatinPlacement(NamedTuple):
 
 @dataclass
 class LatinPuzzle:
+    """One or two orthogonal Latin squares of order n, optionally diagonal and reduced (first row fixed)."""
+
     n: int
     squares: int = 2
     diagonal: bool = False
@@ -66,6 +70,7 @@ class LatinPuzzle:
         return None, None
 
     def to_xcc(self) -> XCC:
+        """The puzzle as exact cover with colours."""
         n, two = self.n, self.squares == 2
         b = XCCBuilder()
         names = ["cell", "rowA", "colA"] + (["rowB", "colB", "pair"] if two else [])
@@ -93,6 +98,7 @@ class LatinPuzzle:
         return b.build()
 
     def canonical(self) -> dict:
+        """The fields that define the puzzle, for its hash."""
         return {
             "format": "eternity/latin",
             "n": self.n,
@@ -102,6 +108,7 @@ class LatinPuzzle:
         }
 
     def summary(self) -> dict:
+        """What `eternity info` shows of the puzzle."""
         return {
             "kind": "latin",
             "name": self.name,

@@ -33,16 +33,21 @@ HEX_DIRECTIONS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))  # axial, 
 
 
 class MagicPlacement(NamedTuple):
+    """A value in a cell of a magic figure."""
+
     cell: int
     value: int
 
 
 def hexagon_cells(radius: int = 2) -> list[tuple[int, int]]:
+    """The cells of the hexagon of ``radius``, in axial coordinates."""
     return [(q, r) for q in range(-radius, radius + 1) for r in range(-radius, radius + 1) if abs(q + r) <= radius]
 
 
 @dataclass
 class MagicPuzzle:
+    """A magic figure: a square, Adams's hexagon, or the 3-D rooks; values on cells, lines with one sum."""
+
     shape: str = "square"  # square, hexagon or rooks3d
     n: int = 4  # the square's side (the hexagon is Adams's 19 cells; rooks3d: the rooks on a line)
     rule: str = "magic"  # magic, or dudeney (hexagon: the twelve lines of three)
@@ -115,6 +120,7 @@ class MagicPuzzle:
 
     @property
     def values(self) -> range:
+        """The values the cells take."""
         return range(0, self.n + 1) if self.shape == "rooks3d" else range(1, len(self.cells) + 1)
 
     def to_xcc(self) -> XCC:
@@ -132,6 +138,7 @@ class MagicPuzzle:
         return b.build()
 
     def canonical(self) -> dict:
+        """The fields that define the puzzle, for its hash."""
         return {
             "format": "eternity/magic",
             "shape": self.shape,
@@ -140,6 +147,7 @@ class MagicPuzzle:
         }
 
     def summary(self) -> dict:
+        """What `eternity info` shows of the puzzle."""
         return {
             "kind": "magic",
             "name": self.name,

@@ -50,11 +50,17 @@ class Puzzle(Protocol):
     native_solver: ClassVar[str]
     name: str
 
-    def to_xcc(self) -> XCC: ...
+    def to_xcc(self) -> XCC:
+        """The puzzle as exact cover with colours: what every solver family can take."""
+        ...
 
-    def canonical(self) -> dict[str, Any]: ...
+    def canonical(self) -> dict[str, Any]:
+        """The fields that define the puzzle (its file's JSON), hashed to name it in solution files."""
+        ...
 
-    def summary(self) -> dict[str, Any]: ...
+    def summary(self) -> dict[str, Any]:
+        """What `eternity info` shows of the puzzle."""
+        ...
 
 
 def kinds() -> tuple[str, ...]:

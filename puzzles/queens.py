@@ -17,6 +17,8 @@ from .xcc import XCC, XCCBuilder
 
 
 class QueenPlacement(NamedTuple):
+    """A piece on the board: row and column."""
+
     row: int
     col: int
 
@@ -36,9 +38,11 @@ class QueensPuzzle:
 
     @property
     def diagonals(self) -> bool:
+        """Whether the pieces attack along diagonals (queens do, rooks do not)."""
         return self.piece == "queen"
 
     def to_xcc(self) -> XCC:
+        """The puzzle as exact cover with colours: rows and columns primary, diagonals secondary."""
         n = self.n
         b = XCCBuilder()
         for r in range(n):
@@ -57,7 +61,9 @@ class QueensPuzzle:
         return b.build()
 
     def canonical(self) -> dict:
+        """The fields that define the puzzle, for its hash."""
         return {"format": "eternity/queens", "n": self.n, **({"piece": self.piece} if self.piece != "queen" else {})}
 
     def summary(self) -> dict:
+        """What `eternity info` shows of the puzzle."""
         return {"kind": "queens", "name": self.name, "n": self.n, "piece": self.piece}

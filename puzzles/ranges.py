@@ -17,6 +17,7 @@ MAX_SIDE = 256  # the longest board side the file readers accept (and so the gen
 
 
 def describe(lo: float | None, hi: float | None) -> str:
+    """A range as help and errors write it: ``1..``, ``0..2``."""
     fmt = lambda v: "" if v is None else (f"{v:g}" if isinstance(v, float) else str(v))  # noqa: E731
     return f"{fmt(lo)}..{fmt(hi)}"
 
@@ -31,6 +32,7 @@ def violation(value: float, lo: float | None, hi: float | None) -> str | None:
 
 
 def in_range(what: str, value: float, lo: float | None = None, hi: float | None = None) -> float:
+    """``value``, or ``UsageError`` naming ``what`` when it is outside ``lo..hi`` or not finite."""
     problem = violation(value, lo, hi)
     if problem:
         raise UsageError(f"{what}: {problem}")

@@ -22,6 +22,7 @@ PALETTE = "#9a9a9a #f3c300 #875692 #f38400 #a1caf1 #be0032 #c2b280 #008856 #e68f
 
 
 def colour(k: int) -> str:
+    """The colour of edge colour ``k`` in pictures."""
     if k < len(PALETTE):
         return PALETTE[k]
     h = (k * 0.618033988749895) % 1.0
@@ -38,6 +39,7 @@ def _svg(width: float, height: float, body: list[str], title: str) -> str:
 
 
 def render(puzzle, placements=None, size: int = 40) -> str:
+    """An SVG picture of ``puzzle``, with ``placements`` when given."""
     if isinstance(puzzle, EdgePuzzle):
         return render_edge(puzzle, placements, size)
     if isinstance(puzzle, PolyformPuzzle):
@@ -52,6 +54,7 @@ def render(puzzle, placements=None, size: int = 40) -> str:
 
 
 def render_edge(p: EdgePuzzle, placements=None, size: int = 40) -> str:
+    """An SVG picture of an edge-matching board."""
     m = 28  # margin for the labels
     body: list[str] = []
     if placements is None:  # lay out the pieces themselves, in file order, as a sheet
@@ -105,6 +108,7 @@ def render_edge(p: EdgePuzzle, placements=None, size: int = 40) -> str:
 
 
 def render_polyform(p: PolyformPuzzle, placements=None, size: int = 24) -> str:
+    """An SVG picture of a polyform region and its pieces."""
     grid = p.grid
     owner = {}
     for k, pl in enumerate(placements or []):
@@ -172,6 +176,7 @@ def render_piece_sheet(p: PolyformPuzzle, size: int = 24, per_row: int = 12) -> 
 
 
 def render_queens(p: QueensPuzzle, placements=None, size: int = 32) -> str:
+    """An SVG picture of a queens board."""
     body = []
     for r in range(p.n):
         for c in range(p.n):

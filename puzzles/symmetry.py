@@ -38,6 +38,7 @@ def _edge_maps(p: EdgePuzzle):
 
 
 def edge_key(p: EdgePuzzle, placements, maps=None) -> tuple:
+    """A key of an edge-matching board equal for boards the board's symmetries map onto each other."""
     shown = {int(pl[0]): p.placed(int(pl[1]), int(pl[2])) for pl in placements}
     best = None
     for cell_map, shift in maps or _edge_maps(p):
@@ -65,6 +66,7 @@ def _poly_maps(p: PolyformPuzzle):
 
 
 def poly_key(p: PolyformPuzzle, placements, maps=None) -> tuple:
+    """A key of a polyform tiling equal for tilings the region's symmetries map onto each other."""
     best = None
     for t, off in maps or _poly_maps(p):
         cells = {}
@@ -78,6 +80,7 @@ def poly_key(p: PolyformPuzzle, placements, maps=None) -> tuple:
 
 
 def queens_key(p: QueensPuzzle, placements) -> tuple:
+    """A key of a queens placement equal for placements the square's symmetries map onto each other."""
     qs = [(int(a), int(b)) for a, b in placements]
     return min(tuple(sorted(t(r, c) for r, c in qs)) for t in square_symmetries(p.n))
 

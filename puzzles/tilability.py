@@ -289,6 +289,8 @@ def _groups(states: list[State]) -> dict:
 
 @dataclass
 class Fit:
+    """A fitted tilability model: the weights, their errors and the fit's statistics."""
+
     weights: np.ndarray  # l_i, centred
     m: float
     log_likelihood: float
@@ -353,6 +355,7 @@ def uniform_fit(states: list[State], n_pieces: int, per_state: bool = False) -> 
 
 
 def rank_correlation(x: np.ndarray, y: np.ndarray) -> float:
+    """Spearman's rank correlation of ``x`` and ``y``."""
     from scipy.stats import spearmanr
 
     r = spearmanr(x, y).statistic

@@ -16,6 +16,8 @@ from __future__ import annotations
 import os
 import time
 
+from typing_extensions import override
+
 from puzzles.errors import UsageError
 from puzzles.puzzle import EDGES, EXACT_COVER, GRID, SUMS
 
@@ -78,6 +80,7 @@ class Portfolio(SolverBase):
     opts: PortfolioOptions
 
     def members(self, puzzle) -> list[tuple[str, dict]]:
+        """The members to race on ``puzzle``: (solver name, options), the default portfolio unless ``members`` is set."""
         spec = self.opts.members
         if spec == "auto":
             pool = next(pool for feature, pool in AUTO.items() if feature in puzzle.features)
@@ -99,14 +102,17 @@ class Portfolio(SolverBase):
             out.append((f"{name}:{','.join(f'{k}={v}' for k, v in opts.items())}".rstrip(":"), s))
         return out
 
+    @override
     def check(self, puzzle, mode: str) -> None:
         super().check(puzzle, mode)
         self._solvers(puzzle, mode)
 
+    @override
     def warm(self, puzzle, mode: str) -> None:
         for _, s in self._solvers(puzzle, mode):
             s.warm(puzzle, mode)
 
+    @override
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         from .verified import solve_verified
 

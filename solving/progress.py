@@ -16,6 +16,7 @@ EVERY_S = 15.0
 
 
 def describe(info: dict) -> str:
+    """One progress report as a line of ``key value`` pairs."""
     return "  ".join(
         f"{k} {v:,}"
         if isinstance(v, int) and not isinstance(v, bool)
@@ -36,6 +37,7 @@ class LogLines:
         self.t0 = self.last = time.monotonic()
 
     def __call__(self, info: dict, force: bool = False) -> None:
+        """Write ``info`` as a line, at most every ``every`` seconds unless ``force``."""
         now = time.monotonic()
         if force or "score" in info or now - self.last >= self.every:
             self.last = now

@@ -276,6 +276,7 @@ class Repair:
         }
 
     def board(self, placements) -> tuple[np.ndarray, np.ndarray]:
+        """The repair's arrays of a board: the piece and the rotation at each cell."""
         pc = np.full(self.p.n_cells, -1, np.int64)
         rt = np.zeros(self.p.n_cells, np.int64)
         for pl in placements:
@@ -283,9 +284,11 @@ class Repair:
         return pc, rt
 
     def placements(self, pc, rt) -> list[EdgePlacement]:
+        """The board of the arrays ``pc`` (pieces) and ``rt`` (rotations) as placements, for the verifier."""
         return [EdgePlacement(c, int(pc[c]), int(rt[c])) for c in range(self.p.n_cells)]
 
     def score(self, pc, rt) -> int:
+        """The matching joins of the board ``pc``, ``rt``."""
         return int(_matched(pc, rt, self.col, self.nb))
 
     # ---------------------------------------------------------------- moves

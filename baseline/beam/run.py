@@ -168,6 +168,7 @@ class BeamRun(Snapshots, Schedule, BestMode):
     # -------------------------------------------------------------- states
     # A frontier (``Frontier``) holds one row a state.
     def root(self):
+        """The frontier of level 0: the one empty board (with the fixed pieces placed)."""
         p, n = self.p, self.n
         nc = self.n_col
         rem = np.zeros((1, 3 * nc), self.rdt)
@@ -305,6 +306,7 @@ class BeamRun(Snapshots, Schedule, BestMode):
         ]
 
     def expand(self, k, states, width, rng, force=False):
+        """Level ``k``'s children of ``states``, the best ``width`` kept (ties drawn by ``rng``); None when none lives."""
         parts = self._children_of(k, states, width, force)
         m = sum(len(p[0]) for p in parts)
         if m == 0:
@@ -345,6 +347,7 @@ class BeamRun(Snapshots, Schedule, BestMode):
         return Frontier(*self._materialise(k, states, sp, sc, sm), score), m
 
     def placements(self, row) -> list[EdgePlacement]:
+        """A frontier row as the board's placements, fixed pieces included."""
         tables = self.tables
         return [
             EdgePlacement(int(self.order[k]), int(tables.s_piece[row[k]]), int(tables.s_rot[row[k]]))

@@ -50,6 +50,7 @@ class Snapshots:
         return f"frontier{'' if self.job is None else self.job}"
 
     def save(self, d: Path, k: int, width: int, states) -> None:
+        """Write the frontier of level ``k`` into the checkpoint folder ``d``, sealed, whole or not at all."""
         cands, mis, score = states.cands, states.mis, states.score
         pieces = self.s_piece16[cands[:, :k]]  # narrow: a million states' copies stay small
         rots = self.s_rot8[cands[:, :k]]
@@ -67,6 +68,7 @@ class Snapshots:
         )
 
     def load(self, d: Path):
+        """The checkpointed frontier of folder ``d``: (level, width, states); refused when its seal or fingerprint differs."""
         z = checkpoint.load(d, self._frontier_name(), self.fingerprint())
         k = int(z["level"])
         pieces, rots = codec.unpack(z["packed"], k, self.p.n_pieces)

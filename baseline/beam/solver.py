@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import time
 
+from typing_extensions import override
+
 from baseline.beam.best import _window_shape
 from baseline.beam.options import BeamOptions
 from baseline.beam.run import BeamRun
@@ -57,6 +59,7 @@ class Beam(SolverBase):
         else:
             warmup.once(("beam", "xcc"), lambda: Beam({"width": 4}).solve(warmup.tiny_xcc_puzzle(), mode="first"))
 
+    @override
     def solve(self, puzzle: EdgePuzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         started = time.perf_counter()  # the tables' building counts against the time limit
         self.check(puzzle, mode)

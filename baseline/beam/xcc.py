@@ -252,6 +252,7 @@ class XCCBeamRun:
 
     # -------------------------------------------------------------- checkpoints
     def fingerprint(self) -> str:
+        """What a checkpoint of this search must match to be resumed: the puzzle and the options that shape the search."""
         keep = fingerprint_options(OPTIONS, self.o)
         keep["_state"] = "bitset"  # the frontier's rows are the poly engine's item bitsets
         h = hashlib.sha256(

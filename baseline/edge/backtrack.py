@@ -24,6 +24,7 @@ from __future__ import annotations
 import time
 
 import numpy as np
+from typing_extensions import override
 
 from baseline.edge import generated_cache, generated_source, generated_tables
 from baseline.edge.kernels import run, run_best, run_static
@@ -152,9 +153,11 @@ class EdgeBacktrack(SolverBase):
     Options = EdgeBacktrackOptions
     opts: EdgeBacktrackOptions
 
+    @override
     def split_parts(self, puzzle, depth: int) -> int:
         return len(prefixes(puzzle, depth))
 
+    @override
     def part_options(self, depth: int, part: int) -> dict:
         return {"split_depth": depth, "part": part}
 
@@ -165,6 +168,7 @@ class EdgeBacktrack(SolverBase):
         deeper = prefixes(puzzle, depth + 1) if len(prefix_cells(puzzle, depth + 1)) > depth else []
         return [j for j, q in enumerate(deeper) if q[:depth] == pre]
 
+    @override
     def check(self, puzzle, mode: str) -> None:
         super().check(puzzle, mode)
         if self.opts.slips and mode != "best":
@@ -185,6 +189,7 @@ class EdgeBacktrack(SolverBase):
             ),
         )
 
+    @override
     def solve(self, puzzle: EdgePuzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         self.check(puzzle, mode)
         o = self.opts
@@ -420,6 +425,7 @@ class EdgeSearch:
         self.best = True
 
     def step(self, budget: int, stop_on_solution: bool) -> int:
+        """Search at most ``budget`` placements; returns the kernel's state code (a solution, done, or the budget spent)."""
         t = self.t
         if self.best:
             return run_best(self.p.n_cells, t.static_arrays(), self.avail, self.cur, self.end, self.pas, self.mis,

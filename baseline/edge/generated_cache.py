@@ -154,6 +154,8 @@ def _discard(d: Path, name: str) -> None:
 
 
 class Compiled(NamedTuple):
+    """A generated kernel, its module's name and the seconds its loading or compiling took in this process."""
+
     kernel: object
     name: str  # the module's name: kernel_<hash>
     seconds: float  # time spent loading or compiling it in this process (0 once loaded)

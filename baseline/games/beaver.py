@@ -235,6 +235,7 @@ def run_machine(cards, steps: int = 1000) -> dict:
 
 
 def machines(n: int) -> int:
+    """How many machines of ``n`` cards there are (the survey's universe)."""
     return (4 * (n + 1)) ** (2 * n)
 
 

@@ -50,6 +50,7 @@ class BoundaryTables(NamedTuple):
 
     @property
     def nbytes(self) -> int:
+        """The memory the tables hold, in bytes."""
         return int(self.win.nbytes + self.tid.nbytes + self.tab.nbytes + self.inv_ptr.nbytes + self.inv_idx.nbytes)
 
     def share_fillable(self) -> float:

@@ -65,6 +65,7 @@ class PolyWork(NamedTuple):
 
 @njit(cache=True)
 def seed_rng(seed):
+    """Seed numba's random generator (the kernels' random tie-breaks), which Python's seed does not reach."""
     np.random.seed(seed)
 
 

@@ -31,6 +31,7 @@ def seal(arrays: dict) -> str:
 
 
 def save(d: Path, name: str, **arrays) -> None:
+    """Write the arrays as ``d/name.npz`` with their seal, atomically."""
     d.mkdir(parents=True, exist_ok=True)
     tmp = d / f"{name}.tmp.npz"
     arrays = {k: np.asarray(v) for k, v in arrays.items()}
@@ -47,6 +48,7 @@ def save(d: Path, name: str, **arrays) -> None:
 
 
 def load(d: Path, name: str, fingerprint: str) -> dict:
+    """The arrays of ``d/name.npz``; ``UsageError`` when the seal does not hold or the fingerprint is another search's."""
     f = d / f"{name}.npz"
     if not f.exists():
         raise UsageError(f"resume: {f}: no snapshot there")

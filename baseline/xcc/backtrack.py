@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from typing_extensions import override
 
 from baseline.poly import engine as poly
 from baseline.poly.tables import DEFAULT_SWEEP
@@ -110,6 +111,7 @@ class Backtrack(SolverBase):
     opts: BacktrackOptions
     MODES = ("first", "count", "all", "sample")
 
+    @override
     def check(self, puzzle, mode: str) -> None:
         super().check(puzzle, mode)
         o = self.opts
@@ -143,6 +145,7 @@ class Backtrack(SolverBase):
 
         warmup.once("backtrack", run)
 
+    @override
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         self.check(puzzle, mode)
         o = self.opts
@@ -219,9 +222,11 @@ class Backtrack(SolverBase):
             {"nodes": spent, "restarts": run - 1, "build_s": build_s, "time_s": time.perf_counter() - t1},
         )
 
+    @override
     def split_parts(self, puzzle, depth: int) -> int:
         return len(split(puzzle.to_xcc(), depth))
 
+    @override
     def part_options(self, depth: int, part: int) -> dict:
         return {"split_depth": depth, "part": part}
 

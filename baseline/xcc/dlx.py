@@ -186,6 +186,7 @@ def _unpurify(p, TOP, UL, DL, COLOR, LEN):
 
 @njit(cache=True)
 def seed_rng(seed):
+    """Seed numba's random generator (the kernels' random tie-breaks), which Python's seed does not reach."""
     np.random.seed(seed)
 
 

@@ -352,13 +352,16 @@ class MemoSearch:
 
     @property
     def nodes(self) -> int:
+        """Search nodes so far."""
         return int(self.st[NODES])
 
     @property
     def diagram_nodes(self) -> int:
+        """Nodes of the diagram of solutions built so far."""
         return int(self.ms[N_NODES])
 
     def stats(self) -> dict:
+        """What the search measured, for the result's stats."""
         ms = self.ms
         return {
             "diagram_nodes": int(ms[N_NODES]),
@@ -370,6 +373,7 @@ class MemoSearch:
         }
 
     def step(self, budget: int) -> int:
+        """Search at most ``budget`` nodes; returns the kernel's state code."""
         while True:
             problem = (self.M, self.CONF, self.PI, self.SM, self.lo, self.hi)
             path = (self.Lst, self.Ust, self.Sst, self.item, self.pos, self.opt, self.chain, self.hsh)

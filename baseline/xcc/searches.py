@@ -7,6 +7,7 @@ import hashlib
 from pathlib import Path
 
 import numpy as np
+from typing_extensions import override
 
 from baseline.poly import engine as poly
 from baseline.poly import tables as poly_tables
@@ -106,6 +107,7 @@ class DLXSearch(_Search):
         self.chosen = np.zeros(depth, np.int32)
         self._start(depth, seed)
 
+    @override
     def step(self, budget: int, stop_on_solution: bool, split_depth: int = -1) -> int:
         links = (self.TOP, self.UL, self.DL, self.COLOR, self.LEN, self.LL, self.RL)
         path = (self.x, self.chosen, self.st, self.prof)
@@ -135,11 +137,13 @@ class BitsetSearch(_Search):
         self.pos = np.zeros(depth, np.int64)
         self._start(depth, seed)
 
+    @override
     def step(self, budget: int, stop_on_solution: bool, split_depth: int = -1) -> int:
         problem = (self.M, self.CONF, self.PI, self.lo, self.hi)
         path = (self.Lst, self.Ust, self.item, self.pos, self.st, self.prof)
         return bitset.run(*problem, *path, budget, stop_on_solution, split_depth, self.randomize)
 
+    @override
     def current_options(self) -> list[int]:
         return [int(k) - 1 for k in self.pos[: int(self.st[LEVEL])]]
 
@@ -206,6 +210,7 @@ class PolySearch(_Search):
         self.wit[:] = -1
         self.uses[:] = 0
 
+    @override
     def step(self, budget: int, stop_on_solution: bool, split_depth: int = -1) -> int:
         a = self.a
         work = poly.PolyWork(
@@ -217,6 +222,7 @@ class PolySearch(_Search):
         return poly.run(a, self.sites, work, area, self.st, self.prof, budget, stop_on_solution, split_depth,
                         self.randomize, self.recon, self.recon_sites)  # fmt: skip
 
+    @override
     def current_options(self) -> list[int]:
         return [int(o) for o in self.chosen[: int(self.st[LEVEL])]]
 

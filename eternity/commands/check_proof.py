@@ -9,6 +9,7 @@ from puzzles.ranges import arg
 
 
 def cmd_check_proof(a) -> int:
+    """Run `eternity check-proof` with the parsed arguments ``a``; returns the exit status."""
     from puzzles.formats import read_text
     from puzzles.proofs import zk
 
@@ -30,6 +31,7 @@ def cmd_check_proof(a) -> int:
 
 
 def add(sub) -> None:
+    """Declare `eternity check-proof` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser(
         "check-proof",
         help="check a zero-knowledge proof (exit 0 checks, 1 does not or is too weak, 2 bad input)",

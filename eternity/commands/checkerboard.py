@@ -11,6 +11,7 @@ LIMITS = {"queens": (16, 18), "rooks3d": (6, 24), "halves": (9, 11)}  # default 
 
 
 def cmd_checkerboard(a) -> int:
+    """Run `eternity checkerboard` with the parsed arguments ``a``; returns the exit status."""
     default, top = LIMITS[a.name]
     n_max = default if a.max is None else a.max
     if n_max > top:
@@ -96,6 +97,7 @@ def _rooks3d(a, n_max: int) -> int:
 
 
 def add(sub) -> None:
+    """Declare `eternity checkerboard` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser(
         "checkerboard",
         help="seed 003's checkerboard counts: the queens' distinct patterns, the 3-D rooks, McCarthy's halves",

@@ -9,6 +9,7 @@ from puzzles.errors import InputError
 
 
 def cmd_commit(a) -> int:
+    """Run `eternity commit` with the parsed arguments ``a``; returns the exit status."""
     from puzzles.proofs import split
 
     p, ph = _load(a)
@@ -25,6 +26,7 @@ def cmd_commit(a) -> int:
 
 
 def add(sub) -> None:
+    """Declare `eternity commit` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser(
         "commit",
         help="Selby's split: commit to both halves of a solution (publish the file)",

@@ -14,6 +14,7 @@ def _about(path) -> str:
 
 
 def cmd_configs(a) -> int:
+    """Run `eternity configs` with the parsed arguments ``a``; returns the exit status."""
     from experiments.config import shipped
 
     found = shipped()
@@ -30,6 +31,7 @@ def cmd_configs(a) -> int:
 
 
 def add(sub) -> None:
+    """Declare `eternity configs` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser("configs", help="the experiment configs shipped with the package (`eternity run NAME`)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_configs)

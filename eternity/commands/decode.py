@@ -6,6 +6,7 @@ from eternity.commands.common import EXIT_INVALID, EXIT_OK
 
 
 def cmd_decode(a) -> int:
+    """Run `eternity decode` with the parsed arguments ``a``; returns the exit status."""
     from encoders.dimacs import decode
     from puzzles import catalog, formats
     from puzzles.verify import verify
@@ -22,6 +23,7 @@ def cmd_decode(a) -> int:
 
 
 def add(sub) -> None:
+    """Declare `eternity decode` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser("decode", help="turn an external SAT solver's model of an exported CNF into a solution")
     s.add_argument("puzzle")
     s.add_argument("--from", required=True, metavar="FILE.cnf")

@@ -12,6 +12,7 @@ MAX_SIZE = {"square": 11, "triangle": 12, "hexagon": 10, "drafter": 8}
 
 
 def cmd_enumerate(a) -> int:
+    """Run `eternity enumerate` with the parsed arguments ``a``; returns the exit status."""
     from puzzles.enumeration import free_polyforms, has_hole
     from puzzles.grids import get_grid
 
@@ -42,6 +43,7 @@ def cmd_enumerate(a) -> int:
 
 
 def add(sub) -> None:
+    """Declare `eternity enumerate` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser("enumerate", help="count the free polyforms of a grid (the check of its geometry)")
     s.add_argument("grid", help="square, triangle, hexagon or drafter")
     s.add_argument("--size", type=arg(int, 1, 12), required=True, help="units: cells, or drafters on the drafter grid")

@@ -14,6 +14,7 @@ from puzzles.ranges import arg
 
 
 def cmd_estimate(a) -> int:
+    """Run `eternity estimate` with the parsed arguments ``a``; returns the exit status."""
     from puzzles import catalog, estimate, formats
     from puzzles.orders import search_order
 
@@ -447,6 +448,7 @@ def _critical(a) -> int:
 
 
 def add(sub) -> None:
+    """Declare `eternity estimate` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser(
         "estimate",
         help="expected solutions and search-tree size: Owen's model (edge matching), Knuth's probes (polyforms)",

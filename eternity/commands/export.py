@@ -10,6 +10,7 @@ from puzzles.puzzle import SCORED
 
 
 def cmd_export(a) -> int:
+    """Run `eternity export` with the parsed arguments ``a``; returns the exit status."""
     from puzzles import catalog, formats
 
     p = catalog.load(a.puzzle)
@@ -63,6 +64,7 @@ def cmd_export(a) -> int:
 
 
 def add(sub) -> None:
+    """Declare `eternity export` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser("export", help="write a puzzle in another format")
     s.add_argument("puzzle")
     s.add_argument(

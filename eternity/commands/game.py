@@ -11,6 +11,7 @@ MISERE_MAX = 60  # the misere search's default reach, and its largest (heaps of 
 
 
 def cmd_game(a) -> int:
+    """Run `eternity game` with the parsed arguments ``a``; returns the exit status."""
     if a.name != "maharajah" and a.men is not None:
         raise UsageError(f"game {a.name}: --men is the Maharajah's")
     if a.name == "snakes":
@@ -231,6 +232,7 @@ def _snakes(a) -> int:
 
 
 def add(sub) -> None:
+    """Declare `eternity game` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser(
         "game",
         help="the chapter's games solved exactly: Grundy's game, snakes and ladders, the Busy Beaver, fox and geese, "

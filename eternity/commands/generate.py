@@ -29,6 +29,7 @@ def _memory_check(cells: int) -> None:
 
 
 def cmd_generate(a) -> int:
+    """Run `eternity generate` with the parsed arguments ``a``; returns the exit status."""
     from puzzles import formats, generate
 
     if a.rows and a.cols:
@@ -83,6 +84,7 @@ def _region_puzzle(a):
 
 
 def add(sub) -> None:
+    """Declare `eternity generate` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser("generate", help="instances with a planted solution")
     gsub = s.add_subparsers(dest="family", required=True, parser_class=_Parser)
     g = gsub.add_parser("edge", help="an edge-matching board with a planted solution")

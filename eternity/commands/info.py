@@ -7,6 +7,7 @@ from puzzles.puzzle import EDGES
 
 
 def cmd_info(a) -> int:
+    """Run `eternity info` with the parsed arguments ``a``; returns the exit status."""
     from puzzles import catalog, formats
 
     p = catalog.load(a.puzzle)
@@ -51,6 +52,7 @@ def _shown(v):
 
 
 def add(sub) -> None:
+    """Declare `eternity info` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser("info", help="sizes, pieces, colours of a puzzle")
     s.add_argument("puzzle")
     s.add_argument("--json", action="store_true")

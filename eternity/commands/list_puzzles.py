@@ -7,6 +7,7 @@ from eternity.commands.common import _out
 
 # ------------------------------------------------------------------ commands
 def cmd_list(a) -> int:
+    """Run `eternity list` with the parsed arguments ``a``; returns the exit status."""
     from rich.console import Console
     from rich.table import Table
 
@@ -24,6 +25,7 @@ def cmd_list(a) -> int:
 
 
 def add(sub) -> None:
+    """Declare `eternity list` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser("list", help="built-in puzzles")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_list)

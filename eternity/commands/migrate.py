@@ -12,6 +12,7 @@ from eternity.commands.common import _db
 
 
 def cmd_migrate(a) -> int:
+    """Run `eternity migrate` with the parsed arguments ``a``; returns the exit status."""
     from experiments.store import ADDED, Store, read_only
 
     db = _db(a.db)
@@ -27,6 +28,7 @@ def cmd_migrate(a) -> int:
 
 
 def add(sub) -> None:
+    """Declare `eternity migrate` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser("migrate", help="bring a results database of an older version to the current schema")
     s.add_argument("db")
     s.set_defaults(func=cmd_migrate)

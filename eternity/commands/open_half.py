@@ -14,6 +14,7 @@ def _json_file(path: str):
 
 
 def cmd_open(a) -> int:
+    """Run `eternity open` with the parsed arguments ``a``; returns the exit status."""
     from puzzles.proofs import split
 
     p, ph = _load(a)
@@ -26,6 +27,7 @@ def cmd_open(a) -> int:
 
 
 def add(sub) -> None:
+    """Declare `eternity open` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser(
         "open",
         help="Selby's split: open the half a challenger names",

@@ -7,6 +7,7 @@ from eternity.commands.table import CLOCK_NAMES
 
 
 def cmd_plot(a) -> int:
+    """Run `eternity plot` with the parsed arguments ``a``; returns the exit status."""
     from experiments.plots import plot
 
     plot(_db(a.db), a.kind, a.output, a.clock)
@@ -15,6 +16,7 @@ def cmd_plot(a) -> int:
 
 
 def add(sub) -> None:
+    """Declare `eternity plot` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser("plot", help="cactus, hardness, phase, clues, poly-phase or map plot from a results database")
     s.add_argument("db")
     s.add_argument(

@@ -11,6 +11,7 @@ from puzzles.ranges import arg
 
 
 def cmd_prove(a) -> int:
+    """Run `eternity prove` with the parsed arguments ``a``; returns the exit status."""
     from puzzles.proofs import zk
 
     p, ph = _load(a)
@@ -45,6 +46,7 @@ def cmd_prove(a) -> int:
 
 
 def add(sub) -> None:
+    """Declare `eternity prove` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser(
         "prove",
         help="a zero-knowledge proof of a solution (or of a score), without showing it",

@@ -7,6 +7,7 @@ from puzzles.puzzle import EDGES
 
 
 def cmd_render(a) -> int:
+    """Run `eternity render` with the parsed arguments ``a``; returns the exit status."""
     from puzzles import catalog, formats
     from puzzles.render import render
 
@@ -29,6 +30,7 @@ def cmd_render(a) -> int:
 
 
 def add(sub) -> None:
+    """Declare `eternity render` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser("render", help="SVG picture of a puzzle or a solution")
     s.add_argument("puzzle")
     s.add_argument("solution", nargs="?")

@@ -10,6 +10,7 @@ from puzzles.ranges import arg
 
 
 def cmd_run(a) -> int:
+    """Run `eternity run` with the parsed arguments ``a``; returns the exit status."""
     from experiments.runner import run
 
     db = a.db or str(Path("results") / (Path(a.config).stem + ".sqlite"))
@@ -40,6 +41,7 @@ def cmd_run(a) -> int:
 
 
 def add(sub) -> None:
+    """Declare `eternity run` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser("run", help="run an experiment config (TOML)")
     s.add_argument("config")
     s.add_argument("--db", help="SQLite results file (default results/CONFIG.sqlite)")

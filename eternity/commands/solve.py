@@ -13,6 +13,7 @@ from puzzles.ranges import arg
 
 
 def cmd_solve(a) -> int:
+    """Run `eternity solve` with the parsed arguments ``a``; returns the exit status."""
     import solving
     from puzzles import catalog
 
@@ -247,6 +248,7 @@ def _solve_on_dask(a, p, name: str, opts: dict) -> int:
 
 
 def add(sub) -> None:
+    """Declare `eternity solve` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser("solve", help="solve a puzzle with a registered solver")
     s.add_argument("puzzle")
     s.add_argument("--solver")

@@ -10,6 +10,7 @@ from puzzles.errors import UsageError
 
 
 def cmd_solvers(a) -> int:
+    """Run `eternity solvers` with the parsed arguments ``a``; returns the exit status."""
     from rich.console import Console
 
     import solving
@@ -78,6 +79,7 @@ def cmd_solvers(a) -> int:
 
 
 def add(sub) -> None:
+    """Declare `eternity solvers` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser("solvers", help="registered solvers: modes, puzzle kinds and options")
     s.add_argument("name", nargs="?", help="one solver: its options in full")
     s.add_argument("--json", action="store_true", help="everything, as JSON")

@@ -11,6 +11,7 @@ CLOCK_NAMES = ("solve", "search", "total")  # experiments.report.CLOCKS, without
 
 
 def cmd_table(a) -> int:
+    """Run `eternity table` with the parsed arguments ``a``; returns the exit status."""
     from experiments.report import experiments_in, table, time_limits_in
 
     db = _db(a.db)
@@ -38,6 +39,7 @@ def cmd_table(a) -> int:
 
 
 def add(sub) -> None:
+    """Declare `eternity table` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser("table", help="benchmark table from a results database")
     s.add_argument("db")
     s.add_argument(

@@ -13,7 +13,7 @@ SAMPLES = 400  # the default data size: split-half above 0.8 on generated puzzle
 
 
 def cmd_tilability(a) -> int:
-
+    """Run `eternity tilability` with the parsed arguments ``a``; returns the exit status."""
     from experiments import tilability as T
     from puzzles import catalog
 
@@ -153,6 +153,7 @@ def _sizes(a, base) -> int:
 
 
 def add(sub) -> None:
+    """Declare `eternity tilability` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser("tilability", help="fit Selby's piece weights from excess-piece exhausts")
     s.add_argument("puzzle", help="a polyform puzzle (built-in, e.g. eternity1-boat, or a file)")
     s.add_argument(

@@ -7,6 +7,7 @@ from puzzles.ranges import arg
 
 
 def cmd_verify(a) -> int:
+    """Run `eternity verify` with the parsed arguments ``a``; returns the exit status."""
     from puzzles import catalog, formats
     from puzzles.verify import verify
 
@@ -71,6 +72,7 @@ def _verify_half(a, p, ph) -> int:
 
 
 def add(sub) -> None:
+    """Declare `eternity verify` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser("verify", help="check a solution (exit 1 when invalid)")
     s.add_argument("puzzle")
     s.add_argument("solution")

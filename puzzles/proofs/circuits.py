@@ -59,6 +59,8 @@ def _g(t, a: int, s: int, mul, add_const):
 
 
 class EdgeStatement:
+    """The statement "I hold a solution of this edge-matching puzzle" as an arithmetic circuit."""
+
     kind = "edge"
 
     def __init__(self, puzzle: EdgePuzzle, score: int | None = None):
@@ -85,6 +87,7 @@ class EdgeStatement:
             raise UsageError(f"prove: {self.n_in:,} witness values (the most is {MAX_WITNESS:,})")
 
     def witness(self, placements) -> np.ndarray:
+        """The prover's secret inputs of the circuit, from a solution's placements."""
         w = np.zeros(self.n_in, np.uint64)
         board = {int(pl[0]): (int(pl[1]), int(pl[2])) for pl in placements}
         for x in range(self.n):
@@ -98,6 +101,7 @@ class EdgeStatement:
         return w
 
     def circuit(self, eng, x: np.ndarray, a: int, r: int, s: int) -> None:
+        """Evaluate the statement's circuit on the engine ``eng`` (prover or verifier) with the round's challenges."""
         S, R = x.shape[0], x.shape[1]
         c = x[:, :, : 4 * self.n].reshape(S, R, self.n, 4)
         g = _g(c, a, s, eng.mul, eng.add_const)  # (S, R, n)
@@ -143,6 +147,8 @@ class EdgeStatement:
 
 
 class XccStatement:
+    """The statement "I hold a solution of this exact cover" as an arithmetic circuit."""
+
     kind = "xcc"
 
     def __init__(self, puzzle):
@@ -169,6 +175,7 @@ class XccStatement:
         return tuple(tuple(sorted(map(tuple, v))) if isinstance(v, (tuple, list)) else int(v) for v in pl)
 
     def witness(self, placements) -> np.ndarray:
+        """The prover's secret inputs of the circuit, from a solution's placements."""
         index = {self._key(self.xcc.decode[k]): k for k in range(self.n_opt)}
         w = np.zeros(self.n_in, np.uint64)
         for pl in placements:
@@ -181,6 +188,7 @@ class XccStatement:
         return w
 
     def circuit(self, eng, x: np.ndarray, a: int, r: int, s: int) -> None:
+        """Evaluate the statement's circuit on the engine ``eng`` (prover or verifier) with the round's challenges."""
         eng.output(eng.mul(x, eng.add_const(x, -1)))
         eng.output(eng.add_const(F.matsum(x, self.incidence), -1))
 

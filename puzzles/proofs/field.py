@@ -24,14 +24,17 @@ def reduce(x: np.ndarray) -> np.ndarray:
 
 
 def add(a, b):
+    """``a + b`` in the field."""
     return reduce(np.asarray(a, np.uint64) + np.asarray(b, np.uint64))
 
 
 def sub(a, b):
+    """``a - b`` in the field."""
     return reduce(np.asarray(a, np.uint64) + (_P - np.asarray(b, np.uint64)))
 
 
 def neg(a):
+    """``-a`` in the field."""
     return reduce(_P - np.asarray(a, np.uint64))
 
 

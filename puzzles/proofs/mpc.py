@@ -91,6 +91,7 @@ class ProverEngine(_Engine):
         return np.stack([x0, x1, x2])
 
     def mul(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """The product of two shared values, with the parties' messages recorded for the view."""
         shape = x.shape
         x = x.reshape(3, shape[1], -1)
         y = y.reshape(3, shape[1], -1)
@@ -122,6 +123,7 @@ class VerifierEngine(_Engine):
         self.z_next = z_next  # (rounds, n_mult): party e+1's outputs
 
     def share_inputs(self) -> np.ndarray:
+        """The two opened parties' shares of the inputs, from the proof."""
         x = self.tapes[:, :, : self.n_in].copy()
         for t in range(x.shape[1]):
             for j in (0, 1):
@@ -130,6 +132,7 @@ class VerifierEngine(_Engine):
         return x
 
     def mul(self, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        """The product of two shared values as the opened parties saw it, checked against their recorded messages."""
         shape = x.shape
         x = x.reshape(2, shape[1], -1)
         y = y.reshape(2, shape[1], -1)
