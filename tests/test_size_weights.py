@@ -43,7 +43,7 @@ def test_a_schedule_of_one_scale_is_that_weight_set(tmp_path):
 def test_the_frontier_is_re_weighed_exactly(tmp_path):
     """Moving from one size's weights to the next adds, to each state, the change of the weights of the
     pieces it placed; the state's score less its placed pieces' weights stays what it was."""
-    from baseline.beam.solver import OPTIONS
+    from baseline.beam.options import OPTIONS
     from baseline.beam.xcc import XCCBeamRun
 
     path = _schedule(tmp_path, {10: (1.0, 0.0), 9: (0.5, 0.25)})
@@ -104,7 +104,7 @@ def test_bad_schedules_are_one_line_errors(tmp_path, capsys):
 
 
 def test_the_cluster_beam_refuses_a_schedule(tmp_path):
-    from baseline.beam.solver import OPTIONS
+    from baseline.beam.options import OPTIONS
     from baseline.beam.xcc import XCCBeamRun
     from puzzles.errors import UsageError
 
