@@ -74,7 +74,11 @@ def encode(name: str, puzzle) -> Encoding:
     """The plug-in's CNF of ``puzzle``, checked for what the solvers rely on: its literals within its variables,
     and its decision variables among them."""
     takes(name, puzzle)
-    enc = load(name).encode(puzzle)
+    try:
+        enc = load(name).encode(puzzle)
+    except Exception as e:  # noqa: BLE001 - the plug-in's failure, named in one line
+        why = f"{type(e).__name__}: {e}".splitlines()[0]
+        raise BrokenEncoding(f"encoding {name} failed on {puzzle.name or puzzle.kind}: {why}") from None
     if not isinstance(enc, Encoding):
         raise BrokenEncoding(f"encoding {name} is broken: encode() returned {type(enc).__name__}, not an Encoding")
     top = max((abs(x) for c in enc.clauses for x in c), default=0)

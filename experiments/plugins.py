@@ -53,8 +53,8 @@ def load(name: str) -> Any:
         return _loaded[name]
     found = {ep.name: ep.value for ep in entry_points(group=GROUP)}
     if name not in found:
-        known = ", ".join(sorted(found)) or "none installed"
-        raise UsageError(f"unknown family plug-in {name!r} (installed: {known}; the entry-point group {GROUP})")
+        known = "installed: " + ", ".join(sorted(found)) if found else "none is installed"
+        raise UsageError(f"unknown family plug-in {name!r} ({known}; the entry-point group {GROUP})")
     module, _, attr = found[name].partition(":")
     try:
         made = getattr(importlib.import_module(module), attr)()
@@ -98,7 +98,13 @@ class PluginFamily(_Family):
         out = []
         for point in self.points():
             for i in range(self.instances):
-                p = gen.generate(derived_seed(seed, self.name, sorted(point.items()), i), **point)
+                try:
+                    p = gen.generate(derived_seed(seed, self.name, sorted(point.items()), i), **point)
+                except TypeError as e:  # parameters the generator does not take: the config's mistake
+                    raise UsageError(f"family {self.name}: {self.family} refuses the parameters {point}: {e}") from None
+                except Exception as e:  # noqa: BLE001 - the plug-in's failure, named in one line
+                    why = f"{type(e).__name__}: {e}".splitlines()[0]
+                    raise BrokenFamily(f"family plug-in {self.family} failed on {point}: {why}") from None
                 out.append((p, {**point, "plugin": self.family, "instance": i}))
         return out
 

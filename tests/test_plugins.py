@@ -138,3 +138,15 @@ def test_a_broken_plugin_is_named_in_one_line_and_the_rest_work(site, tmp_path):
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1 and "is broken" in r.stderr
     r = eternity(Path(env_site), "solve", "queens-6", "--solver", "example", "--mode", "count")
     assert r.returncode == 0 and "count 4" in r.stdout
+
+
+def test_a_family_given_parameters_it_does_not_take_is_refused_in_one_line(site, tmp_path):
+    cfg = tmp_path / "bad.toml"
+    cfg.write_text(
+        'name = "bad"\nseed = 1\n[[families]]\nkind = "plugin"\nfamily = "cut-rectangles"\nname = "cut"\n'
+        'params = { rows = 3, colour = 2 }\n[[solvers]]\nname = "backtrack"\n'
+    )
+    r = eternity(site, "run", str(cfg), "--db", str(tmp_path / "b.sqlite"), "--quiet")
+    assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert "cut-rectangles refuses the parameters" in r.stderr and "colour" in r.stderr
+    assert not (tmp_path / "b.sqlite").exists()
