@@ -2,7 +2,8 @@
 
 Per family, class and solver configuration: cells, solved (an answer:
 solved or unsatisfiable), PAR-2 (mean time, an unsolved cell counted as
-twice the time limit), median time (same rule), mean nodes; and the
+twice the time limit), median time (an unsolved cell counted as longer than
+any: "> LIMIT" when the middle is unsolved), mean nodes; and the
 virtual best solver (per instance and repeat, the fastest configuration).
 
 Times are read off one clock (``CLOCKS``): ``solve`` (the default: building
@@ -18,6 +19,7 @@ import csv
 import io
 import itertools
 import json
+import math
 import statistics
 from collections import defaultdict
 
@@ -71,6 +73,17 @@ def _stat(fn, ts: list) -> float | None:
     return None if not ts or any(t is None for t in ts) else fn(ts)
 
 
+def _median(ts: list, limit: float) -> float | str | None:
+    """The median time with an unsolved cell counted as longer than any (``ts`` holds PAR-2 times: twice the
+    limit where unsolved).  When the middle falls on unsolved cells, the median is not a number of seconds but
+    "above the limit", written ``> LIMIT``: counting an unsolved cell as twice the limit once showed a median of
+    40 for a row that solved nothing at 20 s."""
+    if not ts or any(t is None for t in ts):
+        return None
+    m = statistics.median([math.inf if t >= 2 * limit else t for t in ts])
+    return f"> {limit:g}" if math.isinf(m) else m
+
+
 def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
     """The summary table's rows: one a family, class and configuration, then the virtual best of each family and
     class; times on ``clock`` (``CLOCKS``; another name is a ``UsageError``)."""
@@ -90,7 +103,7 @@ def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
                 "cells": len(rs),
                 "solved": sum(r["status"] in ANSWERED for r in rs),
                 "par2_s": _stat(statistics.fmean, [_t(r, clock) for r in rs]),
-                "median_s": _stat(statistics.median, [_t(r, clock) for r in rs]),
+                "median_s": _median([_t(r, clock) for r in rs], max(r["time_limit"] for r in rs)),
                 "mean_nodes": statistics.fmean(nodes) if nodes else None,
                 "verified": sum(1 for r in rs if r["verified"] == 1),
                 "claimed": _claimed(rs),
@@ -120,7 +133,7 @@ def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
                 "cells": len(best),
                 "solved": sum(t is not None and t < 2 * limit[(fam, cls)] for t in best),
                 "par2_s": _stat(statistics.fmean, best),
-                "median_s": _stat(statistics.median, best),
+                "median_s": _median(best, limit[(fam, cls)]),
                 "mean_nodes": None,
                 "verified": None,
                 "claimed": None,
@@ -175,7 +188,8 @@ def _mean_score(scores: list) -> float | None:
 
 
 LEGEND = (
-    "Times on the {clock} clock ({means}); par2: mean, an unsolved cell counted as twice the time limit. "
+    "Times on the {clock} clock ({means}); par2: mean, an unsolved cell counted as twice the time limit; median: "
+    "an unsolved cell counted as longer than any, '> LIMIT' when fewer than half the cells are solved. "
     "solved: cells answered (solved or unsatisfiable). verified: cells whose returned solutions the verifier "
     "checked and accepted (a count returns none to check). claimed: of the solved, the cells whose answer rests "
     "on an engine's word alone (an unsatisfiable or a count with no certificate, exhaustion or checked models; "
@@ -192,7 +206,8 @@ WINNERS_LEGEND = (
 )
 PEAKS_LEGEND = (
     "Times on the {clock} clock ({means}). peak: where a configuration's median time is highest (an unsolved cell "
-    "counted as twice the time limit), in inner colours on edge boards and in pieces on polyform sets; critical: "
+    "counted as twice the time limit), in inner colours on edge boards and in pieces on polyform sets ('no peak' "
+    "where several points tie for the hardest, as when every cell of them timed out); critical: "
     "Owen's critical point of the board size, or the set's critical size (eternity estimate --critical); off_by: "
     "peak minus critical. peak_by_nodes: the same by the "
     "median of the nodes or placements a solver reports (a time of milliseconds is mostly set-up; a time-out "
@@ -299,7 +314,11 @@ def peaks(rows: list[dict], clock: str = "solve") -> list[dict]:
     for (fam, size, conf), pts in sorted(by.items()):
         if any(t is None for ts in pts.values() for t in ts):
             continue
-        x = max(pts, key=lambda x: (statistics.median(pts[x]), statistics.fmean(pts[x]), -x))
+
+        def hardness(x, pts=pts):
+            return (statistics.median(pts[x]), statistics.fmean(pts[x]))
+
+        x = max(pts, key=lambda x: (*hardness(x), -x))
         ts = pts[x]
         c = crit.get(size)
         limit2 = max(r["time_limit"] for r in rows) * 2
@@ -307,6 +326,12 @@ def peaks(rows: list[dict], clock: str = "solve") -> list[dict]:
         xn = None
         if w and all(n is not None for ns in w.values() for n in ns):  # the search's own measure of its work
             xn = max(w, key=lambda x: (statistics.median(w[x]), -x))
+            if sum(statistics.median(w[y]) == statistics.median(w[xn]) for y in w) > 1:
+                xn = "no peak"
+        # points tied for the hardest (every cell of several points timed out): no point is the peak
+        tied = sum(hardness(y) == hardness(x) for y in pts) > 1
+        if tied:
+            x = "no peak"
         out.append(
             {
                 "family": fam,
@@ -316,9 +341,9 @@ def peaks(rows: list[dict], clock: str = "solve") -> list[dict]:
                 "peak_median_s": statistics.median(ts),
                 "peak_solved": f"{sum(t < limit2 for t in ts)}/{len(ts)}",
                 "critical": None if c is None else round(c, 2),
-                "off_by": None if c is None else round(x - c, 2),
+                "off_by": None if c is None or tied else round(x - c, 2),
                 "peak_by_nodes": xn,
-                "nodes_off_by": None if c is None or xn is None else round(xn - c, 2),
+                "nodes_off_by": None if c is None or not isinstance(xn, (int, float)) else round(xn - c, 2),
             }
         )
     return out

@@ -298,3 +298,36 @@ def test_a_broken_extra_is_named_in_one_line(tmp_path):
         assert "installed but fails to import" in line and "is broken here" in line, (what, line)
         assert "ortools" not in line
     assert not (tmp_path / "d.sqlite").exists() and not (tmp_path / "q.opb").exists()
+
+
+def cell(config, status, t, instance="i", limit=20.0, params=None):
+    return {"family": "f", "class": "c", "config": config, "status": status, "build_s": 0.0, "search_s": t,
+            "wall_s": t, "time_limit": limit, "nodes": None, "verified": None, "evidence": None,
+            "instance": instance, "repeat": 0, "best_score": None, "optimal": None, "params": params or {}}  # fmt: skip
+
+
+def test_the_median_of_a_row_that_mostly_timed_out_is_above_the_limit():
+    rows = [cell("none", "limit", 20.0, f"i{k}") for k in range(3)]
+    rows += [cell("some", "solved", 1.0, "i0"), cell("some", "limit", 20.0, "i1"), cell("some", "limit", 20.0, "i2")]
+    rows += [cell("most", "solved", 1.0, "i0"), cell("most", "solved", 3.0, "i1"), cell("most", "limit", 20.0, "i2")]
+    by = {r["solver"]: r for r in report.summarise(rows)}
+    assert by["none"]["median_s"] == "> 20" and by["none"]["par2_s"] == 40.0  # never 40, a time it never took
+    assert by["some"]["median_s"] == "> 20" and by["most"]["median_s"] == 3.0
+    assert by["virtual best"]["median_s"] == 3.0
+
+
+def test_peaks_says_no_peak_where_points_tie():
+    def swept(config, colours, status, t):
+        return cell(
+            config,
+            status,
+            t,
+            f"{config}{colours}",
+            params={"rows": 6, "cols": 6, "frame_colors": 3, "inner_colors": colours},
+        )
+
+    rows = [swept("dead", k, "limit", 20.0) for k in (4, 5, 6)]  # every point timed out
+    rows += [swept("live", 4, "solved", 1.0), swept("live", 5, "solved", 9.0), swept("live", 6, "solved", 2.0)]
+    by = {r["solver"]: r for r in report.peaks(rows)}
+    assert by["dead"]["peak"] == "no peak" and by["dead"]["off_by"] is None
+    assert by["live"]["peak"] == 5

@@ -72,7 +72,8 @@ def add(sub) -> None:
     s.add_argument(
         "--by",
         metavar="PARAM",
-        help="a row a value of this family parameter (inner_colors, clues, rows, ...) in place of the class: "
-        "one row a point of a sweep",
+        help="a row a value of this family parameter in place of the class, one row a point of a sweep: rows, "
+        "cols, frame_colors, inner_colors, clues (edge); size, pieces (polyform sets); builtin; or any key of a "
+        "plugin family's params (an unknown one is refused with the parameters the database holds)",
     )
     s.set_defaults(func=cmd_table)
