@@ -213,16 +213,42 @@ class Sat(SolverBase):
 
             plugins.takes(self.opts.encoding, puzzle)
 
+    def _in_child(self, puzzle, mode: str, limits: Limits) -> SolveResult:
+        """A solve by a backend python-sat cannot interrupt (Kissat 4.0.4, Lingeling), with a time limit: run in
+        a forked child process, which is ended at the limit (the answer is then ``limit``, with nothing found)."""
+        from solving.race import GRACE_S, race
+
+        t0 = time.perf_counter()
+        inner = Limits(time_s=None, nodes=limits.nodes, solutions=limits.solutions)
+        assert limits.time_s is not None
+        options = self.opts.as_dict()
+
+        def job(stop):
+            return Sat(options).solve(puzzle, mode=mode, limits=inner)
+
+        # the race kills its children GRACE_S past its deadline: the deadline is set so that this is the limit
+        deadline = time.monotonic() + max(0.0, limits.time_s - GRACE_S)
+        (out,) = race([job], settles=lambda r: True, deadline=deadline)
+        if out.result is not None:
+            out.result.stats["child_process"] = True
+            return out.result
+        if out.killed:
+            why = f"the time limit ended the child process of backend {self.opts.backend} (python-sat cannot stop it)"
+            return _ended(t0, self.opts.backend, why)
+        return _ended(t0, self.opts.backend, f"solver sat ({self.opts.backend}): {out.error}", Status.ERROR)
+
     @override
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         self.check(puzzle, mode)
         limits = limits or Limits()
         backend = self.opts.backend
-        if backend in UNLIMITED and (limits.time_s is not None or self.opts.conflicts):
+        if backend in UNLIMITED and self.opts.conflicts:
             raise UsageError(
-                f"solver sat: backend {backend} cannot be stopped by a time or conflict limit (python-sat "
-                "has no limited solve for it): drop the limit or choose another backend"
+                f"solver sat: backend {backend} cannot be stopped by a conflict limit (python-sat has no limited "
+                "solve for it): drop the limit or choose another backend"
             )
+        if backend in UNLIMITED and limits.time_s is not None:
+            return self._in_child(puzzle, mode, limits)
         t0 = time.perf_counter()
         deadline = None if limits.time_s is None else t0 + limits.time_s  # encoding counts too
         try:
@@ -312,6 +338,10 @@ class Sat(SolverBase):
         if res.status == Status.UNSAT and certificate is not None:
             res.evidence = Evidence.CERTIFICATE.value
         return tally.stamp(res, self.engine(), certified=certificate is not None and certificate.ok)
+
+
+def _ended(t0: float, backend: str, why: str, status: Status = Status.LIMIT) -> SolveResult:
+    return SolveResult(status, [], None, None, {"time_s": time.perf_counter() - t0, "backend": backend}, why)
 
 
 def _certificate(s: _Backend, stats: dict, deadline: float | None):

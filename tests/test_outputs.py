@@ -54,8 +54,8 @@ def _err(capsys) -> str:
         (["run", "EMPTYCFG", "--db", "OUT/e.sqlite"], ["families.none", "selects no instance"]),
         (["table", "FOREIGN"], ["not an eternity results database"]),
         (
-            ["solve", "queens-5", "--solver", "sat", "--opt", "backend=kissat404", "--time-limit", "120"],
-            ["kissat404", "cannot be stopped"],
+            ["solve", "queens-5", "--solver", "sat", "--opt", "backend=kissat404", "--opt", "conflicts=10"],
+            ["kissat404", "cannot be stopped by a conflict limit"],
         ),
     ],
 )

@@ -149,22 +149,30 @@ def test_decode_rejects_unsat_and_garbage(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("backend", __import__("encoders.solver", fromlist=["BACKENDS"]).BACKENDS)
-def test_every_listed_backend_works_in_every_mode_or_refuses_a_limit_up_front(backend):
-    """Each backend `eternity solvers` lists: modes first and count, with and without a time limit."""
+def test_every_listed_backend_works_in_every_mode_and_within_a_time_limit(backend):
+    """Each backend `eternity solvers` lists: modes first and count, with and without a time limit (those
+    python-sat cannot interrupt run in a child process, ended at the limit)."""
     from encoders.solver import UNLIMITED
-    from puzzles.errors import UsageError
 
     p = catalog.load("queens-5")
     for mode in ("first", "count"):
         for limits in (solving.Limits(), solving.Limits(time_s=30.0)):
             solver = solving.get("sat", {"backend": backend})
-            if backend in UNLIMITED and limits.time_s is not None:
-                with pytest.raises(UsageError, match="cannot be stopped"):
-                    solver.solve(p, mode=mode, limits=limits)
-                continue
             res, verified = solving.solve_verified(solver, p, mode, limits)
             assert res.status == "solved", (backend, mode, res.message)
             assert (res.count == 10) if mode == "count" else verified is True
+            assert res.stats.get("child_process", False) == (backend in UNLIMITED and limits.time_s is not None)
+
+
+def test_a_backend_python_sat_cannot_interrupt_is_ended_at_the_limit():
+    """Event-driven: a limit shorter than the race's grace ends the child at once, whatever the machine."""
+    from encoders.solver import UNLIMITED
+
+    for backend in UNLIMITED:
+        res = solving.get("sat", {"backend": backend}).solve(
+            catalog.load("eternity2"), limits=solving.Limits(time_s=0.5)
+        )
+        assert res.status == solving.Status.LIMIT and "ended the child process" in res.message
 
 
 def test_support_clauses_propagate_what_the_plain_encoding_cannot():
