@@ -38,6 +38,7 @@ from solving.tally import BogusModel, Tally
 
 from . import drat
 from .amo import ENCODINGS
+from .plugins import ENCODING_OPTION
 from .solver import IDENTICAL, decoded, encode
 
 # name -> (argv with {cnf} and {out}, where to get it)
@@ -279,9 +280,7 @@ class ExternalOptions(Opts):
     redundant = Option(bool, False, "direct: colour-count cardinality constraints")
     symmetry = Option(bool, False, "direct: fix a corner piece at A1, count multiplied by 4")
     identical = Option(str, "merge", IDENTICAL, ("merge", "distinct"))
-    encoding = Option(
-        str, "", "a plug-in encoding by name (the entry-point group eternity.encodings); empty: the built-in model"
-    )
+    encoding = ENCODING_OPTION
     certify = Option(
         bool,
         True,

@@ -15,11 +15,10 @@ decoded through ``decision`` and goes through the independent verifier like any 
 
 from __future__ import annotations
 
-import importlib
-from importlib.metadata import entry_points
 from typing import Any
 
 from puzzles.errors import Unavailable, UsageError
+from solving import Option, plugins
 
 from .cnf import Encoding
 
@@ -34,31 +33,20 @@ class BrokenEncoding(Unavailable):
 
 def names() -> list[str]:
     """The registered encoding plug-ins, by name."""
-    return sorted(ep.name for ep in entry_points(group=GROUP))
+    return sorted(plugins.registered(GROUP))
 
 
 def load(name: str) -> Any:
     """The encoding registered as ``name``, an instance of its class; ``UsageError`` for a name nobody
     registered, ``BrokenEncoding`` (one line) for one that fails to import or to declare."""
-    if name in _loaded:
-        return _loaded[name]
-    found = {ep.name: ep.value for ep in entry_points(group=GROUP)}
-    if name not in found:
-        known = ", ".join(sorted(found)) or "none installed"
-        raise UsageError(f"unknown encoding {name!r} (plug-ins: {known}; the entry-point group {GROUP})")
-    module, _, attr = found[name].partition(":")
-    try:
-        made = getattr(importlib.import_module(module), attr)()
-    except Exception as e:  # noqa: BLE001 - a plug-in's failure, told in one line
-        raise BrokenEncoding(
-            f"encoding {name} ({found[name]}) is broken: {type(e).__name__}: {e}".splitlines()[0]
-        ) from None
-    if not callable(getattr(made, "encode", None)) or not isinstance(getattr(made, "TAKES", None), (set, frozenset)):
-        raise BrokenEncoding(
-            f"encoding {name} ({found[name]}) is broken: it needs TAKES (a set of features) and encode()"
-        )
-    _loaded[name] = made
-    return made
+    if name not in _loaded:
+        made = plugins.load(GROUP, name, "encoding", BrokenEncoding)
+        if not callable(getattr(made, "encode", None)) or not isinstance(
+            getattr(made, "TAKES", None), (set, frozenset)
+        ):
+            raise BrokenEncoding(f"encoding {name} is broken: it needs TAKES (a set of puzzle features) and encode()")
+        _loaded[name] = made
+    return _loaded[name]
 
 
 def takes(name: str, puzzle) -> None:
@@ -86,3 +74,12 @@ def encode(name: str, puzzle) -> Encoding:
         raise BrokenEncoding(f"encoding {name} is broken: a literal or decision variable past n_vars={enc.n_vars}")
     enc.model = name
     return enc
+
+
+# the option of the SAT solvers (``sat``, ``external``) that names a plug-in encoding
+ENCODING_OPTION = Option(
+    str,
+    "",
+    "a plug-in encoding by name (the entry-point group eternity.encodings; `eternity encodings PUZZLE` sets "
+    "their sizes beside the built-in models'); empty: the built-in model",
+)

@@ -24,6 +24,7 @@ from solving.tally import BogusModel, Tally
 from . import drat
 from .amo import ENCODINGS
 from .cnf import Encoding, direct_cnf, magic_cnf, xcc_cnf
+from .plugins import ENCODING_OPTION
 
 
 def _available() -> tuple[str, ...]:
@@ -173,12 +174,7 @@ class SatOptions(Opts):
     symmetry = Option(bool, False, "direct: fix a corner piece at A1, count multiplied by 4")
     identical = Option(str, "merge", IDENTICAL, ("merge", "distinct"))
     conflicts = Option(int, 0, "conflict limit per solver call (0: none)", lo=0)
-    encoding = Option(
-        str,
-        "",
-        "a plug-in encoding by name (the entry-point group eternity.encodings; `eternity encodings PUZZLE` lists "
-        "them); empty: the built-in model",
-    )
+    encoding = ENCODING_OPTION
     certify = Option(
         bool,
         False,

@@ -20,15 +20,14 @@ sweeps it like the built-in families:
 
 from __future__ import annotations
 
-import importlib
 import itertools
-from importlib.metadata import entry_points
 from typing import Any, Literal
 
 from pydantic import Field, field_validator
 from typing_extensions import override
 
 from puzzles.errors import Unavailable, UsageError
+from solving import plugins
 
 from .families import _NAME, MAX_INSTANCES, OnSample, Pairs, _Family, derived_seed
 
@@ -43,29 +42,18 @@ class BrokenFamily(Unavailable):
 
 def names() -> list[str]:
     """The registered family plug-ins, by name."""
-    return sorted(ep.name for ep in entry_points(group=GROUP))
+    return sorted(plugins.registered(GROUP))
 
 
 def load(name: str) -> Any:
     """The family registered as ``name``, an instance of its class; ``UsageError`` for a name nobody
     registered, ``BrokenFamily`` (one line) for one that fails to import or has no ``generate``."""
-    if name in _loaded:
-        return _loaded[name]
-    found = {ep.name: ep.value for ep in entry_points(group=GROUP)}
-    if name not in found:
-        known = "installed: " + ", ".join(sorted(found)) if found else "none is installed"
-        raise UsageError(f"unknown family plug-in {name!r} ({known}; the entry-point group {GROUP})")
-    module, _, attr = found[name].partition(":")
-    try:
-        made = getattr(importlib.import_module(module), attr)()
-    except Exception as e:  # noqa: BLE001 - a plug-in's failure, told in one line
-        raise BrokenFamily(
-            f"family {name} ({found[name]}) is broken: {type(e).__name__}: {e}".splitlines()[0]
-        ) from None
-    if not callable(getattr(made, "generate", None)):
-        raise BrokenFamily(f"family {name} ({found[name]}) is broken: it has no generate(seed, **params)")
-    _loaded[name] = made
-    return made
+    if name not in _loaded:
+        made = plugins.load(GROUP, name, "family plug-in", BrokenFamily)
+        if not callable(getattr(made, "generate", None)):
+            raise BrokenFamily(f"family plug-in {name} is broken: it has no generate(seed, **params)")
+        _loaded[name] = made
+    return _loaded[name]
 
 
 class PluginFamily(_Family):

@@ -161,6 +161,7 @@ FLAGS = {
     "table": DBS + ["--format", "md", "csv", "latex", "json", "nosuch", "--clock", "solve", "search", "total"],
     "migrate": DBS,
     "configs": ["--json", "x"],
+    "encodings": ["queens-4", "owen-a", "FILE:p.json", "FILE:bytes.bin", "nosuch", "--json"],
     "plot": DBS + ["--kind", "cactus", "hardness", "nosuch", "--clock", "total", "-o"] + OUTPUTS,
     "run": "FILE:ok.toml FILE:bytes.bin FILE:missing.toml --db --jobs --executor local nosuch --scheduler x --quiet".split()
     + DBS
@@ -291,6 +292,7 @@ SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switc
     ),
     "migrate": ([["FILE:ok.sqlite"] * 3 + DBS], {}),
     "configs": ([], {"--json": None}),
+    "encodings": ([["queens-4", "queens-5", "FILE:p.json", "FILE:bytes.bin", "x"]], {"--json": None}),
     "plot": (
         [["FILE:ok.sqlite"] * 3 + DBS],
         {"--kind": ["cactus", "hardness", "x"], "--clock": ["total", "solve"], "-o": ["OUT:a.png"] * 4 + OUTPUTS},
@@ -393,6 +395,7 @@ EXAMPLES = {
     "table": 100,
     "migrate": 20,
     "configs": 5,
+    "encodings": 20,
     "plot": 80,
     "run": 40,
     "tilability": 40,
