@@ -33,13 +33,11 @@ from typing import Any
 from typing_extensions import override
 
 from puzzles.errors import Unavailable, UsageError
-from solving import Evidence, Limits, Option, Opts, SolverBase, SolveResult, Status, enumerated
+from solving import Evidence, Limits, Option, SolverBase, SolveResult, Status, enumerated
 from solving.tally import BogusModel, Tally
 
 from . import drat
-from .amo import ENCODINGS
-from .plugins import ENCODING_OPTION
-from .solver import IDENTICAL, decoded, encode
+from .solver import CnfOptions, decoded, encode
 
 # name -> (argv with {cnf} and {out}, where to get it)
 KNOWN = {
@@ -259,7 +257,7 @@ def probe(cmd: str) -> None:
         )
 
 
-class ExternalOptions(Opts):
+class ExternalOptions(CnfOptions):
     """The options of solver external (`eternity solvers NAME` lists them with their help)."""
 
     cmd = Option(
@@ -268,19 +266,6 @@ class ExternalOptions(Opts):
         "a known solver (" + ", ".join(KNOWN) + ") or a command line; {cnf} "
         "stands for the CNF file (else it goes last), {out} for a result file",
     )
-    amo = Option(str, "seqcounter", "at-most-one encoding", ENCODINGS)
-    colors = Option(str, "pairs", "coloured items: pairs of clashing options, or colour variables", ("pairs", "vars"))
-    model = Option(
-        str,
-        "auto",
-        "xcc (any puzzle) or direct (edge matching); auto picks direct for edges",
-        ("auto", "xcc", "direct"),
-    )
-    support = Option(bool, True, "direct: support clauses (arc consistency by unit propagation)")
-    redundant = Option(bool, False, "direct: colour-count cardinality constraints")
-    symmetry = Option(bool, False, "direct: fix a corner piece at A1, count multiplied by 4")
-    identical = Option(str, "merge", IDENTICAL, ("merge", "distinct"))
-    encoding = ENCODING_OPTION
     certify = Option(
         bool,
         True,

@@ -153,10 +153,10 @@ def late(t0: float) -> SolveResult:
     )
 
 
-class SatOptions(Opts):
-    """The options of solver sat (`eternity solvers NAME` lists them with their help)."""
+class CnfOptions(Opts):
+    """The options of the CNF a SAT solver is given, shared by `sat` and `external`: the model, its at-most-one
+    and colour encodings, its redundant clauses, or a plug-in encoding in their place."""
 
-    backend = Option(str, "cadical195", "python-sat solver", BACKENDS)
     amo = Option(str, "seqcounter", "at-most-one encoding", ENCODINGS)
     colors = Option(str, "pairs", "coloured items: pairs of clashing options, or colour variables", ("pairs", "vars"))
     model = Option(
@@ -173,8 +173,14 @@ class SatOptions(Opts):
     redundant = Option(bool, False, "direct: each colour on exactly its number of joins (cardinality)")
     symmetry = Option(bool, False, "direct: fix a corner piece at A1, count multiplied by 4")
     identical = Option(str, "merge", IDENTICAL, ("merge", "distinct"))
-    conflicts = Option(int, 0, "conflict limit per solver call (0: none)", lo=0)
     encoding = ENCODING_OPTION
+
+
+class SatOptions(CnfOptions):
+    """The options of solver sat (`eternity solvers NAME` lists them with their help)."""
+
+    backend = Option(str, "cadical195", "python-sat solver", BACKENDS)
+    conflicts = Option(int, 0, "conflict limit per solver call (0: none)", lo=0)
     certify = Option(
         bool,
         False,

@@ -39,7 +39,7 @@ def cmd_encodings(a) -> int:
 
     p, _ = _load(a)
     base = solving.get("sat").opts.as_dict()
-    rows = []
+    rows: list[dict[str, object]] = []
     for label, opts in _configs(p):
         t0 = time.perf_counter()
         try:
@@ -62,7 +62,7 @@ def cmd_encodings(a) -> int:
     if a.json:
         _out(rows)
         return 0
-    width = max(len(r["encoding"]) for r in rows)
+    width = max(len(str(r["encoding"])) for r in rows)
     print(f"{'encoding':<{width}}  {'variables':>10} {'clauses':>11} {'literals':>12} {'build_s':>8}")
     for r in rows:
         if "error" in r:
