@@ -24,8 +24,6 @@ from .cnf import Encoding
 
 GROUP = "eternity.encodings"
 
-_loaded: dict[str, Any] = {}
-
 
 class BrokenEncoding(Unavailable):
     """A registered encoding that cannot be used: its module does not import, or it breaks the contract."""
@@ -39,14 +37,14 @@ def names() -> list[str]:
 def load(name: str) -> Any:
     """The encoding registered as ``name``, an instance of its class; ``UsageError`` for a name nobody
     registered, ``BrokenEncoding`` (one line) for one that fails to import or to declare."""
-    if name not in _loaded:
-        made = plugins.load(GROUP, name, "encoding", BrokenEncoding)
-        if not callable(getattr(made, "encode", None)) or not isinstance(
-            getattr(made, "TAKES", None), (set, frozenset)
-        ):
-            raise BrokenEncoding(f"encoding {name} is broken: it needs TAKES (a set of puzzle features) and encode()")
-        _loaded[name] = made
-    return _loaded[name]
+    return plugins.load(GROUP, name, "encoding", BrokenEncoding, _lacks)
+
+
+def _lacks(made: Any) -> str | None:
+    """What an encoding plug-in lacks of its contract: ``TAKES`` (a set of features) and ``encode``."""
+    if callable(getattr(made, "encode", None)) and isinstance(getattr(made, "TAKES", None), (set, frozenset)):
+        return None
+    return "it needs TAKES (a set of puzzle features) and encode()"
 
 
 def takes(name: str, puzzle) -> None:

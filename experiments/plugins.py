@@ -33,8 +33,6 @@ from .families import _NAME, MAX_INSTANCES, OnSample, Pairs, _Family, derived_se
 
 GROUP = "eternity.families"
 
-_loaded: dict[str, Any] = {}
-
 
 class BrokenFamily(Unavailable):
     """A registered family that cannot be used: its module does not import, or it has no ``generate``."""
@@ -48,12 +46,12 @@ def names() -> list[str]:
 def load(name: str) -> Any:
     """The family registered as ``name``, an instance of its class; ``UsageError`` for a name nobody
     registered, ``BrokenFamily`` (one line) for one that fails to import or has no ``generate``."""
-    if name not in _loaded:
-        made = plugins.load(GROUP, name, "family plug-in", BrokenFamily)
-        if not callable(getattr(made, "generate", None)):
-            raise BrokenFamily(f"family plug-in {name} is broken: it has no generate(seed, **params)")
-        _loaded[name] = made
-    return _loaded[name]
+    return plugins.load(GROUP, name, "family plug-in", BrokenFamily, _lacks)
+
+
+def _lacks(made: Any) -> str | None:
+    """What a family plug-in lacks of its contract: ``generate``."""
+    return None if callable(getattr(made, "generate", None)) else "it has no generate(seed, **params)"
 
 
 class PluginFamily(_Family):

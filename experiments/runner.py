@@ -123,10 +123,8 @@ def cells(cfg: Config, instances: list[Instance], parsed: dict | None = None) ->
                 except UsageError as e:  # an option the row asks for does not apply here: the whole run is refused
                     label = spec.label or config_label(spec.name, opts, spec.mode)
                     raise UsageError(f"run: {cfg.name}: solvers[{row}] ({label}) on {inst.name}: {e}") from None
-            splits = spec.split_depth and len(missing) < len(configured[row])
-            n_parts = configured[row][min(set(range(len(configured[row]))) - set(missing))].split_parts(
-                puzzle, spec.split_depth
-            ) if splits else 0  # fmt: skip
+            usable = [one for j, one in enumerate(configured[row]) if j not in missing]
+            n_parts = usable[0].split_parts(puzzle, spec.split_depth) if spec.split_depth and usable else 0
             for j, opts in enumerate(spec.expand()):
                 for rep in range(cfg.repeats):
                     ident = {
@@ -369,8 +367,7 @@ def run(
             summary["ran"] += 1
             summary["solved"] += solving.answered(str(full.get("status", "")))
 
-    for cell in absent:  # stored at once, never run; a later run tries them again
-        store.db.execute("DELETE FROM results WHERE key = ?", (cell["key"],))
+    for cell in absent:  # stored at once, never run; a later run tries them again (``add_result`` replaces them)
         record(cell, {"status": solving.Status.UNAVAILABLE.value, "message": cell["unavailable"]}, False)
         summary["unavailable"][cell["unavailable"]] = summary["unavailable"].get(cell["unavailable"], 0) + 1
     with Progress(
