@@ -193,7 +193,8 @@ def compiled(s: Shape, warm) -> Compiled:
         sys.modules[name] = module
         spec.loader.exec_module(module)
         warm(module.kernel)
-        _reseal(d, name)
+        if not sealed(d, name):  # compiled now (or by numba's own rebuild): seal what it wrote
+            _reseal(d, name)
         _loaded[name] = module.kernel
         return Compiled(module.kernel, name, time.perf_counter() - t0)
 
