@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from typing_extensions import override
 
 from puzzles import catalog, generate
+from puzzles.edge import EdgePuzzle
 from puzzles.errors import InputError
 from puzzles.formats import puzzle_hash, read_puzzle
 from puzzles.ranges import MAX_SIDE
@@ -475,11 +476,26 @@ class FilesFamily(_Family):
 
     kind: Literal["files"] = Field(description="`files`")
     name: str = Field(description=_NAME)
-    glob: str = Field(description="a glob pattern of puzzle files (JSON or community piece lists)")
+    glob: str = Field(description="a glob pattern of puzzle files (JSON, Heule board files or piece lists)")
+    scramble: int | None = Field(
+        None,
+        ge=0,
+        description="edge boards: shuffle and turn the pieces with this seed (published boards list them "
+        "in solved order)",
+    )
 
     @override
     def puzzles(self, seed: int, on_sample: OnSample = None, known: dict | None = None) -> Pairs:
-        return [(read_puzzle(f), {"file": f}) for f in sorted(glob.glob(self.glob))]
+        out: Pairs = []
+        for f in sorted(glob.glob(self.glob)):
+            p = read_puzzle(f)
+            if self.scramble is not None and isinstance(p, EdgePuzzle):
+                from puzzles.scramble import scramble
+
+                out.append((scramble(p, self.scramble), {"file": f, "scramble": self.scramble}))
+            else:
+                out.append((p, {"file": f}))
+        return out
 
 
 class ExcessFamily(_Family):

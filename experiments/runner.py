@@ -238,6 +238,19 @@ def _combine(store: Store, all_cells: list[dict], record) -> None:
         )
 
 
+def _warn_solved_order(instances: list[Instance], parsed: dict) -> None:
+    """A line on stderr for each board listed in solved order: its times measure the file's order."""
+    from puzzles.edge import EdgePuzzle
+    from puzzles.scramble import solved_order_warning
+
+    for inst in instances:
+        p = parsed[inst.id]
+        if isinstance(p, EdgePuzzle):
+            line = solved_order_warning(p, str(inst.params.get("file", inst.name)))
+            if line:
+                print(f"warning: {line} (or set scramble = SEED in its family)", file=sys.stderr)
+
+
 def run(
     config: str | os.PathLike | Config | Mapping[str, Any],
     db: str,
@@ -313,6 +326,7 @@ def run(
         check_local_workers(jobs, "--jobs")
     store = Store(db)  # after the instances: a config that cannot be sampled leaves no database behind
     parsed = {inst.id: _puzzle(inst) for inst in instances}
+    _warn_solved_order(instances, parsed)
     family = {f.name: f for f in cfg.families}
     for inst in instances:
         est, cls = family[inst.family].classify(inst.params) or classify(parsed[inst.id])

@@ -21,7 +21,7 @@ from pydantic import ValidationError
 
 from .bucas import _bucas_colour, solution_from_bucas  # noqa: F401
 from .edge import EdgePlacement, EdgePuzzle, Fixed
-from .errors import InputError
+from .errors import InputError, UsageError
 from .file_input import (  # noqa: F401
     _INTERNAL,
     _LONG_NUMBER,
@@ -65,6 +65,7 @@ from .file_schema import (  # noqa: F401
     _Strict,
 )
 from .grids import GRIDS
+from .heule_board import looks_heule, parse_heule, to_heule  # noqa: F401
 from .latin import LatinPlacement, LatinPuzzle
 from .magic import MagicPlacement, MagicPuzzle
 from .outputs import atomic_write
@@ -212,12 +213,25 @@ def read_puzzle(path: str | os.PathLike):
         raise InputError(source, None, "empty file")
     if text.lstrip().startswith(("{", "[")):
         return puzzle_from_dict(_json(source, text), source)
+    if looks_heule(text):
+        return parse_heule(text, source, name=Path(path).stem)
     return parse_piece_text(text, source, name=Path(path).stem)
 
 
-def write_puzzle(p, path) -> None:
-    """Write a puzzle file, whole."""
-    atomic_write(path, json.dumps(puzzle_to_dict(p), indent=1) + "\n")
+WRITE_FORMATS = ("json", "heule", "pieces")
+
+
+def write_puzzle(p, path, fmt: str = "json") -> None:
+    """Write a puzzle file, whole: the workbench's JSON, a Heule board file, or a ``rows cols`` piece list."""
+    if fmt == "heule":
+        text = to_heule(p)
+    elif fmt == "pieces":
+        if not isinstance(p, EdgePuzzle) or p.fixed:
+            raise UsageError("a piece list holds edge-matching boards without fixed pieces; use json")
+        text = f"{p.rows} {p.cols}\n" + "".join(" ".join(str(int(c)) for c in q) + "\n" for q in p.pieces)
+    else:
+        text = json.dumps(puzzle_to_dict(p), indent=1) + "\n"
+    atomic_write(path, text)
 
 
 # ----------------------------------------------------------------- solutions

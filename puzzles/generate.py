@@ -55,6 +55,15 @@ def edge_puzzle(
     return EdgePuzzle(rows=rows, cols=cols, pieces=np.array(pieces, np.int64), name=nm), planted  # type: ignore[return-value]
 
 
+def solved_order(puzzle: EdgePuzzle, planted: list[EdgePlacement]) -> tuple[EdgePuzzle, list[EdgePlacement]]:
+    """The board with piece k the tile of cell k as it lies in the planted solution (turn 0): the order
+    in which published generators write their boards, and a bias for any solver that tries pieces in order."""
+    by_cell = sorted(planted, key=lambda pl: pl.cell)
+    pieces = np.array([puzzle.placed(pl.piece, pl.rotation) for pl in by_cell], np.int64)
+    out = EdgePuzzle(rows=puzzle.rows, cols=puzzle.cols, pieces=pieces, name=puzzle.name)
+    return out, [EdgePlacement(pl.cell, pl.cell, 0) for pl in by_cell]
+
+
 def with_clues(puzzle: EdgePuzzle, planted: list[EdgePlacement], share: float, seed: int = 0) -> EdgePuzzle:
     """The puzzle with ``share`` of its cells (rounded) given as fixed pieces of its planted solution, at
     cells drawn from ``seed``: the clue-rich boards on which propagation is said to win."""

@@ -39,6 +39,12 @@ def cmd_generate(a) -> int:
     with _refused(f"generate {a.family}"):
         if a.family == "edge":
             p, planted = generate.edge_puzzle(a.rows, a.cols, a.frame_colors, a.inner_colors, a.seed, a.name)
+            if a.solved_order or a.scramble is not None:
+                p, planted = generate.solved_order(p, planted)  # the tiles as they lie, row by row
+            if a.scramble is not None:
+                from puzzles.scramble import scramble, scrambled_placements
+
+                p, planted = scramble(p, a.scramble), scrambled_placements(p, a.scramble, planted)
         elif a.region:
             p, planted = _region_puzzle(a)
         else:
@@ -47,7 +53,8 @@ def cmd_generate(a) -> int:
             if a.excess or a.dudes:
                 raise UsageError("generate polyform: --excess and --dudes need --region")
             p, planted = generate.polyomino_puzzle(a.rows, a.cols, a.size or 5, a.seed, not a.no_mirror, a.name)
-    formats.write_puzzle(p, a.output)
+    fmt = getattr(a, "format", "json")
+    formats.write_puzzle(p, a.output, fmt)
     if a.planted:
         formats.write_solution(p, planted, a.planted)
     print(f"wrote {a.output}" + (f" and {a.planted}" if a.planted else ""), file=sys.stderr)
@@ -94,6 +101,18 @@ def add(sub) -> None:
     g.add_argument("--inner-colors", type=arg(int, 1, 1000), required=True)
     g.add_argument("--seed", type=arg(int, 0), default=0)
     g.add_argument("--name")
+    g.add_argument(
+        "--solved-order",
+        action="store_true",
+        help="list the pieces row by row as they lie in the planted solution, unturned (as Heule's generator does)",
+    )
+    g.add_argument(
+        "--scramble",
+        type=arg(int, 0),
+        metavar="SEED",
+        help="shuffle and turn the pieces with their own seed (the board stays the seed's board)",
+    )
+    g.add_argument("--format", choices=("json", "heule", "pieces"), default="json")
     g.add_argument("-o", "--output", required=True)
     g.add_argument("--planted")
     g.set_defaults(func=cmd_generate, outputs={"output": "file", "planted": "file"})

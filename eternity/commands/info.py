@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+
 from eternity.commands.common import _out
 from puzzles.puzzle import EDGES
 
@@ -19,6 +21,12 @@ def cmd_info(a) -> int:
     if EDGES in p.features:
         frame, inner = p.colour_classes()
         info["frame_color_ids"], info["inner_color_ids"] = frame, inner
+        from puzzles.scramble import solved_order_share, solved_order_warning
+
+        info["joins_matching_as_listed"] = round(solved_order_share(p), 4)
+        warning = solved_order_warning(p, a.puzzle)
+        if warning:
+            print(f"warning: {warning}", file=sys.stderr)
         if p.bordered and min(p.rows, p.cols) >= 2:
             from puzzles import estimate
             from puzzles.errors import UsageError
