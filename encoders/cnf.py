@@ -24,7 +24,9 @@ placements and a count blocks only on decision variables.
 from __future__ import annotations
 
 from collections import defaultdict
+import dataclasses
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 from pysat.card import CardEnc
@@ -47,11 +49,35 @@ class Encoding:
     multiplier: int = 1  # symmetry breaking: multiply counts back
     model: str = "xcc"  # which encoding: xcc, direct (edge matching) or magic (sums)
     groups: dict | None = None  # merged identical pieces: a board names a group's first piece
+    # native cardinality constraints (literals, k): at most k true; a backend without them gets them as clauses
+    atmost: list[tuple[list[int], int]] = field(default_factory=list)
+    # a model's true decision variables -> its placements, where ``decision`` alone does not say (an
+    # encoding whose placements leave the turn to other variables)
+    decoder: Callable[[list[int]], list] | None = None
 
     @property
     def n_literals(self) -> int:
-        """The literals of all clauses (the CNF's size beside its clause count)."""
-        return sum(len(c) for c in self.clauses)
+        """The literals of all clauses and cardinality constraints (the CNF's size beside its clause count)."""
+        return sum(len(c) for c in self.clauses) + sum(len(lits) for lits, _ in self.atmost)
+
+    @property
+    def n_constraints(self) -> int:
+        """Clauses and cardinality constraints: the count a KNF file's lines give."""
+        return len(self.clauses) + len(self.atmost)
+
+    def expanded(self) -> Encoding:
+        """The same encoding with its cardinality constraints as clauses (python-sat's sequential counter), for a
+        backend without native cardinality constraints."""
+        if not self.atmost:
+            return self
+        pool = IDPool(start_from=self.n_vars + 1)
+        extra: list[list[int]] = []
+        for lits, k in self.atmost:
+            if k < len(lits):
+                extra += CardEnc.atmost(lits=lits, bound=k, vpool=pool, encoding=PYSAT["seqcounter"]).clauses
+        out = dataclasses.replace(self, clauses=self.clauses + extra, atmost=[])
+        out.n_vars = max(self.n_vars, pool.top)
+        return out
 
 
 def xcc_cnf(xcc, amo: str = "seqcounter", colors: str = "pairs") -> Encoding:

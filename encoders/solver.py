@@ -354,6 +354,8 @@ def _certificate(s: _Backend, stats: dict, deadline: float | None):
 
 def decoded(puzzle, enc: Encoding, chosen: list[int]) -> list:
     """The placements of a model's true decision variables, every copy of a merged group named once."""
+    if enc.decoder is not None:
+        return enc.decoder(chosen)
     board = [enc.decision[v] for v in chosen]
     return puzzle.relabel(board, enc.groups) if enc.groups else board
 
