@@ -23,10 +23,10 @@ placements and a count blocks only on decision variables.
 
 from __future__ import annotations
 
-from collections import defaultdict
 import dataclasses
-from dataclasses import dataclass, field
+from collections import defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from pysat.card import CardEnc

@@ -33,11 +33,11 @@ from typing import Any
 from typing_extensions import override
 
 from puzzles.errors import Unavailable, UsageError
-from solving import Evidence, Limits, Option, SolverBase, SolveResult, Status, enumerated
+from solving import BuildLate, Evidence, Limits, Option, SolverBase, SolveResult, Status, enumerated
 from solving.tally import BogusModel, Tally
 
 from . import drat
-from .solver import CnfOptions, decoded, encode
+from .solver import CnfOptions, decoded, encode, late, takes
 
 # name -> (argv with {cnf} and {out}, where to get it)
 KNOWN = {
@@ -300,9 +300,7 @@ class External(SolverBase):
     def check(self, puzzle, mode: str) -> None:
         super().check(puzzle, mode)
         if self.opts.encoding:
-            from . import plugins
-
-            plugins.takes(self.opts.encoding, puzzle)
+            takes(self.opts.encoding, puzzle)
         probe(self.opts.cmd)
 
     @override
@@ -310,21 +308,26 @@ class External(SolverBase):
         self.check(puzzle, mode)
         limits = limits or Limits()
         t0 = time.perf_counter()
-        enc = encode(puzzle, self.opts.as_dict())
+        deadline = None if limits.time_s is None else t0 + limits.time_s  # the build counts too
+        try:
+            built = encode(puzzle, self.opts.as_dict(), deadline)
+        except BuildLate:
+            return late(t0)
+        enc = built.expanded()  # a CNF file: cardinality constraints as clauses
         head = f"p cnf {enc.n_vars} "
         body = "".join(" ".join(map(str, c)) + " 0\n" for c in enc.clauses + [[a] for a in enc.assumptions])
         n_clauses = len(enc.clauses) + len(enc.assumptions)
         build_s = time.perf_counter() - t0
         stats: dict[str, Any] = {
             "build_s": build_s,
-            "vars": enc.n_vars,
-            "clauses": n_clauses,
+            "vars": built.n_vars,
+            "clauses": built.n_constraints + len(enc.assumptions),
+            "literals": built.n_literals,
             "model": enc.model,
             "cmd": self.opts.cmd,
             "calls": 0,
         }
         want = limits.wanted(mode)
-        deadline = None if limits.time_s is None else t0 + limits.time_s
         solutions: list[list] = []
         blocked: list[list[int]] = []
         count, complete = 0, False

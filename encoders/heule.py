@@ -152,7 +152,9 @@ def _colour_indices(p: EdgePuzzle) -> tuple[dict[int, int], dict[int, int]]:
     return frame, inner
 
 
-def heule_cnf(p: EdgePuzzle, variant: str = "compact", amo: str = "pairwise", deadline: float | None = None) -> Encoding:
+def heule_cnf(
+    p: EdgePuzzle, variant: str = "compact", amo: str = "pairwise", deadline: float | None = None
+) -> Encoding:
     """Heule's encoding of ``p`` in ``variant`` (compact, exp, fbc, all) with at-most-ones ``amo`` (pairwise, aux,
     card).  ``deadline`` (``time.perf_counter``): ``BuildLate`` once it has passed."""
     if variant not in VARIANTS or amo not in AMOS:
@@ -288,7 +290,9 @@ def _inner_piece(out, cols: list[int], at: list[tuple[int, int]], colour, fbc: b
                 else:  # support: the join shows one of the piece's colours
                     out.append([-v] + [colour(cell, j, k) for k in distinct])
         for rule in rules:
-            out.append([-v] + [colour(cell, j % 4, col) if shown else -colour(cell, j % 4, col) for j, col, shown in rule])
+            out.append(
+                [-v] + [colour(cell, j % 4, col) if shown else -colour(cell, j % 4, col) for j, col, shown in rule]
+            )
 
 
 def _copies(out, p: EdgePuzzle, classes: list[str], cells, x) -> None:

@@ -52,12 +52,15 @@ ONE_SHOT = ("kissat404",)
 class _Backend:
     """One pysat backend behind the three calls an enumeration needs, whatever the backend lacks."""
 
-    def __init__(self, name: str, clauses: list, assumptions: list, proof: bool = False):
+    def __init__(self, name: str, clauses: list, assumptions: list, proof: bool = False, atmost=()):
         if proof:  # a refutation under assumptions derives their negation, not the empty clause: units instead
             clauses, assumptions = clauses + [[a] for a in assumptions], []
         self.name, self.clauses, self.assumptions = name, clauses, assumptions
         self.one_shot = name in ONE_SHOT
         self.s = None if self.one_shot else PySatSolver(name=name, bootstrap_with=clauses, with_proof=proof)
+        for lits, k in atmost:  # a backend of CARD_BACKENDS: the KNF's cardinality constraints as they are
+            assert self.s is not None
+            self.s.add_atmost(lits, k)
         self.blocked: list[list[int]] = []
         self.model: list[int] | None = None
 
@@ -112,9 +115,9 @@ def encode(puzzle, options: dict, deadline: float | None = None) -> Encoding:
     """The CNF of ``puzzle`` the options ask for: a plug-in encoding by name (``encoding``), else the model
     (``xcc``, ``direct`` for edge matching, sums for magic figures) with its at-most-one and colour encodings."""
     if options.get("encoding"):
-        from . import plugins
+        from . import catalogue
 
-        return plugins.encode(options["encoding"], puzzle)
+        return catalogue.build(options["encoding"], puzzle, deadline)
     model = options["model"]
     if SUMS in puzzle.features:  # sums beside the exact cover: pseudo-Boolean constraints
         if model == "direct":
@@ -139,6 +142,27 @@ def encode(puzzle, options: dict, deadline: float | None = None) -> Encoding:
             deadline,
         )
     return xcc_cnf(puzzle.to_xcc(), options["amo"], options["colors"])
+
+
+def takes(name: str, puzzle) -> None:
+    """Refuse, before any work, an encoding nobody knows or one that does not take this puzzle's kind."""
+    from . import catalogue, plugins
+
+    if name in catalogue.NAMED:
+        if not catalogue.applies(name, puzzle):
+            raise UsageError(f"encoding {name} does not encode {puzzle.kind} puzzles")
+        return
+    if name not in plugins.names():
+        raise UsageError(
+            f"unknown encoding {name!r} (`eternity encodings PUZZLE` lists those that apply; built-in: "
+            + ", ".join(sorted(catalogue.NAMED))
+            + ")"
+        )
+    plugins.takes(name, puzzle)
+
+
+# backends that take cardinality constraints natively (a KNF encoding's lines); others get them as clauses
+CARD_BACKENDS = ("minicard", "gluecard3", "gluecard4")
 
 
 def late(t0: float) -> SolveResult:
@@ -211,9 +235,7 @@ class Sat(SolverBase):
                 + ", ".join(PROOF_BACKENDS)
             )
         if self.opts.encoding:
-            from . import plugins
-
-            plugins.takes(self.opts.encoding, puzzle)
+            takes(self.opts.encoding, puzzle)
 
     def _in_child(self, puzzle, mode: str, limits: Limits) -> SolveResult:
         """A solve by a backend python-sat cannot interrupt (Kissat 4.0.4, Lingeling), with a time limit: run in
@@ -261,11 +283,15 @@ class Sat(SolverBase):
         stats: dict[str, Any] = {
             "build_s": build_s,
             "vars": enc.n_vars,
-            "clauses": len(enc.clauses),
+            "clauses": enc.n_constraints,
             "literals": enc.n_literals,
             "model": enc.model,
             "backend": self.opts.backend,
         }
+        native = backend in CARD_BACKENDS and not self.opts.certify
+        if enc.atmost and not native:  # cardinality constraints as clauses for a backend without them
+            stats["cardinality"] = "as clauses (sequential counter)"
+            enc = enc.expanded()
         want = limits.wanted(mode)
         keep = mode != "count"
         solutions: list[list] = []
@@ -275,7 +301,7 @@ class Sat(SolverBase):
         if deadline is not None and t1 > deadline:  # the solver itself takes seconds to load a large CNF
             return late(t0)
         certify = self.opts.certify
-        s = _Backend(backend, enc.clauses, enc.assumptions, proof=certify)
+        s = _Backend(backend, enc.clauses, enc.assumptions, proof=certify, atmost=enc.atmost)
         certificate = None
         # An interrupt timer stops backends that release the GIL while they
         # search; the conflict-budget slices in ``_solve_until`` stop the

@@ -1,0 +1,70 @@
+"""The primal model of edge matching: a variable per placement (cell, piece, turn) and no colour variables.
+
+Ansótegui, Béjar, Fernández, Gomes and Mateu (CP 2008) set edge matching as SAT and CSP benchmarks in several
+models; the primal one takes the placements as its only variables: exactly one a cell, exactly one cell a
+piece, and two neighbours that match.  The matching is a binary constraint between two cells' placements, and
+it is written in one of the two classic encodings of a binary constraint:
+
+* ``support`` (Gent, ECAI 2002): a placement implies one of the placements next door that match it across the
+  join; unit propagation then keeps arc consistency, as the colour variables of the direct model do;
+* ``conflict`` (the direct encoding, Walsh, CP 2000): every pair of neighbouring placements that clash is
+  excluded by a binary clause; quadratic in the placements, so for small boards.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from pysat.formula import IDPool
+
+from puzzles.edge import EdgePuzzle
+from puzzles.errors import UsageError
+from solving import past
+
+from .cnf import Encoding, placement_rules
+
+
+def primal_cnf(
+    p: EdgePuzzle, style: str = "support", amo: str = "seqcounter", deadline: float | None = None
+) -> Encoding:
+    """The primal model of ``p`` with its matching in ``style`` (support or conflict)."""
+    if style not in ("support", "conflict"):
+        raise UsageError("the primal model's matching is support or conflict")
+    free = EdgePuzzle(p.rows, p.cols, p.pieces, name=p.name)  # fixed pieces become assumptions
+    pool = IDPool()
+    out: list[list[int]] = []
+    x = placement_rules(p, free.candidates(), amo, pool, out, None, deadline)
+    by_side = defaultdict(lambda: defaultdict(list))  # (cell, side) -> colour shown there -> placements
+    for pl, v in x.items():
+        for side, c in enumerate(p.placed(pl.piece, pl.rotation)):
+            by_side[(pl.cell, side)][int(c)].append(v)
+    for k, (cell, side, nb) in enumerate(p.joins()):
+        if k % 16 == 0:
+            past(deadline)
+        here, there = by_side[(cell, side)], by_side[(nb, (side + 2) % 4)]
+        if style == "support":
+            for a, b in ((here, there), (there, here)):
+                for c, us in a.items():
+                    match = b.get(c, [])
+                    out.extend([[-u] + match for u in us])
+        else:
+            for c, us in here.items():
+                clash = [v for c2, vs in there.items() if c2 != c for v in vs]
+                out.extend([[-u, -v] for u in us for v in clash])
+    assumptions = []
+    for f in p.fixed:
+        shown = p.placed(f.piece, f.rotation)
+        v = next(
+            (
+                v
+                for pl, v in x.items()
+                if pl.cell == f.cell and pl.piece == f.piece and p.placed(pl.piece, pl.rotation) == shown
+            ),
+            None,
+        )
+        if v is None:
+            z = pool.id(("contradiction",))
+            out.extend([[z], [-z]])
+        else:
+            assumptions.append(v)
+    return Encoding(out, pool.top, {v: pl for pl, v in x.items()}, assumptions, 1, model=f"primal-{style}")
