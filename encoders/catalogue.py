@@ -81,7 +81,7 @@ def _primal(style: str) -> Callable[..., Encoding]:
 
 
 def _xcc(colors: str) -> Callable[..., Encoding]:
-    return lambda p, deadline=None: xcc_cnf(p.to_xcc(), "seqcounter", colors)
+    return lambda p, deadline=None: xcc_cnf(p.to_xcc(), "seqcounter", colors, deadline)
 
 
 _HEULE_WORDS = {

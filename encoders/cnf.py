@@ -33,6 +33,7 @@ from pysat.card import CardEnc
 from pysat.formula import IDPool
 
 from puzzles.edge import EdgePuzzle
+from puzzles.errors import UsageError
 from solving import past
 
 from .amo import PYSAT, at_most_one, exactly_one
@@ -80,17 +81,39 @@ class Encoding:
         return out
 
 
-def xcc_cnf(xcc, amo: str = "seqcounter", colors: str = "pairs") -> Encoding:
-    """The XCC form as CNF: a variable a option, each primary item exactly once, colour clashes excluded."""
+MAX_CLAUSES = 20_000_000  # an encoding that would write more is refused before it fills the memory
+
+
+def too_large(name: str, clauses: int) -> None:
+    """Refuse, before building, an encoding of more than ``MAX_CLAUSES`` clauses."""
+    if clauses > MAX_CLAUSES:
+        raise UsageError(
+            f"encoding {name} would write {clauses:,} clauses, more than {MAX_CLAUSES:,}: it is for smaller boards"
+        )
+
+
+def xcc_cnf(xcc, amo: str = "seqcounter", colors: str = "pairs", deadline: float | None = None) -> Encoding:
+    """The XCC form as CNF: a variable a option, each primary item exactly once, colour clashes excluded.
+    ``deadline`` (``time.perf_counter``): ``BuildLate`` once it has passed."""
     n = xcc.n_options
     pool = IDPool(start_from=n + 1)
     out: list[list[int]] = []
     plain: dict[int, list[int]] = defaultdict(list)
     coloured: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
     for k in range(n):
+        if k % 8192 == 0:
+            past(deadline)
         for it, col in xcc.option(k):
             (coloured[it][col] if col else plain[it]).append(k + 1)
+    if colors == "pairs":  # the clash clauses are quadratic: counted first
+        clashes = 0
+        for cols in coloured.values():
+            sizes = [len(v) for v in cols.values()]
+            clashes += (sum(sizes) ** 2 - sum(z * z for z in sizes)) // 2
+        too_large("xcc (colour clashes as pairs)", clashes)
     for it in range(xcc.n_items):
+        if it % 256 == 0:
+            past(deadline)
         if it < xcc.n_primary:
             exactly_one(plain[it], amo, pool, out)
             continue

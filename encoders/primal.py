@@ -21,7 +21,7 @@ from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
 from solving import past
 
-from .cnf import Encoding, placement_rules
+from .cnf import Encoding, placement_rules, too_large
 
 
 def primal_cnf(
@@ -38,6 +38,13 @@ def primal_cnf(
     for pl, v in x.items():
         for side, c in enumerate(p.placed(pl.piece, pl.rotation)):
             by_side[(pl.cell, side)][int(c)].append(v)
+    if style == "conflict":  # quadratic in the placements: counted first
+        clashes = 0
+        for cell, side, nb in p.joins():
+            here, there = by_side[(cell, side)], by_side[(nb, (side + 2) % 4)]
+            total = sum(len(v) for v in there.values())
+            clashes += sum(len(us) * (total - len(there.get(c, []))) for c, us in here.items())
+        too_large("primal-conflict", clashes)
     for k, (cell, side, nb) in enumerate(p.joins()):
         if k % 16 == 0:
             past(deadline)

@@ -18,7 +18,7 @@ from typing_extensions import override
 
 from puzzles.errors import UsageError
 from puzzles.puzzle import EDGES, EXACT_COVER, SUMS
-from solving import BuildLate, Evidence, Limits, Option, Opts, SolverBase, SolveResult, Status, enumerated
+from solving import BuildLate, Evidence, Limits, Option, Opts, SolverBase, SolveResult, Status, enumerated, past
 from solving.tally import BogusModel, Tally
 
 from . import drat
@@ -141,7 +141,8 @@ def encode(puzzle, options: dict, deadline: float | None = None) -> Encoding:
             options.get("identical") == "merge",
             deadline,
         )
-    return xcc_cnf(puzzle.to_xcc(), options["amo"], options["colors"])
+    past(deadline)
+    return xcc_cnf(puzzle.to_xcc(), options["amo"], options["colors"], deadline)
 
 
 def takes(name: str, puzzle) -> None:

@@ -1,32 +1,34 @@
 """`eternity encodings PUZZLE`: every CNF encoding that applies to a puzzle, with its size and build time.
 
-The built-in models of `sat` (the XCC model with each at-most-one encoding; the direct model of edge matching;
-the sums of magic figures) and every installed plug-in encoding (`eternity.encodings`), each built once, in
-one table: variables, clauses, literals and the seconds the build took.  The name in the first column is what
-`--opt` takes (`model=...,amo=...`, or `encoding=NAME`)."""
+The named encodings (``encoders.catalogue``: Heule's twelve, the direct model's variants, the primal model, the
+XCC encodings) and every installed plug-in encoding (`eternity.encodings`), each built once, in one table:
+variables (the largest), clauses (with a KNF encoding's cardinality constraints, one each, as its file counts
+them), literals and the seconds the build took.  The first column is what ``--opt encoding=NAME`` and a runner
+row's ``encoding = [...]`` take.  ``--amo`` adds the `sat` models with every at-most-one encoding."""
 
 from __future__ import annotations
 
 import time
 
 from eternity.commands.common import _load, _out
+from puzzles.ranges import arg
 
 
-def _configs(puzzle) -> list[tuple[str, dict]]:
-    """(label, sat options) of every built-in model that applies to ``puzzle``, and every plug-in encoding."""
-    from encoders import plugins
+def _configs(puzzle, amo_grid: bool) -> list[tuple[str, str, dict]]:
+    """(label, family, sat options) of every encoding that applies to ``puzzle``."""
+    from encoders import catalogue, plugins
     from encoders.amo import ENCODINGS
     from puzzles.puzzle import EDGES, SUMS
 
-    out = []
-    if SUMS in puzzle.features:
-        out += [(f"sums amo={amo}", {"model": "auto", "amo": amo}) for amo in ENCODINGS]
-    else:
-        out += [(f"model=xcc amo={amo}", {"model": "xcc", "amo": amo}) for amo in ENCODINGS]
-    if EDGES in puzzle.features:
-        out += [(f"model=direct amo={amo}", {"model": "direct", "amo": amo}) for amo in ENCODINGS]
-    for name in plugins.names():
-        out.append((f"encoding={name}", {"encoding": name}))
+    out = [(n, e.family, {"encoding": n}) for n, e in catalogue.NAMED.items() if catalogue.applies(n, puzzle)]
+    out += [(n, "plug-in", {"encoding": n}) for n in plugins.names()]
+    if amo_grid:
+        if SUMS in puzzle.features:
+            out += [(f"model=auto amo={amo}", "sums", {"model": "auto", "amo": amo}) for amo in ENCODINGS]
+        else:
+            out += [(f"model=xcc amo={amo}", "xcc", {"model": "xcc", "amo": amo}) for amo in ENCODINGS]
+        if EDGES in puzzle.features:
+            out += [(f"model=direct amo={amo}", "direct", {"model": "direct", "amo": amo}) for amo in ENCODINGS]
     return out
 
 
@@ -40,21 +42,23 @@ def cmd_encodings(a) -> int:
     p, _ = _load(a)
     base = solving.get("sat").opts.as_dict()
     rows: list[dict[str, object]] = []
-    for label, opts in _configs(p):
+    for label, family, opts in _configs(p, a.amo):
         t0 = time.perf_counter()
         try:
-            enc = encode(p, {**base, **opts})
-        except plugins.BrokenEncoding as e:
-            rows.append({"encoding": label, "error": str(e)})
+            enc = encode(p, {**base, **opts}, t0 + a.limit)
+        except solving.BuildLate:
+            rows.append({"encoding": label, "family": family, "error": f"not built within {a.limit:g} s"})
             continue
-        except UsageError as e:  # a plug-in that does not take this kind of puzzle
-            rows.append({"encoding": label, "error": str(e)})
+        except (plugins.BrokenEncoding, UsageError) as e:  # a board the encoding does not take
+            rows.append({"encoding": label, "family": family, "error": str(e)})
             continue
         rows.append(
             {
                 "encoding": label,
+                "family": family,
                 "variables": enc.n_vars,
-                "clauses": len(enc.clauses),
+                "clauses": enc.n_constraints,
+                "cardinality": len(enc.atmost),
                 "literals": enc.n_literals,
                 "build_s": round(time.perf_counter() - t0, 4),
             }
@@ -63,14 +67,15 @@ def cmd_encodings(a) -> int:
         _out(rows)
         return 0
     width = max(len(str(r["encoding"])) for r in rows)
-    print(f"{'encoding':<{width}}  {'variables':>10} {'clauses':>11} {'literals':>12} {'build_s':>8}")
+    print(f"{'encoding':<{width}}  {'family':<8} {'variables':>10} {'clauses':>11} {'literals':>12} {'build_s':>8}")
     for r in rows:
         if "error" in r:
-            print(f"{r['encoding']:<{width}}  {r['error']}")
+            print(f"{r['encoding']:<{width}}  {r['family']:<8} {r['error']}")
         else:
+            card = f"  ({r['cardinality']:,} of them cardinality)" if r["cardinality"] else ""
             print(
-                f"{r['encoding']:<{width}}  {r['variables']:>10,} {r['clauses']:>11,} {r['literals']:>12,} "
-                f"{r['build_s']:>8.3f}"
+                f"{r['encoding']:<{width}}  {r['family']:<8} {r['variables']:>10,} {r['clauses']:>11,} "
+                f"{r['literals']:>12,} {r['build_s']:>8.3f}{card}"
             )
     return 0
 
@@ -79,5 +84,9 @@ def add(sub) -> None:
     """Declare `eternity encodings` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser("encodings", help="every CNF encoding of a puzzle: variables, clauses, literals, build time")
     s.add_argument("puzzle")
+    s.add_argument("--amo", action="store_true", help="add the sat models with every at-most-one encoding")
+    s.add_argument(
+        "--limit", type=arg(float, 0.1, 86400), default=60.0, help="seconds each build may take (default 60)"
+    )
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_encodings)
