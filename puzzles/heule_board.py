@@ -6,7 +6,7 @@ piece, grey ``0``.  No board size is written: it is the rectangle whose frame ta
 pieces (a border piece has one grey side), the shorter side first.  Published boards list their pieces
 in solved order and orientation; ``puzzles.scramble`` says so and shuffles them.
 
-Recognised by content (``looks_heule``): a first line of a single whole number, then lines of four.
+Recognised by content (``looks_heule``): a first line of a single whole number, then more lines.
 """
 
 from __future__ import annotations
@@ -32,11 +32,10 @@ def _lines(text: str) -> list[tuple[int, list[str]]]:
 
 
 def looks_heule(text: str) -> bool:
-    """Whether ``text`` reads as a Heule board: a lone whole number first, then lines of four numbers."""
-    lines = _lines(text)[:3]
-    if len(lines) < 2 or len(lines[0][1]) != 1 or not lines[0][1][0].isdigit():
-        return False
-    return all(len(w) == 4 and all(x.lstrip("-").isdigit() for x in w) for _, w in lines[1:])
+    """Whether ``text`` reads as a Heule board: a lone whole number first (which no piece list begins with),
+    then more lines."""
+    lines = _lines(text)[:2]
+    return len(lines) == 2 and len(lines[0][1]) == 1 and lines[0][1][0].isdigit()
 
 
 def board_size(pieces: np.ndarray) -> tuple[int, int] | None:
