@@ -11,6 +11,17 @@ from __future__ import annotations
 import os
 import traceback
 
+# what an engine reports of its work and of its input, kept beside the clocks (the tables' size and search columns)
+ENGINE_STATS = ("vars", "clauses", "literals", "decisions", "propagations", "conflicts", "restarts")
+
+
+def engine_stats(stats: dict) -> str | None:
+    """The engine's own statistics of a solve (``ENGINE_STATS``), as JSON; None when it reports none."""
+    import json
+
+    kept = {k: stats[k] for k in ENGINE_STATS if isinstance(stats.get(k), (int, float))}
+    return json.dumps(kept, sort_keys=True) if kept else None
+
 
 def solve_cell(spec: dict) -> dict:
     """The cell's solve, in this process: the result row, never an exception."""
@@ -39,6 +50,7 @@ def solve_cell(spec: dict) -> dict:
             "search_s": res.search_s,
             "optimal": None if res.optimal is None else int(res.optimal),
             "evidence": res.evidence,
+            "engine_stats": engine_stats(res.stats),
         }
         if spec.get("detail") and res.status.answered:  # the family's own statistics of the solutions
             module, _, fn = spec["detail"].partition(":")

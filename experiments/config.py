@@ -57,6 +57,15 @@ class SolverSpec(_M):
         {}, description="solver options; a list is a grid: one configuration per combination"
     )
     label: str | None = Field(None, description="the row's name in the tables (default: solver[k=v,...]/mode)")
+    encoding: list[str] | None = Field(
+        None,
+        min_length=1,
+        description="SAT solvers: the named encodings the row sweeps (`eternity encodings PUZZLE` lists them); "
+        "the same as options.encoding = [...]",
+    )
+    families: list[str] | None = Field(
+        None, min_length=1, description="the families the row runs on, by name (default: every family)"
+    )
     split_depth: int = Field(
         0,
         ge=0,
@@ -73,6 +82,15 @@ class SolverSpec(_M):
     @model_validator(mode="after")
     def _check(self):
         cls = solving.solver_class(self.name)  # ValueError when unknown
+        if self.encoding is not None:
+            if "encoding" in self.options:
+                raise ValueError("encoding: give it once, as encoding or as options.encoding")
+            from encoders.catalogue import known
+
+            for name in self.encoding:
+                if not known(name):
+                    raise ValueError(f"encoding: unknown encoding {name!r} (`eternity encodings PUZZLE` lists them)")
+            self.options = {**self.options, "encoding": list(self.encoding)}
         if self.mode not in cls.MODES:
             raise ValueError(f"solver {self.name} has no mode {self.mode!r}")
         if self.split_depth and (not cls.CAN_SPLIT or self.mode != "count"):
@@ -123,7 +141,11 @@ class Config(_M):
         names = [f.name for f in self.families]
         if len(set(names)) != len(names):
             raise ValueError("families: two families share a name")
-        seen: set[str] = set()
+        for spec in self.solvers:
+            for name in spec.families or []:
+                if name not in names:
+                    raise ValueError(f"solvers: families names {name!r}, which no [[families]] table is")
+        seen: dict[str, set[str]] = {}
         for spec in self.solvers:  # a table row per label: two configurations under one would be mixed
             combos = spec.expand()
             if spec.label is not None and len(combos) > 1:
@@ -133,9 +155,10 @@ class Config(_M):
                 )
             for combo in combos:
                 label = spec.label or config_label(spec.name, combo, spec.mode)
-                if label in seen:
+                mine = set(spec.families or names)
+                if mine & seen.get(label, set()):  # the same configuration twice on a family
                     raise ValueError(f"solvers: two entries share the configuration {label!r}")
-                seen.add(label)
+                seen[label] = seen.get(label, set()) | mine
         return self
 
 

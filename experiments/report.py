@@ -84,6 +84,29 @@ def _median(ts: list, limit: float) -> float | str | None:
     return f"> {limit:g}" if math.isinf(m) else m
 
 
+# the engine's statistics a table may show (``experiments.cell.ENGINE_STATS``): sizes of its input and its work
+ENGINE_COLUMNS = ("vars", "clauses", "conflicts", "decisions", "propagations")
+
+
+def _engine(r: dict) -> dict:
+    """A cell's engine statistics (the stored JSON), with the conflicts column of stores written before it."""
+    out = json.loads(r["engine_stats"]) if r.get("engine_stats") else {}
+    if out.get("conflicts") is None and r.get("conflicts") is not None:
+        out["conflicts"] = r["conflicts"]
+    return out
+
+
+def _engine_means(rs: list[dict]) -> dict:
+    """Mean of each engine statistic over the cells that report it (the sizes are the same on every repeat of an
+    instance; conflicts, decisions and propagations are those of the cells as they ended, solved or not)."""
+    stats = [_engine(r) for r in rs]
+    out = {}
+    for k in ENGINE_COLUMNS:
+        vs = [st[k] for st in stats if st.get(k) is not None]
+        out[f"mean_{k}"] = statistics.fmean(vs) if vs else None
+    return out
+
+
 def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
     """The summary table's rows: one a family, class and configuration, then the virtual best of each family and
     class; times on ``clock`` (``CLOCKS``; another name is a ``UsageError``)."""
@@ -112,6 +135,7 @@ def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
                 "unavailable": sum(r["status"] == "unavailable" for r in rs),
                 "mean_score": _mean_score([r.get("best_score") for r in rs]),
                 "optimal": sum(1 for r in rs if r.get("optimal") == 1),
+                **_engine_means(rs),
             }
         )
     # virtual best solver per family and class
@@ -141,6 +165,7 @@ def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
                 "errors": None,
                 "unavailable": None,
                 "optimal": None,
+                **dict.fromkeys(f"mean_{k}" for k in ENGINE_COLUMNS),
                 "mean_score": _mean_score(
                     [max((v for v in vs if v is not None), default=None) for vs in top[(fam, cls)].values()]
                 ),
@@ -401,7 +426,9 @@ def table(
             cols += ["unavailable"]
         if any(r["mean_score"] is not None for r in rows):  # mode best: the score is what the table is for
             cols += ["mean_score", "optimal"]
-        drop = {"mean_score", "optimal", "unavailable"} - set(cols)
+        engine = [f"mean_{k}" for k in ENGINE_COLUMNS if any(r.get(f"mean_{k}") is not None for r in rows)]
+        cols += engine  # what the engines report of their input and work, where any does
+        drop = {"mean_score", "optimal", "unavailable", *(f"mean_{k}" for k in ENGINE_COLUMNS)} - set(cols)
         rows = [{k: v for k, v in r.items() if k not in drop} for r in rows]
     if fmt == "json":
         return json.dumps({"clock": clock, "clock_means": CLOCKS[clock], "rows": rows}, indent=1)
@@ -427,6 +454,90 @@ def table(
         lines.append("| " + " | ".join(_cell(r, c) for c in cols) + " |")
     legend = {"winners": WINNERS_LEGEND, "peaks": PEAKS_LEGEND}.get(view, LEGEND)
     return "\n".join(lines) + "\n\n" + legend.format(clock=clock, means=CLOCKS[clock]) + "\n"
+
+
+PIVOT_MARKS = {"limit": "T", "wrong": "X", "error": "E", "memout": "M", "unavailable": "U"}
+PIVOT_LEGEND = (
+    "A row an instance, a column a configuration: the {clock} time in seconds of an answered cell (the mean of its "
+    "repeats), T a time limit, X a wrong answer, E an error, M out of memory, U not installed here; the last rows "
+    "count the solved cells and give PAR-2 (an unsolved cell counts twice the limit)."
+)
+
+
+def _short_labels(configs: list[str]) -> dict[str, str]:
+    """Column names for a pivot: the options alone when every configuration is one solver in one mode
+    (``sat[backend=x,encoding=y]/first`` -> ``backend=x,encoding=y``), the labels otherwise."""
+    heads = {c.split("[", 1)[0] for c in configs}
+    tails = {c.rsplit("]", 1)[-1] for c in configs}
+    if len(heads) == 1 and len(tails) == 1 and all("[" in c for c in configs):
+        return {c: c.split("[", 1)[1].rsplit("]", 1)[0] for c in configs}
+    return {c: c for c in configs}
+
+
+def pivot(db: str, fmt: str = "md", clock: str = "solve", experiment: str | None = None) -> str:
+    """Instance by configuration: the table a paper prints.  Each cell its time or a status mark (``PIVOT_MARKS``),
+    then a solved count and PAR-2 per configuration."""
+    if clock not in CLOCKS:
+        raise UsageError(f"unknown clock {clock!r} ({', '.join(CLOCKS)})")
+    rows = cells(db)
+    if experiment is not None:
+        rows = [r for r in rows if r["experiment"] == experiment]
+    if not rows:
+        raise UsageError(f"table --pivot: {db} holds no cells" + (f" of {experiment!r}" if experiment else ""))
+    configs = sorted({r["config"] for r in rows})
+    grid: dict[tuple, dict[str, list[dict]]] = defaultdict(lambda: defaultdict(list))
+    for r in rows:
+        grid[(r["family"], r.get("instance_name") or r["instance"][:12])][r["config"]].append(r)
+    out_rows = []
+    for (fam, name), per in sorted(grid.items(), key=lambda kv: (kv[0][0], _natural(kv[0][1]))):
+        row: dict[str, object] = {"family": fam, "instance": name}
+        for c in configs:
+            rs = per.get(c, [])
+            if not rs:
+                row[c] = ""
+                continue
+            bad = next((PIVOT_MARKS[r["status"]] for r in rs if r["status"] in ("wrong", "error", "memout")), None)
+            ts = [clock_time(r, clock) for r in rs if r["status"] in ANSWERED]
+            if bad:
+                row[c] = bad
+            elif ts and all(t is not None for t in ts):
+                row[c] = round(statistics.fmean(ts), 3)  # type: ignore[arg-type]
+            else:
+                row[c] = PIVOT_MARKS.get(rs[0]["status"], rs[0]["status"])
+        out_rows.append(row)
+    by_conf: dict[str, list[dict]] = defaultdict(list)
+    for r in rows:
+        by_conf[r["config"]].append(r)
+    solved = {"family": "", "instance": "solved"}
+    par2 = {"family": "", "instance": "par2_s"}
+    for c in configs:
+        rs = by_conf[c]
+        solved[c] = f"{sum(r['status'] in ANSWERED for r in rs)}/{len(rs)}"
+        ts = [_t(r, clock) for r in rs]
+        p = _stat(statistics.fmean, ts)
+        par2[c] = "" if p is None else round(p, 2)  # type: ignore[assignment]
+    out_rows += [solved, par2]
+    short = _short_labels(configs)
+    out_rows = [{short.get(k, k): v for k, v in r.items()} for r in out_rows]
+    cols = ["family", "instance", *(short[c] for c in configs)]
+    if fmt == "json":
+        return json.dumps({"clock": clock, "marks": PIVOT_MARKS, "rows": out_rows}, indent=1)
+    if fmt == "csv":
+        buf = io.StringIO()
+        w = csv.DictWriter(buf, cols, lineterminator="\n")
+        w.writeheader()
+        w.writerows(out_rows)
+        return buf.getvalue()
+    if fmt == "latex":
+        lines = ["\\begin{tabular}{ll" + "r" * len(configs) + "}", "\\hline"]
+        lines.append(" & ".join(c.replace("_", "\\_") for c in cols) + " \\\\")
+        lines.append("\\hline")
+        lines += [" & ".join(str(r.get(c, "")).replace("_", "\\_") for c in cols) + " \\\\" for r in out_rows]
+        lines += ["\\hline", "\\end{tabular}"]
+        return "\n".join(lines) + "\n"
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    lines += ["| " + " | ".join(str(r.get(c, "")) for c in cols) + " |" for r in out_rows]
+    return "\n".join(lines) + "\n\n" + PIVOT_LEGEND.format(clock=clock) + "\n"
 
 
 def _board(p: dict) -> str:

@@ -52,7 +52,7 @@ class Instance:
 # what a worker's row gives the store, besides the cell's own fields
 ROW_FIELDS = (
     "status wall_s cpu_s peak_mb nodes conflicts count best_score message load_s build_s search_s optimal "
-    "evidence".split()
+    "evidence engine_stats".split()
 )
 
 
@@ -112,6 +112,8 @@ def cells(cfg: Config, instances: list[Instance], parsed: dict | None = None) ->
     for inst in instances:
         puzzle = (parsed or {}).get(inst.id) or _puzzle(inst)
         for row, (spec, cls) in enumerate(zip(cfg.solvers, classes)):
+            if spec.families is not None and inst.family not in spec.families:  # the config says so
+                continue
             if cls.declines(puzzle, spec.mode):  # a puzzle kind or mode this solver does not handle: no cell
                 continue
             missing: dict[int, str] = {}

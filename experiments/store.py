@@ -43,8 +43,9 @@ ADDED = {
     "count_exact": "TEXT",
     "optimal": "INTEGER",
     "evidence": "TEXT",
+    "engine_stats": "TEXT",
 }  # optimal: mode best, 1 when the score is proven the best possible; evidence: what an answer rests on
-EXTRA = ["count_exact", "optimal", "evidence"]  # written by ``add_result`` beside RESULT_COLUMNS
+EXTRA = ["count_exact", "optimal", "evidence", "engine_stats"]  # written by ``add_result`` beside RESULT_COLUMNS
 INT64 = (-(1 << 63), (1 << 63) - 1)
 
 
@@ -172,6 +173,7 @@ class Store:
         row["count_exact"] = None
         row["optimal"] = None if row.get("optimal") is None else int(row["optimal"])
         row["evidence"] = row.get("evidence")
+        row["engine_stats"] = row.get("engine_stats")
         n = row.get("count")
         if isinstance(n, int) and not INT64[0] <= n <= INT64[1]:  # SQLite's integers are 64-bit: keep it exact
             # the REAL is for SQL's sorting and sums; past a float's range (a count of thousands of

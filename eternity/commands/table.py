@@ -30,8 +30,15 @@ def cmd_table(a) -> int:
                 "an unsolved cell counts at twice its own limit",
                 file=sys.stderr,
             )
-    if a.peaks and a.winners:
-        raise UsageError("table: --peaks and --winners are two tables; ask for one at a time")
+    if sum(map(bool, (a.peaks, a.winners, a.pivot))) > 1:
+        raise UsageError("table: --peaks, --winners and --pivot are three tables; ask for one at a time")
+    if a.pivot:
+        from experiments.report import pivot
+
+        if a.by:
+            raise UsageError("table --pivot: a row is an instance; --by is for the summary table")
+        sys.stdout.write(pivot(db, a.format, a.clock, a.experiment))
+        return 0
     sys.stdout.write(
         table(db, a.format, a.clock, a.experiment, "peaks" if a.peaks else "winners" if a.winners else "all", a.by)
     )
@@ -68,6 +75,12 @@ def add(sub) -> None:
         action="store_true",
         help="one row a family and configuration of a sweep over inner colours: where its median time peaks, "
         "beside Owen's critical point",
+    )
+    s.add_argument(
+        "--pivot",
+        action="store_true",
+        help="instance by configuration: each cell its time or a mark (T limit, X wrong, E error, U not "
+        "installed), then solved counts and PAR-2",
     )
     s.add_argument(
         "--by",
