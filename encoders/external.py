@@ -33,6 +33,7 @@ from typing import Any
 from typing_extensions import override
 
 from puzzles.errors import Unavailable, UsageError
+from puzzles.puzzle import CNF, EXACT_COVER
 from solving import BuildLate, Evidence, Limits, Option, SolverBase, SolveResult, Status, enumerated
 from solving.tally import BogusModel, Tally
 
@@ -278,6 +279,7 @@ class External(SolverBase):
     """`external`: any SAT solver binary (DIMACS in, SAT competition output back) on the CNF encodings."""
 
     name = "external"
+    TAKES = frozenset({EXACT_COVER, CNF})
 
     @override
     def engine(self) -> str:

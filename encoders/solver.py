@@ -17,7 +17,7 @@ from pysat.solvers import SolverNames
 from typing_extensions import override
 
 from puzzles.errors import UsageError
-from puzzles.puzzle import EDGES, EXACT_COVER, SUMS
+from puzzles.puzzle import CNF, EDGES, EXACT_COVER, SUMS
 from solving import BuildLate, Evidence, Limits, Option, Opts, SolverBase, SolveResult, Status, enumerated, past
 from solving.tally import BogusModel, Tally
 
@@ -114,6 +114,10 @@ IDENTICAL = (
 def encode(puzzle, options: dict, deadline: float | None = None) -> Encoding:
     """The CNF of ``puzzle`` the options ask for: a plug-in encoding by name (``encoding``), else the model
     (``xcc``, ``direct`` for edge matching, sums for magic figures) with its at-most-one and colour encodings."""
+    if CNF in puzzle.features:  # a published formula is its own encoding
+        if options.get("encoding"):
+            raise UsageError("a CNF formula is its own encoding: encoding= does not apply")
+        return cnf_as_given(puzzle)
     if options.get("encoding"):
         from . import catalogue
 
@@ -143,6 +147,14 @@ def encode(puzzle, options: dict, deadline: float | None = None) -> Encoding:
         )
     past(deadline)
     return xcc_cnf(puzzle.to_xcc(), options["amo"], options["colors"], deadline)
+
+
+def cnf_as_given(f) -> Encoding:
+    """A CNF formula (``puzzles.cnf_formula``) as an encoding: every variable a decision variable (a count is of
+    its models), a solution the model's true variables."""
+    enc = Encoding(f.clauses, f.n_vars, dict.fromkeys(range(1, f.n_vars + 1), None), model="cnf-file")
+    enc.decoder = sorted
+    return enc
 
 
 def takes(name: str, puzzle) -> None:
@@ -218,7 +230,7 @@ class Sat(SolverBase):
     """`sat`: CNF encodings (XCC or direct edge matching) through any python-sat backend."""
 
     name = "sat"
-    TAKES = frozenset({EXACT_COVER, SUMS})
+    TAKES = frozenset({EXACT_COVER, SUMS, CNF})
 
     @override
     def engine(self) -> str:

@@ -19,12 +19,12 @@ import solving
 from puzzles.formats import InputError, _loc, problem_words, read_text
 from solving import Mode
 
-from .families import BuiltinFamily, EdgeFamily, ExcessFamily, FilesFamily, PiecesFamily, PolyformFamily
+from .families import BuiltinFamily, CnfFamily, EdgeFamily, ExcessFamily, FilesFamily, PiecesFamily, PolyformFamily
 from .plugins import PluginFamily
 
 # every family kind a config may name, told apart by its ``kind``
 Family = Annotated[
-    EdgeFamily | PolyformFamily | PiecesFamily | BuiltinFamily | FilesFamily | ExcessFamily | PluginFamily,
+    EdgeFamily | PolyformFamily | PiecesFamily | BuiltinFamily | FilesFamily | CnfFamily | ExcessFamily | PluginFamily,
     Field(discriminator="kind"),
 ]
 

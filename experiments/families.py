@@ -498,6 +498,21 @@ class FilesFamily(_Family):
         return out
 
 
+class CnfFamily(_Family):
+    """CNF files matching a glob pattern (DIMACS, plain or compressed): published SAT instances, run by the SAT
+    solvers as given, beside the workbench's own encodings of the same boards."""
+
+    kind: Literal["cnf"] = Field(description="`cnf`")
+    name: str = Field(description=_NAME)
+    glob: str = Field(description="a glob pattern of DIMACS files (.cnf, .cnf.gz, .cnf.bz2, .cnf.xz)")
+
+    @override
+    def puzzles(self, seed: int, on_sample: OnSample = None, known: dict | None = None) -> Pairs:
+        from puzzles.cnf_formula import read_cnf
+
+        return [(read_cnf(f), {"file": f}) for f in sorted(glob.glob(self.glob))]
+
+
 class ExcessFamily(_Family):
     """Excess-piece states of a polyform puzzle, built-in or a file (the tilability data of [Selby2001])."""
 

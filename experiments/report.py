@@ -255,7 +255,9 @@ def _fmt(v) -> str:
 def _cell(r: dict, c: str) -> str:
     if c == "mean_score" and r.get(c) is not None:
         return f"{r[c]:.1f}"
-    return _fmt(r[c])
+    if c.removeprefix("mean_") in ENGINE_COLUMNS and r.get(c) is not None:  # counts: whole, grouped by thousands
+        return f"{r[c]:,.0f}"
+    return _fmt(r.get(c))
 
 
 def experiments_in(db: str) -> list[str]:

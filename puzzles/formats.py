@@ -20,6 +20,7 @@ import numpy as np
 from pydantic import ValidationError
 
 from .bucas import _bucas_colour, solution_from_bucas  # noqa: F401
+from .cnf_formula import CnfFormula, looks_cnf, read_cnf
 from .edge import EdgePlacement, EdgePuzzle, Fixed
 from .errors import InputError, UsageError
 from .file_input import (  # noqa: F401
@@ -81,6 +82,10 @@ def puzzle_from_dict(data: Any, source: str = "<puzzle>"):
     if not isinstance(data, dict):
         raise InputError(source, None, "expected a JSON object at the top level")
     fmt = data.get("format")
+    if fmt == "eternity/cnf":
+        if not isinstance(data.get("file"), str) or not isinstance(data.get("sha256"), str):
+            raise InputError(source, "file", "a CNF instance names its file and the file's sha256")
+        return read_cnf(data["file"], data["sha256"])
     known = ("eternity/edge", "eternity/polyform", "eternity/queens", "eternity/latin", "eternity/magic")
     if fmt not in known:
         raise InputError(source, "format", f"unknown format {fmt!r} (expected one of {', '.join(known)})")
@@ -162,6 +167,8 @@ def _poly_from_model(m: PolyformModel, source: str) -> PolyformPuzzle:
 
 def puzzle_to_dict(p) -> dict:
     """A puzzle as the JSON of its file format (``puzzle_from_dict`` reads it back)."""
+    if isinstance(p, CnfFormula):  # the file and its digest: the formula is read again from the file
+        return {"format": "eternity/cnf", "version": 1, "name": p.name, "file": p.file, "sha256": p.sha256}
     if isinstance(p, EdgePuzzle):
         return {
             "format": "eternity/edge",
@@ -208,6 +215,9 @@ def puzzle_to_dict(p) -> dict:
 def read_puzzle(path: str | os.PathLike):
     """A puzzle from a JSON file or a community piece list."""
     source = str(path)
+    if looks_cnf(path):
+        refuse_special(path)
+        return read_cnf(path)
     text = read_text(path)
     if not text.strip():
         raise InputError(source, None, "empty file")

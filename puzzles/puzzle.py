@@ -29,7 +29,8 @@ SUMS = "sums"  # its XCC and sums over lines beside it (the magic figures): a co
 EDGES = "edges"  # square pieces with coloured sides on a rows x cols board (the edge-matching models)
 GRID = "grid"  # a region of a grid tiled by polyforms (the site search, the tilability weights)
 SCORED = "scored"  # a full board has a score, its matching joins: mode best, partial boards, the viewer link
-FEATURES = (EXACT_COVER, SUMS, EDGES, GRID, SCORED)
+CNF = "cnf"  # a CNF formula, solved as given by the SAT solvers (``puzzles.cnf_formula``)
+FEATURES = (EXACT_COVER, SUMS, EDGES, GRID, SCORED, CNF)
 
 # kind -> the class that implements it ("module:Class"), imported when first asked for
 KINDS: dict[str, str] = {
@@ -38,6 +39,7 @@ KINDS: dict[str, str] = {
     "queens": "puzzles.queens:QueensPuzzle",
     "latin": "puzzles.latin:LatinPuzzle",
     "magic": "puzzles.magic:MagicPuzzle",
+    "cnf": "puzzles.cnf_formula:CnfFormula",
 }
 
 

@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from .cnf_formula import CnfFormula
 from .edge import E, EdgePuzzle, S, rotate
 from .latin import LatinPuzzle
 from .magic import MagicPuzzle
@@ -66,7 +67,21 @@ def verify(puzzle, placements, *, allow_mismatch: bool = False) -> Report:
         return verify_latin(puzzle, placements)
     if isinstance(puzzle, MagicPuzzle):
         return verify_magic(puzzle, placements)
+    if isinstance(puzzle, CnfFormula):
+        return verify_cnf(puzzle, placements)
     raise TypeError(f"cannot verify a {type(puzzle).__name__}")
+
+
+def verify_cnf(p: CnfFormula, true_vars) -> Report:
+    """A model of a CNF formula (its true variables, the others false): every clause satisfied."""
+    rep = Report()
+    if any(not 0 < int(v) <= p.n_vars for v in true_vars):
+        rep.problems.append(f"a variable outside 1..{p.n_vars}")
+    bad = p.satisfied(true_vars)
+    if bad:
+        rep.problems.append(f"{len(bad)} clauses unsatisfied (the first: clause {bad[0]})")
+    rep.valid = rep.legal = not rep.problems
+    return rep
 
 
 def verify_edge(p: EdgePuzzle, placements, *, allow_mismatch: bool = False) -> Report:
