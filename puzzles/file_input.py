@@ -24,7 +24,16 @@ def puzzle_hash(puzzle) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
-_TAGS = ("edge", "polyform", "builtin", "files", "cnf", "excess", "pieces", "plugin")  # discriminator values pydantic puts in a location
+_TAGS = (
+    "edge",
+    "polyform",
+    "builtin",
+    "files",
+    "cnf",
+    "excess",
+    "pieces",
+    "plugin",
+)  # discriminator values pydantic puts in a location
 _INTERNAL = re.compile(
     r"^(function-|list\[|dict\[|json-or-python\[|constrained-|int$|float$|str$|bool$|"
     r"is-instance\[|tagged-union\[|union\[|nullable\[|model\[)"
