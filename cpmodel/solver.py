@@ -25,6 +25,7 @@ from solving import BuildLate, Limits, Option, Opts, SolverBase, SolveResult, St
 from solving.tally import BogusModel, Tally
 
 from . import models, self_orthogonal
+from .named_models import CP_MODELS
 
 MODELS = ("auto", "xcc", "placement", "table", "self-orthogonal")
 
@@ -113,6 +114,13 @@ class CpSatOptions(Opts):
     linearization_level = Option(int, 1, "0, 1 or 2", lo=0, hi=2)
     presolve = Option(bool, True, "CP-SAT presolve")
     hint = Option(str, "", "a solution file used as a hint (warm start)")
+    encoding = Option(
+        str,
+        "",
+        "a named CP-SAT model, in place of model and join (encoders.catalogue.CP_MODELS: cpsat-placement, "
+        "cpsat-placement-int, cpsat-placement-sum, cpsat-table, cpsat-xcc); empty: model and join as given",
+        ("", *CP_MODELS),
+    )
     identical = Option(
         str,
         "merge",
@@ -139,7 +147,11 @@ class CpSat(SolverBase):
 
     def _build(self, puzzle, mode, deadline=None):
         self.groups = None  # merged identical pieces (placement model)
-        kind = self.opts.model
+        kind, join = self.opts.model, self.opts.join
+        if self.opts.encoding:
+            if self.given & {"model", "join"}:
+                raise UsageError("solver cpsat: encoding names a model and a join; give it or them, not both")
+            kind, join = CP_MODELS[self.opts.encoding][:2]
         if SUMS in puzzle.features:  # sums beside the exact cover: the only model that has them
             if kind not in ("auto", "xcc"):
                 raise UsageError(f"model {kind} is for edge-matching puzzles")
@@ -165,12 +177,13 @@ class CpSat(SolverBase):
         if kind == "placement":
             if self.opts.identical == "merge":
                 self.groups = puzzle.mergeable_groups(sym)
-            return (
-                kind,
-                *models.placement_model(puzzle, self.opts.join, self.opts.redundant, sym, self.groups, deadline),
-                sym,
-            )
+            return (kind, *models.placement_model(puzzle, join, self.opts.redundant, sym, self.groups, deadline), sym)
         return kind, *models.table_model(puzzle, sym), sym
+
+    def model_size(self, puzzle, deadline: float | None = None) -> dict:
+        """The variables and constraints of the model these options build for ``puzzle`` (mode first)."""
+        proto = self._build(puzzle, "first", deadline)[1].proto
+        return {"vars": len(proto.variables), "constraints": len(proto.constraints)}
 
     @override
     def solve(self, puzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
@@ -223,6 +236,7 @@ class CpSat(SolverBase):
             "vars": len(proto.variables),
             "constraints": len(proto.constraints),
             "branches": solver.num_branches,
+            "decisions": solver.num_branches,  # CP-SAT's branches are its decisions (the tables' common column)
             "conflicts": solver.num_conflicts,
             "wall_s": solver.wall_time,
             "response": solver.response_stats().strip().splitlines()[:40],

@@ -15,7 +15,8 @@ Families:
   encoding (Gent 2002) or the direct (conflict) encoding (Walsh 2000) of a binary constraint
   (``encoders.primal``);
 * ``xcc``, ``xcc-colour-vars``: the exact cover with colours that every puzzle compiles to
-  (``encoders.cnf.xcc_cnf``), for any puzzle.
+  (``encoders.cnf.xcc_cnf``), for any puzzle;
+* CP-SAT's models are named the same way for `cpsat` rows (``cpmodel.named_models``).
 """
 
 from __future__ import annotations

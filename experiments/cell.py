@@ -12,7 +12,7 @@ import os
 import traceback
 
 # what an engine reports of its work and of its input, kept beside the clocks (the tables' size and search columns)
-ENGINE_STATS = ("vars", "clauses", "literals", "decisions", "propagations", "conflicts", "restarts")
+ENGINE_STATS = ("vars", "clauses", "constraints", "literals", "decisions", "propagations", "conflicts", "restarts")
 
 
 def engine_stats(stats: dict) -> str | None:

@@ -87,7 +87,7 @@ class SolverSpec(_M):
                 raise ValueError("encoding: give it once, as encoding or as options.encoding")
             from encoders.catalogue import known
 
-            for name in self.encoding:
+            for name in self.encoding if self.name in ("sat", "external") else []:  # others: their option's values
                 if not known(name):
                     raise ValueError(f"encoding: unknown encoding {name!r} (`eternity encodings PUZZLE` lists them)")
             self.options = {**self.options, "encoding": list(self.encoding)}

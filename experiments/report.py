@@ -85,7 +85,7 @@ def _median(ts: list, limit: float) -> float | str | None:
 
 
 # the engine's statistics a table may show (``experiments.cell.ENGINE_STATS``): sizes of its input and its work
-ENGINE_COLUMNS = ("vars", "clauses", "conflicts", "decisions", "propagations")
+ENGINE_COLUMNS = ("vars", "clauses", "constraints", "conflicts", "decisions", "propagations")
 
 
 def _engine(r: dict) -> dict:

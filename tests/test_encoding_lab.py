@@ -152,3 +152,30 @@ def test_rows_may_share_a_configuration_on_different_families(tmp_path):
         '[[solvers]]\nname = "sat"\nfamilies = ["a"]\n[[solvers]]\nname = "sat"\nfamilies = ["b"]\n'
     )
     assert len(load_config(str(cfg)).solvers) == 2
+
+
+def test_a_cp_row_and_a_sat_row_sweep_named_models_in_one_table(tmp_path, capsys):
+    cfg = tmp_path / "cp.toml"
+    cfg.write_text(
+        'name = "cp"\nseed = 1\ntime_limit = 20.0\n'
+        '[[families]]\nkind = "edge"\nname = "e"\nrows = 4\ncols = 4\nframe_colors = 2\ninner_colors = 4\n'
+        '[[solvers]]\nname = "cpsat"\nencoding = ["cpsat-table", "cpsat-placement"]\n'
+        '[[solvers]]\nname = "sat"\nencoding = ["heule-all-card"]\noptions = { backend = "minicard" }\n'
+    )
+    db = tmp_path / "cp.db"
+    assert main(["run", str(cfg), "--db", str(db), "--quiet"]) == 0
+    capsys.readouterr()
+    rows = report.cells(str(db))
+    assert sorted(r["config"] for r in rows) == [
+        "cpsat[encoding=cpsat-placement]/first",
+        "cpsat[encoding=cpsat-table]/first",
+        "sat[backend=minicard,encoding=heule-all-card]/first",
+    ]
+    assert all(r["status"] == "solved" and r["verified"] == 1 for r in rows)
+    assert main(["table", str(db)]) == 0
+    header = next(ln for ln in capsys.readouterr().out.splitlines() if ln.startswith("| family"))
+    assert "mean_constraints" in header and "mean_clauses" in header
+    with pytest.raises(InputError, match="encoding"):
+        bad = tmp_path / "bad.toml"
+        bad.write_text(cfg.read_text().replace('"cpsat-table"', '"heule-all-card"'))
+        load_config(str(bad))

@@ -32,6 +32,38 @@ def _configs(puzzle, amo_grid: bool) -> list[tuple[str, str, dict]]:
     return out
 
 
+def _cp_rows(p, limit: float) -> list[dict[str, object]]:
+    """CP-SAT's named models (``cpmodel.named_models``) that take ``p``: variables and constraints."""
+    import solving
+    from cpmodel.named_models import CP_MODELS
+    from puzzles.errors import UsageError
+    from solving.extras import MissingExtra
+
+    out: list[dict[str, object]] = []
+    for name in CP_MODELS:
+        t0 = time.perf_counter()
+        try:
+            size = solving.get("cpsat", {"encoding": name}).model_size(p, t0 + limit)
+        except solving.BuildLate:
+            out.append({"encoding": name, "family": "cp-sat", "error": f"not built within {limit:g} s"})
+            continue
+        except (UsageError, TypeError, ValueError) as e:  # a model for another kind of puzzle
+            out.append({"encoding": name, "family": "cp-sat", "error": str(e).splitlines()[0]})
+            continue
+        except MissingExtra:
+            return out
+        out.append(
+            {
+                "encoding": name,
+                "family": "cp-sat",
+                "variables": size["vars"],
+                "constraints": size["constraints"],
+                "build_s": round(time.perf_counter() - t0, 4),
+            }
+        )
+    return out
+
+
 def cmd_encodings(a) -> int:
     """Run `eternity encodings` with the parsed arguments ``a``; returns the exit status."""
     import solving
@@ -63,6 +95,7 @@ def cmd_encodings(a) -> int:
                 "build_s": round(time.perf_counter() - t0, 4),
             }
         )
+    rows += _cp_rows(p, a.limit)
     if a.json:
         _out(rows)
         return 0
@@ -71,6 +104,11 @@ def cmd_encodings(a) -> int:
     for r in rows:
         if "error" in r:
             print(f"{r['encoding']:<{width}}  {r['family']:<8} {r['error']}")
+        elif "constraints" in r:  # a CP-SAT model: constraints, not clauses
+            print(
+                f"{r['encoding']:<{width}}  {r['family']:<8} {r['variables']:>10,} {r['constraints']:>11,} "
+                f"{'':>12} {r['build_s']:>8.3f}  (CP-SAT constraints)"
+            )
         else:
             card = f"  ({r['cardinality']:,} of them cardinality)" if r["cardinality"] else ""
             print(
