@@ -130,7 +130,7 @@ def _check(p: EdgePuzzle) -> None:
         raise UsageError("Heule's encodings are for edge-matching puzzles")
     if p.rows < 3 or p.cols < 3 or p.n_pieces != p.n_cells or not p.bordered:
         raise UsageError("Heule's encodings take framed boards of at least 3x3 with no spare piece")
-    counts = defaultdict(int)
+    counts: dict[str, int] = defaultdict(int)
     for q in range(p.n_pieces):
         counts[p.piece_class(q)] += 1
     want = {"corner": 4, "edge": 2 * (p.rows + p.cols) - 8, "inner": (p.rows - 2) * (p.cols - 2)}
@@ -214,7 +214,9 @@ def heule_cnf(
         else:
             _rim_piece(out.clauses, p, q, cells[classes[q]], x, colour)
     _copies(out.clauses, p, classes, cells, x)
-    decision = {v: ("x", q, cell) for q in range(p.n_pieces) for cell in cells[classes[q]] for v in [x(q, cell)]}
+    decision: dict[int, tuple] = {
+        v: ("x", q, cell) for q in range(p.n_pieces) for cell in cells[classes[q]] for v in [x(q, cell)]
+    }
     for (cell, side), k in join_var.items():
         if side in (E, S):
             domain = frame_idx if on_frame[k] else inner_idx

@@ -34,7 +34,7 @@ def primal_cnf(
     pool = IDPool()
     out: list[list[int]] = []
     x = placement_rules(p, free.candidates(), amo, pool, out, None, deadline)
-    by_side = defaultdict(lambda: defaultdict(list))  # (cell, side) -> colour shown there -> placements
+    by_side: dict = defaultdict(lambda: defaultdict(list))  # (cell, side) -> colour shown there -> placements
     for pl, v in x.items():
         for side, c in enumerate(p.placed(pl.piece, pl.rotation)):
             by_side[(pl.cell, side)][int(c)].append(v)

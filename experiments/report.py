@@ -510,14 +510,14 @@ def pivot(db: str, fmt: str = "md", clock: str = "solve", experiment: str | None
     by_conf: dict[str, list[dict]] = defaultdict(list)
     for r in rows:
         by_conf[r["config"]].append(r)
-    solved = {"family": "", "instance": "solved"}
-    par2 = {"family": "", "instance": "par2_s"}
+    solved: dict[str, object] = {"family": "", "instance": "solved"}
+    par2: dict[str, object] = {"family": "", "instance": "par2_s"}
     for c in configs:
         rs = by_conf[c]
         solved[c] = f"{sum(r['status'] in ANSWERED for r in rs)}/{len(rs)}"
         ts = [_t(r, clock) for r in rs]
         p = _stat(statistics.fmean, ts)
-        par2[c] = "" if p is None else round(p, 2)  # type: ignore[assignment]
+        par2[c] = "" if p is None else round(p, 2)
     out_rows += [solved, par2]
     short = _short_labels(configs)
     out_rows = [{short.get(k, k): v for k, v in r.items()} for r in out_rows]

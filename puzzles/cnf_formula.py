@@ -16,6 +16,7 @@ import bz2
 import gzip
 import hashlib
 import lzma
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
@@ -23,11 +24,11 @@ from typing import Any, ClassVar
 from .errors import InputError
 from .puzzle import CNF
 
-OPENERS = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open, ".lzma": lzma.open}
+OPENERS: dict[str, Any] = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open, ".lzma": lzma.open}
 MAX_CNF_BYTES = 2 << 30  # a file larger than 2 GiB once uncompressed is refused
 
 
-def looks_cnf(path: str | Path) -> bool:
+def looks_cnf(path: str | os.PathLike) -> bool:
     """Whether ``path`` is named as a DIMACS file (``.cnf``, perhaps compressed)."""
     name = Path(path).name.lower()
     for ext in OPENERS:
@@ -93,7 +94,7 @@ def _text(path: Path) -> str:
     return data.decode("ascii", errors="replace")
 
 
-def read_cnf(path: str | Path, expect_sha256: str | None = None) -> CnfFormula:
+def read_cnf(path: str | os.PathLike, expect_sha256: str | None = None) -> CnfFormula:
     """The formula of a DIMACS file; ``InputError`` naming the line for a malformed one, and for a file whose
     digest is not ``expect_sha256`` (an instance of a results store whose file changed)."""
     path = Path(path)

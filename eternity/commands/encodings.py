@@ -43,7 +43,7 @@ def _cp_rows(p, limit: float) -> list[dict[str, object]]:
     for name in CP_MODELS:
         t0 = time.perf_counter()
         try:
-            size = solving.get("cpsat", {"encoding": name}).model_size(p, t0 + limit)
+            size = solving.get("cpsat", {"encoding": name}).model_size(p, t0 + limit)  # type: ignore[attr-defined]
         except solving.BuildLate:
             out.append({"encoding": name, "family": "cp-sat", "error": f"not built within {limit:g} s"})
             continue
