@@ -241,6 +241,7 @@ def config_markdown() -> str:
         families.PiecesFamily,
         families.BuiltinFamily,
         families.FilesFamily,
+        families.CnfFamily,
         families.ExcessFamily,
         plugins.PluginFamily,
         families.Range,

@@ -65,7 +65,7 @@ def cmd_encode(a) -> int:
 def add(sub) -> None:
     """Declare `eternity encode` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser("encode", help="one named encoding's CNF (DIMACS), with its size")
-    s.add_argument("puzzle")
+    s.add_argument("puzzle", help="a puzzle file or built-in name")
     s.add_argument("--encoding", required=True, help="a name `eternity encodings PUZZLE` lists")
     s.add_argument("-o", "--output", help="the CNF file (default: stdout)")
     s.add_argument("--json", action="store_true", help="the sizes as JSON on stdout (needs -o)")

@@ -121,10 +121,10 @@ def cmd_encodings(a) -> int:
 def add(sub) -> None:
     """Declare `eternity encodings` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser("encodings", help="every CNF encoding of a puzzle: variables, clauses, literals, build time")
-    s.add_argument("puzzle")
+    s.add_argument("puzzle", help="a puzzle file or built-in name")
     s.add_argument("--amo", action="store_true", help="add the sat models with every at-most-one encoding")
     s.add_argument(
         "--limit", type=arg(float, 0.1, 86400), default=60.0, help="seconds each build may take (default 60)"
     )
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--json", action="store_true", help="the table as JSON")
     s.set_defaults(func=cmd_encodings)

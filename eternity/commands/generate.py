@@ -112,7 +112,13 @@ def add(sub) -> None:
         metavar="SEED",
         help="shuffle and turn the pieces with their own seed (the board stays the seed's board)",
     )
-    g.add_argument("--format", choices=("json", "heule", "pieces"), default="json")
+    g.add_argument(
+        "--format",
+        choices=("json", "heule", "pieces"),
+        default="json",
+        help="the file's format: the workbench's JSON, a Heule board file (hint count, then pieces), or a "
+        "'rows cols' piece list",
+    )
     g.add_argument("-o", "--output", required=True)
     g.add_argument("--planted")
     g.set_defaults(func=cmd_generate, outputs={"output": "file", "planted": "file"})

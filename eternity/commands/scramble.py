@@ -46,8 +46,8 @@ def add(sub) -> None:
     """Declare `eternity scramble` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser("scramble", help="an edge board with its pieces shuffled and turned (seeded)")
     s.add_argument("puzzle", help="a puzzle file or built-in name")
-    s.add_argument("--seed", type=arg(int, 0), default=0)
+    s.add_argument("--seed", type=arg(int, 0), default=0, help="the shuffle's seed (default 0)")
     s.add_argument("--name", help="the scrambled puzzle's name (default: the original's)")
     s.add_argument("--format", choices=("json", "heule", "pieces"), help="the output's format (default: the input's)")
-    s.add_argument("-o", "--output", required=True)
+    s.add_argument("-o", "--output", required=True, help="the scrambled board's file")
     s.set_defaults(func=cmd_scramble, outputs={"output": "file"})
