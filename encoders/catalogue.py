@@ -31,12 +31,11 @@ from .cnf import Encoding, direct_cnf, xcc_cnf
 from .heule import AMOS, VARIANTS, heule_cnf
 
 SOURCES = {
-    "heule": "M. J. H. Heule, Solving edge-matching problems with satisfiability solvers, SAT 2009 (SPA workshop); "
-    "the crafted edge-matching instances of the SAT Competition 2009",
+    "heule": "[Heule2008] M. J. H. Heule, Solving edge-matching problems with satisfiability solvers; the crafted "
+    "edge-matching instances of the SAT Competition 2009",
     "direct": "the workbench's model after Heule's: placements with their turns, join colours, support clauses",
-    "primal": "C. Ansótegui, R. Béjar, C. Fernández, C. Gomes, C. Mateu, Edge matching puzzles as hard SAT/CSP "
-    "benchmarks, CP 2008 (the primal model); T. Walsh, SAT v CSP, CP 2000 (direct encoding); I. Gent, Arc "
-    "consistency in SAT, ECAI 2002 (support encoding)",
+    "primal": "[ABFGM2008] Ansótegui et al., Edge matching puzzles as hard SAT/CSP benchmarks (the primal model); "
+    "[Walsh2000] SAT v CSP (direct encoding); [Gent2002] Arc consistency in SAT (support encoding)",
     "xcc": "D. E. Knuth, TAOCP 7.2.2.1 (exact cover with colours), one variable an option",
 }
 

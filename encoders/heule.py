@@ -1,7 +1,7 @@
 """Heule's edge-matching encodings: the four variants of the SAT Competition 2009's crafted instances.
 
-M. J. H. Heule, "Solving edge-matching problems with satisfiability solvers", SAT 2009 workshop SPA
-(and the competition's benchmark description); the encoder is public in his ``edge-matching`` repository.
+[Heule2008], the encodings of the crafted edge-matching instances of the SAT Competition 2009; the encoder is
+public in his ``edge-matching`` repository.
 
 The model, in its own terms:
 

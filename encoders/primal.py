@@ -1,13 +1,13 @@
 """The primal model of edge matching: a variable per placement (cell, piece, turn) and no colour variables.
 
-Ansótegui, Béjar, Fernández, Gomes and Mateu (CP 2008) set edge matching as SAT and CSP benchmarks in several
+Ansótegui, Béjar, Fernández, Gomes and Mateu [ABFGM2008] set edge matching as SAT and CSP benchmarks in several
 models; the primal one takes the placements as its only variables: exactly one a cell, exactly one cell a
 piece, and two neighbours that match.  The matching is a binary constraint between two cells' placements, and
 it is written in one of the two classic encodings of a binary constraint:
 
-* ``support`` (Gent, ECAI 2002): a placement implies one of the placements next door that match it across the
+* ``support`` [Gent2002]: a placement implies one of the placements next door that match it across the
   join; unit propagation then keeps arc consistency, as the colour variables of the direct model do;
-* ``conflict`` (the direct encoding, Walsh, CP 2000): every pair of neighbouring placements that clash is
+* ``conflict`` (the direct encoding [Walsh2000]): every pair of neighbouring placements that clash is
   excluded by a binary clause; quadratic in the placements, so for small boards.
 """
 
