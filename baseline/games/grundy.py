@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from functools import cache
 
-# seed 003's table for heaps 1 to 12: (ordinary value, ordinary move, misere value, misere move), as printed;
-# "?" is the chapter's mark for a heap it calls a win in either version
+# seed 003's two tables, heaps 1 to 12 and 13 to 30: (ordinary value, ordinary move, misere value, misere move), as
+# printed; "?" is the chapter's mark for a heap it calls a win in either version (a move is given beside it).
+# Heaps 20, 23 and 26 it prints as L in both versions ("the second player should always win in either version").
 CHAPTER = {
     1: ("L", None, "W", None),
     2: ("L", None, "W", None),
@@ -30,7 +31,28 @@ CHAPTER = {
     10: ("L", None, "W", (9, 1)),
     11: ("?", (10, 1), "?", (9, 2)),
     12: ("W", (10, 2), "L", None),
+    13: ("?", (8, 5), "?", (8, 5)),
+    14: ("?", (10, 4), "?", (12, 2)),
+    15: ("W", (12, 3), "L", None),
+    16: ("?", (11, 5), "?", (11, 5)),
+    17: ("?", (10, 7), "?", (15, 2)),
+    18: ("W", (15, 3), "L", None),
+    19: ("?", (11, 8), "?", (11, 8)),
+    20: ("L", None, "L", None),
+    21: ("?", (20, 1), "L", None),
+    22: ("?", (20, 2), "?", (20, 2)),
+    23: ("L", None, "L", None),
+    24: ("?", (23, 1), "?", (23, 1)),
+    25: ("?", (23, 2), "?", (23, 2)),
+    26: ("L", None, "L", None),
+    27: ("?", (26, 1), "?", (26, 1)),
+    28: ("?", (26, 2), "?", (26, 2)),
+    29: ("?", (16, 13), "?", (16, 13)),
+    30: ("?", (26, 4), "?", (26, 4)),
 }
+# the chapter's claim after its tables: "a pile of 50 matches could be split 28,22 by the opening player for
+# either version"
+CHAPTER_SPLIT_50 = (28, 22)
 
 
 def splits(n: int) -> list[tuple[int, int]]:
@@ -117,10 +139,20 @@ def table(n_max: int, misere_max: int) -> list[dict]:
 
 
 def chapter_errors(rows: list[dict]) -> list[str]:
-    """Where seed 003's table for heaps 1 to 12 differs from the search: a value, or a move that loses.  The
-    chapter's "?" marks a heap won in either version, so it is read as W."""
+    """Where seed 003's tables (heaps 1 to 30) and its claim for a heap of 50 differ from the search: a value, or
+    a move that loses.  The chapter's "?" marks a heap won in either version, so it is read as W.  Heaps past
+    the rows' misere range are checked in ordinary play only; the heap of 50 in misere play only when the rows
+    reach it."""
     errs = []
-    g = values(max(r["heap"] for r in rows))
+    g = values(max(50, max(r["heap"] for r in rows)))
+    a, b = CHAPTER_SPLIT_50
+    if g[a] ^ g[b]:
+        errs.append(
+            f"heap 50: the split {a},{b} printed as winning in either version loses in ordinary play (Grundy values "
+            f"{g[a]} and {g[b]}; heap 50 has value {g[50]}" + (", a losing heap)" if g[50] == 0 else ")")
+        )
+    if any(r["heap"] >= 50 and "misere" in r for r in rows) and _misere_wins(tuple(sorted((a, b)))):
+        errs.append(f"heap 50: the split {a},{b} printed as winning in either version loses in misere play")
     for r in rows:
         c = r.get("chapter")
         if not c:
