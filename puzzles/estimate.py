@@ -330,6 +330,25 @@ def log_expected_solutions(p: EdgePuzzle) -> float:
     return est.log_s(pc, pe, pi, b, m)
 
 
+def naive_estimate(p: EdgePuzzle) -> dict:
+    """Owen's first, naive estimate (seed 001): each frame join valid with probability 1/(frame colours), each
+    inner join with 1/(inner colours), all independent; times the configurations, the expected solutions.
+    Owen's figures for Eternity II: 1.88e-559 and about 0.02 solutions (the model proper gives far more)."""
+    frame, inner = p.colour_classes()
+    fj = 2 * (p.rows - 1) + 2 * (p.cols - 1)  # the joins along the rim, between two rim cells
+    ij = p.n_joins - fj
+    log_p = -(fj * math.log10(len(frame)) if frame else 0.0) - (ij * math.log10(len(inner)) if inner else 0.0)
+    log_c = log_configurations(p)
+    return {
+        "frame_joins": fj,
+        "inner_joins": ij,
+        "frame_colors": len(frame),
+        "inner_colors": len(inner),
+        "log10_all_joins_valid": log_p,
+        "log10_expected_solutions": log_p + log_c,
+    }
+
+
 def log_configurations(p: EdgePuzzle) -> float:
     """log10 of the configurations of the whole board Owen's model counts before any join is asked to match:
     corners, edges and inner pieces on the cells of their kind that no fixed piece holds, the inner ones in

@@ -18,6 +18,11 @@ def test_eternity2_expected_solutions():
     assert estimate.expected_solutions(e2) == pytest.approx(14702, rel=0.01)
     # seed 001: 1.115 x 10^557 configurations of the board with its one fixed piece, 4! 56! 195! 4^195
     assert estimate.log_configurations(e2) == pytest.approx(557.0474, abs=1e-4)
+    # seed 001's naive estimate: (1/5)^60 (1/17)^420 = 1.88 x 10^-559, times the configurations about 0.02
+    naive = estimate.naive_estimate(e2)
+    assert (naive["frame_joins"], naive["inner_joins"]) == (60, 420)
+    assert 10 ** (naive["log10_all_joins_valid"] + 559) == pytest.approx(1.88, abs=0.005)
+    assert 10 ** naive["log10_expected_solutions"] == pytest.approx(0.02, abs=0.002)
 
 
 def test_puzzle_a_and_b():

@@ -73,6 +73,7 @@ def cmd_estimate(a) -> int:
         "class": "sub-critical" if log_s < 0 else "super-critical",
         "symmetry": estimate.symmetry_factors(p),
         "log10_configurations": log_conf,
+        "naive": estimate.naive_estimate(p),
         "order": order_name,
         "log10_total_nodes": total,
         "total_nodes": 10**total if total < 308 else None,
@@ -103,6 +104,13 @@ def cmd_estimate(a) -> int:
         print("symmetry factors    " + ", ".join(f"{k} {v}" for k, v in out["symmetry"].items()))
         mant, exp = 10 ** (log_conf % 1), int(log_conf // 1)
         print(f"configurations      {mant:.4g}e+{exp} (log10 {log_conf:.3f}; before any join is asked to match)")
+        nv = out["naive"]
+        lp, ls = nv["log10_all_joins_valid"], nv["log10_expected_solutions"]
+        print(
+            f"naive estimate      (1/{nv['frame_colors']})^{nv['frame_joins']} (1/{nv['inner_colors']})^"
+            f"{nv['inner_joins']} = {10 ** (lp % 1):.3g}e{int(lp // 1)} all joins valid, independent; "
+            f"{10**ls:.3g} solutions (log10 {ls:.3f})"
+        )
         print(f"search nodes        {10**total:.4g} with order {order_name} (log10 {total:.3f})")
         peak = max(range(len(prof)), key=prof.__getitem__)
         print(f"widest depth        {peak + 1} (log10 {prof[peak]:.2f} nodes)")
