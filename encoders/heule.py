@@ -37,6 +37,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+import numpy as np
+
 from puzzles.edge import EdgePlacement, EdgePuzzle
 from puzzles.errors import UsageError
 from solving import past
@@ -84,7 +86,10 @@ class _Out:
                 self.aux += 1
                 self.clauses += [[-a, -b], [-a, -c], [-b, -c], [y, -a], [y, -b], [y, -c]]
                 rest = rest[3:] + [y]
-        self.clauses += [[-rest[i], -rest[j]] for i in range(len(rest)) for j in range(i + 1, len(rest))]
+        if len(rest) > 1:  # pairwise, every pair at once
+            neg = -np.asarray(rest, np.int64)
+            i, j = np.triu_indices(len(rest), 1)
+            self.clauses += np.column_stack([neg[i], neg[j]]).tolist()
 
 
 @dataclass(frozen=True)
@@ -204,13 +209,15 @@ def heule_cnf(
         for cell in cells[cls]:
             out.clauses.append([x(q, cell) for q in by_class[cls]])
     fbc = variant in ("fbc", "all")
-    inner_colours = list(inner_idx)
+    # each inner cell's four joins (N E S W), as the variable before their first colour
+    inner_joins = np.array([[base[join_var[(cell, s)]] for s in range(4)] for cell in cells["inner"]], np.int64)
     for q in range(p.n_pieces):
         if q % 16 == 0:
             past(deadline)
         cols = [int(v) for v in p.pieces[q]]
         if classes[q] == "inner":
-            _inner_piece(out.clauses, cols, [(x(q, cell), cell) for cell in cells["inner"]], colour, fbc, inner_colours)
+            v = start[q] + 1 + np.arange(len(cells["inner"]), dtype=np.int64)  # the piece's block, cell by cell
+            _inner_piece(out.clauses, cols, v, inner_joins, inner_idx, fbc)
         else:
             _rim_piece(out.clauses, p, q, cells[classes[q]], x, colour)
     _copies(out.clauses, p, classes, cells, x)
@@ -239,9 +246,11 @@ def _rim_piece(out, p: EdgePuzzle, q: int, cells: list[int], x, colour) -> None:
         out.extend([[-v, colour(cell, s, c)] for s, c in enumerate(p.placed(q, turn)) if c])
 
 
-def _inner_piece(out, cols: list[int], at: list[tuple[int, int]], colour, fbc: bool, inner: list[int]) -> None:
-    """The clauses of an inner piece with colours ``cols`` (N E S W) on each inner cell (``at``: its variable
-    and the cell), by the piece's type: its colours lie around the cell in its cyclic order."""
+def _inner_piece(out, cols: list[int], v: np.ndarray, joins: np.ndarray, idx: dict[int, int], fbc: bool) -> None:
+    """The clauses of an inner piece with colours ``cols`` (N E S W) on every inner cell (``v``: its variables
+    there; ``joins``: each cell's four joins, N E S W, as the variable before their first colour; ``idx``: the
+    inner colours' numbers), by the piece's type: its colours lie around the cell in its cyclic order.  Built a
+    rule at a time over all cells at once (numpy): the clause lists are most of a 16x16 board's build."""
     distinct = list(dict.fromkeys(cols))
     a, b, c, d = cols
     # each rule a clause "the piece here implies one of": (side, colour, whether the side shows it or not)
@@ -254,7 +263,7 @@ def _inner_piece(out, cols: list[int], at: list[tuple[int, int]], colour, fbc: b
         rules = [((j, a, True),) for j in range(4)]
         nogood_sides = False
     else:
-        nogood_sides = len(distinct) < len(inner)
+        nogood_sides = len(distinct) < len(idx)
         if len(distinct) == 2 and a == c and b == d:  # two pairs opposite: the colour next to each is the other
             for j in range(4):
                 rules += [((j, a, True), (j + 1, a, True)), ((j, b, True), (j + 1, b, True))]
@@ -283,18 +292,22 @@ def _inner_piece(out, cols: list[int], at: list[tuple[int, int]], colour, fbc: b
             rules += [around(col) for col in cols]
             for j in range(4):
                 rules += [((j, cols[i], False), (j + 1, cols[(i + 1) % 4], True)) for i in range(4)]
-    others = [k for k in inner if k not in distinct]
-    for v, cell in at:
-        if nogood_sides:
-            for j in range(4):
-                if fbc:  # the join shows none of the colours the piece lacks
-                    out.extend([[-v, -colour(cell, j, k)] for k in others])
-                else:  # support: the join shows one of the piece's colours
-                    out.append([-v] + [colour(cell, j, k) for k in distinct])
-        for rule in rules:
-            out.append(
-                [-v] + [colour(cell, j % 4, col) if shown else -colour(cell, j % 4, col) for j, col, shown in rule]
-            )
+    others = [k for k in idx if k not in distinct]
+
+    def lit(j: int, col: int, shown: bool) -> np.ndarray:
+        return (joins[:, j % 4] + idx[col]) * (1 if shown else -1)
+
+    blocks: list[np.ndarray] = []
+    if nogood_sides:
+        for j in range(4):
+            if fbc:  # the join shows none of the colours the piece lacks
+                blocks += [np.column_stack([-v, lit(j, k, False)]) for k in others]
+            else:  # support: the join shows one of the piece's colours
+                blocks.append(np.column_stack([-v] + [lit(j, k, True) for k in distinct]))
+    for rule in rules:
+        blocks.append(np.column_stack([-v] + [lit(j, col, shown) for j, col, shown in rule]))
+    for blk in blocks:
+        out.extend(blk.tolist())
 
 
 def _copies(out, p: EdgePuzzle, classes: list[str], cells, x) -> None:
