@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 import solving
 from baseline.edge.tables import EdgeTables
-from puzzles import generate
+from puzzles import catalog, generate
 from puzzles.edge import EdgePuzzle, Fixed
 from puzzles.errors import UsageError
 from puzzles.verify import verify
@@ -187,3 +187,20 @@ def test_mode_best_reports_a_perfect_first_board():
     assert res.status == "solved" and res.best_score == p.n_joins and res.optimal
     assert verify(p, res.solutions[0]).valid
     assert res.stats["history"][-1][1] == p.n_joins
+
+
+@pytest.mark.parametrize("name,cut", [("brendan-4x4", 3.0), ("brendan-5x5", 3.0), ("brendan-6x4", 1.5)])
+def test_owen_s_corner_fixing_keeps_the_count_and_cuts_the_tree(name, cut):
+    """Seed 001: fixing a corner piece cuts the tree about 4x on a square board and 2x on a rectangle."""
+    p = catalog.load(name)
+    plain = solving.get("edge-backtrack").solve(p, mode="count")
+    fixed = solving.get("edge-backtrack", {"symmetry": True}).solve(p, mode="count")
+    assert fixed.count == plain.count and fixed.status == plain.status == solving.Status.SOLVED
+    assert plain.stats["nodes"] / fixed.stats["nodes"] > cut
+    first = solving.get("edge-backtrack", {"symmetry": True}).solve(p, mode="first")
+    assert first.status == solving.Status.SOLVED
+
+
+def test_corner_fixing_refuses_a_board_with_fixed_pieces():
+    with pytest.raises(UsageError, match="symmetry=true"):
+        solving.get("edge-backtrack", {"symmetry": True}).solve(catalog.load("eternity2"), mode="count")

@@ -82,7 +82,7 @@ def _count(p, **opts) -> int:
     rows=st.integers(3, 4),
     cols=st.integers(3, 4),
     frame=st.integers(1, 3),
-    inner=st.integers(2, 5),
+    inner=st.integers(3, 6),
     seed=st.integers(0, 10_000),
 )
 def test_every_encoding_counts_small_boards_as_the_backtracker(rows, cols, frame, inner, seed):

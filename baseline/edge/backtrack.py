@@ -33,7 +33,7 @@ from baseline.edge.tables import EdgeTables, slip_allowance
 from baseline.runtime import warmup
 from baseline.runtime.driver import Outcome, drive, luby
 from baseline.runtime.kernel import BEST_MIS, COUNT, DEEPEST, NODES, SOLUTION, new_state
-from puzzles.edge import EdgePlacement, EdgePuzzle
+from puzzles.edge import EdgePlacement, EdgePuzzle, Fixed
 from puzzles.errors import UsageError
 from puzzles.grids import square_symmetries
 from puzzles.orders import ORDERS, search_order
@@ -89,6 +89,14 @@ class EdgeBacktrackOptions(Opts):
         ("none", "luby"),
     )
     unit = Option(int, 2_000_000, "restarts: placements of one Luby unit", lo=1)
+    symmetry = Option(
+        bool,
+        False,
+        "fix the first corner piece where the board's symmetry allows (Owen's corner fixing): on a square board "
+        "at A1, the count times 4; on a rectangle at A1 or the top-right corner (one corner of each pair the "
+        "half turn swaps), the sum times 2.  Modes first and count; bordered boards without fixed or spare pieces",
+        modes=("first", "count"),
+    )
     identical = Option(
         str,
         "merge",
@@ -189,6 +197,65 @@ class EdgeBacktrack(SolverBase):
             ),
         )
 
+    def _by_symmetry(self, puzzle: EdgePuzzle, mode: str, limits: Limits, progress) -> SolveResult:
+        """Owen's corner fixing: the first corner piece fixed on one corner of each orbit of the board's
+        symmetry (a square's four turns: A1 alone; a rectangle's half turn: A1 and the top-right corner), each
+        a search of its own, the count multiplied back (each solution has exactly one image with the piece
+        there: no solution is its own image, the piece being on one corner)."""
+        if (
+            puzzle.fixed
+            or puzzle.n_pieces != puzzle.n_cells
+            or not puzzle.bordered
+            or min(puzzle.rows, puzzle.cols) < 2
+            or self.opts.split_depth
+        ):
+            raise UsageError(
+                "solver edge-backtrack: symmetry=true needs a bordered board without fixed or spare pieces (and no "
+                "split)"
+            )
+        corner = next((q for q in range(puzzle.n_pieces) if puzzle.piece_class(q) == "corner"), None)
+        if corner is None:
+            raise UsageError("solver edge-backtrack: symmetry=true needs a corner piece")
+        square = puzzle.rows == puzzle.cols
+        cells = [0] if square else [0, puzzle.cols - 1]
+        options = {k: v for k, v in self.options.items() if k != "symmetry"}
+        t0 = time.perf_counter()
+        results = []
+        for cell in cells:
+            outside = puzzle.outside_sides(cell)
+            turn = next(
+                (r for r in range(4) if all((c == 0) == o for c, o in zip(puzzle.placed(corner, r), outside))), None
+            )
+            if turn is None:  # a corner piece that fits no corner: no solution anywhere
+                continue
+            sub = EdgePuzzle(puzzle.rows, puzzle.cols, puzzle.pieces, [Fixed(cell, corner, turn)], name=puzzle.name)
+            left = None if limits.time_s is None else limits.time_s - (time.perf_counter() - t0)
+            if left is not None and left <= 0:
+                results.append(SolveResult(Status.LIMIT, [], None, None, {"nodes": 0}))
+                break
+            res = EdgeBacktrack(options).solve(
+                sub, mode=mode, limits=Limits(time_s=left, nodes=limits.nodes, solutions=limits.solutions),
+                progress=progress,
+            )  # fmt: skip
+            results.append(res)
+            if mode == "first" and res.status in (Status.SOLVED, Status.LIMIT):
+                break
+        mult = 4 if square else 2
+        stats = {
+            "time_s": sum(r.stats.get("time_s", 0.0) for r in results),
+            "build_s": sum(r.stats.get("build_s", 0.0) for r in results),
+            "nodes": sum(int(r.stats.get("nodes", 0)) for r in results),
+            "symmetry": f"first corner piece fixed on {len(cells)} corner(s), count times {mult}",
+            "order": self.opts.order,
+        }
+        found = [s for r in results for s in r.solutions]
+        complete = len(results) == len(cells) and all(r.status in (Status.SOLVED, Status.UNSAT) for r in results)
+        if mode == "first":
+            complete = not found and complete
+            return enumerated(mode, complete=complete, solutions=found[:1], count=None, stats=stats)
+        count = sum(r.count or 0 for r in results) * mult
+        return enumerated(mode, complete=complete, solutions=[], count=count, stats=stats)
+
     @override
     def solve(self, puzzle: EdgePuzzle, *, mode="first", limits: Limits | None = None, progress=None) -> SolveResult:
         self.check(puzzle, mode)
@@ -199,6 +266,8 @@ class EdgeBacktrack(SolverBase):
             raise UsageError("solver edge-backtrack: restarts are for mode first (a count needs one whole search)")
         if (restarts or o.seed >= 0) and mode == "best":
             raise UsageError("solver edge-backtrack: mode best takes neither restarts nor a seed")
+        if o.symmetry:
+            return self._by_symmetry(puzzle, mode, limits, progress)
         puzzle = puzzle.dense_colours()  # tables sized by the colours there are, not by the largest label
         if o.split_depth:  # one part of a cut: the puzzle with its prefix fixed
             puzzle = part_puzzle(puzzle, o.split_depth, o.part)
