@@ -41,6 +41,7 @@ import numpy as np
 
 from puzzles.edge import EdgePlacement, EdgePuzzle
 from puzzles.errors import UsageError
+from puzzles.puzzle import EDGES
 from solving import past
 
 from .cnf import Encoding
@@ -131,7 +132,7 @@ class Layout:
 
 
 def _check(p: EdgePuzzle) -> None:
-    if not isinstance(p, EdgePuzzle):
+    if EDGES not in getattr(p, "features", ()):
         raise UsageError("Heule's encodings are for edge-matching puzzles")
     if p.rows < 3 or p.cols < 3 or p.n_pieces != p.n_cells or not p.bordered:
         raise UsageError("Heule's encodings take framed boards of at least 3x3 with no spare piece")

@@ -166,9 +166,11 @@ def takes(name: str, puzzle) -> None:
             raise UsageError(f"encoding {name} does not encode {puzzle.kind} puzzles")
         return
     if name not in plugins.names():
+        plugged = plugins.names()
         raise UsageError(
             f"unknown encoding {name!r} (`eternity encodings PUZZLE` lists those that apply; built-in: "
             + ", ".join(sorted(catalogue.NAMED))
+            + (f"; plug-ins: {', '.join(plugged)}" if plugged else "")
             + ")"
         )
     plugins.takes(name, puzzle)

@@ -23,9 +23,9 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 from typing_extensions import override
 
 from puzzles import catalog, generate
-from puzzles.edge import EdgePuzzle
 from puzzles.errors import InputError
 from puzzles.formats import puzzle_hash, read_puzzle
+from puzzles.puzzle import EDGES
 from puzzles.ranges import MAX_SIDE
 from puzzles.tilability_design import REGIONS
 
@@ -489,7 +489,7 @@ class FilesFamily(_Family):
         out: Pairs = []
         for f in sorted(glob.glob(self.glob)):
             p = read_puzzle(f)
-            if self.scramble is not None and isinstance(p, EdgePuzzle):
+            if self.scramble is not None and EDGES in p.features:
                 from puzzles.scramble import scramble
 
                 out.append((scramble(p, self.scramble), {"file": f, "scramble": self.scramble}))

@@ -426,10 +426,10 @@ def table(
         cols = [named.get(c, c) for c in COLUMNS]
         if any(r["unavailable"] for r in rows):  # rows that could not run here: shown, never left out
             cols += ["unavailable"]
-        if any(r["mean_score"] is not None for r in rows):  # mode best: the score is what the table is for
-            cols += ["mean_score", "optimal"]
         engine = [f"mean_{k}" for k in ENGINE_COLUMNS if any(r.get(f"mean_{k}") is not None for r in rows)]
         cols += engine  # what the engines report of their input and work, where any does
+        if any(r["mean_score"] is not None for r in rows):  # mode best: the score is what the table is for, last
+            cols += ["mean_score", "optimal"]
         drop = {"mean_score", "optimal", "unavailable", *(f"mean_{k}" for k in ENGINE_COLUMNS)} - set(cols)
         rows = [{k: v for k, v in r.items() if k not in drop} for r in rows]
     if fmt == "json":

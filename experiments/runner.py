@@ -242,12 +242,12 @@ def _combine(store: Store, all_cells: list[dict], record) -> None:
 
 def _warn_solved_order(instances: list[Instance], parsed: dict) -> None:
     """A line on stderr for each board listed in solved order: its times measure the file's order."""
-    from puzzles.edge import EdgePuzzle
+    from puzzles.puzzle import EDGES
     from puzzles.scramble import solved_order_warning
 
     for inst in instances:
         p = parsed[inst.id]
-        if isinstance(p, EdgePuzzle):
+        if EDGES in p.features:
             line = solved_order_warning(p, str(inst.params.get("file", inst.name)))
             if line:
                 print(f"warning: {line} (or set scramble = SEED in its family)", file=sys.stderr)

@@ -161,7 +161,14 @@ FLAGS = {
     "table": DBS + ["--format", "md", "csv", "latex", "json", "nosuch", "--clock", "solve", "search", "total"],
     "migrate": DBS,
     "configs": ["--json", "x"],
-    "encodings": ["queens-4", "owen-a", "FILE:p.json", "FILE:bytes.bin", "nosuch", "--json"],
+    "encodings": ["queens-4", "owen-a", "FILE:p.json", "FILE:bytes.bin", "nosuch", "--json", "--amo", "--limit"],
+    "encode": ["queens-4", "owen-a", "FILE:p.json", "FILE:bytes.bin", "--encoding", "direct", "heule-all-card", "xcc"]
+    + ["nosuch", "--json", "-o"]
+    + OUTPUTS,
+    "scramble": ["owen-a", "queens-4", "FILE:p.json", "FILE:bytes.bin", "--seed", "--name", "--format", "heule"]
+    + ["json", "pieces", "x", "-o"]
+    + OUTPUTS
+    + NUMBERS[:4],
     "plot": DBS + ["--kind", "cactus", "hardness", "nosuch", "--clock", "total", "-o"] + OUTPUTS,
     "run": "FILE:ok.toml FILE:bytes.bin FILE:missing.toml --db --jobs --executor local nosuch --scheduler x --quiet".split()
     + DBS
@@ -293,6 +300,18 @@ SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switc
     "migrate": ([["FILE:ok.sqlite"] * 3 + DBS], {}),
     "configs": ([], {"--json": None}),
     "encodings": ([["queens-4", "queens-5", "FILE:p.json", "FILE:bytes.bin", "x"]], {"--json": None}),
+    "encode": (
+        [["owen-a", "queens-4", "FILE:p.json", "FILE:bytes.bin", "x"]],
+        {"--encoding": ["direct", "heule-exp-aux", "xcc", "x"], "-o": ["OUT:a.cnf"] * 3 + OUTPUTS, "--json": None},
+    ),
+    "scramble": (
+        [["owen-a", "FILE:p.json", "FILE:bytes.bin", "queens-4", "x"]],
+        {
+            "--seed": ["0", "7", "-1", "x"],
+            "--format": ["heule", "json", "pieces", "x"],
+            "-o": ["OUT:s.txt"] * 3 + OUTPUTS,
+        },
+    ),
     "plot": (
         [["FILE:ok.sqlite"] * 3 + DBS],
         {"--kind": ["cactus", "hardness", "x"], "--clock": ["total", "solve"], "-o": ["OUT:a.png"] * 4 + OUTPUTS},
@@ -338,6 +357,8 @@ REQUIRED = {
     "decode": ["--from", "--model", "-o"],
     "plot": ["-o"],
     "tilability": ["-o"],
+    "encode": ["--encoding"],
+    "scramble": ["-o"],
 }
 
 
@@ -396,6 +417,8 @@ EXAMPLES = {
     "migrate": 20,
     "configs": 5,
     "encodings": 20,
+    "encode": 30,
+    "scramble": 30,
     "plot": 80,
     "run": 40,
     "tilability": 40,

@@ -117,9 +117,10 @@ def test_the_encoding_plugin_solves_and_counts_like_the_built_in_model(site):
     assert d["status"] == "solved" and d["verified"] is True and d["stats"]["model"] == "xcc-pairwise"
     r = eternity(site, "solve", "queens-6", "--solver", "sat", "--opt", "encoding=xcc-pairwise", "--mode", "count")
     assert r.returncode == 0 and "count 4" in r.stdout
-    r = eternity(site, "encodings", "queens-6", "--json")
+    r = eternity(site, "encodings", "queens-6", "--amo", "--json")
     sizes = {row["encoding"]: row for row in json.loads(r.stdout)}
-    pairwise = sizes["encoding=xcc-pairwise"]
+    pairwise = sizes["xcc-pairwise"]
+    assert pairwise["family"] == "plug-in"
     assert pairwise["variables"] == sizes["model=xcc amo=pairwise"]["variables"] and pairwise["clauses"] > 0
     r = eternity(site, "solve", "queens-6", "--solver", "sat", "--opt", "encoding=nosuch")
     assert r.returncode == 2 and "unknown encoding 'nosuch'" in r.stderr and "xcc-pairwise" in r.stderr

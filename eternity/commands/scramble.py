@@ -18,11 +18,11 @@ from puzzles.ranges import arg
 def cmd_scramble(a) -> int:
     """Run `eternity scramble` with the parsed arguments ``a``; returns the exit status."""
     from puzzles import catalog, formats, heule_board
-    from puzzles.edge import EdgePuzzle
+    from puzzles.puzzle import EDGES
     from puzzles.scramble import scramble, solved_order_share
 
     p = catalog.load(a.puzzle)
-    if not isinstance(p, EdgePuzzle):
+    if EDGES not in p.features:
         raise UsageError(f"scramble: {a.puzzle} is a {p.kind} puzzle; scramble takes edge-matching boards")
     fmt = a.format
     if fmt is None:  # the input's own format, when it is a file
