@@ -289,3 +289,18 @@ def test_the_polyform_beam_picture_is_the_deepest_board_of_the_solve(tmp_path, m
     )
     assert len(res.stats["widths"]) > 1  # width 1 died, so the solve widened and started over
     assert drawn and drawn == sorted(drawn)
+
+
+def test_eternity_s_pieces_are_dodecadudes_and_the_polydrafters_match_seed_002(capsys):
+    """Seed 002: 209 pieces of 12 drafters, none with a 30 degree corner or a hole; and the polydrafters without
+    holes number 6, 14, 64, 237, 1014 for 2 to 6 drafters."""
+    import json
+
+    from eternity.cli import main
+
+    assert main(["info", "eternity1", "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["pieces_with_30_degree_corners"] == 0 and info["pieces_with_holes"] == 0
+    for n, want in ((2, 6), (3, 14), (4, 64), (5, 237), (6, 1014)):
+        assert main(["enumerate", "drafter", "--size", str(n), "--json"]) == 0
+        assert json.loads(capsys.readouterr().out)["without_holes"] == want

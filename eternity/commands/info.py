@@ -37,6 +37,14 @@ def cmd_info(a) -> int:
             except UsageError as e:  # a board too large for the model: the rest of the summary stands
                 info["owen_log10_expected_solutions"] = None
                 info["owen"] = f"not computed: {e}"
+    if getattr(p, "grid_name", None) == "drafter":  # Cazenave's polydudes: no hole, no 30 degree corner
+        from puzzles.enumeration import has_hole
+        from puzzles.grids import get_grid
+        from puzzles.partition import has_30_degree_corner
+
+        grid = get_grid("drafter")
+        info["pieces_with_30_degree_corners"] = sum(has_30_degree_corner(grid, q.cells) for q in p.pieces)
+        info["pieces_with_holes"] = sum(has_hole(grid, q.cells) for q in p.pieces)
     if a.json:
         _out(info)
     else:
