@@ -47,6 +47,29 @@ def measure(p, order: str = "rowscan", time_s: float | None = None) -> dict:
     }
 
 
+def plot_join_probabilities(probs: dict[str, list[float]], path, title: str) -> None:
+    """Seed 001's figures 1 and 2 side by side: the chance that the next frame (inner) join is valid, over the
+    joins made."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
+    for ax, kind, colour in zip(axes, ("frame", "inner"), ("C0", "C1")):
+        ys = probs[kind]
+        ax.plot(range(1, len(ys) + 1), ys, color=colour, lw=1.4)
+        ax.set_xlabel(f"{kind} joins made")
+        ax.set_ylabel(f"P(the next {kind} join is valid)")
+        ax.set_ylim(0, 1.02)
+        ax.grid(alpha=0.3)
+        ax.set_title(f"{kind} joins ({len(ys)})")
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def plot(results: list[dict], path, title: str | None = None, model: str = "Owen") -> None:
     """Nodes per depth, estimated (dashed) against measured (solid), log scale."""
     import matplotlib

@@ -330,6 +330,23 @@ def log_expected_solutions(p: EdgePuzzle) -> float:
     return est.log_s(pc, pe, pi, b, m)
 
 
+def join_probabilities(p: EdgePuzzle) -> dict[str, list[float]]:
+    """Seed 001's figures 1 and 2: the probability that the k-th frame (inner) join is valid when the k - 1
+    before it are, p_b(k) / p_b(k - 1), for k = 1 .. the board's frame (inner) joins."""
+    est = Estimator(p)
+
+    def steps(log_p, n: int) -> list[float]:
+        out, before = [], 0.0
+        for k in range(1, n + 1):
+            now = log_p(k)
+            out.append(10 ** (now - before) if math.isfinite(now) else 0.0)
+            before = now
+        return out
+
+    fj = 2 * (p.rows - 1) + 2 * (p.cols - 1)
+    return {"frame": steps(est.log_pb, fj), "inner": steps(est.log_pm, p.n_joins - fj)}
+
+
 def naive_estimate(p: EdgePuzzle) -> dict:
     """Owen's first, naive estimate (seed 001): each frame join valid with probability 1/(frame colours), each
     inner join with 1/(inner colours), all independent; times the configurations, the expected solutions.

@@ -18,6 +18,12 @@ def test_eternity2_expected_solutions():
     assert estimate.expected_solutions(e2) == pytest.approx(14702, rel=0.01)
     # seed 001: 1.115 x 10^557 configurations of the board with its one fixed piece, 4! 56! 195! 4^195
     assert estimate.log_configurations(e2) == pytest.approx(557.0474, abs=1e-4)
+    # seed 001's figures 1 and 2: the next join's chance, from 1/5 (frame) and about 1/17 (inner) up to 1
+    probs = estimate.join_probabilities(e2)
+    assert (len(probs["frame"]), len(probs["inner"])) == (60, 420)
+    assert probs["frame"][0] == pytest.approx(0.2, abs=1e-3) and probs["inner"][0] == pytest.approx(0.0577, abs=1e-3)
+    assert probs["frame"][-1] == pytest.approx(1.0) and probs["inner"][-1] == pytest.approx(1.0)
+    assert all(a <= b + 1e-12 for a, b in zip(probs["inner"], probs["inner"][1:]))
     # seed 001's naive estimate: (1/5)^60 (1/17)^420 = 1.88 x 10^-559, times the configurations about 0.02
     naive = estimate.naive_estimate(e2)
     assert (naive["frame_joins"], naive["inner_joins"]) == (60, 420)

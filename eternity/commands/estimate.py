@@ -74,12 +74,20 @@ def cmd_estimate(a) -> int:
         "symmetry": estimate.symmetry_factors(p),
         "log10_configurations": log_conf,
         "naive": estimate.naive_estimate(p),
+        **({"join_probabilities": estimate.join_probabilities(p)} if a.joins_plot else {}),
         "order": order_name,
         "log10_total_nodes": total,
         "total_nodes": 10**total if total < 308 else None,
         "slips": slips,
         "log10_nodes_per_depth": prof,
     }
+    if a.joins_plot:
+        from eternity.measure import plot_join_probabilities
+
+        plot_join_probabilities(
+            out["join_probabilities"], a.joins_plot, f"{p.name or a.puzzle}: Owen's figures 1 and 2 (seed 001)"
+        )
+        out["joins_plot"] = a.joins_plot
     if a.measure:
         if slips:
             raise UsageError("estimate: --measure counts exact solutions; drop --slips")
@@ -140,6 +148,7 @@ APPLIES = {
     "seeds": ("critical",),
     "measure": ("owen", "knuth"),
     "plot": ("owen", "knuth"),
+    "joins_plot": ("owen",),
     "time_limit": ("owen", "knuth", "critical-set"),
     "probes": ("knuth", "critical-set"),
     "budget": ("knuth", "critical-set"),
@@ -504,6 +513,12 @@ def add(sub) -> None:
     )
     s.add_argument("--plot", help="--measure: where the PNG goes (default estimate-PUZZLE.png)")
     s.add_argument(
+        "--joins-plot",
+        metavar="PNG",
+        help="edge matching: draw seed 001's figures 1 and 2 (the chance that the next frame / inner join is "
+        "valid, over the joins made) to this PNG; --json then lists the values",
+    )
+    s.add_argument(
         "--time-limit",
         type=arg(float, 0.001),
         help="--measure: stop the count after this many seconds; polyforms: stop probing after this many seconds",
@@ -523,4 +538,4 @@ def add(sub) -> None:
     s.add_argument("--seed", type=arg(int, 0), help="polyforms: the probes' random seed (default: 0)")
     s.add_argument("--json", action="store_true")
     s.add_argument("--quiet", action="store_true", help="polyforms: no progress")
-    s.set_defaults(func=cmd_estimate, outputs={"plot": "image"})
+    s.set_defaults(func=cmd_estimate, outputs={"plot": "image", "joins_plot": "image"})
