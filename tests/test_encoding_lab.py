@@ -179,3 +179,26 @@ def test_a_cp_row_and_a_sat_row_sweep_named_models_in_one_table(tmp_path, capsys
         bad = tmp_path / "bad.toml"
         bad.write_text(cfg.read_text().replace('"cpsat-table"', '"heule-all-card"'))
         load_config(str(bad))
+
+
+def test_a_split_count_s_empty_parts_are_not_wrong_on_a_solvable_instance(tmp_path, capsys):
+    """A part of a split count may hold no solution; only the whole, the parts summed, answers for the
+    instance (a part was once marked wrong against the planted solution, and its whole with it)."""
+    cfg = tmp_path / "split.toml"
+    cfg.write_text(
+        'name = "split"\nseed = 1\ntime_limit = 60.0\n'
+        '[[families]]\nkind = "edge"\nname = "e"\nrows = 4\ncols = 4\nframe_colors = 2\ninner_colors = 4\n'
+        '[[solvers]]\nname = "edge-backtrack"\nmode = "count"\nsplit_depth = 3\n'
+        '[[solvers]]\nname = "backtrack"\nmode = "count"\n'
+    )
+    db = tmp_path / "split.db"
+    assert main(["run", str(cfg), "--db", str(db), "--quiet"]) == 0
+    assert "wrong" not in capsys.readouterr().err
+    from experiments.store import Store
+
+    rows = Store(db, readonly=True).results()
+    parts = [r for r in rows if r["mode"] == "count-part"]
+    assert any(r["status"] == "unsatisfiable" for r in parts)  # the case this is about
+    assert not any(r["status"] == "wrong" for r in rows)
+    whole = {r["solver"]: r["count"] for r in rows if r["mode"] == "count"}
+    assert whole["edge-backtrack"] == whole["backtrack"] == sum(r["count"] or 0 for r in parts)
