@@ -258,3 +258,14 @@ def test_the_numba_search_values_fox_and_geese_as_the_memo_does(n, geese, foxes,
     assert b["complete"] and (a["starts"], a["winner"], a["positions"]) == (b["starts"], b["winner"], b["positions"])
     small = foxgeese.solve_fast(n, geese, foxes, first, start, table_bits=4)
     assert not small["complete"] and small["winner"] == "not finished"
+
+
+def test_the_throw_or_move_two_variant_plays_the_chapter_s_example():
+    """Seed 003: with a ladder 3-100 and a snake 2-1, "the best play is not to throw the die at all": move two
+    (onto the snake's head, down to 1), move two again (onto the ladder's foot): two moves, certain."""
+    from baseline.games import snakes
+
+    x = snakes.two_step(ladders=((3, 100),), snakes=((2, 1),))
+    assert x["expected_moves"] == pytest.approx(2.0) and {0, 1} <= set(x["move_two_on"])
+    board = snakes.two_step()
+    assert board["expected_moves"] < board["die_only_expected_moves"] and board["move_two_on"]

@@ -105,6 +105,43 @@ def simulate(games: int, seed: int = 0, size: int = SIZE, ladders=LADDERS, snake
     return throws
 
 
+# the chapter's example of the "move two squares" rule: on this board the best play is never to throw
+TWO_STEP_EXAMPLE = {"ladders": ((3, 100),), "snakes": ((2, 1),)}
+
+
+def two_step(size: int = SIZE, ladders=LADDERS, snakes=SNAKES, tol: float = 1e-12) -> dict:
+    """The chapter's variant: each turn, throw the die or move two squares forward.  The expected number of
+    moves to finish under the best choice on every square (value iteration to ``tol``: E[s] = 1 + min(the
+    die's mean of E over the six throws, E after two squares), E[size] = 0), the squares where moving two is
+    the better choice, and the die-only game's mean beside it."""
+    jump = jumps(ladders, snakes)
+
+    def after(s: int, d: int) -> int:
+        to = s + d if s + d <= size else s
+        return jump.get(to, to)
+
+    throw = [[after(s, d) for d in range(1, 7)] for s in range(size + 1)]
+    two = [after(s, 2) for s in range(size + 1)]
+    e = np.zeros(size + 1)
+    for _ in range(100_000):
+        by_die = np.array([np.mean([e[t] for t in throw[s]]) for s in range(size + 1)])
+        new = 1 + np.minimum(by_die, e[two])
+        new[size] = 0.0
+        if np.max(np.abs(new - e)) < tol:
+            e = new
+            break
+        e = new
+    by_die = np.array([np.mean([e[t] for t in throw[s]]) for s in range(size + 1)])
+    moves_two = [s for s in range(size) if e[two[s]] < by_die[s] - 1e-9]
+    # the path of play from square 0 while the choice is certain (moving two), to show a policy in full
+    return {
+        "expected_moves": float(e[0]),
+        "die_only_expected_moves": mean_throws(transitions(size, ladders, snakes)),
+        "move_two_on": moves_two,
+        "moves_two_from_start": 0 in moves_two,
+    }
+
+
 def analyse(games: int = 100_000, seed: int = 0) -> dict:
     """The chapter's three questions for its board, answered exactly and by simulation, beside its figures."""
     t = transitions()
@@ -123,5 +160,7 @@ def analyse(games: int = 100_000, seed: int = 0) -> dict:
         "simulated_mean": float(sim.mean()),
         "simulated_mean_stderr": float(sim.std(ddof=1) / np.sqrt(games)),
         "p_within": {n: float(np.cumsum(p)[n]) for n in (10, 20, 50, 80, 100, 200) if n < len(p)},
+        "two_step": two_step(),
+        "two_step_example": two_step(ladders=TWO_STEP_EXAMPLE["ladders"], snakes=TWO_STEP_EXAMPLE["snakes"]),
         "chapter": CHAPTER,
     }

@@ -228,6 +228,18 @@ def _snakes(a) -> int:
     )
     within = ", ".join(f"{n}: {p:.3f}" for n, p in r["p_within"].items())
     print(f"finished within n throws       {within}")
+    t = r["two_step"]
+    print(
+        f"throw or move two (variant)    {t['expected_moves']:.2f} moves expected with the best choice on every "
+        f"square, against {t['die_only_expected_moves']:.2f} by the die alone; moving two is better on "
+        f"{len(t['move_two_on'])} squares ({', '.join(map(str, t['move_two_on'][:12]))}"
+        f"{', ...' if len(t['move_two_on']) > 12 else ''})"
+    )
+    x = r["two_step_example"]
+    print(
+        f"the chapter's example          ladder 3-100, snake 2-1: {x['expected_moves']:.2f} moves expected, moving "
+        f"two on squares {x['move_two_on']} (seed 003: 'the best play is not to throw the die at all')"
+    )
     return 0
 
 
