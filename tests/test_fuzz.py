@@ -154,7 +154,8 @@ FLAGS = {
     "decode": PUZZLES + ["--from", "--model", "-o"] + SOLUTIONS + OUTPUTS,
     # small values only: --max 10,000 values Grundy's game for seconds, a fuzz case should not
     "game": (
-        "grundy snakes beaver foxgeese maharajah nosuch --max --misere-max --games --cards --steps --board --geese "
+        "grundy snakes beaver foxgeese maharajah hexagon nosuch --max --misere-max --games --cards --steps --board "
+        "--order --geese "
         "--foxes --first --start fox geese far any --men R N QRB P --json 0 1 2 4 5 30 x -2"
     ).split(),
     "checkerboard": "queens rooks3d halves nosuch --max --json 0 1 5 8 30 x -2".split(),

@@ -269,3 +269,13 @@ def test_the_throw_or_move_two_variant_plays_the_chapter_s_example():
     assert x["expected_moves"] == pytest.approx(2.0) and {0, 1} <= set(x["move_two_on"])
     board = snakes.two_step()
     assert board["expected_moves"] < board["die_only_expected_moves"] and board["move_two_on"]
+
+
+def test_a_magic_hexagon_exists_of_orders_1_and_3_only_up_to_5():
+    """Seed 003: Adams's hexagon is the only magic hexagon; CP-SAT, its sum left free, finds order 3 and refutes
+    orders 2, 4 and 5."""
+    from cpmodel.magic_hexagon import search
+
+    found = {n: search(n, 60)["exists"] for n in range(1, 6)}
+    assert found == {1: True, 2: False, 3: True, 4: False, 5: False}
+    assert search(3, 60)["magic_sum"] == 38

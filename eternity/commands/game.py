@@ -14,6 +14,10 @@ def cmd_game(a) -> int:
     """Run `eternity game` with the parsed arguments ``a``; returns the exit status."""
     if a.name != "maharajah" and a.men is not None:
         raise UsageError(f"game {a.name}: --men is the Maharajah's")
+    if a.name != "hexagon" and a.order is not None:
+        raise UsageError(f"game {a.name}: --order is the magic hexagon's")
+    if a.name == "hexagon":
+        return _hexagon(a)
     if a.name == "snakes":
         return _snakes(a)
     if a.name == "beaver":
@@ -243,6 +247,27 @@ def _snakes(a) -> int:
     return 0
 
 
+def _hexagon(a) -> int:
+    """Magic hexagons of orders 1 to ``--order`` (default 5), each decided by CP-SAT with its sum left free."""
+    from cpmodel.magic_hexagon import search
+
+    rows = [search(n) for n in range(1, (a.order or 5) + 1)]
+    if a.json:
+        _out(rows)
+        return 0
+    for r in rows:
+        what = (
+            f"exists, sum {r['magic_sum']}"
+            if r["exists"]
+            else ("none" + (f": {r['why']}" if r.get("why") else " (the search is exhausted)"))
+            if r["exists"] is False
+            else "undecided within the time limit"
+        )
+        print(f"order {r['order']}: {r['cells']:>3} cells, {r['lines']:>2} lines  {what}  ({r['seconds']} s, CP-SAT)")
+    print("seed 003: Adams's hexagon (order 3) is the only one; `eternity solve magic-hexagon --mode count` counts it")
+    return 0
+
+
 def add(sub) -> None:
     """Declare `eternity game` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser(
@@ -252,9 +277,9 @@ def add(sub) -> None:
     )
     s.add_argument(
         "name",
-        choices=["grundy", "snakes", "beaver", "foxgeese", "maharajah"],
+        choices=["grundy", "snakes", "beaver", "foxgeese", "maharajah", "hexagon"],
         help="the game (snakes: seed 003's board; beaver: Turing machines; foxgeese: fox and geese; maharajah: "
-        "the Maharajah against the king and up to two men, reduced)",
+        "the Maharajah against the king and up to two men, reduced; hexagon: magic hexagons of every order)",
     )
     s.add_argument("--max", type=arg(int, 1, 10_000), default=100, help="the largest heap valued (default: 100)")
     s.add_argument(
@@ -266,6 +291,7 @@ def add(sub) -> None:
         "--games", type=arg(int, 1, 10_000_000), default=100_000, help="snakes: games simulated (default: 100,000)"
     )
     s.add_argument("--cards", type=arg(int, 1, 3), help="beaver: cards (states) of the machines (default: 3)")
+    s.add_argument("--order", type=arg(int, 1, 8), help="hexagon: the orders 1 to this are searched (default: 5)")
     s.add_argument(
         "--steps",
         type=arg(int, 40, 100_000),
