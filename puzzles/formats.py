@@ -249,7 +249,9 @@ def solution_to_dict(puzzle, placements) -> dict:
     """A solution as the JSON of a solution file, naming its puzzle by hash."""
     out = []
     for pl in placements:
-        if isinstance(puzzle, EdgePuzzle):
+        if isinstance(puzzle, CnfFormula):  # a model: its true variables, the others false
+            out.append({"variable": int(pl)})
+        elif isinstance(puzzle, EdgePuzzle):
             out.append({"cell": puzzle.cell_name(pl[0]), "piece": int(pl[1]) + 1, "rotation": int(pl[2])})
         elif isinstance(puzzle, PolyformPuzzle):
             d = {"piece": puzzle.pieces[pl[0]].name, "cells": [list(c) for c in pl[2]]}
@@ -297,7 +299,12 @@ def solution_from_dict(puzzle, data: Any, source: str = "<solution>") -> list:
     for i, raw in enumerate(m.placements):
         where = f"placements.{i}"
         try:
-            if isinstance(puzzle, EdgePuzzle):
+            if isinstance(puzzle, CnfFormula):
+                v = raw.get("variable") if isinstance(raw, dict) else None
+                if not isinstance(v, int) or isinstance(v, bool) or not 0 < v <= puzzle.n_vars:
+                    raise InputError(source, where + ".variable", f"a variable 1..{puzzle.n_vars} is expected")
+                out.append(v)
+            elif isinstance(puzzle, EdgePuzzle):
                 pm = EdgePlacementModel.model_validate(raw)
                 try:
                     cell = puzzle.parse_cell(pm.cell)

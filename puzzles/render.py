@@ -50,6 +50,10 @@ def render(puzzle, placements=None, size: int = 40) -> str:
         return render_latin(puzzle, placements, max(size, 36))
     if isinstance(puzzle, MagicPuzzle):
         return render_magic(puzzle, placements, max(size, 36))
+    if getattr(puzzle, "kind", None) == "cnf":
+        from .errors import UsageError
+
+        raise UsageError("render draws boards; a CNF formula has none (its solution is a list of true variables)")
     raise TypeError(type(puzzle).__name__)
 
 

@@ -202,3 +202,20 @@ def test_a_split_count_s_empty_parts_are_not_wrong_on_a_solvable_instance(tmp_pa
     assert not any(r["status"] == "wrong" for r in rows)
     whole = {r["solver"]: r["count"] for r in rows if r["mode"] == "count"}
     assert whole["edge-backtrack"] == whole["backtrack"] == sum(r["count"] or 0 for r in parts)
+
+
+def test_a_cnf_solution_is_written_verified_and_refused_when_wrong(tmp_path, capsys):
+    f = tmp_path / "t.cnf"
+    f.write_text("p cnf 3 2\n1 -2 0\n2 3 0\n")
+    sol = tmp_path / "sol.json"
+    assert main(["solve", str(f), "-o", str(sol)]) == 0
+    assert main(["verify", str(f), str(sol)]) == 0
+    data = json.loads(sol.read_text())
+    data["placements"] = [{"variable": 2}]  # x2 alone: breaks 1 -2
+    sol.write_text(json.dumps(data))
+    assert main(["verify", str(f), str(sol)]) == 1
+    data["placements"] = [{"variable": 9}]
+    sol.write_text(json.dumps(data))
+    assert main(["verify", str(f), str(sol)]) == 2
+    assert "placements.0.variable" in capsys.readouterr().err
+    assert main(["render", str(f), "-o", str(tmp_path / "r.svg")]) == 2
