@@ -247,7 +247,7 @@ def write_puzzle(p, path, fmt: str = "json") -> None:
 # ----------------------------------------------------------------- solutions
 def solution_to_dict(puzzle, placements) -> dict:
     """A solution as the JSON of a solution file, naming its puzzle by hash."""
-    out = []
+    out: list[dict[str, Any]] = []
     for pl in placements:
         if isinstance(puzzle, CnfFormula):  # a model: its true variables, the others false
             out.append({"variable": int(pl)})
