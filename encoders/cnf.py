@@ -174,6 +174,28 @@ def placement_rules(
     return x
 
 
+def fixed_assumptions(p: EdgePuzzle, x: dict, pool, out: list[list[int]]) -> list[int]:
+    """The fixed pieces as assumptions: the variable of each one's placement (``x``: placement -> variable).  A
+    fixed placement no variable stands for (it breaks the border rule) makes the CNF unsatisfiable."""
+    assumptions = []
+    for f in p.fixed:
+        shown = p.placed(f.piece, f.rotation)
+        v = next(
+            (
+                v
+                for pl, v in x.items()
+                if pl.cell == f.cell and pl.piece == f.piece and p.placed(pl.piece, pl.rotation) == shown
+            ),
+            None,
+        )
+        if v is None:  # the fixed placement breaks the border rule: unsatisfiable
+            z = pool.id(("contradiction",))
+            out.extend([[z], [-z]])
+        else:
+            assumptions.append(v)
+    return assumptions
+
+
 def direct_cnf(
     p: EdgePuzzle,
     amo: str = "seqcounter",
@@ -246,22 +268,7 @@ def direct_cnf(
         if corners:
             out.extend([[-v] for pl, v in x.items() if pl.piece == corners[0] and pl.cell != 0])
             mult = 4
-    assumptions = []
-    for f in p.fixed:
-        shown = p.placed(f.piece, f.rotation)
-        v = next(
-            (
-                v
-                for pl, v in x.items()
-                if pl.cell == f.cell and pl.piece == f.piece and p.placed(pl.piece, pl.rotation) == shown
-            ),
-            None,
-        )
-        if v is None:  # the fixed placement breaks the border rule: unsatisfiable
-            z = pool.id(("contradiction",))
-            out.extend([[z], [-z]])
-        else:
-            assumptions.append(v)
+    assumptions = fixed_assumptions(p, x, pool, out)
     return Encoding(out, pool.top, {v: pl for pl, v in x.items()}, assumptions, mult, model="direct", groups=groups)
 
 

@@ -21,7 +21,7 @@ from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
 from solving import past
 
-from .cnf import Encoding, placement_rules, too_large
+from .cnf import Encoding, fixed_assumptions, placement_rules, too_large
 
 
 def primal_cnf(
@@ -58,20 +58,5 @@ def primal_cnf(
             for c, us in here.items():
                 clash = [v for c2, vs in there.items() if c2 != c for v in vs]
                 out.extend([[-u, -v] for u in us for v in clash])
-    assumptions = []
-    for f in p.fixed:
-        shown = p.placed(f.piece, f.rotation)
-        v = next(
-            (
-                v
-                for pl, v in x.items()
-                if pl.cell == f.cell and pl.piece == f.piece and p.placed(pl.piece, pl.rotation) == shown
-            ),
-            None,
-        )
-        if v is None:
-            z = pool.id(("contradiction",))
-            out.extend([[z], [-z]])
-        else:
-            assumptions.append(v)
+    assumptions = fixed_assumptions(p, x, pool, out)
     return Encoding(out, pool.top, {v: pl for pl, v in x.items()}, assumptions, 1, model=f"primal-{style}")

@@ -244,6 +244,15 @@ COLUMNS = [
 ]  # fmt: skip
 
 
+def _csv(cols: list[str], rows: list[dict]) -> str:
+    """A table as CSV text, its columns in this order."""
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, cols, lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    return buf.getvalue()
+
+
 def _fmt(v) -> str:
     if v is None:
         return ""
@@ -435,11 +444,7 @@ def table(
     if fmt == "json":
         return json.dumps({"clock": clock, "clock_means": CLOCKS[clock], "rows": rows}, indent=1)
     if fmt == "csv":
-        buf = io.StringIO()
-        w = csv.DictWriter(buf, cols, lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
-        return buf.getvalue()
+        return _csv(cols, rows)
     if fmt == "latex":
         lines = [
             "\\begin{tabular}{lll" + "r" * (len(cols) - 3) + "}",
@@ -525,11 +530,7 @@ def pivot(db: str, fmt: str = "md", clock: str = "solve", experiment: str | None
     if fmt == "json":
         return json.dumps({"clock": clock, "marks": PIVOT_MARKS, "rows": out_rows}, indent=1)
     if fmt == "csv":
-        buf = io.StringIO()
-        w = csv.DictWriter(buf, cols, lineterminator="\n")
-        w.writeheader()
-        w.writerows(out_rows)
-        return buf.getvalue()
+        return _csv(cols, out_rows)
     if fmt == "latex":
         lines = ["\\begin{tabular}{ll" + "r" * len(configs) + "}", "\\hline"]
         lines.append(" & ".join(c.replace("_", "\\_") for c in cols) + " \\\\")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .edge import EdgePuzzle, Fixed
-from .errors import InputError
+from .errors import InputError, UsageError
 from .file_schema import MAX_COLOUR
 
 MAX_HINTS = 10_000
@@ -100,8 +100,6 @@ def parse_heule(text: str, source: str = "<heule>", name: str = "") -> EdgePuzzl
 
 def to_heule(p: EdgePuzzle) -> str:
     """The puzzle as a Heule board file (the reader's inverse); a board it cannot describe is refused."""
-    from .errors import UsageError
-
     if p.n_pieces != p.n_cells or board_size(p.pieces) != (min(p.rows, p.cols), max(p.rows, p.cols)):
         raise UsageError(f"{p.name or 'the puzzle'}: a Heule board file holds framed boards with no spare piece")
     if p.rows > p.cols:
