@@ -25,7 +25,9 @@ def test_a_solve_carries_three_clocks_and_a_warm_process_pays_no_load():
     again, _ = solving.solve_verified(solving.get("backtrack"), p, "count")
     for r in (first, again):
         assert r.count == 4 and r.build_s >= 0 and r.search_s >= 0 and r.load_s >= 0
-    assert again.load_s <= first.load_s  # loaded once per process: a second solve pays no more than the first
+    # loaded once per process: a second solve pays no more than the first, up to a millisecond of clock noise
+    # (both are microseconds once warm, and their order then is the machine's)
+    assert again.load_s <= first.load_s + 1e-3
 
 
 def test_solve_json_has_the_clocks(capsys):
