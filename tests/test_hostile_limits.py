@@ -93,9 +93,8 @@ def test_a_slow_node_rate_keeps_a_short_time_limit():
         done[0] += budget
         return BUDGET
 
-    t0 = time.perf_counter()
     drive(step, lambda: done[0], time_s=0.2, node_limit=None, progress=None, info=dict, on_stop=lambda c: True)
-    assert time.perf_counter() - t0 < 1.0 and done[0] < 200
+    assert 0 < done[0] < 200  # nodes slept through, not the clock read: a loaded machine only lowers the count
 
 
 @pytest.mark.parametrize(
