@@ -66,7 +66,7 @@ def collect(puzzle, weights: str, width: int = 1000, seconds: float = 300.0, per
     rng = np.random.default_rng(seed)
     out = BeamStates()
 
-    def observe(level, n_left, chosen, par, opt, sc, board, first) -> None:
+    def observe(level, n_left, chosen, par, opt, sc, board, first, score) -> None:
         live = np.nonzero(np.isfinite(sc))[0]
         if len(live) == 0:
             return

@@ -378,3 +378,97 @@ def piece_uses(puzzle, solutions, count: int | None = None, stats: dict | None =
         for n in names:
             uses[n] = uses.get(n, 0) + 1
     return {"tilings": len(solutions), "piece_sets": len(sets), "piece_uses": dict(sorted(uses.items()))}
+
+
+# ------------------------------------------------------------------ Selby's region terms, fitted
+def _esp_rows(w: np.ndarray, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """e_k of each row of ``w`` (zeros pad a row: they add nothing), and e_{k-1} of the row without each
+    element (the gradient's term), for all rows at once."""
+    e = np.zeros((len(w), k + 1))
+    e[:, 0] = 1.0
+    for j in range(w.shape[1]):
+        e[:, 1:] = e[:, 1:] + w[:, j : j + 1] * e[:, :-1]
+    f = np.ones_like(w)
+    for j in range(1, k):
+        f = e[:, j : j + 1] - w * f
+    return e[:, k], f
+
+
+@dataclass
+class ShapedFit:
+    """Selby's model with region terms: a state of region R offered pieces B has
+    exp(m + beta . (f(R) - mean) / scale + sum_{i in X} l_i) expected tilings by each k-set X of B."""
+
+    weights: np.ndarray  # l_i, centred
+    beta: np.ndarray  # one a feature, on the standardised features
+    m: float
+    mean: np.ndarray  # the features' means and scales the fit standardised by
+    scale: np.ndarray
+    log_likelihood: float
+    solutions: int
+
+    def region_term(self, features: np.ndarray) -> np.ndarray:
+        """beta . standardised features, one a row of ``features``: the region's share of a state's log-score."""
+        return ((np.atleast_2d(features) - self.mean) / self.scale) @ self.beta
+
+
+def fit_shaped(
+    states: list[State], features: np.ndarray, n_pieces: int, ridge: float = 0.5, beta_ridge: float = 0.01
+) -> ShapedFit:
+    """Maximum likelihood of the per-piece weights and the region terms together (one row of ``features``
+    a state, standardised here), by L-BFGS with the exact gradient: the Poisson likelihood of
+    ``log_likelihood`` with each state's constant ``m + beta . f``.  All states must be of one size k."""
+    from scipy.optimize import minimize
+
+    ks = {s.k for s in states}
+    if len(ks) != 1:
+        raise UsageError(f"fit_shaped: states of one size, not {sorted(ks)}")
+    k = ks.pop()
+    feats = np.asarray(features, float)
+    mean = feats.mean(axis=0)
+    scale = feats.std(axis=0)
+    scale[scale == 0] = 1.0
+    z = (feats - mean) / scale
+    width = max(len(s.pieces) for s in states)
+    idx = np.zeros((len(states), width), np.int64)
+    mask = np.zeros((len(states), width))
+    for r, s in enumerate(states):
+        idx[r, : len(s.pieces)] = s.pieces
+        mask[r, : len(s.pieces)] = 1.0
+    counts = np.array([s.count for s in states], float)
+    a, total = _data(states, n_pieces)
+    n_f = z.shape[1]
+
+    def f(theta):
+        l, beta, m = theta[:n_pieces], theta[n_pieces : n_pieces + n_f], theta[-1]
+        w = np.exp(l)[idx] * mask
+        ek, ew = _esp_rows(w, k)
+        lam = np.exp(m + z @ beta) * ek  # each state's expected tilings
+        val = a @ l + counts @ (m + z @ beta) - lam.sum() - ridge * (l @ l) - beta_ridge * (beta @ beta)
+        gl = a - 2 * ridge * l
+        contrib = (np.exp(m + z @ beta)[:, None] * w * ew) * mask
+        np.subtract.at(gl, idx.ravel(), contrib.ravel())
+        gb = z.T @ (counts - lam) - 2 * beta_ridge * beta
+        gm = float(counts.sum() - lam.sum())
+        return -val, -np.concatenate([gl, gb, [gm]])
+
+    e0 = sum(esp(np.ones(len(s.pieces)), k)[k] for s in states)
+    x0 = np.concatenate([np.zeros(n_pieces + n_f), [np.log(max(total, 0.5) / e0)]])
+    res = minimize(f, x0, jac=True, method="L-BFGS-B", options={"maxiter": 2000})
+    l, beta, m = res.x[:n_pieces], res.x[n_pieces : n_pieces + n_f], res.x[-1]
+    shift = l.mean()
+    return ShapedFit(l - shift, beta, float(m + k * shift), mean, scale, float(-res.fun), total)
+
+
+def shaped_log_likelihood(states: list[State], features: np.ndarray, ft: ShapedFit) -> float:
+    """The Poisson log-likelihood of held-out states under a shaped fit (no penalty)."""
+    k = states[0].k
+    width = max(len(s.pieces) for s in states)
+    w = np.zeros((len(states), width))
+    for r, s in enumerate(states):
+        w[r, : len(s.pieces)] = np.exp(ft.weights[s.pieces])
+    ek, _ = _esp_rows(w, k)
+    mterm = ft.m + ft.region_term(features)
+    counts = np.array([s.count for s in states], float)
+    a, _ = _data(states, len(ft.weights))
+    return float(a @ ft.weights + counts @ mterm - (np.exp(mterm) * ek).sum())

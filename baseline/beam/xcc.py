@@ -96,8 +96,8 @@ class XCCBeamRun:
         self.expander = expander
         self.opt_weight = self._weights(options.get("weights", ""))
         # called after each level's expansion with (level, pieces left, chosen, parent, option, score, the
-        # frontier's boards and first free sites): how the fit of size-dependent weights watches the beam's
-        # own states (experiments/size_weights.py)
+        # frontier's boards, first free sites and scores): how the fit of size-dependent weights and the end
+        # game's data watch the beam's own states (experiments/size_weights.py, experiments/endgame.py)
         self.observe: Callable[..., None] | None = None
         self._exhauster = None  # the end-game's poly search, made at its first survivor (or probe)
         self._probe_solution = None  # a tiling a probe found (``_probe``)
@@ -318,7 +318,7 @@ class XCCBeamRun:
             par, opt, sc, hs, tally, t_sites = (self.expander or self.expand)(board, first, score, hsh)
             m = len(par)
             if self.observe is not None:
-                self.observe(k, self.pieces_left(chosen[0]), chosen, par, opt, sc, board, first)
+                self.observe(k, self.pieces_left(chosen[0]), chosen, par, opt, sc, board, first, score)
             t_expand = time.perf_counter() - tl - t_sites
             stats["tables_rejected"] = stats.get("tables_rejected", 0) + int(tally[0])
             stats["tables_rejected_below"] = stats.get("tables_rejected_below", 0) + int(tally[1])

@@ -1,0 +1,117 @@
+"""The end game's data: beam states harvested, their shape features, their fates, Selby's excess-piece
+exhausts from them (held to an independent count), and the fit with region terms."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+import solving
+from baseline.poly.features import FEATURES, state_features
+from experiments import endgame
+from puzzles import catalog
+from puzzles.polyform import PolyformPuzzle, PolyPiece
+from puzzles.tilability import State, fit_shaped, shaped_log_likelihood
+from solving import Limits
+
+
+@pytest.fixture(scope="module")
+def tortoise(tmp_path_factory):
+    out = tmp_path_factory.mktemp("harvest")
+    stats = endgame.harvest("eternity1-tortoise", out, 40, 60, {"width": 50, "per_parent": 1, "exhaust_at": 5})
+    return out, stats, endgame.tables("eternity1-tortoise")
+
+
+def _free_cells(tb, board):
+    bits = np.unpackbits(board.view(np.uint8), bitorder="little")[: tb.n_sites]
+    return [i for i in range(tb.n_sites) if not bits[i]]
+
+
+def test_harvest_writes_each_level_and_features_read_the_shape(tortoise):
+    out, stats, tb = tortoise
+    levels = sorted(int(f.stem[4:]) for f in out.glob("left*.npz"))
+    assert levels and max(levels) <= 40
+    lv = endgame.load_level(out, levels[-1])
+    assert lv["board"].shape[1] == tb.run.t.n_words and len(lv["chosen"]) == len(lv["board"]) == len(lv["score"])
+    f = state_features(tb.run.t, lv["board"][:20])
+    nbr = tb.run.t.nbr
+    for board, row in zip(lv["board"][:20], f):
+        free = set(_free_cells(tb, board))
+        outline = sum(1 for s in free for y in nbr[s] if y == -1 or (y >= 0 and y not in free))
+        assert row[FEATURES.index("outline")] == outline
+        assert sum(row[FEATURES.index(n)] for n in ("sites_0", "sites_1", "sites_2", "sites_3_4", "sites_5_8")) <= len(
+            free
+        )
+        assert row[FEATURES.index("components")] >= 1
+    with pytest.raises(Exception, match="no states at 999"):
+        endgame.load_level(out, 999)
+
+
+def test_excess_exhausts_agree_with_an_independent_count(tortoise, tmp_path):
+    """The region a beam state leaves, its own pieces and extra ones: the engine's count from the board's
+    bitset equals backtracking over the same region and pieces built from scratch, piece by piece."""
+    out, _, tb = tortoise
+    p = catalog.load("eternity1-tortoise")
+    left = 10
+    lv = endgame.load_level(out, left)
+    rows = list(endgame.excess(tb, lv, left, tmp_path / "excess.jsonl", extra=10, budget=10**7, limit=6))
+    assert len(rows) == 6
+    cells = sorted(map(tuple, p.region))
+    for row in rows:
+        board = lv["board"][row["index"]]
+        region = [cells[tb.run.t.old_of[s]] for s in _free_cells(tb, board)]
+        offered = sorted(row["own"] + row["offered"])
+        assert len(row["own"]) == left
+        sub = PolyformPuzzle(p.grid_name, region, [PolyPiece(p.pieces[i].name, p.pieces[i].cells) for i in offered], p.mirror)
+        r = solving.get("backtrack", {"engine": "dlx"}).solve(sub, mode="all", limits=Limits(time_s=60))
+        assert r.status == solving.Status.SOLVED or (r.count == 0 and row["tilings"] == 0)
+        assert row["outcome"] != "undecided" and row["tilings"] == len(r.solutions)
+        uses: dict[int, int] = {}
+        for sol in r.solutions:
+            for pl in sol:
+                i = offered[pl.piece]
+                uses[i] = uses.get(i, 0) + 1
+        assert {int(k): v for k, v in row["uses"].items()} == uses
+    assert any(r["tilings"] > 0 for r in rows)
+    again = list(endgame.excess(tb, lv, left, tmp_path / "excess.jsonl", extra=10, budget=10**7, limit=6))
+    assert again == rows and len((tmp_path / "excess.jsonl").read_text().splitlines()) == 6  # resumed, not rerun
+
+
+def test_fates_and_concordance(tortoise, tmp_path):
+    out, _, tb = tortoise
+    lv = endgame.load_level(out, 24)
+    rows = list(endgame.fates(tb, lv, 24, tmp_path / "fates.jsonl", budget=10**6))
+    assert {r["outcome"] for r in rows} <= {"dead", "tiled"}
+    assert all((r["fewest_left"] == 0) == (r["outcome"] == "tiled") for r in rows)
+    assert endgame.concordance([1, 2, 3], [1, 2, 3]) == (1.0, 3)
+    assert endgame.concordance([3, 2, 1], [1, 2, 3]) == (0.0, 3)
+    assert endgame.concordance([1, 1, 1], [1, 2, 3]) == (0.5, 3)
+    assert endgame.concordance([5, 1], [2, 2])[1] == 0
+
+
+def test_fit_with_region_terms_recovers_a_planted_model():
+    rng = np.random.default_rng(3)
+    n, k, nb = 20, 3, 8
+    l_true = rng.normal(0, 0.7, n)
+    l_true -= l_true.mean()
+    beta_true = np.array([0.8, -0.4])
+    states, feats = [], []
+    for _ in range(300):
+        offered = sorted(rng.choice(n, nb, replace=False).tolist())
+        f = rng.normal(0, 1, 2)
+        uses: dict[int, int] = {}
+        count = 0
+        for X in itertools.combinations(offered, k):
+            c = int(rng.poisson(np.exp(-1.5 + f @ beta_true + l_true[list(X)].sum())))
+            count += c
+            for i in X:
+                uses[i] = uses.get(i, 0) + c
+        states.append(State(offered, k, count, uses))
+        feats.append(f)
+    ft = fit_shaped(states, np.array(feats), n, ridge=0.01)
+    assert np.allclose(ft.beta / ft.scale, beta_true, atol=0.1)
+    assert np.corrcoef(ft.weights, l_true)[0, 1] > 0.95
+    flat = fit_shaped(states, np.zeros((len(states), 2)), n, ridge=0.01)  # no region terms to use
+    assert shaped_log_likelihood(states, np.array(feats), ft) > shaped_log_likelihood(states, np.zeros((300, 2)), flat)
