@@ -62,12 +62,23 @@ class Tables:
         return np.nonzero(bits[self.n_sites : self.n_sites + self.n_pieces])[0]
 
 
+def _polyform(puzzle: str):
+    """The puzzle, loaded; one line for a name or file that is not a polyform puzzle of one piece size."""
+    try:
+        p = catalog.load(puzzle)
+    except Exception as e:  # noqa: BLE001 - InputError and friends: one line
+        raise UsageError(f"endgame: {e}") from None
+    if getattr(p, "grid_name", None) is None:
+        raise UsageError(f"endgame: {puzzle}: expected a polyform puzzle (e.g. eternity1)")
+    if len({len(pc.cells) for pc in p.pieces}) != 1:
+        raise UsageError(f"endgame: {puzzle}: the model needs pieces of one size")
+    return p
+
+
 def tables(puzzle: str, options: dict | None = None) -> Tables:
     """The beam's tables of ``puzzle`` with the beam's own numbering (the bitsets ``harvest`` wrote read the
     same under the same options)."""
-    p = catalog.load(puzzle)
-    if p.grid_name is None:
-        raise UsageError(f"{puzzle}: the end game's data need a polyform puzzle")
+    p = _polyform(puzzle)
     run = XCCBeamRun(p, beam_options(**(options or {})))
     if run.t.n_sites + len(p.pieces) > run.xcc.n_items or any(
         not n.startswith("c") for n in run.xcc.item_names[: run.t.n_sites]
@@ -86,8 +97,8 @@ def harvest(
 ) -> dict:
     """Run the beam and write its frontier at each level with at most ``from_left`` pieces left to
     ``out/left<N>.npz`` (board bitsets, first free sites, options chosen, scores); returns the run's stats."""
+    p = _polyform(puzzle)
     out.mkdir(parents=True, exist_ok=True)
-    p = catalog.load(puzzle)
     run = XCCBeamRun(p, beam_options(**options))
 
     def observe(level, n_left, chosen, par, opt, sc, board, first, score) -> None:
@@ -104,7 +115,11 @@ def harvest(
     stats = {k: v for k, v in r.stats.items() if k != "levels"}
     stats["status"] = r.status.value
     stats["message"] = r.message
-    (out / "harvest.json").write_text(json.dumps({"puzzle": puzzle, "options": options, "stats": stats}, default=str))
+    from puzzles.formats import atomic_write
+
+    atomic_write(
+        str(out / "harvest.json"), json.dumps({"puzzle": puzzle, "options": options, "stats": stats}, default=str)
+    )
     return stats
 
 
@@ -251,5 +266,169 @@ def old_score(tb: Tables, board: np.ndarray, weights: np.ndarray, features: np.n
     ``boundary`` a side of the outline (features column ``outline``)."""
     from baseline.poly.features import FEATURES
 
-    left = np.array([np.setdiff1d(np.arange(tb.n_pieces), tb.placed(b)) for b in board], dtype=object)
+    left = [np.setdiff1d(np.arange(tb.n_pieces), tb.placed(b)) for b in board]
     return np.array([weights[ix].sum() for ix in left]) - boundary * features[:, FEATURES.index("outline")]
+
+
+def fate_summary(rows: list[dict]) -> dict:
+    """How one level's exhausts ended, their median cost, and how deep the deepest got."""
+    outcomes = [r["outcome"] for r in rows]
+    return {
+        "states": len(rows),
+        **{o: outcomes.count(o) for o in ("tiled", "dead", "undecided")},
+        "median_nodes": float(np.median([r["nodes"] for r in rows])) if rows else None,
+        "median_seconds": float(np.median([r["seconds"] for r in rows])) if rows else None,
+        "fewest_left": min((r["fewest_left"] for r in rows), default=None),
+    }
+
+
+def excess_summary(rows: list[dict]) -> dict:
+    """One level's excess-piece exhausts: finished, cut short, tilings, cost."""
+    done = [r for r in rows if r["outcome"] != "undecided"]
+    return {
+        "states": len(rows),
+        "finished": len(done),
+        "with_tilings": sum(1 for r in done if r["tilings"]),
+        "tilings": int(sum(r["tilings"] for r in done)),
+        "max_tilings": max((r["tilings"] for r in done), default=0),
+        "median_nodes": float(np.median([r["nodes"] for r in rows])) if rows else None,
+        "median_seconds": float(np.median([r["seconds"] for r in rows])) if rows else None,
+        "seconds": round(float(sum(r["seconds"] for r in rows)), 1),
+    }
+
+
+def _weights(tb: Tables, path: str) -> np.ndarray:
+    from puzzles.formats import read_weights_and_sizes
+
+    table, _ = read_weights_and_sizes(tb.run.p, path)
+    return np.array([table[pc.name] for pc in tb.run.p.pieces])
+
+
+def excess_states(tb: Tables, out: Path, lefts: list[int], extra: int):
+    """The finished excess-piece exhausts of ``lefts`` as the model's states, with their regions' features."""
+    from baseline.poly.features import state_features
+    from puzzles.tilability import State
+
+    rows = [r for r in _rows(out / "excess.jsonl").values() if r["left"] in lefts and r["extra"] == extra]
+    rows = [r for r in rows if r["outcome"] != "undecided"]
+    rows.sort(key=lambda r: (r["left"], r["index"], r["seed"]))
+    states, feats = [], []
+    for left in sorted({r["left"] for r in rows}):
+        lv = load_level(out, left)
+        mine = [r for r in rows if r["left"] == left]
+        f = state_features(tb.run.t, lv["board"][[r["index"] for r in mine]])
+        for r, fr in zip(mine, f):
+            uses = {int(k): int(v) for k, v in r["uses"].items()}
+            states.append(State(sorted(r["own"] + r["offered"]), left, int(r["tilings"]), uses))
+            feats.append(fr)
+    return states, np.array(feats)
+
+
+def fit_score(tb: Tables, out: Path, lefts: list[int], extra: int, old_weights: str) -> dict:
+    """Selby's score on the excess-piece exhausts: the weights alone, and with the region terms; each
+    fitted on one half of the states and judged on the other (both ways), and fitted on all for the file."""
+    from baseline.poly.features import FEATURES
+    from puzzles.tilability import fit, fit_shaped, log_likelihood, rank_correlation, shaped_log_likelihood
+
+    if len(lefts) != 1:
+        raise UsageError("endgame fit: one size (--left N): the model's constant depends on the size")
+    states, feats = excess_states(tb, out, lefts, extra)
+    if len(states) < 10 or sum(1 for s in states if s.count) < 2:
+        raise UsageError(
+            f"endgame fit: {len(states)} finished exhausts, {sum(1 for s in states if s.count)} with tilings, at "
+            f"{lefts[0]} left + {extra}: too few to fit (run `eternity endgame excess` first)"
+        )
+    n = tb.n_pieces
+    halves = [np.arange(len(states))[0::2], np.arange(len(states))[1::2]]
+    held = {}
+    for name, tr, te in (("a->b", halves[0], halves[1]), ("b->a", halves[1], halves[0])):
+        s_tr, s_te = [states[i] for i in tr], [states[i] for i in te]
+        plain = fit(s_tr, n)
+        shaped = fit_shaped(s_tr, feats[tr], n)
+        held[name] = {
+            "weights": log_likelihood(s_te, plain.weights, plain.m),
+            "weights_and_region": shaped_log_likelihood(s_te, feats[te], shaped),
+        }
+    full = fit_shaped(states, feats, n)
+    fa = fit_shaped([states[i] for i in halves[0]], feats[halves[0]], n)
+    fb = fit_shaped([states[i] for i in halves[1]], feats[halves[1]], n)
+    seen = np.zeros(n, bool)
+    for s in states:
+        seen[s.pieces] = True
+    old = _weights(tb, old_weights)
+    doc = {
+        "format": "eternity/weights",
+        "version": 1,
+        "puzzle": "eternity1" if tb.n_pieces == 209 else str(tb.run.p.name),
+        "region_size": lefts[0],
+        "excess": extra,
+        "states": len(states),
+        "solutions": int(sum(s.count for s in states)),
+        "m": full.m,
+        "region_terms": {
+            "features": list(FEATURES),
+            "beta": full.beta.tolist(),
+            "mean": full.mean.tolist(),
+            "scale": full.scale.tolist(),
+        },  # fmt: skip
+        "weights": {pc.name: round(float(w), 6) for pc, w in zip(tb.run.p.pieces, full.weights)},
+    }
+    return {
+        "states": len(states),
+        "states_with_tilings": sum(1 for s in states if s.count),
+        "tilings": int(sum(s.count for s in states)),
+        "heldout_log_likelihood": held,
+        "split_half_rank_correlation": rank_correlation(fa.weights[seen], fb.weights[seen]),
+        "rank_correlation_with_old_weights": rank_correlation(full.weights[seen], old[seen]),
+        "region_terms": dict(zip(FEATURES, np.round(full.beta, 4).tolist())),
+        "document": doc,
+    }
+
+
+def read_score(tb: Tables, path: str):
+    """A score ``fit`` wrote: (the weights of the pieces, a function of features giving the region term)."""
+    try:
+        doc = json.loads(Path(path).read_text())
+        rt = doc.get("region_terms")
+        w = np.array([float(doc["weights"][pc.name]) for pc in tb.run.p.pieces])
+    except OSError as e:
+        raise UsageError(f"{path}: cannot read the score: {e.strerror}") from None
+    except (ValueError, KeyError, TypeError, AttributeError) as e:
+        raise UsageError(f"{path}: not a score written by `eternity endgame fit` ({type(e).__name__}: {e})") from None
+    if not rt:
+        return w, lambda f: np.zeros(len(f))
+    beta, mean, scale = (np.array(rt[k]) for k in ("beta", "mean", "scale"))
+    return w, lambda f: ((f - mean) / scale) @ beta
+
+
+def evaluate(tb: Tables, out: Path, lefts: list[int], old_weights: str, score: str | None) -> dict:
+    """At each level: how well today's score and the fitted one order the states whose fate an exhaust
+    decided, by how deep the exhaust got (fewest pieces left; tiled is 0): Harrell's C of each."""
+    from baseline.poly.features import state_features
+
+    old_w = _weights(tb, old_weights)
+    boundary = float(tb.run.o.get("boundary", 0.1))
+    new = read_score(tb, score) if score else None
+    res = {}
+    for left in lefts:
+        lv = load_level(out, left)
+        fr = fate_rows(out / "fates.jsonl", left)
+        idx = np.array(sorted(i for i, r in fr.items() if r["outcome"] != "undecided"), np.int64)
+        if len(idx) < 2:
+            res[left] = {"decided": int(len(idx)), "note": "too few states decided (run `eternity endgame fates`)"}
+            continue
+        boards = lv["board"][idx]
+        feats = state_features(tb.run.t, boards)
+        fate = -np.array([fr[i]["fewest_left"] for i in idx], float)
+        row: dict[str, object] = {"states": len(lv["board"]), "decided": int(len(idx)), "tiled": int((fate == 0).sum()),
+               "distinct_fates": int(len(np.unique(fate)))}  # fmt: skip
+        old = old_score(tb, boards, old_w, feats, boundary)
+        row["old"], row["pairs"] = concordance(old, fate)
+        if new is not None:
+            w, region = new
+            pieces = np.array([w[np.setdiff1d(np.arange(tb.n_pieces), tb.placed(b))].sum() for b in boards])
+            row["new"] = concordance(pieces + region(feats), fate)[0]
+            row["new_pieces_only"] = concordance(pieces, fate)[0]
+            row["new_region_only"] = concordance(region(feats), fate)[0]
+        res[left] = row
+    return res

@@ -64,7 +64,9 @@ def test_excess_exhausts_agree_with_an_independent_count(tortoise, tmp_path):
         region = [cells[tb.run.t.old_of[s]] for s in _free_cells(tb, board)]
         offered = sorted(row["own"] + row["offered"])
         assert len(row["own"]) == left
-        sub = PolyformPuzzle(p.grid_name, region, [PolyPiece(p.pieces[i].name, p.pieces[i].cells) for i in offered], p.mirror)
+        sub = PolyformPuzzle(
+            p.grid_name, region, [PolyPiece(p.pieces[i].name, p.pieces[i].cells) for i in offered], p.mirror
+        )
         r = solving.get("backtrack", {"engine": "dlx"}).solve(sub, mode="all", limits=Limits(time_s=60))
         assert r.status == solving.Status.SOLVED or (r.count == 0 and row["tilings"] == 0)
         assert row["outcome"] != "undecided" and row["tilings"] == len(r.solutions)

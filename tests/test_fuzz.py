@@ -163,6 +163,9 @@ FLAGS = {
     "migrate": DBS,
     "configs": ["--json", "x"],
     "encodings": ["queens-4", "owen-a", "FILE:p.json", "FILE:bytes.bin", "nosuch", "--json", "--amo", "--limit"],
+    # small boards and budgets only: a harvest of Eternity's full board builds for 40 s
+    "endgame": "harvest fates excess fit evaluate nosuch OUT:h OUT: FILE:p.json FILE:bytes.bin FILE:dir --puzzle eternity1-boat queens-4 --width --time-limit --from-left --probe-at --exhaust-at --weights --left 5 3,2 x --budget --reconnoitre --extra --seed --limit --score --quiet -o 0 1 2 3 -1".split()
+    + OUTPUTS,
     "encode": ["queens-4", "owen-a", "FILE:p.json", "FILE:bytes.bin", "--encoding", "direct", "heule-all-card", "xcc"]
     + ["nosuch", "--json", "-o"]
     + OUTPUTS,
@@ -301,6 +304,23 @@ SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switc
     "migrate": ([["FILE:ok.sqlite"] * 3 + DBS], {}),
     "configs": ([], {"--json": None}),
     "encodings": ([["queens-4", "queens-5", "FILE:p.json", "FILE:bytes.bin", "x"]], {"--json": None}),
+    "endgame": (
+        [["harvest", "fates", "excess", "fit", "evaluate", "x"], ["OUT:h", "OUT:", "FILE:p.json", "FILE:bytes.bin"]],
+        {
+            "--puzzle": ["eternity1-boat", "queens-4", "FILE:p.json", "x"],
+            "--width": ["1", "5", "0", "x"],
+            "--time-limit": ["1", "2", "x"],
+            "--from-left": ["5", "0"],
+            "--left": ["5", "3,2", "x", "0"],
+            "--budget": ["100", "0"],
+            "--extra": ["1", "3", "0"],
+            "--limit": ["2"],
+            "--score": ["FILE:p.json", "FILE:bytes.bin", "FILE:missing.json"],
+            "--weights": ["FILE:p.json", "FILE:missing.json"],
+            "--quiet": None,
+            "-o": OUTPUTS,
+        },
+    ),
     "encode": (
         [["owen-a", "queens-4", "FILE:p.json", "FILE:bytes.bin", "x"]],
         {"--encoding": ["direct", "heule-exp-aux", "xcc", "x"], "-o": ["OUT:a.cnf"] * 3 + OUTPUTS, "--json": None},
@@ -418,6 +438,7 @@ EXAMPLES = {
     "migrate": 20,
     "configs": 5,
     "encodings": 20,
+    "endgame": 30,
     "encode": 30,
     "scramble": 30,
     "plot": 80,
@@ -435,7 +456,7 @@ JSON_CASES, BYTES_CASES, TOML_CASES = 300, 150, 200
 def test_random_argument_vectors(world, command):
     """Random words of each subcommand's vocabulary, in random order (valid and not)."""
     words_of = FLAGS[command]
-    limited = command in ("solve", "estimate", "run", "tilability")
+    limited = command in ("solve", "estimate", "run", "tilability", "endgame")
 
     @settings(max_examples=EXAMPLES[command], **SETTINGS)
     @given(st.one_of(_words(words_of), shaped(command), shaped(command)))
@@ -452,7 +473,7 @@ def test_random_argument_vectors(world, command):
 
     seen: dict[int, int] = {}
     case()
-    if command not in ("run", "tilability", "decode"):
+    if command not in ("run", "tilability", "decode", "endgame"):
         assert seen.get(0, 0) + seen.get(1, 0) + seen.get(3, 0) > 0, seen  # some cases got past the checks
 
 
