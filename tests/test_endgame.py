@@ -117,3 +117,45 @@ def test_fit_with_region_terms_recovers_a_planted_model():
     assert np.corrcoef(ft.weights, l_true)[0, 1] > 0.95
     flat = fit_shaped(states, np.zeros((len(states), 2)), n, ridge=0.01)  # no region terms to use
     assert shaped_log_likelihood(states, np.array(feats), ft) > shaped_log_likelihood(states, np.zeros((300, 2)), flat)
+
+
+def _score_file(path, p, beta):
+    doc = {
+        "format": "eternity/weights",
+        "version": 1,
+        "weights": {pc.name: 0.0 for pc in p.pieces},
+        "m": 0.0,
+        "region_terms": {
+            "features": list(FEATURES),
+            "beta": beta,
+            "mean": [0.0] * len(FEATURES),
+            "scale": [1.0] * len(FEATURES),
+        },  # fmt: skip
+    }
+    path.write_text(__import__("json").dumps(doc))
+    return str(path)
+
+
+def test_the_beam_ranks_by_a_region_score(tmp_path):
+    """A score of zeros ranks nothing differently (the same run, level for level); one that dislikes a long
+    outline re-ranks the children from region_at on, and every tiling found is still verified."""
+    p = catalog.load("eternity1-tortoise")
+    base = {"width": 20, "per_parent": 1, "exhaust_at": 3}
+    plain = solving.get("beam", base).solve(p, mode="first", limits=Limits(time_s=60))
+    zero = _score_file(tmp_path / "zero.json", p, [0.0] * len(FEATURES))
+    same = solving.get("beam", {**base, "region_score": zero, "region_at": 45}).solve(
+        p, mode="first", limits=Limits(time_s=60)
+    )
+    assert same.stats["region_ranked"] > 0
+    assert [lv["kept"] for lv in same.stats["levels"]] == [lv["kept"] for lv in plain.stats["levels"]]
+    assert same.stats["deepest"] == plain.stats["deepest"]
+    beta = [-1.0 if n == "outline" else 0.0 for n in FEATURES]
+    shaped = _score_file(tmp_path / "outline.json", p, beta)
+    r, ok = solving.solve_verified(
+        solving.get("beam", {**base, "region_score": shaped, "region_at": 30}), p, "first", Limits(time_s=60)
+    )
+    assert r.stats["region_ranked"] > 0 and (ok or r.status != solving.Status.SOLVED)
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"weights": {}}')
+    with pytest.raises(Exception, match="not a score with region terms"):
+        solving.get("beam", {**base, "region_score": str(bad)}).solve(p, mode="first", limits=Limits(time_s=5))

@@ -212,6 +212,17 @@ class BeamOptions(Opts):
         fingerprint=False,
     )
     weights = Option(str, "", "polyforms: JSON file of per-piece log-weights (eternity tilability)", features=(GRID,))
+    region_score = Option(
+        str,
+        "",
+        "polyforms: a score with region terms (eternity endgame fit -o); from region_at pieces left the best "
+        "region_pool x width children by the beam's own score are ranked again by it",
+        features=(GRID,),
+    )
+    region_at = Option(int, 40, "polyforms, region_score: pieces left from which it ranks", lo=0, features=(GRID,))
+    region_pool = Option(
+        int, 4, "polyforms, region_score: children ranked again a level, in widths", lo=1, features=(GRID,)
+    )
     sites = Option(
         int,
         4,

@@ -108,6 +108,7 @@ class XCCBeamRun:
         # the probes over a cluster: (run, boards, ok, stats, deadline) -> as probe_states
         self.probe_map = None
         self.bt = self._tables()
+        self.region = self._read_region_score(options["region_score"]) if options.get("region_score") else None
         self.build_s = time.perf_counter() - t0
 
     def _tables(self) -> boundary.BoundaryTables:
@@ -329,6 +330,8 @@ class XCCBeamRun:
             idx = np.lexsort((noise, -sc))
             _, firsts = np.unique(hs[idx], return_index=True)
             ranked = idx[np.sort(firsts)]
+            if self.region is not None and self.pieces_left(chosen[0]) - 1 <= o["region_at"]:
+                ranked = self._rerank(ranked, width, board, first, par, opt, chosen, stats)
             if o.get("per_parent", 0) > 0:  # diversity: each state's best per_parent children first, then the rest
                 ranked = _per_parent(ranked, par, o["per_parent"], len(ranked), len(score))
             probing = 0 < o.get("probe_at", 0) and self.pieces_left(chosen[0]) - 1 <= o["probe_at"]
@@ -427,6 +430,40 @@ class XCCBeamRun:
                 self._save(k, width, run, board, score, hsh, first, chosen, endgame_next=j + 1)
                 last_save = time.perf_counter()
         return "limit", [], f"no survivor of the beam (width {width}) completes: widen the beam"
+
+    def _read_region_score(self, path: str):
+        """(the score's per-option piece weights, its region terms) from a file ``eternity endgame fit`` wrote."""
+        from baseline.poly.features import FEATURES
+
+        try:
+            doc = json.loads(Path(path).read_text())
+            rt = doc["region_terms"]
+            if list(rt["features"]) != list(FEATURES):
+                raise ValueError(f"its features {rt['features']} are not this build's {list(FEATURES)}")
+            piece_l = np.array([float(doc["weights"][pc.name]) for pc in self.p.pieces])
+            beta, mean, scale = (np.asarray(rt[k], float) for k in ("beta", "mean", "scale"))
+        except OSError as e:
+            raise UsageError(f"beam: region_score {path}: {e.strerror}") from None
+        except (ValueError, KeyError, TypeError) as e:
+            raise UsageError(f"beam: region_score {path}: not a score with region terms ({e})") from None
+        piece = self.xcc.decode.piece
+        return piece_l[piece], (beta, mean, scale)
+
+    def _rerank(self, ranked, width, board, first, par, opt, chosen, stats):
+        """The best ``region_pool`` x ``width`` of the ``ranked`` children ranked again by the region score
+        (the weights of the pieces left plus the region terms of the child's free region); the rest follow."""
+        from baseline.poly.features import state_features
+
+        opt_l, (beta, mean, scale) = self.region
+        pool = ranked[: self.o["region_pool"] * width]
+        nb = np.zeros((len(pool), self.t.n_words), np.uint64)
+        nf = np.zeros(len(pool), np.int64)
+        t = self.t
+        _children(board, first, par[pool], opt[pool], t.scan, t.ow_ptr, t.ow_idx, t.ow_mask, t.tag, nb, nf)
+        placed = (opt_l[chosen[par[pool]]].sum(axis=1) if chosen.shape[1] else 0.0) + opt_l[opt[pool]]
+        new = -placed + ((state_features(t, nb) - mean) / scale) @ beta
+        stats["region_ranked"] = stats.get("region_ranked", 0) + len(pool)
+        return np.concatenate([pool[np.argsort(-new, kind="stable")], ranked[len(pool) :]])
 
     def _checked_children(self, ranked, width, board, first, par, opt, chosen, scratch, stats, probing, deadline):
         """(kept, boards, first free sites) of the best ``width`` of the ``ranked`` children that pass
