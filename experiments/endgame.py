@@ -173,15 +173,32 @@ def _exhaust(s: PolySearch, board: np.ndarray, budget: int, stop_on_solution: bo
     return outcome, int(s.nodes), int(s.st[DEEPEST]), time.perf_counter() - t0
 
 
+def spread(n: int, limit: int | None) -> list[int]:
+    """``limit`` indices of ``n`` states, evenly spread over them (a frontier is ranked: its first states
+    are the beam's favourites, and a sample of only those would judge a score on them alone)."""
+    if limit is None or limit >= n:
+        return list(range(n))
+    return sorted({int(round(x)) for x in np.linspace(0, n - 1, limit)})
+
+
 def fates(
-    tb: Tables, states: dict, left: int, path: Path, budget: int, recon: int = 2, progress=None
+    tb: Tables,
+    states: dict,
+    left: int,
+    path: Path,
+    budget: int,
+    recon: int = 2,
+    progress=None,
+    limit: int | None = None,
 ) -> Iterator[dict]:
-    """Exhaust each state of one level (up to ``budget`` nodes) and append its row to ``path``:
-    outcome, nodes, the fewest pieces left the search reached, seconds.  Rows already there are kept."""
+    """Exhaust each state of one level (up to ``budget`` nodes; ``limit``: that many, spread over the
+    frontier) and append its row to ``path``: outcome, nodes, the fewest pieces left the search reached,
+    seconds.  Rows already there are kept."""
     done = _rows(path)
     s = _search(tb, recon, sites_only=False)
     with open(path, "a") as f:
-        for i, board in enumerate(states["board"]):
+        for i in spread(len(states["board"]), limit):
+            board = states["board"][i]
             key = f"{left}/{i}"
             if key in done:
                 yield done[key]
@@ -213,9 +230,8 @@ def excess(
     (up to ``budget`` nodes): tilings, and how many use each piece.  Rows already in ``path`` are kept."""
     done = _rows(path)
     s = _search(tb, recon, sites_only=True)
-    n = len(states["board"]) if limit is None else min(limit, len(states["board"]))
     with open(path, "a") as f:
-        for i in range(n):
+        for i in spread(len(states["board"]), limit):
             key = f"{left}+{extra}/{i}/{seed}"
             if key in done:
                 yield done[key]

@@ -64,7 +64,7 @@ def cmd_endgame(a) -> int:
         summary = {}
         for left in _levels(a.left):
             rows = list(E.fates(tb, E.load_level(out, left), left, out / "fates.jsonl", a.budget, a.reconnoitre,
-                                _say(a.quiet)))  # fmt: skip
+                                _say(a.quiet), a.limit))  # fmt: skip
             summary[left] = E.fate_summary(rows)
         print(json.dumps(summary, indent=1))
         return 0
@@ -125,7 +125,7 @@ def add(sub) -> None:
     s.add_argument("--reconnoitre", type=arg(int, 0, 2), default=2, help="fates, excess: Selby's reconnoitre depth")
     s.add_argument("--extra", type=arg(int, 1), default=66, help="excess, fit: pieces offered beyond a region's own")
     s.add_argument("--seed", type=arg(int, 0), default=0, help="excess: the draw of the extra pieces")
-    s.add_argument("--limit", type=arg(int, 1), help="excess: states a level, at most")
+    s.add_argument("--limit", type=arg(int, 1), help="fates, excess: states a level, at most, spread over the frontier")
     s.add_argument("--score", help="evaluate: the fitted score (written by fit -o)")
     s.add_argument("-o", "--output", help="fit: write the fitted score (JSON) here")
     s.add_argument("--quiet", action="store_true", help="no progress lines")
