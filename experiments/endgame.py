@@ -389,7 +389,9 @@ def fit_score(tb: Tables, out: Path, lefts: list[int], extra: int, old_weights: 
         },  # fmt: skip
         "weights": {pc.name: round(float(w), 6) for pc, w in zip(tb.run.p.pieces, full.weights)},
     }
+    excess_rows = [r for r in _rows(out / "excess.jsonl").values() if r["left"] in lefts and r["extra"] == extra]
     return {
+        "critical": critical(excess_rows),
         "states": len(states),
         "states_with_tilings": sum(1 for s in states if s.count),
         "tilings": int(sum(s.count for s in states)),
@@ -448,3 +450,146 @@ def evaluate(tb: Tables, out: Path, lefts: list[int], old_weights: str, score: s
             row["new_region_only"] = concordance(region(feats), fate)[0]
         res[left] = row
     return res
+
+
+def critical(rows: list[dict], boot: int = 2000, seed: int = 0) -> dict:
+    """Selby's critical size by his excess-piece route: a state of k pieces' area offered n pieces has
+    ``tilings / C(n, k)`` expected tilings for a k-set drawn from them; their mean over states is E(k), a
+    region of k with k pieces.  Seed 000's crude model E(N) = N! t^N then gives t, the size c where
+    E(c) = 1, and the full board's E(209); the intervals are a bootstrap over states (90%)."""
+    from math import comb, lgamma, log
+
+    done = [r for r in rows if r["outcome"] != "undecided"]
+    ks = {r["left"] for r in done}
+    if len(ks) != 1 or not done:
+        raise UsageError("endgame: the critical size needs finished excess exhausts of one size")
+    k = ks.pop()
+    e = np.array([r["tilings"] / comb(len(r["own"]) + len(r["offered"]), k) for r in done])
+
+    def figures(mean: float) -> tuple[float, float, float]:
+        if mean <= 0:
+            return float("nan"), float("nan"), float("nan")
+        log_t = (log(mean) - lgamma(k + 1)) / k
+        # E(N) = N! t^N crosses 1 where lgamma(N + 1) + N log t = 0: the first N where it turns positive
+        c = next((n for n in range(1, 100_000) if lgamma(n + 1) + n * log_t >= 0), float("inf"))
+        return float(np.exp(log_t)), float(c), float((lgamma(210) + 209 * log_t) / log(10))
+
+    t, c, full = figures(float(e.mean()))
+    rng = np.random.default_rng(seed)
+    draws = np.array([figures(float(rng.choice(e, len(e)).mean())) for _ in range(boot)])
+    lo, hi = np.nanpercentile(draws, 5, axis=0), np.nanpercentile(draws, 95, axis=0)
+    return {
+        "size": k,
+        "states": len(done),
+        "states_with_tilings": int((e > 0).sum()),
+        "E_random_k_set": float(e.mean()),
+        "log10_E": float(np.log10(e.mean())) if e.mean() > 0 else None,
+        "t": t,
+        "t_90": [float(lo[0]), float(hi[0])],
+        "critical_size": c,
+        "critical_size_90": [float(lo[1]), float(hi[1])],
+        "log10_full_board_tilings": full,
+        "log10_full_board_tilings_90": [float(lo[2]), float(hi[2])],
+    }
+
+
+def _level_data(tb: Tables, out: Path, left: int, old_w: np.ndarray, decided_only: bool = True):
+    """One level's states with fates: (indices, features, the pieces-left sum of today's weights, depth gained)."""
+    from baseline.poly.features import state_features
+
+    lv = load_level(out, left)
+    fr = fate_rows(out / "fates.jsonl", left)
+    idx = np.array(sorted(i for i, r in fr.items() if r["outcome"] != "undecided" or not decided_only), np.int64)
+    boards = lv["board"][idx]
+    feats = state_features(tb.run.t, boards) if len(idx) else np.zeros((0, 10))
+    pieces = np.array([old_w[np.setdiff1d(np.arange(tb.n_pieces), tb.placed(b))].sum() for b in boards])
+    gained = np.array([left - fr[i]["fewest_left"] for i in idx], float)
+    return idx, feats, pieces, gained
+
+
+def fit_fates(tb: Tables, out: Path, lefts: list[int], old_weights: str, ridge: float = 1.0) -> dict:
+    """A score fitted on the fates themselves, with Selby's terms: today's weight of each piece left (one
+    scale for them all), the region's features, and the size (an intercept a level).  Least squares of the
+    pieces an exhaust could still place (depth gained), on the states whose exhaust finished; judged by
+    Harrell's C on the other half of each level (fitted on the even states, judged on the odd, and back),
+    beside today's score on the same states."""
+    from baseline.poly.features import FEATURES
+
+    old_w = _weights(tb, old_weights)
+    boundary = float(tb.run.o.get("boundary", 0.1))
+    data = {left: _level_data(tb, out, left, old_w) for left in lefts}
+    for left, (idx, *_) in data.items():
+        if len(idx) < 20:
+            raise UsageError(
+                f"endgame fit-fates: {len(idx)} states decided at {left} left: run `eternity endgame fates`"
+            )
+    n_f = len(FEATURES)
+
+    def design(parts, mean=None, scale=None):
+        x = np.concatenate([np.column_stack([p[2], p[1]]) for p in parts])
+        mean = x.mean(axis=0) if mean is None else mean
+        scale = x.std(axis=0) if scale is None else scale
+        scale = np.where(scale == 0, 1.0, scale)
+        z = (x - mean) / scale
+        lv = np.zeros((len(x), len(parts)))
+        at = 0
+        for j, p in enumerate(parts):
+            lv[at : at + len(p[0]), j] = 1.0
+            at += len(p[0])
+        return np.column_stack([z, lv]), mean, scale
+
+    def solve(parts):
+        x, mean, scale = design(parts)
+        y = np.concatenate([p[3] for p in parts])
+        reg = np.diag([ridge] * (1 + n_f) + [0.0] * len(parts))
+        coef = np.linalg.solve(x.T @ x + reg, x.T @ y)
+        return coef, mean, scale
+
+    def half(p, h):
+        sel = np.arange(len(p[0]))[h::2]
+        return tuple(a[sel] for a in p)
+
+    levels: dict[int, dict[str, list[float]]] = {left: {"old": [], "new": []} for left in lefts}
+    for h in (0, 1):
+        coef, mean, scale = solve([half(data[left], h) for left in lefts])
+        for left in lefts:
+            test = half(data[left], 1 - h)
+            z = (np.column_stack([test[2], test[1]]) - mean) / scale
+            new = z @ coef[: 1 + n_f]
+            old = test[2] - boundary * test[1][:, FEATURES.index("outline")]
+            levels[left]["old"].append(concordance(old, test[3])[0])
+            levels[left]["new"].append(concordance(new, test[3])[0])
+    coef, mean, scale = solve([data[left] for left in lefts])
+    a = coef[0] / scale[0]  # the pieces' sum on its own scale: each piece's weight times a
+    beta = coef[1 : 1 + n_f]
+    doc = {
+        "format": "eternity/weights",
+        "version": 1,
+        "puzzle": str(tb.run.p.name),
+        "fitted_on": "fates",
+        "levels": lefts,
+        "states": int(sum(len(d[0]) for d in data.values())),
+        "m": 0.0,
+        "region_terms": {
+            "features": list(FEATURES),
+            "beta": beta.tolist(),
+            "mean": mean[1:].tolist(),
+            "scale": scale[1:].tolist(),
+        },  # fmt: skip
+        "sizes_intercept": {str(left): float(c) for left, c in zip(lefts, coef[1 + n_f :])},
+        "weights": {pc.name: round(float(a * w), 6) for pc, w in zip(tb.run.p.pieces, old_w)},
+    }
+    summary = {
+        str(left): {
+            "decided": int(len(data[left][0])),
+            "old": round(float(np.mean(v["old"])), 4),
+            "new": round(float(np.mean(v["new"])), 4),
+        }
+        for left, v in levels.items()
+    }
+    return {
+        "heldout_concordance": summary,
+        "pieces_scale": float(a),
+        "region_terms": dict(zip(FEATURES, np.round(beta, 4).tolist())),
+        "document": doc,
+    }

@@ -85,6 +85,15 @@ def cmd_endgame(a) -> int:
             atomic_write(a.output, json.dumps(doc, indent=1))
         print(json.dumps(res, indent=1))
         return 0
+    if a.action == "fit-fates":
+        res = E.fit_fates(tb, out, _levels(a.left), a.weights)
+        doc = res.pop("document")
+        if a.output:
+            from puzzles.formats import atomic_write
+
+            atomic_write(a.output, json.dumps(doc, indent=1))
+        print(json.dumps(res, indent=1))
+        return 0
     if a.action == "evaluate":
         res = E.evaluate(tb, out, _levels(a.left), a.weights, a.score)
         print(json.dumps(res, indent=1))
@@ -100,9 +109,10 @@ def add(sub) -> None:
     )
     s.add_argument(
         "action",
-        choices=["harvest", "fates", "excess", "fit", "evaluate"],
+        choices=["harvest", "fates", "excess", "fit", "fit-fates", "evaluate"],
         help="harvest: run the beam and keep its states; fates: exhaust them; excess: Selby's excess-piece "
-        "exhausts of their regions; fit: the score with region terms; evaluate: old score against new on the fates",
+        "exhausts of their regions; fit: the score with region terms on the excess exhausts; fit-fates: on the "
+        "fates, judged held out; evaluate: old score against new on the fates",
     )
     s.add_argument("dir", help="the folder of one harvest (its states, fates and exhausts)")
     s.add_argument("--puzzle", help="harvest: a polyform puzzle, built-in or a file (e.g. eternity1)")
@@ -127,6 +137,6 @@ def add(sub) -> None:
     s.add_argument("--seed", type=arg(int, 0), default=0, help="excess: the draw of the extra pieces")
     s.add_argument("--limit", type=arg(int, 1), help="fates, excess: states a level, at most, spread over the frontier")
     s.add_argument("--score", help="evaluate: the fitted score (written by fit -o)")
-    s.add_argument("-o", "--output", help="fit: write the fitted score (JSON) here")
+    s.add_argument("-o", "--output", help="fit, fit-fates: write the fitted score (JSON) here")
     s.add_argument("--quiet", action="store_true", help="no progress lines")
     s.set_defaults(func=cmd_endgame)
