@@ -159,3 +159,36 @@ def test_the_beam_ranks_by_a_region_score(tmp_path):
     bad.write_text('{"weights": {}}')
     with pytest.raises(Exception, match="not a score with region terms"):
         solving.get("beam", {**base, "region_score": str(bad)}).solve(p, mode="first", limits=Limits(time_s=5))
+
+
+def test_a_score_fitted_on_fates_is_judged_held_out_and_read_by_the_beam(tortoise, tmp_path):
+    out, _, tb = tortoise
+    for left in (30, 29):
+        list(endgame.fates(tb, endgame.load_level(out, left), left, out / "fates.jsonl", budget=10**5))
+    res = endgame.fit_fates(tb, out, [30, 29], "data/eternity1/tilability_weights_k8_first_320.json")
+    for left in ("30", "29"):
+        row = res["heldout_concordance"][left]
+        assert row["decided"] >= 20 and 0.0 <= row["old"] <= 1.0 and 0.0 <= row["new"] <= 1.0
+    path = tmp_path / "score.json"
+    path.write_text(__import__("json").dumps(res["document"]))
+    w, region = endgame.read_score(tb, str(path))
+    assert len(w) == 45 and region(np.zeros((2, len(FEATURES)))).shape == (2,)
+    r = solving.get("beam", {"width": 20, "region_score": str(path), "region_at": 30}).solve(
+        catalog.load("eternity1-tortoise"), mode="first", limits=Limits(time_s=60)
+    )
+    assert r.stats["region_ranked"] > 0
+
+
+def test_the_critical_size_by_the_excess_route():
+    """E(k) = k! t^k read back: t, and c where N! t^N first reaches 1."""
+    from math import comb, factorial
+
+    t, k = 0.03, 24
+    per_state = factorial(k) * t**k * comb(90, k)  # the tilings of a 90-piece state with that E(k)
+    rows = [{"outcome": "tiled", "left": k, "tilings": per_state, "own": list(range(24)), "offered": list(range(66))}]
+    got = endgame.critical(rows * 5)
+    assert abs(got["t"] - t) < 1e-9
+    c = got["critical_size"]
+    from math import lgamma, log
+
+    assert lgamma(c + 1) + c * log(t) >= 0 > lgamma(c) + (c - 1) * log(t)
