@@ -277,3 +277,16 @@ def test_shipped_eternity_weights_rank_selbys_landmark_pieces(name):
     assert doc["split_half_rank_correlation"] >= 0.8 and doc["states"] == 1280
     for way in doc["heldout_log_likelihood"].values():
         assert way["fitted"] > way["uniform"]
+
+
+def test_exhausts_without_a_tiling_write_no_weights(tmp_path, capsys, monkeypatch):
+    """Every exhaust finished and none found a tiling: nothing to fit, so no weights file (a file of zeros
+    would read as a fit), exit 1 and the reason in one line."""
+    from experiments import tilability as T
+
+    dead = T.Exhausts([State(list(range(6)), 2, 0, {}) for _ in range(4)], 0, 4)
+    monkeypatch.setattr(T, "collect", lambda *a, **k: dead)
+    out = tmp_path / "w.json"
+    args = ["tilability", "serenity", "--region-size", "2", "--excess", "4", "--samples", "4", "--quiet"]
+    assert main(args + ["--db", str(tmp_path / "t.sqlite"), "-o", str(out)]) == 1
+    assert not out.exists() and "none of the 4 finished exhausts found a tiling" in capsys.readouterr().err

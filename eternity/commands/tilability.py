@@ -74,6 +74,13 @@ def cmd_tilability(a) -> int:
             "partial tilings keep leaving the same region, and the weights then say which pieces they leave last)",
             file=sys.stderr,
         )
+    if states and not any(s.count for s in states):
+        print(
+            f"tilability: none of the {len(states)} finished exhausts found a tiling (stored in {db}): the weights "
+            "have nothing to be fitted on, and no file is written; offer more pieces (--excess) or cut other regions",
+            file=sys.stderr,
+        )
+        return 1
     try:
         res = T.analyse(states, len(base.pieces), a.region_terms)
     except UsageError as e:
