@@ -108,3 +108,34 @@ def test_diagonal_latin_squares_of_order_6_exist(solver):
         )
         got.append(r.count * math.factorial(n))
     assert got == [48, 960, 92_160]
+
+
+def test_queens_in_three_dimensions_by_exact_cover_and_sat():
+    """n^2 queens on the n x n x n board: none for 2 <= n <= 10 (8: the chapter's 64 queens), each refusal
+    carried by a checked DRAT proof and agreed by exact cover; 11 has a placement, verified (Klarner: a
+    placement exists exactly when n is prime to 210)."""
+    from eternity.commands.checkerboard import decide_queens3d
+    from puzzles import queens3d as Q
+
+    assert len(Q.DIRECTIONS) == 13 and len(Q.AXES) == 3
+    for n in (2, 3, 4, 8):
+        r = decide_queens3d(n)
+        assert not r["placement"] and r["evidence"] == "DRAT proof checked", r
+    r = decide_queens3d(11)
+    assert r["placement"] and r["evidence"] == "placement verified"
+    cells = [tuple(c) for c in r["cells"]]
+    assert Q.check(11, cells) is None
+    moved = cells[:-1] + [(0, 0, 0) if cells[-1] != (0, 0, 0) else (1, 1, 1)]
+    assert Q.check(11, moved) is not None  # two queens on a line, or a line left empty: refused
+    assert Q.check(2, [(0, 0, 0), (1, 1, 1), (0, 1, 0), (1, 0, 1)]) is not None  # a space diagonal
+
+
+def test_queens3d_command_draws_the_smallest_placement(tmp_path, capsys):
+    from eternity.cli import main
+
+    out = tmp_path / "q.png"
+    assert main(["checkerboard", "queens3d", "--max", "11", "--draw", str(out), "--json"]) == 0
+    doc = __import__("json").loads(capsys.readouterr().out)
+    assert doc["smallest_n"] == 11 and len(doc["placement"]) == 121 and out.stat().st_size > 0
+    assert main(["checkerboard", "queens3d", "--max", "5", "--draw", str(out)]) == 2
+    assert "no n from 2 to 5 has a placement" in capsys.readouterr().err

@@ -158,7 +158,7 @@ FLAGS = {
         "--order --geese "
         "--foxes --first --start fox geese far any --men R N QRB P --json 0 1 2 4 5 30 x -2"
     ).split(),
-    "checkerboard": "queens rooks3d halves nosuch --max --json 0 1 5 8 30 x -2".split(),
+    "checkerboard": "queens rooks3d halves queens3d nosuch --max --json --draw 0 1 5 8 30 x -2".split() + OUTPUTS,
     "table": DBS + ["--format", "md", "csv", "latex", "json", "nosuch", "--clock", "solve", "search", "total"],
     "migrate": DBS,
     "configs": ["--json", "x"],
@@ -294,8 +294,8 @@ SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switc
         },
     ),  # fmt: skip
     "checkerboard": (
-        [["queens", "rooks3d", "halves", "x"]],
-        {"--max": ["1", "8", "12", "0", "30", "x"], "--json": None},
+        [["queens", "rooks3d", "halves", "queens3d", "x"]],
+        {"--max": ["1", "8", "12", "0", "30", "x"], "--json": None, "--draw": ["OUT:q.png", "OUT:q.svg"] + OUTPUTS},
     ),
     "table": (
         [["FILE:ok.sqlite"] * 3 + DBS],

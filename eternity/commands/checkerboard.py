@@ -7,7 +7,7 @@ import time
 from eternity.commands.common import _out
 from puzzles.ranges import arg
 
-LIMITS = {"queens": (16, 18), "rooks3d": (6, 24), "halves": (9, 11)}  # default and largest --max
+LIMITS = {"queens": (16, 18), "rooks3d": (6, 24), "halves": (9, 11), "queens3d": (11, 13)}  # default, largest --max
 
 
 def cmd_checkerboard(a) -> int:
@@ -20,6 +20,12 @@ def cmd_checkerboard(a) -> int:
         raise UsageError(f"checkerboard {a.name}: --max is at most {top}, not {n_max}")
     if a.name == "halves":
         return _halves(a, n_max)
+    if a.name == "queens3d":
+        return _queens3d(a, n_max)
+    if a.draw:
+        from puzzles.errors import UsageError
+
+        raise UsageError(f"checkerboard {a.name}: --draw is for queens3d")
     return _queens(a, n_max) if a.name == "queens" else _rooks3d(a, n_max)
 
 
@@ -96,6 +102,86 @@ def _rooks3d(a, n_max: int) -> int:
     return 0
 
 
+def decide_queens3d(n: int) -> dict:
+    """n^2 queens on the n x n x n board decided twice: by exact cover (the workbench's backtracker) and by
+    SAT (CaDiCaL through python-sat), a placement checked by ``puzzles.queens3d.check``, a refutation by its
+    DRAT proof (``encoders.drat``): each answer carries its evidence."""
+    from itertools import product
+
+    from pysat.solvers import Solver
+
+    from baseline.runtime.kernel import DONE, SOLUTION
+    from baseline.xcc.searches import make_search
+    from encoders import drat
+    from puzzles import queens3d as Q
+
+    t0 = time.perf_counter()
+    x = Q.xcc(n)
+    s = make_search(x)
+    code = -1
+    while code not in (SOLUTION, DONE):
+        code = s.step(1_000_000, True)
+    xcc_q = [x.decode[o] for o in s.current_options()] if code == SOLUTION else None
+    t1 = time.perf_counter()
+    clauses, nv = Q.cnf(n)
+    with Solver(name="cadical195", with_proof=True, bootstrap_with=clauses) as sv:
+        sat = bool(sv.solve())
+        model = sv.get_model() if sat else None
+        proof = None if sat else ("\n".join(sv.get_proof()) + "\n").encode()
+    t2 = time.perf_counter()
+    sat_q = [c for c in product(range(n), repeat=3) if model[Q.var(n, c) - 1] > 0] if model else None
+    checked = drat.check(clauses, proof) if proof is not None else None
+    t3 = time.perf_counter()
+    for q in (xcc_q, sat_q):
+        bad = Q.check(n, q) if q is not None else None
+        if bad:
+            raise RuntimeError(f"queens3d n={n}: a placement does not check: {bad}")  # a bug, not bad input
+    if (xcc_q is None) != (sat_q is None):
+        raise RuntimeError(f"queens3d n={n}: exact cover and SAT disagree")
+    return {
+        "n": n,
+        "queens": n * n,
+        "placement": xcc_q is not None,
+        "xcc_nodes": int(s.nodes),
+        "xcc_seconds": round(t1 - t0, 3),
+        "sat_variables": nv,
+        "sat_clauses": len(clauses),
+        "sat_seconds": round(t2 - t1, 3),
+        "evidence": "placement verified" if xcc_q else ("DRAT proof checked" if checked and checked.ok else
+                                                        f"DRAT proof not checked: {checked.reason if checked else ''}"),
+        "drat_seconds": round(t3 - t2, 3) if proof is not None else None,
+        "cells": [list(c) for c in xcc_q] if xcc_q else None,
+    }  # fmt: skip
+
+
+def _queens3d(a, n_max: int) -> int:
+    rows = [decide_queens3d(n) for n in range(1, n_max + 1)]
+    smallest = next((r for r in rows if r["placement"] and r["n"] > 1), None)
+    if a.draw:
+        from puzzles import queens3d as Q
+
+        if smallest is None:
+            from puzzles.errors import UsageError
+
+            raise UsageError(f"checkerboard queens3d: no n from 2 to {n_max} has a placement to draw (try --max 11)")
+        Q.draw(smallest["n"], [tuple(c) for c in smallest["cells"]], a.draw)
+    if a.json:
+        _out({"queens3d": [{k: v for k, v in r.items() if k != "cells"} for r in rows],
+              "smallest_n": smallest["n"] if smallest else None,
+              "placement": smallest["cells"] if smallest else None})  # fmt: skip
+        return 0
+    print("   n  queens  placement  exact cover (nodes, s)   SAT (vars, clauses, s)   evidence")
+    for r in rows:
+        print(
+            f"{r['n']:>4} {r['queens']:>7}  {'yes' if r['placement'] else 'no':<9}  {r['xcc_nodes']:>11,} "
+            f"{r['xcc_seconds']:>7.2f}    {r['sat_variables']:>7,} {r['sat_clauses']:>8,} {r['sat_seconds']:>6.2f}"
+            f"   {r['evidence']}"
+        )
+    if smallest:
+        print(f"smallest n > 1 with a placement: {smallest['n']}" + (f" (drawn in {a.draw})" if a.draw else ""))
+    return 0
+
+
 def add(sub) -> None:
     """Declare `eternity checkerboard` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser(
@@ -104,15 +190,17 @@ def add(sub) -> None:
     )
     s.add_argument(
         "name",
-        choices=["queens", "rooks3d", "halves"],
+        choices=["queens", "rooks3d", "halves", "queens3d"],
         help="queens: distinct patterns of n queens by Burnside's lemma; rooks3d: 3R rooks on the 3x3x3 board, "
-        "R on every row, column and tube; halves: McCarthy's cuts of the N x N board into congruent halves",
+        "R on every row, column and tube; halves: McCarthy's cuts of the N x N board into congruent halves; queens3d: "
+        "n^2 queens on the n x n x n board, decided by exact cover and by SAT with a checked DRAT proof",
     )
     s.add_argument(
         "--max",
         type=arg(int, 1, 1000),
         help="the largest n (queens, default 16, at most 18), R (rooks3d, default 6, at most 24) or N (halves, "
-        "default 9, at most 11; 10 takes a minute)",
+        "default 9, at most 11; 10 takes a minute) or n (queens3d, default 11, at most 13)",
     )
+    s.add_argument("--draw", help="queens3d: draw the smallest n's placement (PNG or SVG)")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_checkerboard)
