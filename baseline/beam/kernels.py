@@ -295,22 +295,8 @@ def _expand(k, s0, s1, phase, m0, gain, thr, made, bases, st, tb, kn, penalty, f
                         cands[i, k] = ci
                         n_dead = 0
                         for t in range(look_ptr[k], look_ptr[k + 1]):
-                            if _site_dead(
-                                look_cell[t],
-                                k,
-                                i,
-                                cands,
-                                used,
-                                dep_nk,
-                                dep_nbd,
-                                dep_side,
-                                tab_base,
-                                tab_ptr,
-                                order_cls,
-                                s_piece,
-                                s_col,
-                                n_col,
-                            ):
+                            if _site_dead(look_cell[t], k, i, cands, used, dep_nk, dep_nbd, dep_side, tab_base, tab_ptr,
+                                          order_cls, s_piece, s_col, n_col):
                                 n_dead += 1
                         used[i, q] = False
                         sc -= forecast * penalty * n_dead
@@ -325,22 +311,8 @@ def _expand(k, s0, s1, phase, m0, gain, thr, made, bases, st, tb, kn, penalty, f
                                 break
                             if dep_fixed[kk] >= 0:
                                 continue
-                            if _site_dead(
-                                kk,
-                                k,
-                                i,
-                                cands,
-                                used,
-                                dep_nk,
-                                dep_nbd,
-                                dep_side,
-                                tab_base,
-                                tab_ptr,
-                                order_cls,
-                                s_piece,
-                                s_col,
-                                n_col,
-                            ):
+                            if _site_dead(kk, k, i, cands, used, dep_nk, dep_nbd, dep_side, tab_base, tab_ptr, order_cls,
+                                          s_piece, s_col, n_col):
                                 dead = True
                                 break
                         used[i, q] = False
@@ -351,9 +323,8 @@ def _expand(k, s0, s1, phase, m0, gain, thr, made, bases, st, tb, kn, penalty, f
                         out_cand[m] = ci
                         out_mis[m] = mis[i] + mm
                         out_score[m] = sc
-                        out_hash[m] = _child_hash(
-                            hsh[i], k, ci, cands[i], s_piece, s_col, dep_nk, dep_nbd, dep_side, dep_free, zu, zb
-                        )
+                        out_hash[m] = _child_hash(hsh[i], k, ci, cands[i], s_piece, s_col, dep_nk, dep_nbd, dep_side,
+                                                  dep_free, zu, zb)
                     m += 1
                     made[i] += 1
                     if pas == 0 and sc - base_score + penalty * mis[i] > best_gain:
@@ -415,9 +386,7 @@ def _endgame(k0, n, row, used_row, tb, cur, end, budget):
         if entering:
             if k == n:
                 return ENDGAME_SOLUTION, nodes
-            cur[k], end[k] = static_range(
-                k, row, dep_nbd, dep_nk, dep_side, dep_mul, dep_base, dep_fixed, tab_ptr, s_col
-            )
+            cur[k], end[k] = static_range(k, row, dep_nbd, dep_nk, dep_side, dep_mul, dep_base, dep_fixed, tab_ptr, s_col)
         i = cur[k]
         e = end[k]
         while i < e and used_row[s_piece[i]]:

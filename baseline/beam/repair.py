@@ -343,21 +343,8 @@ class Repair:
         saved_pc, saved_rt = pc.copy(), rt.copy()
         win = np.full(p.n_cells, -1, np.int64)
         win[cells] = np.arange(len(cells))
-        best, nodes = _window_search(
-            cells,
-            pieces,
-            pc,
-            rt,
-            self.col,
-            self.nb,
-            self.allowed,
-            win,
-            budget,
-            before - loss,
-            loss > 0,
-            saved_pc[cells],
-            saved_rt[cells],
-        )
+        best, nodes = _window_search(cells, pieces, pc, rt, self.col, self.nb, self.allowed, win, budget, before - loss,
+                                     loss > 0, saved_pc[cells], saved_rt[cells])
         self.stats["window_steps" if loss == 0 else "kicks"] += 1
         self.stats["window_nodes"] += int(nodes)
         if best < before - loss or (pc[cells] < 0).any():

@@ -13,9 +13,8 @@ from baseline.runtime.kernel import MANY
 
 
 @njit(cache=True)
-def _pick_site(
-    board, scan, start, n_look, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch
-):
+def _pick_site(board, scan, start, n_look, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
+               scratch):
     """(the chosen site, its number of fitting options): the most constrained of the first
     ``n_look`` free sites in scan order from position ``start``; -1 when none is free."""
     best, best_n, seen = -1, MANY, 0
@@ -23,9 +22,8 @@ def _pick_site(
         s = scan[p]
         if _bit(board, s):
             continue
-        k = _count(
-            s, best_n, board, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch
-        )
+        k = _count(s, best_n, board, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
+                   scratch)
         if k < best_n:
             best, best_n = s, k
         seen += 1
@@ -42,23 +40,8 @@ def _sites(board, first, n_states, pt, n_look, scratch, site, n_fit):
     ow_mask = pt.ow_mask
     m = 0
     for i in range(n_states):
-        s, k = _pick_site(
-            board[i],
-            scan,
-            first[i],
-            n_look,
-            sg_ptr,
-            s_near,
-            c_info,
-            g_ptr,
-            g_tag,
-            e_opt,
-            e_lmask,
-            ow_ptr,
-            ow_idx,
-            ow_mask,
-            scratch,
-        )
+        s, k = _pick_site(board[i], scan, first[i], n_look, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr,
+                          ow_idx, ow_mask, scratch)
         site[i] = s
         n_fit[i] = k if s >= 0 else 0
         m += n_fit[i]
@@ -113,22 +96,8 @@ def _child(c, o, child, sc, first_p, pt, opt_weight, kn, bt, work, tally):
     if touch:
         for u in range(n_near):
             if (
-                _count(
-                    near[u],
-                    1,
-                    child,
-                    sg_ptr,
-                    s_near,
-                    c_info,
-                    g_ptr,
-                    g_tag,
-                    e_opt,
-                    e_lmask,
-                    ow_ptr,
-                    ow_idx,
-                    ow_mask,
-                    scratch,
-                )
+                _count(near[u], 1, child, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx,
+                       ow_mask, scratch)
                 == 0
             ):
                 return -math.inf
@@ -142,9 +111,8 @@ def _child(c, o, child, sc, first_p, pt, opt_weight, kn, bt, work, tally):
             p += 1
             if _bit(child, t):
                 continue
-            kk = _count(
-                t, 64, child, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask, scratch
-            )
+            kk = _count(t, 64, child, sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
+                        scratch)
             if kk == 0:
                 return -math.inf
             if kk < fewest:
@@ -173,41 +141,12 @@ def _options_below(board, first_p, pt, kn, work, opts):
     """(scan position of ``board``'s first free site, the number of options written to ``opts`` at its most
     constrained site); the number is -1 when the board has no free site left."""
     p = _first_free(board, pt.scan, first_p)
-    s, k = _pick_site(
-        board,
-        pt.scan,
-        p,
-        kn[4],
-        pt.sg_ptr,
-        pt.s_near,
-        pt.c_info,
-        pt.g_ptr,
-        pt.g_tag,
-        pt.e_opt,
-        pt.e_lmask,
-        pt.ow_ptr,
-        pt.ow_idx,
-        pt.ow_mask,
-        work[2],
-    )
+    s, k = _pick_site(board, pt.scan, p, kn[4], pt.sg_ptr, pt.s_near, pt.c_info, pt.g_ptr, pt.g_tag, pt.e_opt,
+                      pt.e_lmask, pt.ow_ptr, pt.ow_idx, pt.ow_mask, work[2])
     if s < 0:
         return p, -1
-    k = _count(
-        s,
-        MANY,
-        board,
-        pt.sg_ptr,
-        pt.s_near,
-        pt.c_info,
-        pt.g_ptr,
-        pt.g_tag,
-        pt.e_opt,
-        pt.e_lmask,
-        pt.ow_ptr,
-        pt.ow_idx,
-        pt.ow_mask,
-        opts,
-    )
+    k = _count(s, MANY, board, pt.sg_ptr, pt.s_near, pt.c_info, pt.g_ptr, pt.g_tag, pt.e_opt, pt.e_lmask, pt.ow_ptr,
+               pt.ow_idx, pt.ow_mask, opts)
     return p, k
 
 
@@ -261,22 +200,8 @@ def _expand(board, first, site, n_states, pt, opt_hash, opt_weight, score, hsh, 
         if s < 0:
             continue
         c = board[i]
-        k = _count(
-            s,
-            MANY,
-            c,
-            pt.sg_ptr,
-            pt.s_near,
-            pt.c_info,
-            pt.g_ptr,
-            pt.g_tag,
-            pt.e_opt,
-            pt.e_lmask,
-            pt.ow_ptr,
-            pt.ow_idx,
-            pt.ow_mask,
-            opts,
-        )
+        k = _count(s, MANY, c, pt.sg_ptr, pt.s_near, pt.c_info, pt.g_ptr, pt.g_tag, pt.e_opt, pt.e_lmask, pt.ow_ptr,
+                   pt.ow_idx, pt.ow_mask, opts)
         for j in range(k):
             o = opts[j]
             for w in range(c.shape[0]):
@@ -286,9 +211,8 @@ def _expand(board, first, site, n_states, pt, opt_hash, opt_weight, score, hsh, 
             if sc > -math.inf and look == 1:
                 sc = _below_1(child, sc, first[i], pt, opt_weight, kn, bt, small, deep, below[0], below[2])
             elif sc > -math.inf and look >= 2:
-                sc = _below_2(
-                    child, sc, first[i], pt, opt_weight, kn, bt, small, deep, below[0], below[2], below[1], below[3]
-                )
+                sc = _below_2(child, sc, first[i], pt, opt_weight, kn, bt, small, deep, below[0], below[2], below[1],
+                              below[3])
             if sc > -math.inf:
                 out_parent[m] = i
                 out_opt[m] = o
@@ -313,22 +237,8 @@ def _alive(board, first, n_states, pt, scratch, out):
             if _bit(board[i], s):
                 continue
             if (
-                _count(
-                    s,
-                    1,
-                    board[i],
-                    sg_ptr,
-                    s_near,
-                    c_info,
-                    g_ptr,
-                    g_tag,
-                    e_opt,
-                    e_lmask,
-                    ow_ptr,
-                    ow_idx,
-                    ow_mask,
-                    scratch,
-                )
+                _count(s, 1, board[i], sg_ptr, s_near, c_info, g_ptr, g_tag, e_opt, e_lmask, ow_ptr, ow_idx, ow_mask,
+                       scratch)
                 == 0
             ):
                 ok = False
