@@ -76,17 +76,11 @@ def cmd_endgame(a) -> int:
             summary[left] = E.excess_summary(rows)
         print(json.dumps(summary, indent=1))
         return 0
-    if a.action == "fit":
-        res = E.fit_score(tb, out, _levels(a.left), a.extra, a.weights)
-        doc = res.pop("document")
-        if a.output:
-            from puzzles.formats import atomic_write
-
-            atomic_write(a.output, json.dumps(doc, indent=1))
-        print(json.dumps(res, indent=1))
-        return 0
-    if a.action == "fit-fates":
-        res = E.fit_fates(tb, out, _levels(a.left), a.weights)
+    if a.action in ("fit", "fit-fates"):
+        if a.action == "fit":
+            res = E.fit_score(tb, out, _levels(a.left), a.extra, a.weights)
+        else:
+            res = E.fit_fates(tb, out, _levels(a.left), a.weights)
         doc = res.pop("document")
         if a.output:
             from puzzles.formats import atomic_write
