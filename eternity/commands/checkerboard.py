@@ -203,4 +203,4 @@ def add(sub) -> None:
     )
     s.add_argument("--draw", help="queens3d: draw the smallest n's placement (PNG or SVG)")
     s.add_argument("--json", action="store_true")
-    s.set_defaults(func=cmd_checkerboard)
+    s.set_defaults(func=cmd_checkerboard, outputs={"draw": "image"})

@@ -133,4 +133,4 @@ def add(sub) -> None:
     s.add_argument("--score", help="evaluate: the fitted score (written by fit -o)")
     s.add_argument("-o", "--output", help="fit, fit-fates: write the fitted score (JSON) here")
     s.add_argument("--quiet", action="store_true", help="no progress lines")
-    s.set_defaults(func=cmd_endgame)
+    s.set_defaults(func=cmd_endgame, outputs={"output": "file"})
