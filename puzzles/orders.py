@@ -5,7 +5,9 @@ Shared by the backtracker (``baseline``) and Owen's node estimates.
 is its reverse (from the bottom-right cell leftwards and upwards);
 ``colscan`` goes down column 1 first; ``spiral`` runs clockwise round the
 rim inwards; ``frame-first`` does the rim (as the spiral does) then the
-inside row by row; ``mrv`` is dynamic (this list is only its fallback);
+inside row by row; ``antidiagonal`` fills the board by anti-diagonals from A1 (r + c rising, each
+from the top row down), so every cell's upper and left neighbours come first;
+``mrv`` is dynamic (this list is only its fallback);
 ``rows-cols-K`` is [Owen]'s order for slip searches: ``rowscan-up`` over
 all rows but the top K, then those K rows column by column (each column
 upwards, columns right to left), so the frame squares come late.
@@ -18,7 +20,7 @@ from puzzles.errors import UsageError
 
 from .edge import EdgePuzzle
 
-ORDERS = ("rowscan", "rowscan-up", "colscan", "spiral", "frame-first", "mrv")
+ORDERS = ("rowscan", "rowscan-up", "colscan", "spiral", "frame-first", "antidiagonal", "mrv")
 
 
 def search_order(p: EdgePuzzle, name: str) -> list[int]:
@@ -45,6 +47,8 @@ def search_order(p: EdgePuzzle, name: str) -> list[int]:
         frame = [x for x in ring if x // C in (0, R - 1) or x % C in (0, C - 1)]
         rest = [x for x in range(R * C) if x not in set(frame)]
         order = frame + rest
+    elif name == "antidiagonal":
+        order = sorted(range(R * C), key=lambda x: (x // C + x % C, x // C))
     elif name == "mrv":
         order = list(range(R * C))
     elif name.startswith("rows-cols-") and name[10:].isdigit() and 0 <= int(name[10:]) <= R:

@@ -254,3 +254,20 @@ def test_backtrack_restarts_answer_like_one_search():
     assert res.status == Status.UNSAT
     with pytest.raises(UsageError, match="restarts are for mode first"):
         solving.get("backtrack", {"restarts": "luby"}).solve(catalog.load("queens-4"), mode="count")
+
+
+def test_the_antidiagonal_order_puts_each_cells_upper_and_left_neighbours_first():
+    from puzzles import catalog
+    from puzzles.orders import search_order
+
+    p = catalog.load("brendan-4x4")
+    order = search_order(p, "antidiagonal")
+    assert sorted(order) == list(range(16))
+    at = {x: i for i, x in enumerate(order)}
+    for x in range(16):
+        r, c = divmod(x, 4)
+        assert (r == 0 or at[x - 4] < at[x]) and (c == 0 or at[x - 1] < at[x])
+    counts = {
+        o: solving.get("edge-backtrack", {"order": o}).solve(p, mode="count").count for o in ("rowscan", "antidiagonal")
+    }
+    assert counts["antidiagonal"] == counts["rowscan"] == 36
