@@ -277,13 +277,18 @@ def fate_rows(path: Path, left: int) -> dict[int, dict]:
     return {r["index"]: r for r in _rows(path).values() if r["left"] == left}
 
 
-def old_score(tb: Tables, board: np.ndarray, weights: np.ndarray, features: np.ndarray, boundary: float) -> np.ndarray:
-    """The beam's own score of states, less its path terms: the weights of the pieces left, minus
-    ``boundary`` a side of the outline (features column ``outline``)."""
+def left_sum(tb: Tables, boards: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Each state's sum of ``weights`` over the pieces it has not placed (its pieces' items not covered)."""
+    bits = np.unpackbits(np.ascontiguousarray(boards).view(np.uint8), axis=1, bitorder="little")
+    return (1 - bits[:, tb.n_sites : tb.n_sites + tb.n_pieces]).astype(float) @ weights
+
+
+def old_score(pieces: np.ndarray, features: np.ndarray, boundary: float) -> np.ndarray:
+    """The beam's own score of states, less its path terms: the weights of the pieces left (``pieces``),
+    minus ``boundary`` a side of the outline (features column ``outline``)."""
     from baseline.poly.features import FEATURES
 
-    left = [np.setdiff1d(np.arange(tb.n_pieces), tb.placed(b)) for b in board]
-    return np.array([weights[ix].sum() for ix in left]) - boundary * features[:, FEATURES.index("outline")]
+    return pieces - boundary * features[:, FEATURES.index("outline")]
 
 
 def fate_summary(rows: list[dict]) -> dict:
@@ -356,18 +361,18 @@ def fit_score(tb: Tables, out: Path, lefts: list[int], extra: int, old_weights: 
         )
     n = tb.n_pieces
     halves = [np.arange(len(states))[0::2], np.arange(len(states))[1::2]]
-    held = {}
+    held, shaped_halves = {}, []
     for name, tr, te in (("a->b", halves[0], halves[1]), ("b->a", halves[1], halves[0])):
         s_tr, s_te = [states[i] for i in tr], [states[i] for i in te]
         plain = fit(s_tr, n)
         shaped = fit_shaped(s_tr, feats[tr], n)
+        shaped_halves.append(shaped)
         held[name] = {
             "weights": log_likelihood(s_te, plain.weights, plain.m),
             "weights_and_region": shaped_log_likelihood(s_te, feats[te], shaped),
         }
     full = fit_shaped(states, feats, n)
-    fa = fit_shaped([states[i] for i in halves[0]], feats[halves[0]], n)
-    fb = fit_shaped([states[i] for i in halves[1]], feats[halves[1]], n)
+    fa, fb = shaped_halves
     seen = np.zeros(n, bool)
     for s in states:
         seen[s.pieces] = True
@@ -422,32 +427,25 @@ def read_score(tb: Tables, path: str):
 def evaluate(tb: Tables, out: Path, lefts: list[int], old_weights: str, score: str | None) -> dict:
     """At each level: how well today's score and the fitted one order the states whose fate an exhaust
     decided, by how deep the exhaust got (fewest pieces left; tiled is 0): Harrell's C of each."""
-    from baseline.poly.features import state_features
-
     old_w = _weights(tb, old_weights)
     boundary = float(tb.run.o.get("boundary", 0.1))
     new = read_score(tb, score) if score else None
     res = {}
     for left in lefts:
-        lv = load_level(out, left)
-        fr = fate_rows(out / "fates.jsonl", left)
-        idx = np.array(sorted(i for i, r in fr.items() if r["outcome"] != "undecided"), np.int64)
+        idx, feats, pieces, gained = _level_data(tb, out, left, old_w)
         if len(idx) < 2:
             res[left] = {"decided": int(len(idx)), "note": "too few states decided (run `eternity endgame fates`)"}
             continue
-        boards = lv["board"][idx]
-        feats = state_features(tb.run.t, boards)
-        fate = -np.array([fr[i]["fewest_left"] for i in idx], float)
-        row: dict[str, object] = {"states": len(lv["board"]), "decided": int(len(idx)), "tiled": int((fate == 0).sum()),
-               "distinct_fates": int(len(np.unique(fate)))}  # fmt: skip
-        old = old_score(tb, boards, old_w, feats, boundary)
-        row["old"], row["pairs"] = concordance(old, fate)
+        boards = load_level(out, left)["board"]
+        row: dict[str, object] = {"states": len(boards), "decided": int(len(idx)),
+               "tiled": int((gained == left).sum()), "distinct_fates": int(len(np.unique(gained)))}  # fmt: skip
+        row["old"], row["pairs"] = concordance(old_score(pieces, feats, boundary), gained)
         if new is not None:
             w, region = new
-            pieces = np.array([w[np.setdiff1d(np.arange(tb.n_pieces), tb.placed(b))].sum() for b in boards])
-            row["new"] = concordance(pieces + region(feats), fate)[0]
-            row["new_pieces_only"] = concordance(pieces, fate)[0]
-            row["new_region_only"] = concordance(region(feats), fate)[0]
+            mine = left_sum(tb, boards[idx], w)
+            row["new"] = concordance(mine + region(feats), gained)[0]
+            row["new_pieces_only"] = concordance(mine, gained)[0]
+            row["new_region_only"] = concordance(region(feats), gained)[0]
         res[left] = row
     return res
 
@@ -495,14 +493,14 @@ def critical(rows: list[dict], boot: int = 2000, seed: int = 0) -> dict:
 
 def _level_data(tb: Tables, out: Path, left: int, old_w: np.ndarray, decided_only: bool = True):
     """One level's states with fates: (indices, features, the pieces-left sum of today's weights, depth gained)."""
-    from baseline.poly.features import state_features
+    from baseline.poly.features import FEATURES, state_features
 
     lv = load_level(out, left)
     fr = fate_rows(out / "fates.jsonl", left)
     idx = np.array(sorted(i for i, r in fr.items() if r["outcome"] != "undecided" or not decided_only), np.int64)
     boards = lv["board"][idx]
-    feats = state_features(tb.run.t, boards) if len(idx) else np.zeros((0, 10))
-    pieces = np.array([old_w[np.setdiff1d(np.arange(tb.n_pieces), tb.placed(b))].sum() for b in boards])
+    feats = state_features(tb.run.t, boards) if len(idx) else np.zeros((0, len(FEATURES)))
+    pieces = left_sum(tb, boards, old_w)
     gained = np.array([left - fr[i]["fewest_left"] for i in idx], float)
     return idx, feats, pieces, gained
 
@@ -556,7 +554,7 @@ def fit_fates(tb: Tables, out: Path, lefts: list[int], old_weights: str, ridge: 
             test = half(data[left], 1 - h)
             z = (np.column_stack([test[2], test[1]]) - mean) / scale
             new = z @ coef[: 1 + n_f]
-            old = test[2] - boundary * test[1][:, FEATURES.index("outline")]
+            old = old_score(test[2], test[1], boundary)
             levels[left]["old"].append(concordance(old, test[3])[0])
             levels[left]["new"].append(concordance(new, test[3])[0])
     coef, mean, scale = solve([data[left] for left in lefts])
