@@ -350,7 +350,7 @@ def cases() -> list[Case]:
         add(Case(["estimate", "--critical", crit, "--seeds", "1"], "bad", limit=20, note="numbers"))
     for argv in [
         ["generate", "polyform", "--grid", "hexagon", "--region", "hexagon:1000", "-o", "g.json"],
-        ["enumerate", "drafter", "--size", "12"],
+        ["enumerate", "drafter", "--size", "9", "--forms"],
         ["enumerate", "square", "--size", "100"],
         ["generate", "edge", "--rows", "100000", "--cols", "3", "--frame-colors", "2", "--inner-colors", "2",
          "-o", "g.json"],

@@ -126,7 +126,8 @@ FLAGS = {
     "list": ["--json"],
     "solvers": ["--json"],
     "info": ["--json"] + PUZZLES,
-    "enumerate": ["square", "triangle", "hexagon", "drafter", "nosuch", "--size", "--json", "--forms"] + NUMBERS,
+    "enumerate": ["square", "triangle", "hexagon", "drafter", "nosuch", "--size", "--json", "--forms", "--dudes"]
+    + NUMBERS,
     "solve": PUZZLES
     + "--solver backtrack edge-backtrack cpsat sat beam nosuch --mode first count all best --opt width=10 width=-5 width=0 order=mrv order=nosuch engine=dlx backend=kissat404 backend=minisat22 workers=2 seed=3 = nokey --distinct --time-limit --node-limit --limit --show --json --quiet -o --svg --checkpoint --resume".split()
     + NUMBERS
@@ -192,7 +193,7 @@ SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switc
     "info": ([PUZZLES], {"--json": None}),
     "enumerate": (
         [["square", "triangle", "hexagon", "drafter", "nosuch"]],
-        {"--size": ["1", "3", "5", "0", "13", "x"], "--json": None, "--forms": None},
+        {"--size": ["1", "3", "5", "0", "13", "x"], "--json": None, "--forms": None, "--dudes": None},
     ),
     "solve": (
         [PUZZLES],

@@ -45,6 +45,9 @@ def cmd_info(a) -> int:
         grid = get_grid("drafter")
         info["pieces_with_30_degree_corners"] = sum(has_30_degree_corner(grid, q.cells) for q in p.pieces)
         info["pieces_with_holes"] = sum(has_hole(grid, q.cells) for q in p.pieces)
+        from puzzles.drafter_count import is_polydude
+
+        info["pieces_not_polydudes"] = sum(not is_polydude(q.cells) for q in p.pieces)
     if a.json:
         _out(info)
     else:
