@@ -157,7 +157,7 @@ FLAGS = {
     "game": (
         "grundy snakes beaver foxgeese maharajah hexagon nosuch --max --misere-max --games --cards --steps --board "
         "--order --geese "
-        "--foxes --first --start fox geese far any --men R N QRB P --json 0 1 2 4 5 30 x -2"
+        "--foxes --first --start --strategy fox geese far any --men R N QRB P --json 0 1 2 4 5 30 x -2"
     ).split(),
     "checkerboard": "queens rooks3d halves queens3d nosuch --max --json --draw 0 1 5 8 30 x -2".split() + OUTPUTS,
     "table": DBS + ["--format", "md", "csv", "latex", "json", "nosuch", "--clock", "solve", "search", "total"],
@@ -291,6 +291,7 @@ SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switc
             "--max": ["1", "12", "40", "0", "x"],
             "--misere-max": ["5", "50", "x"],
             "--games": ["10", "0", "x"],
+            "--strategy": None,
             "--json": None,
         },
     ),  # fmt: skip

@@ -36,48 +36,73 @@ def dark(n: int) -> list[tuple[int, int]]:
     return [(r, c) for r in range(n) for c in range(n) if (r + c) % 2 == 1]
 
 
-def solve(n: int, geese: int | None = None, foxes: int = 1, first: str = "fox", start: str = "far") -> dict:
-    """Who wins from every start: the geese on row 0's dark squares (``geese`` of them, the leftmost; by
-    default all of them), the fox or foxes on dark squares of the last row (``start="far"``) or on any
-    free dark squares (``"any"``), ``first`` to move."""
-    squares = dark(n)
-    index = {sq: i for i, sq in enumerate(squares)}
-    row = [r for r, _ in squares]
-    fwd = [[index[(r + 1, c + d)] for d in (-1, 1) if (r + 1, c + d) in index] for r, c in squares]
-    king = [[index[(r + a, c + d)] for a in (-1, 1) for d in (-1, 1) if (r + a, c + d) in index] for r, c in squares]
-    home = [i for i, (r, _) in enumerate(squares) if r == 0]
-    g0 = home if geese is None else home[:geese]
-    far = [i for i, (r, _) in enumerate(squares) if (r == n - 1 if start == "far" else i not in g0)]
-    if len(g0) < (geese or 0) or foxes < 1 or foxes > len(far):
-        raise ValueError("too many pieces for the board")
-    sys.setrecursionlimit(max(10_000, sys.getrecursionlimit()))
-    bits = [1 << i for i in range(len(squares))]
+class Rules:
+    """The board's squares and moves, and the exact values of positions (memoised), for ``solve`` and for
+    strategies checked against them (``baseline.games.geese_strategy``)."""
 
+    def __init__(self, n: int) -> None:
+        self.n = n
+        self.squares = dark(n)
+        self.index = {sq: i for i, sq in enumerate(self.squares)}
+        sq, index = self.squares, self.index
+        self.row = [r for r, _ in sq]
+        self.fwd = [[index[(r + 1, c + d)] for d in (-1, 1) if (r + 1, c + d) in index] for r, c in sq]
+        self.king = [
+            [index[(r + a, c + d)] for a in (-1, 1) for d in (-1, 1) if (r + a, c + d) in index] for r, c in sq
+        ]
+        self.bits = [1 << i for i in range(len(sq))]
+        sys.setrecursionlimit(max(10_000, sys.getrecursionlimit()))
+        row, fwd, king, bits = self.row, self.fwd, self.king, self.bits
+        members = self.members
+
+        @cache
+        def fox_to_move_wins(fx: int, gs: int) -> bool:
+            occupied = fx | gs
+            moves = [(f, t) for f in members(fx) for t in king[f] if not occupied & bits[t]]
+            if not moves:
+                return False  # trapped
+            if min(row[f] for f in members(fx)) <= min(row[g] for g in members(gs)):
+                return True  # through the line
+            return any(not geese_to_move_win(fx ^ bits[f] ^ bits[t], gs) for f, t in moves)
+
+        @cache
+        def geese_to_move_win(fx: int, gs: int) -> bool:
+            occupied = fx | gs
+            if min(row[f] for f in members(fx)) <= min(row[g] for g in members(gs)):
+                return False
+            moves = [(g, t) for g in members(gs) for t in fwd[g] if not occupied & bits[t]]
+            if not moves:
+                return False  # the geese stuck: the fox goes through in time
+            return any(not fox_to_move_wins(fx, gs ^ bits[g] ^ bits[t]) for g, t in moves)
+
+        self.fox_to_move_wins = fox_to_move_wins
+        self.geese_to_move_win = geese_to_move_win
+
+    @staticmethod
     def members(mask: int):
+        """The square indices set in ``mask``."""
         while mask:
             low = mask & -mask
             yield low.bit_length() - 1
             mask ^= low
 
-    @cache
-    def fox_to_move_wins(fx: int, gs: int) -> bool:
-        occupied = fx | gs
-        moves = [(f, t) for f in members(fx) for t in king[f] if not occupied & bits[t]]
-        if not moves:
-            return False  # trapped
-        if min(row[f] for f in members(fx)) <= min(row[g] for g in members(gs)):
-            return True  # through the line
-        return any(not geese_to_move_win(fx ^ bits[f] ^ bits[t], gs) for f, t in moves)
+    def through(self, fx: int, gs: int) -> bool:
+        """The fox stands level with or behind every goose: he is through."""
+        return min(self.row[f] for f in self.members(fx)) <= min(self.row[g] for g in self.members(gs))
 
-    @cache
-    def geese_to_move_win(fx: int, gs: int) -> bool:
-        occupied = fx | gs
-        if min(row[f] for f in members(fx)) <= min(row[g] for g in members(gs)):
-            return False
-        moves = [(g, t) for g in members(gs) for t in fwd[g] if not occupied & bits[t]]
-        if not moves:
-            return False  # the geese stuck: the fox goes through in time
-        return any(not fox_to_move_wins(fx, gs ^ bits[g] ^ bits[t]) for g, t in moves)
+
+def solve(n: int, geese: int | None = None, foxes: int = 1, first: str = "fox", start: str = "far") -> dict:
+    """Who wins from every start: the geese on row 0's dark squares (``geese`` of them, the leftmost; by
+    default all of them), the fox or foxes on dark squares of the last row (``start="far"``) or on any
+    free dark squares (``"any"``), ``first`` to move."""
+    rules = Rules(n)
+    squares, bits = rules.squares, rules.bits
+    home = [i for i, (r, _) in enumerate(squares) if r == 0]
+    g0 = home if geese is None else home[:geese]
+    far = [i for i, (r, _) in enumerate(squares) if (r == n - 1 if start == "far" else i not in g0)]
+    if len(g0) < (geese or 0) or foxes < 1 or foxes > len(far):
+        raise ValueError("too many pieces for the board")
+    fox_to_move_wins, geese_to_move_win = rules.fox_to_move_wins, rules.geese_to_move_win
 
     gmask = sum(bits[g] for g in g0)
     starts = {}

@@ -14,6 +14,8 @@ def cmd_game(a) -> int:
     """Run `eternity game` with the parsed arguments ``a``; returns the exit status."""
     if a.name != "maharajah" and a.men is not None:
         raise UsageError(f"game {a.name}: --men is the Maharajah's")
+    if a.name != "foxgeese" and a.strategy:
+        raise UsageError(f"game {a.name}: --strategy is fox and geese's")
     if a.name != "hexagon" and a.order is not None:
         raise UsageError(f"game {a.name}: --order is the magic hexagon's")
     if a.name == "hexagon":
@@ -81,6 +83,8 @@ def _foxgeese(a) -> int:
     if geese > n // 2:
         raise UsageError(f"game foxgeese: --geese is at most {n // 2} on a board of {n}, not {geese}")
     foxes = 1 if a.foxes is None else a.foxes
+    if a.strategy:
+        return _geese_strategy(a, n, geese, foxes)
     from eternity.commands.common import _live_progress
 
     progress, status_ctx = _live_progress(a, f"eternity game foxgeese --board {n}")
@@ -109,6 +113,37 @@ def _foxgeese(a) -> int:
     if r["winner"] == "depends on the start":
         for sq, w in r["starts"].items():
             print(f"  {who} on {sq}: {w}")
+    return 0
+
+
+def _geese_strategy(a, n: int, geese: int, foxes: int) -> int:
+    """Seed 003's two fundamentals for the geese, played against every fox defence, held to the exact values."""
+    from baseline.games import geese_strategy
+
+    if n % 4 or geese != n // 2 or foxes != 1 or (a.start or "far") != "far":
+        raise UsageError(
+            "game foxgeese --strategy: the chapter's game: n/2 geese (A, B | C, D halves: --board a multiple "
+            "of 4), one fox starting on the last row"
+        )
+    r = geese_strategy.check(n, a.first or "fox")
+    if a.json:
+        _out(r)
+        return 0
+    print(
+        f"{n} x {n}, {geese} geese playing seed 003's two fundamentals against every fox defence "
+        f"({r['first']} first; {r['positions_visited']:,} positions visited):"
+    )
+    for sq, v in r["starts"].items():
+        print(f"  fox on {sq}: the program's geese {'win' if v['program'] == 'geese' else 'lose'}; exact: {v['exact']}")
+    print(f"  moves by rule: {', '.join(f'{k} {v}' for k, v in r['moves_by_rule'].items())}")
+    m = r["first_mistake"]
+    if m:
+        print(
+            f"  {r['mistakes']} moves throw a won position away; the first: fox {m['fox']}, geese {m['geese']}, "
+            f"{m['rule']} to {m['moved_to']}"
+        )
+    if r["refutation"]:
+        print(f"  the fox's line against it: {'; '.join(r['refutation'])}")
     return 0
 
 
@@ -306,6 +341,12 @@ def add(sub) -> None:
     s.add_argument("--first", choices=["fox", "geese"], help="foxgeese: who moves first (default: fox)")
     s.add_argument(
         "--start", choices=["far", "any"], help="foxgeese: the fox starts on the last row (far, default) or anywhere"
+    )
+    s.add_argument(
+        "--strategy",
+        action="store_true",
+        help="foxgeese: play seed 003's two fundamentals for the geese against every fox defence, each move held "
+        "to the exact values",
     )
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=cmd_game)
