@@ -142,7 +142,7 @@ FLAGS = {
     "prove": PUZZLES + SOLUTIONS + ["--score", "--bits", "--rounds"] + NUMBERS[:8] + OUTPUTS,
     "check-proof": PUZZLES + PROOF_FILES,
     "render": PUZZLES + SOLUTIONS + ["--pieces", "-o"] + PICTURES,
-    "generate": "edge polyform --rows --cols --frame-colors --inner-colors --seed --size --excess --grid square drafter nosuch --region hexagon:2 hexagon:x --dudes --no-mirror -o --planted".split()
+    "generate": "edge polyform --rows --cols --frame-colors --inner-colors --seed --size --excess --grid square drafter nosuch --region hexagon:2 hexagon:x --dudes --hints --no-mirror -o --planted".split()
     + NUMBERS[:9]
     + OUTPUTS,
     "export": PUZZLES
@@ -252,6 +252,7 @@ SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switc
             "--grid": ["square", "drafter", "nosuch"],
             "--region": ["hexagon:2", "hexagon:x", "eternity1-boat", "queens-4"],
             "--dudes": None,
+            "--hints": NUMBERS[:6],
             "--no-mirror": None,
             "-o": OUTPUTS,
             "--planted": OUTPUTS,

@@ -47,11 +47,22 @@ def cmd_generate(a) -> int:
                 p, planted = scramble(p, a.scramble), scrambled_placements(p, a.scramble, planted)
         elif a.region:
             p, planted = _region_puzzle(a)
+            if a.hints:
+                from puzzles.hints import hinted
+
+                if a.excess:
+                    raise UsageError("generate polyform: --hints places pieces of the planted solution; no --excess")
+                p, given, planted = hinted(p, planted, a.hints, a.seed)
+                print(
+                    f"generate polyform: {a.hints} hint pieces placed (their cells left out of the region): "
+                    + ", ".join(f"{h.piece + 1}" for h in given),
+                    file=sys.stderr,
+                )
         else:
             if a.grid != "square" or a.rows is None or a.cols is None:
                 raise UsageError("generate polyform: give --rows and --cols (square grid) or --region")
-            if a.excess or a.dudes:
-                raise UsageError("generate polyform: --excess and --dudes need --region")
+            if a.excess or a.dudes or a.hints:
+                raise UsageError("generate polyform: --excess, --dudes and --hints need --region")
             p, planted = generate.polyomino_puzzle(a.rows, a.cols, a.size or 5, a.seed, not a.no_mirror, a.name)
     fmt = getattr(a, "format", "json")
     formats.write_puzzle(p, a.output, fmt)
@@ -133,6 +144,13 @@ def add(sub) -> None:
     g.add_argument("--excess", type=arg(int, 0, 10_000), default=0, help="extra pieces beyond what the region needs")
     g.add_argument("--dudes", action="store_true", help="drafter grid: only pieces without 30 degree corners")
     g.add_argument("--no-mirror", action="store_true", help="pieces may not be turned over")
+    g.add_argument(
+        "--hints",
+        type=arg(int, 0, 10_000),
+        default=0,
+        help="--region: place this many pieces of the planted solution, drawn with --seed, as Monckton's hint "
+        "pieces (the puzzle written is the rest: the region without their cells, the other pieces)",
+    )
     g.add_argument("--seed", type=arg(int, 0), default=0)
     g.add_argument("--name")
     g.add_argument("-o", "--output", required=True)
