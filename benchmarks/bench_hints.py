@@ -55,10 +55,10 @@ def main() -> None:
     print("|---|---|---|---|---|")
     for k in ks:
         counts = [c for c, _ in rows[k] if c is not None]
-        nodes = [n for _, n in rows[k]]
+        firsts = [n for _, n in rows[k]]
         med = f"{statistics.median(counts):,.0f}" if counts else "-"
         gm = math.exp(statistics.fmean(math.log(r) for r in ratios[k]))
-        print(f"| {k} | {med} | {statistics.median(nodes):,.0f} | {statistics.fmean(nodes):,.0f} | {gm:.2f} |")
+        print(f"| {k} | {med} | {statistics.median(firsts):,.0f} | {statistics.fmean(firsts):,.0f} | {gm:.2f} |")
 
 
 if __name__ == "__main__":
