@@ -88,6 +88,7 @@ def names() -> list[str]:
     out += [f"rooks3d-{r}" for r in range(1, 7)]
     out += [f"brendan-{w}x{h}" for w, h in _brendan_sizes()]
     out += eternity1.names()
+    out += ["eternity1-hints6"]  # and eternity1-hintsK-sS
     out += tilings.EXAMPLES
     return out
 
@@ -107,6 +108,8 @@ def describe(name: str) -> str:
         "eternity1-tortoise": "Eternity's smaller 'tortoise' region, 45 pieces",
         "eternity1-pram": "Eternity's smaller 'pram' region, 64 pieces",
         "eternity1-boomerang": "Eternity's smaller 'boomerang' region, 66 pieces (tortoise + boat)",
+        "eternity1-hints6": "Eternity with six hint pieces placed at random legal places, as Monckton's first "
+        "year's six (eternity1-hintsK-sS: K pieces, seed S; the board less their cells)",
         "serenity": "Serenity: 8 drafter pieces (tiles 214-221)",
     }
     if name in fixed:
@@ -318,7 +321,7 @@ def _load(name: str):
         m = pattern.fullmatch(name)
         if m:
             return build(m, name)
-    if name in eternity1.names():
+    if name in eternity1.names() or eternity1.HINTED.fullmatch(name):
         return eternity1.puzzle(name)
     return None
 

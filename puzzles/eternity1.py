@@ -14,6 +14,7 @@ a word off the lattice is an error, not a silently wrong piece.
 from __future__ import annotations
 
 import math
+import re
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -108,11 +109,22 @@ def board_word() -> str:
     return _pairs("eternity1_board_boundary_word.txt")[0][0]
 
 
+# ``eternity1-hintsK`` / ``eternity1-hintsK-sS``: the board with K hint pieces placed at random (seed S)
+HINTED = re.compile(r"eternity1-hints(\d+)(?:-s(\d+))?")
+
+
 @cache
 def puzzle(name: str) -> PolyformPuzzle | None:
     """``eternity1`` (209 pieces, the dodecagon) or ``eternity1-<region>`` / ``serenity``."""
     from .polyform import PolyformPuzzle, PolyPiece
 
+    hints = HINTED.fullmatch(name)
+    if hints:  # the board with K pieces placed at random (Monckton's hint pieces; seed S)
+        from .hints import random_hints
+
+        base = puzzle("eternity1")
+        assert base is not None
+        return random_hints(base, int(hints[1]), int(hints[2] or 0))[0]
     t = tiles()
     if name == "eternity1":
         region = word_cells(board_word())

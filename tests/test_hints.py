@@ -46,3 +46,14 @@ def test_the_generator_writes_the_hinted_puzzle(tmp_path, capsys):
     assert main(["generate", "polyform", "--grid", "drafter", "--region", "hexagon:2", "--size", "4",
                  "--hints", "99", "-o", str(bad)]) == 2  # fmt: skip
     assert not bad.exists()
+
+
+def test_eternity_with_six_random_hint_pieces():
+    from puzzles import catalog
+
+    p = catalog.load("eternity1-hints6-s2")
+    assert len(p.pieces) == 203 and len(p.region) == (2508 - 6 * 12) * 3
+    assert p.exact and p.name == "eternity1-hints6-s2"
+    assert catalog.load("eternity1-hints6-s2") is p  # built once
+    q = catalog.load("eternity1-hints6-s3")
+    assert {pc.name for pc in p.pieces} != {pc.name for pc in q.pieces}
