@@ -1,6 +1,7 @@
 """What hint pieces do to the count and to the search for a first solution (Selby's remark, seed 000).
 
     .venv/bin/python benchmarks/bench_hints.py [--side 3] [--size 6] [--puzzles 5] [--draws 4] [--hints 0,1,2,3,4,6]
+    .venv/bin/python benchmarks/bench_hints.py --estimate eternity1 [--hints 6] [--solutions 95]
 
 Puzzles cut at random from a drafter hexagon (``generate polyform --grid drafter --region hexagon:SIDE
 --size SIZE --seed S``, S = 1..PUZZLES), each with K pieces of its planted solution given as hints
@@ -9,6 +10,11 @@ the solutions and finds a first one.  Printed per K: the solutions (median), the
 solution (median and mean over all puzzles and draws) and the geometric mean of the first-solution
 nodes against the same puzzle without hints.  One core, one process; node counts do not depend on the
 machine.
+
+``--estimate PUZZLE``: the count side of the argument on a board nobody can count: each piece's legal
+placements on the board; a hint keeps about one solution in that many (a solution puts the piece in one of
+them), so K hints keep 10^-(sum of log10 placements) of the solutions; with Selby's estimate of Eternity's
+solutions (10^SOLUTIONS) the number left.
 """
 
 from __future__ import annotations
@@ -22,6 +28,22 @@ from puzzles.hints import hinted
 from puzzles.partition import hexagon_region, region_puzzle
 
 
+def estimate(name: str, k: int, log10_solutions: float) -> None:
+    """Print the placements a piece and what ``k`` typical hints leave of 10^``log10_solutions`` solutions."""
+    import numpy as np
+
+    from puzzles import catalog
+
+    p = catalog.load(name)
+    per_piece = np.bincount(np.asarray(p.placements().piece), minlength=len(p.pieces))
+    typical = float(np.exp(np.mean(np.log(per_piece))))
+    kept = k * math.log10(typical)
+    print(f"{name}: {len(p.pieces)} pieces, legal placements a piece: min {per_piece.min():,}, median "
+          f"{int(np.median(per_piece)):,}, max {per_piece.max():,}, geometric mean {typical:,.0f}")  # fmt: skip
+    print(f"{k} hints keep about 10^-{kept:.1f} of the solutions: of 10^{log10_solutions:g}, about "
+          f"10^{log10_solutions - kept:.0f} agree with them")  # fmt: skip
+
+
 def main() -> None:
     """Parse the arguments, run the counts and searches, print the table."""
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -31,8 +53,13 @@ def main() -> None:
     ap.add_argument("--draws", type=int, default=4, help="random hint choices per puzzle and K")
     ap.add_argument("--hints", default="0,1,2,3,4,6", help="the hint counts K")
     ap.add_argument("--no-count", action="store_true", help="first solutions only")
+    ap.add_argument("--estimate", metavar="PUZZLE", help="the placements and the fraction of solutions K hints keep")
+    ap.add_argument("--solutions", type=float, default=95.0, help="--estimate: log10 of the solutions (Selby: 95)")
     a = ap.parse_args()
     ks = [int(x) for x in a.hints.split(",")]
+    if a.estimate:
+        estimate(a.estimate, max(ks), a.solutions)
+        return
     solver = solving.get("backtrack")
     rows: dict[int, list[tuple[int | None, int]]] = {k: [] for k in ks}
     base: dict[int, int] = {}
