@@ -112,7 +112,7 @@ QUICK = [
         "eternity1.md",
         "polydrafters and polydudes at 8",
         lambda: _eternity_json("enumerate", "drafter", "--size", "8"),
-        lambda d: f"| 8 | {d['without_holes']:,} | 17,705 | {d['polydudes']} | 517 |",
+        lambda d: f"| 8 | {d['without_holes']:,} | 17,705 | {d['free']:,} | 18,664 | {d['polydudes']} | 517 | 513 |",
     ),
     (
         "owen.md",
