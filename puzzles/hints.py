@@ -46,17 +46,46 @@ def hinted(
     return reduced, hints, rest
 
 
-def random_hints(puzzle: PolyformPuzzle, k: int, seed: int = 0) -> tuple[PolyformPuzzle, list[PolyPlacement]]:
+def _viable(puzzle: PolyformPuzzle) -> bool:
+    """No part of the region cut off with an area the pieces cannot fill, and every cell covered by some
+    placement: the checks that throw out hint places that leave the board plainly untileable."""
+    import numpy as np
+
+    grid = puzzle.grid
+    sizes = {len(p.cells) for p in puzzle.pieces}
+    if len(sizes) == 1:
+        area = sizes.pop()
+        if any(n % area for n in grid.component_sizes(set(puzzle.region))):
+            return False
+    table = puzzle.placements()
+    covered = np.zeros(len(table.cells), bool)
+    covered[np.asarray(table.flat)] = True
+    return bool(covered.all())
+
+
+def random_hints(
+    puzzle: PolyformPuzzle, k: int, seed: int = 0, attempts: int = 50
+) -> tuple[PolyformPuzzle, list[PolyPlacement]]:
     """``puzzle`` with ``k`` pieces placed at random legal, disjoint places: hints of a solution nobody has.
 
     Eternity's own hint positions are not public, and no solution is; by Selby's count (about 10^95
     solutions) and the board's 6,566 placements a piece (geometric mean), six placements drawn at random
     still agree with about 10^72 solutions, so random hints stand in for Monckton's in the count, though not
-    in where they lie."""
+    in where they lie.  A draw that leaves a part of the region the pieces cannot fill by area, or a cell no
+    placement covers, is drawn again (up to ``attempts`` times); what such checks cannot see (a pocket that
+    no set of pieces tiles) remains possible."""
     table = puzzle.placements()
     rng = random.Random(seed)
     if not 0 <= k <= len(puzzle.pieces):
         raise UsageError(f"hints: {k} hints asked for, the puzzle has {len(puzzle.pieces)} pieces")
+    for _ in range(attempts):
+        reduced, hints = _draw(puzzle, table, k, rng, seed)
+        if _viable(reduced):
+            return reduced, hints
+    raise UsageError(f"hints: no {k} hint places that leave the board tileable in {attempts} draws")
+
+
+def _draw(puzzle: PolyformPuzzle, table, k: int, rng: random.Random, seed: int):
     taken_pieces: set[int] = set()
     taken_cells: set = set()
     hints: list[PolyPlacement] = []

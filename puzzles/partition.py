@@ -108,7 +108,11 @@ def partition(
             parts.append(sorted(piece))
         if not free:
             return parts
-    raise RuntimeError("could not partition the region; try another seed or smaller pieces")
+    raise UsageError(
+        f"could not cut the region ({len(region)} cells) into pieces of {units} units in {max_restarts} attempts"
+        + (" without 30 degree corners" if dudes else "")
+        + "; try another seed or smaller pieces"
+    )
 
 
 def region_puzzle(
