@@ -85,7 +85,7 @@ def main() -> None:
         firsts = [n for _, n in rows[k]]
         med = f"{statistics.median(counts):,.0f}" if counts else "-"
         gm = math.exp(statistics.fmean(math.log(r) for r in ratios[k]))
-        print(f"| {k} | {med} | {statistics.median(firsts):,.0f} | {statistics.fmean(firsts):,.0f} | {gm:.2g} |")
+        print(f"| {k} | {med} | {statistics.median(firsts):,.0f} | {statistics.fmean(firsts):,.0f} | {gm:.2f} |")
 
 
 if __name__ == "__main__":
