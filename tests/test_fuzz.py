@@ -252,7 +252,6 @@ SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switc
             "--grid": ["square", "drafter", "nosuch"],
             "--region": ["hexagon:2", "hexagon:x", "eternity1-boat", "queens-4"],
             "--dudes": None,
-            "--hints": NUMBERS[:6],
             "--no-mirror": None,
             "-o": OUTPUTS,
             "--planted": OUTPUTS,
