@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, cast
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -63,6 +63,27 @@ class DrafterCounts:
             "polydudes": self.dudes[i],
             "fixed": self.fixed[i],
         }
+
+
+class Tables(NamedTuple):
+    """The window's flat tables the numba search reads: triangles, small cells and their joins, symmetries."""
+
+    tri_a: np.ndarray  # a triangle's lattice position (a, b) and type t (0 up, 1 down)
+    tri_b: np.ndarray
+    tri_t: np.ndarray
+    nbr: np.ndarray  # a small cell's three neighbours (k - 1, far, k + 1), -1 outside the window
+    side: np.ndarray  # the neighbour across the cell's piece of a triangle side
+    corner: np.ndarray  # ids of the cell's three corners
+    ncorner: int
+    lattice_vertex: np.ndarray  # the id of the cell's 30 degree corner
+    hyp: np.ndarray  # (type, half) -> the two ring positions on the half's hypotenuse
+    weight: np.ndarray  # drafters of a state: 1 a half, 2 a whole triangle
+    adj_start: np.ndarray  # the joins between states, as compressed rows
+    adj: np.ndarray
+    lin: np.ndarray  # the twelve symmetries: a linear map of the lattice,
+    off: np.ndarray  # and per triangle type the image's anchor offset,
+    ttype: np.ndarray  # type
+    smap: np.ndarray  # and state map
 
 
 def _anchor_cell(a: int, b: int, t: int) -> tuple[int, int, int]:
@@ -172,30 +193,17 @@ def _tables(n: int):
             for s in range(7):
                 m = sum(1 << pmap[p] for p in range(6) if MASKS[s] >> p & 1)
                 smap[gi, t, s] = MASKS.index(m)
-    return (
-        (a0, b0, na),
-        tri_a,
-        tri_b,
-        tri_t,
-        nbr,
-        side,
-        corner,
-        len(corner_ids),
-        lattice_vertex,
-        hyp,
-        weight,
-        adj_start,
-        adj,
-        lin,
-        off,
-        ttype,
-        smap,
-    )
+    tables = Tables(
+        tri_a, tri_b, tri_t, nbr, side, corner, len(corner_ids), lattice_vertex, hyp, weight, adj_start, adj,
+        lin, off, ttype, smap,
+    )  # fmt: skip
+    return (a0, b0, na), tables
 
 
 @njit(cache=True)
-def _is_canonical(m, vs, tri_a, tri_b, tri_t, lin, off, ttype, smap, codes, img):
+def _is_canonical(m, vs, t_, codes, img):
     """True when the form is the least of its twelve images (each normalised by translation)."""
+    tri_a, tri_b, tri_t, lin, off, ttype, smap = t_.tri_a, t_.tri_b, t_.tri_t, t_.lin, t_.off, t_.ttype, t_.smap
     for gi in range(12):
         for e in range(m):
             v = vs[e]
@@ -233,30 +241,11 @@ def _is_canonical(m, vs, tri_a, tri_b, tri_t, lin, off, ttype, smap, codes, img)
 
 
 @njit(cache=True)
-def _run(
-    n,
-    origin,
-    tri_a,
-    tri_b,
-    tri_t,
-    nbr,
-    side,
-    corner,
-    ncorner,
-    lattice_vertex,
-    hyp,
-    weight,
-    adj_start,
-    adj,
-    lin,
-    off,
-    ttype,
-    smap,
-    fixed,
-    free,
-    holed,
-    dudes,
-):
+def _run(n, origin, t_, fixed, free, holed, dudes):
+    """Redelmeier's enumeration from the triangle ``origin``: fixed, free, holed and polydude counts by size."""
+    tri_a, tri_t, nbr, side, corner = t_.tri_a, t_.tri_t, t_.nbr, t_.side, t_.corner
+    lattice_vertex, hyp, weight, adj_start, adj = t_.lattice_vertex, t_.hyp, t_.weight, t_.adj_start, t_.adj
+    ncorner = t_.ncorner
     nv = tri_a.shape[0] * 7
     ncell = tri_a.shape[0] * 6
     marked = np.zeros(nv, np.bool_)
@@ -301,7 +290,7 @@ def _run(
         vs[d] = v
         m = d + 1
         fixed[w] += 1
-        if _is_canonical(m, vs, tri_a, tri_b, tri_t, lin, off, ttype, smap, codes, img):
+        if _is_canonical(m, vs, t_, codes, img):
             free[w] += 1
             # the form's cells
             nc = 0
@@ -387,14 +376,14 @@ def count_drafters(n: int) -> DrafterCounts:
     """Free polydrafters (with and without holes) and polydudes of 1..``n`` drafters."""
     if not 1 <= n <= MAX_DRAFTERS:
         raise UsageError(f"drafter count: size {n}: expected 1 to {MAX_DRAFTERS}")
-    (a0, b0, na), *rest = _tables(n)
+    (a0, b0, na), tables = _tables(n)
     fixed = np.zeros(n + 1, np.int64)
     free = np.zeros(n + 1, np.int64)
     holed = np.zeros(n + 1, np.int64)
     dudes = np.zeros(n + 1, np.int64)
     for t in (0, 1):
         origin = ((0 - b0) * na + (0 - a0)) * 2 + t
-        cast(Any, _run)(n, origin, *rest, fixed, free, holed, dudes)
+        _run(n, origin, tables, fixed, free, holed, dudes)
     return DrafterCounts(
         free=tuple(int(x) for x in free[1:]),
         with_holes=tuple(int(x) for x in holed[1:]),

@@ -31,19 +31,26 @@ def hinted(
     rng = random.Random(seed)
     given = sorted(rng.sample(range(len(planted)), k))
     hints = [planted[i] for i in given]
+    reduced, keep = _without(puzzle, hints, f"{puzzle.name}+{k}hints-s{seed}")
+    renumber = {old: new for new, old in enumerate(keep)}
+    rest = [PolyPlacement(renumber[p.piece], 0, p.cells) for p in planted if p.piece in renumber]
+    return reduced, hints, rest
+
+
+def _without(puzzle: PolyformPuzzle, hints: list[PolyPlacement], name: str) -> tuple[PolyformPuzzle, list[int]]:
+    """The puzzle that is left once ``hints`` are placed: the region less their cells, the pieces less theirs;
+    and the indices of the pieces kept, in order (a kept piece's new index is its place in that list)."""
     gone_pieces = {h.piece for h in hints}
     gone_cells = {c for h in hints for c in h.cells}
     keep = [i for i in range(len(puzzle.pieces)) if i not in gone_pieces]
-    renumber = {old: new for new, old in enumerate(keep)}
     reduced = PolyformPuzzle(
         puzzle.grid_name,
         [c for c in puzzle.region if c not in gone_cells],
         [puzzle.pieces[i] for i in keep],
         mirror=puzzle.mirror,
-        name=f"{puzzle.name}+{k}hints-s{seed}",
+        name=name,
     )
-    rest = [PolyPlacement(renumber[p.piece], 0, p.cells) for p in planted if p.piece not in gone_pieces]
-    return reduced, hints, rest
+    return reduced, keep
 
 
 def _viable(puzzle: PolyformPuzzle) -> bool:
@@ -100,12 +107,5 @@ def _draw(puzzle: PolyformPuzzle, table, k: int, rng: random.Random, seed: int):
         hints.append(pl)
         taken_pieces.add(pl.piece)
         taken_cells.update(pl.cells)
-    keep = [i for i in range(len(puzzle.pieces)) if i not in taken_pieces]
-    reduced = PolyformPuzzle(
-        puzzle.grid_name,
-        [c for c in puzzle.region if c not in taken_cells],
-        [puzzle.pieces[i] for i in keep],
-        mirror=puzzle.mirror,
-        name=f"{puzzle.name}-hints{k}" + (f"-s{seed}" if seed else ""),
-    )
+    reduced, _ = _without(puzzle, hints, f"{puzzle.name}-hints{k}" + (f"-s{seed}" if seed else ""))
     return reduced, hints

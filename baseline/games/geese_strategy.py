@@ -102,19 +102,14 @@ class GeeseProgram:
                 if self._safe(fx, after):
                     return after, p, "towards the fox"
         # 3. last resort: a safe move, else any move
-        moves = [
-            (j, t)
-            for j in self.order[: self.k]
-            for dc in (-1, 1)
-            if (t := target(geese[j], dc)) is not None  # type: ignore[misc]
-        ]
-        for j, t in moves:
-            after = self._step(geese, j, t)
+        moves = [(j, to) for j in range(self.k) for dc in (-1, 1) if (to := target(geese[j], dc)) is not None]
+        for j, to in moves:
+            after = self._step(geese, j, to)
             if self._safe(fx, after):
                 return after, p, "last resort (safe)"
         if moves:
-            j, t = moves[0]
-            return self._step(geese, j, t), p, "last resort"
+            j, to = moves[0]
+            return self._step(geese, j, to), p, "last resort"
         return None
 
 
