@@ -55,6 +55,25 @@ class Encoding:
     # a model's true decision variables -> its placements, where ``decision`` alone does not say (an
     # encoding whose placements leave the turn to other variables)
     decoder: Callable[[list[int]], list] | None = None
+    # a formula's count is of its models projected on these variables: a model is blocked on every one of them,
+    # true or false, and two models are the same when they agree on them.  None: a puzzle's placements, whose
+    # exactly-one constraints make blocking a model's true decision variables enough.
+    project: list[int] | None = None
+
+    def blocking(self, chosen: list[int]) -> list[int]:
+        """The clause that excludes the model whose true decision variables are ``chosen`` (and only it, over
+        what a count is of)."""
+        if self.project is None:
+            return [-v for v in chosen]
+        on = set(chosen)
+        return [-v if v in on else v for v in self.project]
+
+    def key(self, solution) -> object:
+        """What makes two decoded models the same model of the count (``solving.tally.Tally``)."""
+        if self.project is None:
+            return solution
+        on = set(self.project)
+        return sorted(int(v) for v in solution if int(v) in on)
 
     @property
     def n_literals(self) -> int:

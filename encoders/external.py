@@ -333,7 +333,7 @@ class External(SolverBase):
         solutions: list[list] = []
         blocked: list[list[int]] = []
         count, complete = 0, False
-        tally = Tally(puzzle)
+        tally = Tally(puzzle, enc.key)
         certify = self.opts.certify and writes_proof(self.opts.cmd)
         certificate = None
         t1 = time.perf_counter()
@@ -380,7 +380,7 @@ class External(SolverBase):
                 solutions.append(decoded(puzzle, enc, chosen))
             if want is not None and count >= want:
                 break
-            blocked.append([-v for v in chosen])
+            blocked.append(enc.blocking(chosen))
             if progress:
                 progress({"solutions": count})
         stats["time_s"] = time.perf_counter() - t1 - stats.get("certificate_s", 0.0)  # the check is not the search

@@ -55,6 +55,10 @@ class _Backend:
     def __init__(self, name: str, clauses: list, assumptions: list, proof: bool = False, atmost=()):
         if proof:  # a refutation under assumptions derives their negation, not the empty clause: units instead
             clauses, assumptions = clauses + [[a] for a in assumptions], []
+        if not clauses:  # MapleSAT crashes on a solver with no clause: one unit of a variable nothing else uses
+            top = max((abs(x) for x in assumptions), default=0)
+            top = max([top] + [abs(x) for lits, _ in atmost for x in lits])
+            clauses = [[top + 1]]
         self.name, self.clauses, self.assumptions = name, clauses, assumptions
         self.one_shot = name in ONE_SHOT
         self.s = None if self.one_shot else PySatSolver(name=name, bootstrap_with=clauses, with_proof=proof)
@@ -150,9 +154,17 @@ def encode(puzzle, options: dict, deadline: float | None = None) -> Encoding:
 
 
 def cnf_as_given(f) -> Encoding:
-    """A CNF formula (``puzzles.cnf_formula``) as an encoding: every variable a decision variable (a count is of
-    its models), a solution the model's true variables."""
-    enc = Encoding(f.clauses, f.n_vars, dict.fromkeys(range(1, f.n_vars + 1), None), model="cnf-file")
+    """A CNF formula (``puzzles.cnf_formula``) as an encoding: a solution is the model's true variables, and a
+    count is of its models over the formula's projection (every declared variable when it names none).  A
+    counted variable no clause mentions is free: it doubles the count (``multiplier``) and is not searched."""
+    used = f.used
+    counted = set(f.counted)
+    atmost = [([-x for x in lits], len(lits) - k) for lits, k in f.atleast]
+    enc = Encoding(
+        [list(c) for c in f.clauses], f.n_vars, dict.fromkeys(sorted(used), None), model="cnf-file", atmost=atmost
+    )
+    enc.project = sorted(used & counted)
+    enc.multiplier = 2 ** len(counted - used)
     enc.decoder = sorted
     return enc
 
@@ -311,7 +323,7 @@ class Sat(SolverBase):
         keep = mode != "count"
         solutions: list[list] = []
         count, complete = 0, False
-        tally, bogus = Tally(puzzle), ""
+        tally, bogus = Tally(puzzle, enc.key), ""
         t1 = time.perf_counter()
         if deadline is not None and t1 > deadline:  # the solver itself takes seconds to load a large CNF
             return late(t0)
@@ -351,7 +363,7 @@ class Sat(SolverBase):
                     solutions.append(decoded(puzzle, enc, chosen))
                 if want is not None and count >= want:
                     break
-                s.block([-v for v in chosen])
+                s.block(enc.blocking(chosen))
                 if progress and count % 100 == 0:
                     progress({"solutions": count})
             st = s.stats()

@@ -24,8 +24,9 @@ class BogusModel(Exception):
 class Tally:
     """The distinct verified models of one enumeration (``add`` each as it comes)."""
 
-    def __init__(self, puzzle) -> None:
+    def __init__(self, puzzle, key=None) -> None:
         self.puzzle = puzzle
+        self.key = key or (lambda placements: placements)  # what makes two models the same (a projection)
         self.seen: set[bytes] = set()
 
     def add(self, placements) -> None:
@@ -33,7 +34,7 @@ class Tally:
         n = len(self.seen) + 1
         if not accepted(self.puzzle, placements, "count"):
             raise BogusModel(f"model {n} the engine returned is not a solution (the verifier rejects it)")
-        key = hashlib.blake2b(repr(sorted(_plain(list(placements)))).encode(), digest_size=16).digest()
+        key = hashlib.blake2b(repr(sorted(_plain(list(self.key(placements))))).encode(), digest_size=16).digest()
         if key in self.seen:
             raise BogusModel(f"model {n} the engine returned is one it returned before")
         self.seen.add(key)

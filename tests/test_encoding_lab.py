@@ -53,7 +53,7 @@ def test_a_cnf_file_is_read_solved_and_checked_clause_by_clause(tmp_path):
 
 @pytest.mark.parametrize(
     "text,where",
-    [("1 2 0\n", "line 1"), ("p cnf 1 1\n1 2 0\n", "p cnf"), ("p cnf x 1\n", "line 1"), ("c only\n", "header")],
+    [("1 2 0\n", "line 1"), ("p cnf 1 1\n1 2 0\n", "line 2"), ("p cnf x 1\n", "line 1"), ("c only\n", "header")],
 )
 def test_a_bad_cnf_file_is_refused_in_one_line(tmp_path, text, where):
     f = tmp_path / "bad.cnf"
