@@ -14,7 +14,7 @@ shows there, at most one colour per join; the *support* clauses (a join's
 colour implies, on each side of the join, one of the placements showing
 it there: unit propagation then does arc consistency on every join, as
 Heule's encodings do); optional redundant cardinality constraints (each
-colour on exactly its number of joins) and a fixed corner.
+colour on exactly its number of joins; on a free rim, at most that many) and a fixed corner.
 
 Both return an ``Encoding``: the clauses, the number of variables, and the
 decision variables with what each means, so a model maps back to
@@ -270,17 +270,23 @@ def direct_cnf(
         for piece in p.pieces:
             for c in piece:
                 edges[int(c)] += 1
+        # On a bordered board every side of a colour but grey lies on a join, so the colour is on exactly half
+        # its sides' number of joins.  On a free rim (no grey edge) some of its sides may face the outside:
+        # then it is on at most that many joins, and nothing more is known.
+        exact = p.bordered
+        general = amo not in ("pairwise", "bitwise", "ladder")  # those encode at-most-one only
+        kind = PYSAT.get(amo, PYSAT["seqcounter"]) if general else PYSAT["seqcounter"]
         for c in sorted(edges):
             lits = [d[c] for d in colour_vars.values() if c in d]
-            if c and lits:
-                enc = PYSAT.get(amo, PYSAT["seqcounter"])
-                cnf = CardEnc.equals(
-                    lits=lits,
-                    bound=edges[c] // 2,
-                    vpool=pool,
-                    encoding=enc if amo not in ("bitwise", "ladder") else PYSAT["seqcounter"],
-                )
-                out.extend(cnf.clauses)
+            bound = edges[c] // 2
+            if not c:
+                continue
+            if exact and bound > len(lits):  # more sides of the colour than joins could show it: no solution
+                out.append([])
+            elif exact and lits:
+                out.extend(CardEnc.equals(lits=lits, bound=bound, vpool=pool, encoding=kind).clauses)
+            elif bound < len(lits):
+                out.extend(CardEnc.atmost(lits=lits, bound=bound, vpool=pool, encoding=kind).clauses)
     mult = p.orderings(groups)
     if symmetry:
         corners = [q for q in range(p.n_pieces) if p.piece_class(q) == "corner"]

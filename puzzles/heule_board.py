@@ -86,6 +86,8 @@ def parse_heule(text: str, source: str = "<heule>", name: str = "") -> EdgePuzzl
         )
     rows, cols = size
     fixed = []
+    cells_hinted: set[int] = set()
+    pieces_hinted: set[int] = set()
     for k, (r, c, q, rot) in enumerate(hints):
         where = f"hint {k + 1}"
         if not (1 <= r <= rows and 1 <= c <= cols):
@@ -94,7 +96,14 @@ def parse_heule(text: str, source: str = "<heule>", name: str = "") -> EdgePuzzl
             raise InputError(source, where, f"piece {q} is not among the {len(pieces)} pieces")
         if not 0 <= rot <= 3:
             raise InputError(source, where, f"rotation {rot} is not 0..3")
-        fixed.append(Fixed((r - 1) * cols + (c - 1), q - 1, rot))
+        cell = (r - 1) * cols + (c - 1)
+        if cell in cells_hinted:  # as the JSON reader refuses a cell or a piece fixed twice
+            raise InputError(source, where, f"cell ({r}, {c}) is hinted twice")
+        if q in pieces_hinted:
+            raise InputError(source, where, f"piece {q} is hinted twice")
+        cells_hinted.add(cell)
+        pieces_hinted.add(q)
+        fixed.append(Fixed(cell, q - 1, rot))
     return EdgePuzzle(rows=rows, cols=cols, pieces=pieces, fixed=fixed, name=name)
 
 

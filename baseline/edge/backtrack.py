@@ -268,6 +268,12 @@ class EdgeBacktrack(SolverBase):
             raise UsageError("solver edge-backtrack: mode best takes neither restarts nor a seed")
         if o.symmetry:
             return self._by_symmetry(puzzle, mode, limits, progress)
+        if any(not puzzle.fits_border(f.cell, puzzle.placed(f.piece, f.rotation)) for f in puzzle.fixed):
+            # the kernels check a fixed piece against its neighbours only: one that breaks the border rule
+            # (a grey side inside, a colour on the rim) leaves no solution, said before any search
+            why = "a fixed piece breaks the border rule"
+            stats = {"time_s": 0.0, "build_s": 0.0, "nodes": 0}
+            return SolveResult(Status.UNSAT, [], 0 if mode == "count" else None, None, stats, why)
         puzzle = puzzle.dense_colours()  # tables sized by the colours there are, not by the largest label
         if o.split_depth:  # one part of a cut: the puzzle with its prefix fixed
             puzzle = part_puzzle(puzzle, o.split_depth, o.part)
