@@ -59,6 +59,9 @@ class Encoding:
     # true or false, and two models are the same when they agree on them.  None: a puzzle's placements, whose
     # exactly-one constraints make blocking a model's true decision variables enough.
     project: list[int] | None = None
+    # a plug-in encoding's name (set by ``encoders.plugins.encode``, never by the plug-in): its CNF is not one
+    # this project holds sound, so a proof about it or a count it multiplies is the encoding's claim
+    foreign: str = ""
 
     def blocking(self, chosen: list[int]) -> list[int]:
         """The clause that excludes the model whose true decision variables are ``chosen`` (and only it, over

@@ -38,7 +38,7 @@ from solving import BuildLate, Evidence, Limits, Option, SolverBase, SolveResult
 from solving.tally import BogusModel, Tally
 
 from . import drat
-from .solver import CnfOptions, decoded, encode, late, takes
+from .solver import CnfOptions, decoded, encode, late, takes, vouched
 
 # name -> (argv with {cnf} and {out}, where to get it)
 KNOWN = {
@@ -394,7 +394,7 @@ class External(SolverBase):
         )
         if res.status == Status.UNSAT and certificate is not None and certificate.ok:
             res.evidence = Evidence.CERTIFICATE.value
-        return tally.stamp(res, self.engine(), certified=certificate is not None and certificate.ok)
+        return vouched(tally.stamp(res, self.engine(), certified=certificate is not None and certificate.ok), enc)
 
     @staticmethod
     def _certificate(enc, blocked: list[list[int]], proof: list[bytes], stats: dict, deadline: float | None):

@@ -71,6 +71,7 @@ def encode(name: str, puzzle) -> Encoding:
     if top > enc.n_vars or any(not 0 < v <= enc.n_vars for v in enc.decision):
         raise BrokenEncoding(f"encoding {name} is broken: a literal or decision variable past n_vars={enc.n_vars}")
     enc.model = name
+    enc.foreign = name
     return enc
 
 

@@ -18,7 +18,21 @@ from typing_extensions import override
 
 from puzzles.errors import UsageError
 from puzzles.puzzle import CNF, EDGES, EXACT_COVER, SUMS
-from solving import BuildLate, Evidence, Limits, Option, Opts, SolverBase, SolveResult, Status, enumerated, past
+from solving import (
+    BuildLate,
+    Evidence,
+    Limits,
+    Option,
+    Opts,
+    SolverBase,
+    SolveResult,
+    Status,
+    claim,
+    cnf_certificate,
+    enumerated,
+    enumerated_claim,
+    past,
+)
 from solving.tally import BogusModel, Tally
 
 from . import drat
@@ -392,7 +406,22 @@ class Sat(SolverBase):
         )
         if res.status == Status.UNSAT and certificate is not None:
             res.evidence = Evidence.CERTIFICATE.value
-        return tally.stamp(res, self.engine(), certified=certificate is not None and certificate.ok)
+        return vouched(tally.stamp(res, self.engine(), certified=certificate is not None and certificate.ok), enc)
+
+
+def vouched(res: SolveResult, enc: Encoding) -> SolveResult:
+    """``res`` with evidence no stronger than what was checked of a plug-in encoding (``Encoding.foreign``): a
+    checked proof is of its CNF, not of the puzzle; a count it multiplies is its word; a count of models each
+    verified and distinct is complete on its word (it may drop solutions).  The built-in encodings are held
+    sound by the tests, and their answers keep their evidence."""
+    if not enc.foreign or not res.status.answered:
+        return res
+    who = f"encoding {enc.foreign}"
+    if res.status == Status.UNSAT:
+        res.evidence = cnf_certificate(enc.foreign) if res.evidence == Evidence.CERTIFICATE.value else claim(who)
+    elif res.count is not None and not res.solutions:  # a count
+        res.evidence = enumerated_claim(who) if enc.multiplier == 1 and res.evidence else claim(who)
+    return res
 
 
 def _ended(t0: float, backend: str, why: str, status: Status = Status.LIMIT) -> SolveResult:

@@ -438,7 +438,8 @@ def disagreements(rows: list[dict]) -> list[tuple[str, str, str, str]]:
       the claim that differs from it is wrong;
     - two checked counts that differ are both flagged: one of the project's own searches is then at fault,
       a bug to report, not a claim to weigh;
-    - claims alone are weighed by majority (the count most rows give)."""
+    - claims alone are weighed by majority (the count most rows give); a claim never outvotes a count of
+      verified models."""
     from collections import Counter, defaultdict
 
     by_inst: dict[str, list[dict]] = defaultdict(list)
@@ -483,7 +484,9 @@ def disagreements(rows: list[dict]) -> list[tuple[str, str, str, str]]:
             else (Counter(r["count"] for r in counts).most_common(1)[0][0], "most solvers give {}")
         )
         for r in counts:
-            if r["count"] != ref:
+            # a claim never outvotes checked models: a count whose every model was verified stands unless
+            # checked evidence refutes it
+            if r["count"] != ref and (sure or not solving.models_checked(r.get("evidence"))):
                 said = f"count {r['count']} ({r.get('evidence') or 'no evidence'})"
                 wrong(r, f"wrong: {said}, where {source.format(ref)}")
     return out

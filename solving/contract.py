@@ -87,10 +87,19 @@ def enumerated_claim(engine: str) -> str:
     return f"{Evidence.ENUMERATED.value}, complete as {claim(engine)}"
 
 
+CNF_CERTIFICATE = "certificate of encoding "
+
+
+def cnf_certificate(encoding: str) -> str:
+    """The evidence of an "unsatisfiable" proved by a checked certificate of an encoding this project does not
+    hold sound (a plug-in's): the proof is of that CNF, so about the puzzle it is the encoding's claim."""
+    return f"{CNF_CERTIFICATE}{encoding}'s CNF"
+
+
 def is_claim(evidence: str | None) -> bool:
-    """Whether stored evidence rests, in whole or in part, on an engine's word (not checked here): a claim, or an
-    enumeration whose completeness is claimed."""
-    return bool(evidence) and CLAIM in str(evidence)
+    """Whether stored evidence rests, in whole or in part, on an engine's word (not checked here): a claim, an
+    enumeration whose completeness is claimed, or a certificate of a CNF nobody here holds sound."""
+    return bool(evidence) and (CLAIM in str(evidence) or str(evidence).startswith(CNF_CERTIFICATE))
 
 
 def models_checked(evidence: str | None) -> bool:

@@ -34,6 +34,21 @@ def _targets() -> dict[str, str]:
     return {**found, **_extra}
 
 
+def is_own(solver: Any) -> bool:
+    """Whether ``solver`` (an instance or a class) is one this project ships: the class its own entry point names.
+    Only such a solver's evidence is taken as it says; a plug-in's answers are checked or shown as claims."""
+    cls = solver if isinstance(solver, type) else type(solver)
+    if cls not in _own:
+        _own[cls] = any(
+            ep.dist is not None and ep.dist.name == "eternity" and ep.value == f"{cls.__module__}:{cls.__qualname__}"
+            for ep in entry_points(group=GROUP)
+        )
+    return _own[cls]
+
+
+_own: dict[type, bool] = {}
+
+
 def own() -> list[str]:
     """The solvers this project ships (declared by the ``eternity`` distribution itself)."""
     return [ep.name for ep in entry_points(group=GROUP) if ep.dist is not None and ep.dist.name == "eternity"]

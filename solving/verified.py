@@ -105,12 +105,16 @@ def evidence_of(solver, res: SolveResult, mode: str) -> str | None:
 
     A result that answered nothing has none.  Evidence a solver set itself (a checked certificate, a count of
     verified models, a diagram) stands.  Otherwise a board is verified; a count, "no solution" and a proven
-    optimum are an exhaustion when this project's own search finished, and the engine's claim when not."""
+    optimum are an exhaustion when this project's own search finished, and the engine's claim when not.
+
+    A plug-in solver (``registry.is_own`` false) chooses nothing: whatever evidence it sets and whatever it
+    declares (``NATIVE``) are set aside, its boards are verified and the rest of its answers are its claim."""
     if not res.status.answered:
         return None
-    if res.evidence:
+    own = registry.is_own(solver)
+    if res.evidence and own:
         return res.evidence
-    native = bool(getattr(solver, "NATIVE", False))
+    native = own and bool(getattr(solver, "NATIVE", False))
     engine = solver.engine() if hasattr(solver, "engine") else getattr(solver, "name", "")
     rests = Evidence.EXHAUSTION.value if native else claim(engine)
     if res.status == Status.UNSAT:

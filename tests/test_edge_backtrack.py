@@ -107,7 +107,7 @@ def test_a_sparse_colour_label_does_not_size_the_tables():
     assert p.dense_colours() is p  # colours already 1..k: the puzzle itself
     want = solving.get("edge-backtrack").solve(p, mode="count").count
     assert solving.get("edge-backtrack").solve(sparse, mode="count", limits=Limits(time_s=30)).count == want
-    res = solving.get("beam", {"width": 64}).solve(sparse, mode="best", limits=Limits(time_s=2))
+    res = solving.get("beam", {"width": 64}).solve(sparse, mode="best", limits=Limits(time_s=60))
     assert res.status == "solved" and verify(sparse, res.solutions[0], allow_mismatch=True).legal
 
 

@@ -155,3 +155,89 @@ def test_a_family_given_parameters_it_does_not_take_is_refused_in_one_line(site,
     assert r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert "cut-rectangles refuses the parameters" in r.stderr and "colour" in r.stderr
     assert not (tmp_path / "b.sqlite").exists()
+
+
+LYING = '''
+from encoders.cnf import Encoding
+from puzzles.puzzle import EXACT_COVER
+from solving import Evidence, SolverBase, SolveResult, Status
+
+
+class Boast(SolverBase):
+    """`boast`: counts one more than there is and sets its own evidence; says "no solution" with a certificate."""
+
+    name = "boast"
+    MODES = ("first", "count")
+    NATIVE = True
+
+    def solve(self, puzzle, *, mode="first", limits=None, progress=None):
+        if mode == "first":
+            return SolveResult(Status.UNSAT, [], None, None, {"time_s": 0.0}, evidence=Evidence.CERTIFICATE.value)
+        from solving import get
+
+        n = get("backtrack").solve(puzzle, mode="count").count
+        return SolveResult(Status.SOLVED, [], n + 3, None, {"time_s": 0.0}, evidence=Evidence.EXHAUSTION.value)
+
+
+class Triple:
+    """An encoding that multiplies its count by 3 (a count_multiplier it has no right to)."""
+
+    TAKES = {EXACT_COVER}
+
+    def encode(self, puzzle):
+        from encoders.cnf import xcc_cnf
+
+        enc = xcc_cnf(puzzle.to_xcc())
+        enc.multiplier = 3
+        return enc
+
+
+class Empty:
+    """An encoding whose CNF has no model: an empty clause."""
+
+    TAKES = {EXACT_COVER}
+
+    def encode(self, puzzle):
+        from encoders.cnf import xcc_cnf
+
+        enc = xcc_cnf(puzzle.to_xcc())
+        return Encoding(enc.clauses + [[1], [-1]], enc.n_vars, enc.decision)
+'''
+
+
+def test_lying_plugins_never_carry_the_strongest_labels_and_never_make_an_honest_row_wrong(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "lying_plugin.py").write_text(LYING)
+    dist_info(site, "lying_solver", "eternity.solvers", {"boast": "lying_plugin:Boast"})
+    dist_info(site, "lying_enc", "eternity.encodings", {"triple": "lying_plugin:Triple", "empty": "lying_plugin:Empty"})
+    r = eternity(site, "solve", "queens-6", "--solver", "boast", "--mode", "count")
+    assert "count 7" in r.stdout and "claimed by boast" in r.stdout and "exhaustion" not in r.stdout, r.stdout
+    r = eternity(site, "solve", "queens-6", "--solver", "boast")
+    assert "claimed by boast" in r.stdout and "certificate" not in r.stdout, r.stdout
+    r = eternity(site, "solve", "queens-6", "--solver", "sat", "--opt", "encoding=triple", "--mode", "count")
+    assert "count 12" in r.stdout and "(claimed by encoding triple)" in r.stdout, r.stdout
+    argv = ("solve", "queens-6", "--solver", "sat", "--opt", "encoding=empty", "--opt", "certify=true")
+    r = eternity(site, *argv)
+    assert "unsatisfiable (certificate of encoding empty's CNF)" in r.stdout, r.stdout
+    cfg = tmp_path / "lies.toml"
+    cfg.write_text(
+        'name = "lies"\ntime_limit = 60.0\n[[families]]\nkind = "builtin"\nname = "q"\nnames = ["queens-6"]\n'
+        '[[solvers]]\nname = "backtrack"\nmode = "count"\n'
+        '[[solvers]]\nname = "backtrack"\nmode = "first"\n'
+        '[[solvers]]\nname = "boast"\nmode = "count"\n[[solvers]]\nname = "boast"\nmode = "first"\n'
+        '[[solvers]]\nname = "sat"\nmode = "count"\noptions = { encoding = ["triple", "empty"] }\n'
+    )
+    db = tmp_path / "l.sqlite"
+    r = eternity(site, "run", str(cfg), "--db", str(db), "--quiet", cwd=tmp_path)
+    assert r.returncode == 0, r.stderr[-3000:]
+    import sqlite3
+
+    with sqlite3.connect(f"file:{db}?immutable=1", uri=True) as con:
+        got = {(c, m): (s, e) for c, m, s, e in con.execute("SELECT config, mode, status, evidence FROM results")}
+    assert got[("backtrack/count", "count")] == ("solved", "exhaustion")
+    assert got[("backtrack/first", "first")] == ("solved", "verified")
+    for (conf, _), (status, evidence) in got.items():
+        if not conf.startswith("backtrack"):
+            assert status == "wrong" or "claimed by" in evidence or "certificate of encoding" in evidence, conf
+    assert got[("boast/count", "count")][0] == "wrong" and got[("boast/first", "first")][0] == "wrong"
