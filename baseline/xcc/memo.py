@@ -483,6 +483,7 @@ def solve_memo(
                 break
         stats["time_s"] = time.perf_counter() - t0
         stats["solutions_in_diagram"] = total
+        stats["count_evidence"] = evidence  # the count beside the draws: the diagram's, not the verified draws'
         if total and len(solutions) < wanted:
             stats["drawn"] = len(solutions)
             return SolveResult(Status.LIMIT, solutions, None, None, stats, f"{len(solutions)} of {wanted} drawn")

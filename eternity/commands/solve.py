@@ -108,7 +108,11 @@ def cmd_solve(a) -> int:
         _out(d)
     else:
         line = res.status.value + (f" ({res.evidence})" if res.evidence else "")
-        if res.count is not None:
+        if a.mode == "sample" and res.solutions:  # the boards drawn are verified; the count beside them is not theirs
+            line += f"  draws {len(res.solutions)}"
+            if res.count is not None:
+                line += f"  of count {res.count} ({res.stats.get('count_evidence', 'claimed by the solver')})"
+        elif res.count is not None:
             line += f"  count {res.count}" + ("" if res.status != solving.Status.LIMIT else " (incomplete)")
         if res.measured.distinct is not None:
             line += f"  distinct {res.measured.distinct}"
