@@ -23,6 +23,7 @@ from .cnf import Encoding
 
 def to_dimacs(puzzle, enc: Encoding, options: dict) -> str:
     """The CNF in DIMACS, with comment lines that map its decision variables back to placements."""
+    enc = enc.expanded()  # DIMACS has no cardinality constraints: a KNF encoding's go in as clauses
     out = io.StringIO()
     opts = " ".join(f"{k}={v}" for k, v in sorted(options.items()))
     out.write(f"c eternity encoding {enc.model} {opts}\n")
@@ -30,10 +31,10 @@ def to_dimacs(puzzle, enc: Encoding, options: dict) -> str:
     out.write(f"c eternity puzzle-hash {puzzle_hash(puzzle)}\n")
     if enc.assumptions:
         out.write("c eternity fixed pieces are unit clauses below\n")
-    for v, meaning in sorted(enc.decision.items()):
-        if enc.model == "direct":
+    for v, meaning in sorted(enc.decision.items()):  # for a reader; decode builds the encoding again
+        if isinstance(meaning, EdgePlacement):
             out.write(f"c eternity place {v} {puzzle.cell_name(meaning.cell)} {meaning.piece + 1} {meaning.rotation}\n")
-        else:
+        elif enc.model.startswith("xcc"):
             out.write(f"c eternity option {v} {v - 1}\n")
     clauses = enc.clauses + [[a] for a in enc.assumptions]
     out.write(f"p cnf {enc.n_vars} {len(clauses)}\n")
@@ -70,9 +71,64 @@ def read_model(path: str) -> set[int]:
     return {x for x in lits if x > 0}
 
 
+def header_options(cnf_path: str) -> dict[str, str] | None:
+    """The options an exported or encoded CNF was built with (its ``c eternity encoding MODEL k=v ...`` line), or
+    None for a file without one."""
+    for line in read_text(cnf_path).splitlines():
+        if line.startswith("c eternity encoding "):
+            words = line.split()[4:]
+            if any("=" not in w for w in words):
+                raise InputError(cnf_path, "c eternity encoding", f"bad options {' '.join(words)[:60]!r}")
+            return dict(w.split("=", 1) for w in words)
+        if line.startswith("p "):
+            break
+    return None
+
+
 def decode(puzzle, cnf_path: str, model_path: str) -> list:
-    """The placements a model of an exported CNF stands for."""
+    """The placements a model of an exported CNF stands for: the encoding its header names is built again (the
+    same options give the same CNF, checked by its size) and decodes the model as a solve does, so an encoding
+    whose placements leave the turn to other variables (Heule's) or that merges identical pieces decodes too."""
     true = read_model(model_path)
+    opts = header_options(cnf_path)
+    if opts is not None:
+        return _rebuilt(puzzle, cnf_path, model_path, opts, true)
+    return _by_comments(puzzle, cnf_path, model_path, true)
+
+
+def _rebuilt(puzzle, cnf_path: str, model_path: str, opts: dict[str, str], true: set[int]) -> list:
+    from .solver import Sat, decoded, encode
+
+    text = read_text(cnf_path)
+    head = next((ln for ln in text.splitlines() if ln.startswith("p ")), None)
+    if head is None:
+        raise InputError(cnf_path, None, "no 'p cnf' line")
+    for ln in text.splitlines():
+        w = ln.split()
+        if len(w) == 4 and w[:3] == ["c", "eternity", "puzzle-hash"] and w[3] != puzzle_hash(puzzle):
+            raise InputError(cnf_path, "puzzle-hash", "this CNF was written for a different puzzle (its hash differs)")
+    _check_model_fits(head, true, cnf_path, model_path)
+    try:
+        enc = encode(puzzle, Sat({"identical": "distinct", **opts}).options)
+    except ValueError as e:
+        raise InputError(cnf_path, "c eternity encoding", f"cannot build its encoding again: {e}") from None
+    if head.split()[1] == "cnf":  # a KNF encoding exported as DIMACS: its cardinality constraints as clauses
+        enc = enc.expanded()
+    if int(head.split()[2]) != enc.n_vars:
+        raise InputError(
+            cnf_path, None, f"its {head.split()[2]} variables are not the {enc.n_vars:,} its encoding has here"
+        )
+    chosen = [v for v in enc.decision if v in true]
+    if not chosen:
+        raise InputError(cnf_path, None, "the model sets none of its placements true (a model of another CNF?)")
+    try:
+        return decoded(puzzle, enc, chosen)
+    except (KeyError, IndexError, ValueError, StopIteration) as e:
+        raise InputError(cnf_path, None, f"the model does not decode to placements ({type(e).__name__})") from None
+
+
+def _by_comments(puzzle, cnf_path: str, model_path: str, true: set[int]) -> list:
+    """The placements of a file that names no encoding, read from its ``c eternity place``/``option`` lines."""
     xcc = None
     out = []
     mapped = 0  # decision variables the CNF names

@@ -174,7 +174,8 @@ def test_the_commands_write_warn_and_list(tmp_path):
     enc = _cli("encode", "s.txt", "--encoding", "heule-exp-card", "-o", "s.knf", "--json", cwd=tmp_path)
     size = json.loads(enc.stdout)
     lines = (tmp_path / "s.knf").read_text().splitlines()
-    assert lines[1] == f"p knf {size['variables']} {size['clauses']}"
+    assert next(ln for ln in lines if ln.startswith("p ")) == f"p knf {size['variables']} {size['clauses']}"
+    assert lines[0] == "c eternity encoding heule-exp-card encoding=heule-exp-card"  # decode builds it again
     assert sum(1 for ln in lines if ln.startswith("k ")) == size["cardinality"] > 0
     table = json.loads(_cli("encodings", "s.txt", "--json", cwd=tmp_path).stdout)
     names = {r["encoding"] for r in table}

@@ -13,13 +13,23 @@ from eternity.commands.common import _load, _out
 from puzzles.errors import UsageError
 
 
-def dimacs(enc) -> str:
-    """The encoding as a DIMACS (or KNF) text, its assumptions as unit clauses."""
+def dimacs(enc, puzzle=None) -> str:
+    """The encoding as a DIMACS (or KNF) text, its assumptions as unit clauses.  With ``puzzle``, the header says
+    which encoding of which puzzle it is, so that `eternity decode` reads a model of it back into a board."""
     lines = [" ".join(map(str, c)) + " 0" for c in enc.clauses]
     lines += [f"k {len(lits) - k} " + " ".join(str(-v) for v in lits) + " 0" for lits, k in enc.atmost]
     lines += [f"{a} 0" for a in enc.assumptions]
     head = f"p {'knf' if enc.atmost else 'cnf'} {enc.n_vars} {len(lines)}"
-    return "\n".join([f"c {enc.model}", head, *lines]) + "\n"
+    top = [f"c {enc.model}"]
+    if puzzle is not None:
+        from puzzles.formats import puzzle_hash
+
+        top = [
+            f"c eternity encoding {enc.model} encoding={enc.model}",
+            f"c eternity puzzle {puzzle.name}",
+            f"c eternity puzzle-hash {puzzle_hash(puzzle)}",
+        ]
+    return "\n".join([*top, head, *lines]) + "\n"
 
 
 def cmd_encode(a) -> int:
@@ -45,10 +55,10 @@ def cmd_encode(a) -> int:
         "build_s": round(build_s, 4),
     }
     if a.output:
-        outputs.atomic_write(a.output, dimacs(enc))
+        outputs.atomic_write(a.output, dimacs(enc, p))
         size["file"] = a.output
     elif not a.json:
-        sys.stdout.write(dimacs(enc))
+        sys.stdout.write(dimacs(enc, p))
     if a.json:
         _out(size)
     else:
