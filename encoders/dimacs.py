@@ -120,7 +120,9 @@ def _rebuilt(puzzle, cnf_path: str, model_path: str, opts: dict[str, str], true:
         )
     chosen = [v for v in enc.decision if v in true]
     if not chosen:
-        raise InputError(cnf_path, None, "the model sets none of its placements true (a model of another CNF?)")
+        raise InputError(
+            model_path, None, f"sets none of the {len(enc.decision):,} placements of {cnf_path} true (a model of another CNF?)"
+        )
     try:
         return decoded(puzzle, enc, chosen)
     except (KeyError, IndexError, ValueError, StopIteration) as e:

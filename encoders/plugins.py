@@ -79,6 +79,7 @@ def encode(name: str, puzzle) -> Encoding:
 ENCODING_OPTION = Option(
     str,
     "",
-    "a plug-in encoding by name (the entry-point group eternity.encodings; `eternity encodings PUZZLE` sets "
-    "their sizes beside the built-in models'); empty: the built-in model",
+    "a named encoding: a built-in one (heule-exp-aux, direct-redundant, primal-support, xcc, ...) or a plug-in's "
+    "(the entry-point group eternity.encodings); `eternity encodings PUZZLE` lists those that apply with their "
+    "sizes; empty: the model the other options shape",
 )

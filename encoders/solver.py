@@ -183,6 +183,25 @@ def cnf_as_given(f) -> Encoding:
     return enc
 
 
+# the options that shape the CNF the workbench builds: a named encoding or a formula fixes its CNF, and refuses them
+SHAPING = ("model", "amo", "colors", "support", "redundant", "symmetry", "identical")
+
+
+def refuse_shaping(solver, puzzle) -> None:
+    """Refuse an option given by name that would shape a CNF this solve does not build: beside ``encoding=NAME``
+    (the name fixes the CNF) or on a formula (its own CNF)."""
+    given = [k for k in SHAPING if k in solver.given]
+    if not given:
+        return
+    if CNF in puzzle.features:
+        raise UsageError(f"solver {solver.name}: option {given[0]} does not apply to a CNF formula (it is its own CNF)")
+    if solver.opts.encoding:
+        raise UsageError(
+            f"solver {solver.name}: option {given[0]} does not apply beside encoding={solver.opts.encoding} "
+            "(a named encoding fixes its CNF; `eternity encodings PUZZLE` lists them)"
+        )
+
+
 def takes(name: str, puzzle) -> None:
     """Refuse, before any work, an encoding nobody knows or one that does not take this puzzle's kind."""
     from . import catalogue, plugins
@@ -275,6 +294,7 @@ class Sat(SolverBase):
                 f"solver sat: backend {self.opts.backend} keeps no proof; certify=true needs one of "
                 + ", ".join(PROOF_BACKENDS)
             )
+        refuse_shaping(self, puzzle)
         if self.opts.encoding:
             takes(self.opts.encoding, puzzle)
 

@@ -16,6 +16,7 @@ from puzzles import ranges
 from puzzles.errors import UsageError
 from puzzles.puzzle import kinds_with
 
+INT_TOP = (1 << 62) - 1  # the largest value of an integer option without a declared top
 _KIND_NAMES = {int: "an integer", float: "a number", bool: "true or false", str: "a string"}
 
 
@@ -112,7 +113,9 @@ class Option(Generic[T]):
         if self.choices and value not in self.choices:
             raise UsageError(f"option {name}: {value!r} is not one of {', '.join(map(str, self.choices))}")
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            ranges.in_range(f"option {name}", value, self.lo, self.hi)
+            # an integer option without a declared top still fits the 64-bit integers the engines take
+            hi = self.hi if self.hi is not None or self.kind is not int else INT_TOP
+            ranges.in_range(f"option {name}", value, self.lo, hi)
         return value
 
 

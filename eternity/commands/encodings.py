@@ -18,8 +18,10 @@ def _configs(puzzle, amo_grid: bool) -> list[tuple[str, str, dict]]:
     """(label, family, sat options) of every encoding that applies to ``puzzle``."""
     from encoders import catalogue, plugins
     from encoders.amo import ENCODINGS
-    from puzzles.puzzle import EDGES, SUMS
+    from puzzles.puzzle import CNF, EDGES, SUMS
 
+    if CNF in puzzle.features:  # a formula is its own encoding: one row, the file as given
+        return [("as given", "cnf", {})]
     out = [(n, e.family, {"encoding": n}) for n, e in catalogue.NAMED.items() if catalogue.applies(n, puzzle)]
     out += [(n, "plug-in", {"encoding": n}) for n in plugins.names()]
     if amo_grid:
@@ -95,7 +97,10 @@ def cmd_encodings(a) -> int:
                 "build_s": round(time.perf_counter() - t0, 4),
             }
         )
-    rows += _cp_rows(p, a.limit)
+    from puzzles.puzzle import CNF
+
+    if CNF not in p.features:  # CP-SAT's models are of puzzles, not of formulas
+        rows += _cp_rows(p, a.limit)
     if a.json:
         _out(rows)
         return 0

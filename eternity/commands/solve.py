@@ -20,7 +20,7 @@ def cmd_solve(a) -> int:
     p = catalog.load(a.puzzle)
     name = a.solver or solving.default_solver(p)
     opts = _opts(a.opt)
-    _refuse_what_does_not_apply(a)
+    _refuse_what_does_not_apply(a, p)
     if a.executor == "dask":
         return _solve_on_dask(a, p, name, opts)
     if a.scheduler or a.workers or a.split_depth or a.recut is not None:
@@ -148,13 +148,14 @@ DEFAULT_SAMPLES = 10
 DEFAULT_RECUT_S = 60.0
 
 
-def _refuse_what_does_not_apply(a) -> None:
+def _refuse_what_does_not_apply(a, p=None) -> None:
     """A flag that the asked mode would ignore is refused with the reason: the user meant something by it."""
     rules = (
         (a.samples is not None and a.mode != "sample", "--samples goes with --mode sample"),
         (a.limit is not None and a.mode != "all", "--limit goes with --mode all"),
         (a.show is not None and not a.json, "--show goes with --json"),
         (a.distinct and a.mode not in ("count", "all"), "--distinct goes with --mode count or all"),
+        (a.distinct and getattr(p, "kind", "") == "cnf", "--distinct counts boards up to symmetry; a formula has none"),
         (a.svg is not None and a.mode == "count", "--svg draws a solution, and mode count keeps none"),
     )
     for broken, why in rules:
