@@ -16,6 +16,7 @@ import glob
 import hashlib
 import itertools
 import json
+import os
 import random
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -510,7 +511,14 @@ class CnfFamily(_Family):
     def puzzles(self, seed: int, on_sample: OnSample = None, known: dict | None = None) -> Pairs:
         from puzzles.cnf_formula import read_cnf
 
-        return [(read_cnf(f), {"file": f}) for f in sorted(glob.glob(self.glob))]
+        files = sorted(glob.glob(self.glob))
+        out = [(read_cnf(f), {"file": f}) for f in files]
+        names = [p.name for p, _ in out]
+        if len(set(names)) < len(names):  # two folders, one file name: each named by its path, so two rows
+            top = os.path.commonpath([os.path.abspath(f) for f in files])
+            for (p, _), f in zip(out, files, strict=True):
+                p.name = os.path.relpath(os.path.abspath(f), top)
+        return out
 
 
 class ExcessFamily(_Family):

@@ -240,6 +240,38 @@ def _combine(store: Store, all_cells: list[dict], record) -> None:
         )
 
 
+def _one_per_content(instances: list[Instance]) -> list[Instance]:
+    """The instances with one of each content (the id is the puzzle's hash): a second file with the same
+    content (a ``.cnf`` and its ``.cnf.bz2``, a board listed twice) is said on stderr and left out."""
+    seen: dict[str, Instance] = {}
+    out = []
+    for inst in instances:
+        first = seen.get(inst.id)
+        if first is None:
+            seen[inst.id] = inst
+            out.append(inst)
+        elif inst.params != first.params:
+            this, that = (str(i.params.get("file", i.name)) for i in (inst, first))
+            print(f"warning: {this} has the same content as {that}: one instance", file=sys.stderr)
+    return out
+
+
+def _refuse_changed_files(db: str, instances: list[Instance]) -> None:
+    """``InputError`` for a file whose stored instance has another content than the file has now."""
+    store = Store(db, readonly=True, empty_ok=True)
+    try:
+        for inst in instances:
+            f = inst.params.get("file")
+            if isinstance(f, str):
+                was = store.files_of(inst.family).get(f)
+                if was is not None and was != inst.id and "scramble" not in inst.params:
+                    raise InputError(
+                        f, None, f"changed since {db} stored it (its content differs): restore it, or use another --db"
+                    )
+    finally:
+        store.close()
+
+
 def _warn_solved_order(instances: list[Instance], parsed: dict) -> None:
     """A line on stderr for each board listed in solved order: its times measure the file's order."""
     from puzzles.puzzle import EDGES
@@ -314,6 +346,7 @@ def run(
                 f"families.{fam.name}",
                 "selects no instance" + (f" (no file matches {glob!r})" if glob else ""),
             )
+    instances = _one_per_content(instances)
     cells(cfg, instances)  # every row's options checked on every instance: a refused row leaves no database
     if executor == "dask":  # so does a cluster whose extra is not installed
         require("cluster", "--executor dask")
@@ -326,6 +359,10 @@ def run(
         from experiments.dask_cluster import check_local_workers
 
         check_local_workers(jobs, "--jobs")
+    if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= 4096:
+        raise UsageError(f"jobs: {jobs!r} is not a number of processes 1..4096")
+    if Path(db).exists():  # a file the store read before, changed since: refused, never a second instance
+        _refuse_changed_files(db, instances)
     store = Store(db)  # after the instances: a config that cannot be sampled leaves no database behind
     parsed = {inst.id: _puzzle(inst) for inst in instances}
     _warn_solved_order(instances, parsed)

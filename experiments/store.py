@@ -158,6 +158,15 @@ class Store:
             row,
         )
 
+    def files_of(self, family: str) -> dict[str, str]:
+        """The instances of ``family`` read from files: the file each was read from -> the instance's id."""
+        out = {}
+        for iid, params in self.db.execute("SELECT id, params FROM instances WHERE family = ?", (family,)):
+            f = json.loads(params or "{}").get("file") if params else None
+            if isinstance(f, str):
+                out[f] = iid
+        return out
+
     def commit(self) -> None:
         """Commit what was added."""
         self.db.commit()
