@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import time
+import zipfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,7 +32,7 @@ from baseline.beam.xcc import XCCBeamRun
 from baseline.runtime.kernel import COUNT, DEEPEST, DONE, SOLUTION
 from baseline.xcc.searches import PolySearch
 from puzzles import catalog
-from puzzles.errors import UsageError
+from puzzles.errors import InputError, UsageError
 from solving import Limits
 
 CHUNK = 20_000  # nodes between two looks at the clock
@@ -123,14 +124,33 @@ def harvest(
     return stats
 
 
-def load_level(out: Path, left: int) -> dict:
-    """The frontier ``harvest`` wrote at ``left`` pieces left."""
+def load_level(out: Path, left: int, tb: Tables | None = None) -> dict:
+    """The frontier ``harvest`` wrote at ``left`` pieces left (with ``tb``: checked to be states of its board);
+    a damaged file is an ``InputError`` naming it."""
     path = out / f"left{left}.npz"
     if not path.exists():
         have = sorted(int(f.stem[4:]) for f in out.glob("left*.npz"))
         raise UsageError(f"{path}: no states at {left} pieces left (the harvest has {have or 'none'})")
-    with np.load(path) as z:
-        return {k: z[k] for k in z.files}
+    try:
+        with np.load(path) as z:
+            got = {k: z[k] for k in z.files}
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:  # truncated, not an archive, not numpy's
+        raise InputError(str(path), None, f"not a harvest's frontier (damaged?): {str(e).splitlines()[0][:120]}") from None
+    if "board" not in got:
+        raise InputError(str(path), "board", "missing: not a harvest's frontier")
+    return got if tb is None else check_level(tb, got, str(path))
+
+
+def check_level(tb: Tables, level: dict, path: str) -> dict:
+    """``level`` (``load_level``) with states of the board ``tb`` numbers: unsigned 64-bit bitsets, one row a
+    state, as many words as the board's items take; ``InputError`` naming the file otherwise."""
+    board = level["board"]
+    want = tb.run.t.n_words
+    if board.dtype != np.uint64 or board.ndim != 2 or board.shape[1] != want:
+        raise InputError(
+            path, "board", f"{board.dtype} {tuple(board.shape)}, not states of this board (uint64, (n, {want}))"
+        )
+    return level
 
 
 def _rows(path: Path) -> dict:
@@ -335,7 +355,7 @@ def excess_states(tb: Tables, out: Path, lefts: list[int], extra: int):
     rows.sort(key=lambda r: (r["left"], r["index"], r["seed"]))
     states, feats = [], []
     for left in sorted({r["left"] for r in rows}):
-        lv = load_level(out, left)
+        lv = load_level(out, left, tb)
         mine = [r for r in rows if r["left"] == left]
         f = state_features(tb.run.t, lv["board"][[r["index"] for r in mine]])
         for r, fr in zip(mine, f):
@@ -436,7 +456,7 @@ def evaluate(tb: Tables, out: Path, lefts: list[int], old_weights: str, score: s
         if len(idx) < 2:
             res[left] = {"decided": int(len(idx)), "note": "too few states decided (run `eternity endgame fates`)"}
             continue
-        boards = load_level(out, left)["board"]
+        boards = load_level(out, left, tb)["board"]
         row: dict[str, object] = {"states": len(boards), "decided": int(len(idx)),
                "tiled": int((gained == left).sum()), "distinct_fates": int(len(np.unique(gained)))}  # fmt: skip
         row["old"], row["pairs"] = concordance(old_score(pieces, feats, boundary), gained)
@@ -495,7 +515,7 @@ def _level_data(tb: Tables, out: Path, left: int, old_w: np.ndarray, decided_onl
     """One level's states with fates: (indices, features, the pieces-left sum of today's weights, depth gained)."""
     from baseline.poly.features import FEATURES, state_features
 
-    lv = load_level(out, left)
+    lv = load_level(out, left, tb)
     fr = fate_rows(out / "fates.jsonl", left)
     idx = np.array(sorted(i for i, r in fr.items() if r["outcome"] != "undecided" or not decided_only), np.int64)
     boards = lv["board"][idx]

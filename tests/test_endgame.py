@@ -192,3 +192,34 @@ def test_the_critical_size_by_the_excess_route():
     from math import lgamma, log
 
     assert lgamma(c + 1) + c * log(t) >= 0 > lgamma(c) + (c - 1) * log(t)
+
+
+@pytest.mark.parametrize("damage", ["truncated", "no board", "wrong shape", "foreign record", "not json"])
+def test_a_damaged_harvest_is_a_one_line_error(tmp_path, capsys, damage):
+    """A harvest's files as a kill, a copy or another program leaves them: each is refused in one line, exit 2."""
+    import io
+    import json as _json
+
+    import numpy as np
+
+    from eternity.cli import main
+
+    out = tmp_path / "h"
+    out.mkdir()
+    (out / "harvest.json").write_text(_json.dumps({"puzzle": "eternity1-tortoise"}))
+    buf = io.BytesIO()
+    np.savez_compressed(buf, board=np.zeros((3, 2), np.uint64))
+    data = buf.getvalue()
+    if damage == "truncated":
+        (out / "left5.npz").write_bytes(data[: len(data) // 2])
+    elif damage == "no board":
+        np.savez_compressed(out / "left5.npz", other=np.zeros(3))
+    elif damage == "wrong shape":
+        np.savez_compressed(out / "left5.npz", board=np.zeros((3, 2), np.uint64))
+    elif damage == "foreign record":
+        (out / "harvest.json").write_text(_json.dumps({"puzzle": [1, 2]}))
+    else:
+        (out / "harvest.json").write_text("{ not json")
+    assert main(["endgame", "fates", str(out), "--left", "5"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "internal error" not in err, err

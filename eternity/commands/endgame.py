@@ -10,7 +10,7 @@ from pathlib import Path
 from puzzles.errors import UsageError
 from puzzles.ranges import arg
 
-WEIGHTS = "data/eternity1/tilability_weights_k8_first_320.json"
+WEIGHTS = "eternity1/tilability_weights_k8_first_320.json"  # in the shipped data (``puzzles.data``)
 
 
 def _levels(text: str) -> list[int]:
@@ -41,6 +41,10 @@ def cmd_endgame(a) -> int:
     from experiments import endgame as E
 
     out = Path(a.dir)
+    if a.weights is None:  # the shipped fit, wherever the command runs from
+        from puzzles.data import data_dir
+
+        a.weights = str(data_dir() / WEIGHTS)
     if a.action == "harvest":
         if not a.puzzle:
             raise UsageError("endgame harvest: --puzzle is required (e.g. --puzzle eternity1)")
@@ -57,13 +61,15 @@ def cmd_endgame(a) -> int:
         raise UsageError(f"endgame: {out}: no harvest there (run `eternity endgame harvest {out}` first)")
     try:
         puzzle = json.loads(meta.read_text())["puzzle"]
-    except (ValueError, KeyError):
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError):
         raise UsageError(f"endgame: {meta}: not a harvest's record") from None
+    if not isinstance(puzzle, str):
+        raise UsageError(f"endgame: {meta}: puzzle: {puzzle!r} is not a puzzle's name")
     tb = E.tables(puzzle)
     if a.action == "fates":
         summary = {}
         for left in _levels(a.left):
-            rows = list(E.fates(tb, E.load_level(out, left), left, out / "fates.jsonl", a.budget, a.reconnoitre,
+            rows = list(E.fates(tb, E.load_level(out, left, tb), left, out / "fates.jsonl", a.budget, a.reconnoitre,
                                 _say(a.quiet), a.limit))  # fmt: skip
             summary[left] = E.fate_summary(rows)
         print(json.dumps(summary, indent=1))
@@ -71,7 +77,7 @@ def cmd_endgame(a) -> int:
     if a.action == "excess":
         summary = {}
         for left in _levels(a.left):
-            rows = list(E.excess(tb, E.load_level(out, left), left, out / "excess.jsonl", a.extra, a.budget, a.seed,
+            rows = list(E.excess(tb, E.load_level(out, left, tb), left, out / "excess.jsonl", a.extra, a.budget, a.seed,
                                  a.reconnoitre, a.limit, _say(a.quiet)))  # fmt: skip
             summary[left] = E.excess_summary(rows)
         print(json.dumps(summary, indent=1))
@@ -121,7 +127,11 @@ def add(sub) -> None:
     s.add_argument(
         "--exhaust-at", type=arg(int, 0), default=20, help="harvest: the beam's end game at this many pieces left"
     )
-    s.add_argument("--weights", default=WEIGHTS, help="harvest: the beam's weights; fit, evaluate: today's weights")
+    s.add_argument(
+        "--weights",
+        default=None,
+        help=f"harvest: the beam's weights; fit, evaluate: today's weights (default: the shipped {WEIGHTS})",
+    )
     s.add_argument(
         "--left", default="50,40,30", help="fates, excess, fit, evaluate: the levels, as pieces left (e.g. 50,40,30)"
     )
