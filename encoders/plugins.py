@@ -42,9 +42,14 @@ def load(name: str) -> Any:
 
 def _lacks(made: Any) -> str | None:
     """What an encoding plug-in lacks of its contract: ``TAKES`` (a set of features) and ``encode``."""
-    if callable(getattr(made, "encode", None)) and isinstance(getattr(made, "TAKES", None), (set, frozenset)):
-        return None
-    return "it needs TAKES (a set of puzzle features) and encode()"
+    from puzzles.puzzle import FEATURES
+
+    takes = getattr(made, "TAKES", None)
+    if not (callable(getattr(made, "encode", None)) and isinstance(takes, (set, frozenset))):
+        return "it needs TAKES (a set of puzzle features) and encode()"
+    if not takes or set(takes) - set(FEATURES):
+        return f"TAKES must name puzzle features ({', '.join(FEATURES)}), not {sorted(map(str, takes))}"
+    return None
 
 
 def takes(name: str, puzzle) -> None:
@@ -67,12 +72,24 @@ def encode(name: str, puzzle) -> Encoding:
         raise BrokenEncoding(f"encoding {name} failed on {puzzle.name or puzzle.kind}: {why}") from None
     if not isinstance(enc, Encoding):
         raise BrokenEncoding(f"encoding {name} is broken: encode() returned {type(enc).__name__}, not an Encoding")
+    if not (_whole(enc.n_vars) and isinstance(enc.clauses, list) and isinstance(enc.decision, dict)):
+        raise BrokenEncoding(f"encoding {name} is broken: n_vars, clauses (a list) or decision (a dict) is mistyped")
+    bad = next((x for c in enc.clauses for x in (c if isinstance(c, list) else [c]) if not _whole(x) or x == 0), None)
+    if bad is not None or any(not isinstance(c, list) for c in enc.clauses):
+        raise BrokenEncoding(f"encoding {name} is broken: a clause holds {bad!r}, not a nonzero integer literal")
+    if any(not _whole(v) for v in enc.decision) or any(not _whole(a) for a in enc.assumptions):
+        raise BrokenEncoding(f"encoding {name} is broken: a decision variable or assumption is not an integer")
     top = max((abs(x) for c in enc.clauses for x in c), default=0)
     if top > enc.n_vars or any(not 0 < v <= enc.n_vars for v in enc.decision):
         raise BrokenEncoding(f"encoding {name} is broken: a literal or decision variable past n_vars={enc.n_vars}")
     enc.model = name
     enc.foreign = name
     return enc
+
+
+def _whole(x: object) -> bool:
+    """A plain integer (not a bool, a float or a string): what python-sat and a DIMACS file take."""
+    return type(x) is int
 
 
 # the option of the SAT solvers (``sat``, ``external``) that names a plug-in encoding

@@ -91,6 +91,11 @@ class PluginFamily(_Family):
                 except Exception as e:  # noqa: BLE001 - the plug-in's failure, named in one line
                     why = f"{type(e).__name__}: {e}".splitlines()[0]
                     raise BrokenFamily(f"family plug-in {self.family} failed on {point}: {why}") from None
+                if not _a_puzzle(p):
+                    raise BrokenFamily(
+                        f"family plug-in {self.family} is broken: generate() returned {type(p).__name__} on {point}, "
+                        "not a puzzle"
+                    )
                 out.append((p, {**point, "plugin": self.family, "instance": i}))
         return out
 
@@ -99,4 +104,21 @@ class PluginFamily(_Family):
         gen = load(self.family)
         ask = getattr(gen, "solvable", None)
         point = {k: v for k, v in params.items() if k not in ("plugin", "instance")}
-        return None if ask is None else ask(**point)
+        if ask is None:
+            return None
+        try:
+            said = ask(**point)
+        except Exception as e:  # noqa: BLE001 - the plug-in's failure, named in one line
+            why = f"{type(e).__name__}: {e}".splitlines()[0]
+            raise BrokenFamily(f"family plug-in {self.family}: solvable() failed on {point}: {why}") from None
+        if said is not None and not isinstance(said, bool):
+            raise BrokenFamily(f"family plug-in {self.family}: solvable() returned {said!r}, not True, False or None")
+        return said
+
+
+def _a_puzzle(p: Any) -> bool:
+    """Whether a generator's return is a puzzle of a registered kind (the kinds of ``puzzles``)."""
+    from puzzles.puzzle import FEATURES
+
+    feats = getattr(p, "features", None)
+    return isinstance(feats, frozenset) and bool(feats & set(FEATURES)) and isinstance(getattr(p, "kind", None), str)

@@ -363,6 +363,8 @@ def run(
         raise UsageError(f"jobs: {jobs!r} is not a number of processes 1..4096")
     if Path(db).exists():  # a file the store read before, changed since: refused, never a second instance
         _refuse_changed_files(db, instances)
+    by_name = {f.name: f for f in cfg.families}  # asked before the store: a plug-in that fails leaves no database
+    solvable = {inst.id: by_name[inst.family].solvable(inst.params) for inst in instances}
     store = Store(db)  # after the instances: a config that cannot be sampled leaves no database behind
     parsed = {inst.id: _puzzle(inst) for inst in instances}
     _warn_solved_order(instances, parsed)
@@ -396,7 +398,6 @@ def run(
         "unavailable": {},  # why -> cells: a row that cannot run here, stored as such, never left out
     }
     summary["wrong"] = []
-    solvable = {inst.id: family[inst.family].solvable(inst.params) for inst in instances}
     names = {inst.id: inst.name for inst in instances}
 
     def record(cell: dict, row: dict, ran: bool = True) -> None:

@@ -109,6 +109,13 @@ def contract_breach(cls: Any) -> str | None:
     odd = [k for k, o in cls.OPTIONS.items() if not isinstance(o, Option)]
     if odd:
         return f"option {odd[0]!r} is not declared with solving.Option"
+    for k, o in cls.OPTIONS.items():  # each declaration must parse its own default
+        if o.kind not in (int, float, bool, str):
+            return f"option {k!r} is of type {getattr(o.kind, '__name__', o.kind)!r}, not int, float, bool or str"
+        try:
+            o.parse(k, o.default)
+        except (UsageError, TypeError) as e:
+            return f"option {k!r}: its default does not fit its declaration ({e})"
     return None
 
 

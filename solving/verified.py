@@ -38,10 +38,13 @@ def solve_verified(
     ``stats["build_s"]``; whichever it leaves out is the rest of its call."""
     solver.check(puzzle, mode)
     t0 = time.perf_counter()
-    solver.warm(puzzle, mode)
-    t1 = time.perf_counter()
     limits = limits or Limits()
-    res = solver.solve(puzzle, mode=mode, limits=limits, progress=progress)
+    if registry.is_own(solver):
+        solver.warm(puzzle, mode)
+        t1 = time.perf_counter()
+        res = solver.solve(puzzle, mode=mode, limits=limits, progress=progress)
+    else:
+        t1, res = _plugin_solve(solver, puzzle, mode, limits, progress)
     call = time.perf_counter() - t1
     res.load_s = registry.take_import_time(type(solver)) + (t1 - t0)
     search, build = res.measured.time_s, res.measured.build_s
@@ -52,6 +55,36 @@ def solve_verified(
     verified = check_answer(puzzle, res, mode, checks_by)
     res.evidence = evidence_of(solver, res, mode)
     return res, verified
+
+
+def _plugin_solve(solver, puzzle, mode: str, limits: Limits, progress) -> tuple[float, SolveResult]:
+    """A plug-in solver's solve, held to the contract: what it raises (but a ``UsageError``, its refusal) or
+    returns that is not a ``SolveResult`` is an error result naming the plug-in, never the workbench's bug."""
+    from puzzles.errors import UsageError
+
+    name = getattr(solver, "name", type(solver).__name__)
+    t1 = time.perf_counter()
+    try:
+        solver.warm(puzzle, mode)
+        t1 = time.perf_counter()
+        res = solver.solve(puzzle, mode=mode, limits=limits, progress=progress)
+    except UsageError:
+        raise
+    except Exception as e:  # noqa: BLE001 - the plug-in's failure, named as its own in one line
+        why = f"{type(e).__name__}: {e}".splitlines()[0][:300]
+        return t1, SolveResult(Status.ERROR, [], None, None, {}, f"solver {name} (a plug-in) failed: {why}")
+    broken = None
+    if not isinstance(res, SolveResult):
+        broken = f"solve() returned {type(res).__name__}, not a SolveResult"
+    elif not isinstance(res.status, Status) or not isinstance(res.solutions, list):
+        broken = "its SolveResult's status is not a Status or its solutions not a list"
+    elif res.count is not None and (isinstance(res.count, bool) or not isinstance(res.count, int) or res.count < 0):
+        broken = f"its count {res.count!r} is not a whole number"
+    elif not isinstance(res.stats, dict):
+        broken = "its stats are not a dict"
+    if broken:
+        return t1, SolveResult(Status.ERROR, [], None, None, {}, f"solver {name} (a plug-in) is broken: {broken}")
+    return t1, res
 
 
 def grace(time_s: float) -> float:

@@ -241,3 +241,90 @@ def test_lying_plugins_never_carry_the_strongest_labels_and_never_make_an_honest
         if not conf.startswith("backtrack"):
             assert status == "wrong" or "claimed by" in evidence or "certificate of encoding" in evidence, conf
     assert got[("boast/count", "count")][0] == "wrong" and got[("boast/first", "first")][0] == "wrong"
+
+
+BROKEN = '''
+from solving import Option, SolverBase
+
+
+class Raises(SolverBase):
+    name = "raises"
+
+    def solve(self, puzzle, *, mode="first", limits=None, progress=None):
+        raise RuntimeError("the plug-in's own bug")
+
+
+class Nothing(SolverBase):
+    name = "nothing"
+
+    def solve(self, puzzle, *, mode="first", limits=None, progress=None):
+        return None
+
+
+class Mistyped(SolverBase):
+    name = "mistyped"
+    OPTIONS = {"depth": Option(int, "deep", "a default that is not an int")}
+
+
+class FloatLits:
+    TAKES = {"exact-cover"}
+
+    def encode(self, puzzle):
+        from encoders.cnf import xcc_cnf
+
+        enc = xcc_cnf(puzzle.to_xcc())
+        enc.clauses[0] = [float(x) for x in enc.clauses[0]]
+        return enc
+
+
+class NoPuzzle:
+    def generate(self, seed, **params):
+        return None
+
+
+class Unsure:
+    def generate(self, seed, **params):
+        from puzzles import catalog
+
+        return catalog.load("queens-5")
+
+    def solvable(self, **params):
+        raise ValueError("cannot say")
+'''
+
+
+@pytest.mark.parametrize(
+    "argv,says",
+    [
+        (["solve", "queens-6", "--solver", "raises"], "solver raises (a plug-in) failed: RuntimeError"),
+        (["solve", "queens-6", "--solver", "nothing"], "solver nothing (a plug-in) is broken: solve() returned NoneType"),
+        (["solve", "queens-6", "--solver", "mistyped"], "option 'depth': its default does not fit"),
+        (["solve", "queens-6", "--solver", "sat", "--opt", "encoding=floats"], "not a nonzero integer literal"),
+    ],
+)
+def test_a_broken_plugin_is_named_as_the_plugins_failure(tmp_path, argv, says):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "broken_plugin.py").write_text(BROKEN)
+    dist_info(site, "broken_solvers", "eternity.solvers",
+              {n: f"broken_plugin:{n.capitalize()}" for n in ("raises", "nothing", "mistyped")})  # fmt: skip
+    dist_info(site, "broken_enc", "eternity.encodings", {"floats": "broken_plugin:FloatLits"})
+    r = eternity(site, *argv)
+    out = r.stdout + r.stderr
+    assert says in out and "internal error" not in out and r.returncode in (1, 2, 3), out
+
+
+@pytest.mark.parametrize("family,says", [("nopuzzle", "returned NoneType"), ("unsure", "solvable() failed")])
+def test_a_failing_family_plugin_stops_the_run_in_one_line_and_leaves_no_database(tmp_path, family, says):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "broken_plugin.py").write_text(BROKEN)
+    dist_info(site, "broken_fam", "eternity.families", {"nopuzzle": "broken_plugin:NoPuzzle", "unsure": "broken_plugin:Unsure"})
+    cfg = tmp_path / "f.toml"
+    cfg.write_text(
+        f'name = "f"\ntime_limit = 10.0\n[[families]]\nkind = "plugin"\nfamily = "{family}"\nname = "x"\n'
+        '[[solvers]]\nname = "backtrack"\nmode = "first"\n'
+    )
+    r = eternity(site, "run", str(cfg), "--db", str(tmp_path / "f.sqlite"), "--quiet", cwd=tmp_path)
+    assert r.returncode == 2 and says in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
+    assert not list(tmp_path.glob("f.sqlite*"))
