@@ -95,8 +95,11 @@ def check_readable(path: str | Path, empty_ok: bool = False) -> None:
     if not p.is_file():
         raise InputError(path, None, "no such results database" if not p.exists() else "not a file")
     tables, cols, n = _inspect(p)
-    if not {"results", "instances"} <= tables:
-        raise InputError(path, None, "an SQLite file, but not an eternity results database (no results table)")
+    missing = sorted({"results", "instances"} - tables)
+    if missing:
+        raise InputError(
+            path, None, f"an SQLite file, but not an eternity results database (no {' and no '.join(missing)} table)"
+        )
     if not {"key", "experiment", "status"} <= cols:
         raise InputError(
             path, None, "an SQLite file with a results table of other columns: not an eternity results database"

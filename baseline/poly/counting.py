@@ -44,14 +44,29 @@ def _first_free(board, scan):
     return p
 
 
-def _probe(search, start: np.ndarray, budget: int, rng: random.Random, cur, viable, levels) -> tuple[float, float, int]:
+def _probe(
+    search, start: np.ndarray, budget: int, rng: random.Random, cur, viable, levels, deadline: float | None = None
+) -> tuple[float, float, int] | None:
     """One probe from ``start``: (its weighted solutions, its weighted nodes, the level its exhaust started at,
-    -1 when it ended without one); adds its weighted nodes per level to ``levels``."""
+    -1 when it ended without one); adds its weighted nodes per level to ``levels``.  None when ``deadline`` (on
+    ``time.perf_counter``) passed on the way: the probe is dropped whole (a probe cut short would bias the
+    mean), and ``levels`` is left as it was."""
     a = search.a
     area = a.area if search.pockets else 0
     board = start.copy()
+    mine = np.zeros_like(levels)
+    out = _walk(search, board, budget, rng, cur, viable, mine, area, a, deadline)
+    if out is not None:
+        levels += mine
+    return out
+
+
+def _walk(search, board, budget, rng, cur, viable, levels, area, a, deadline):
+    """The probe's path, level by level (``_probe``)."""
     w, sols, nodes, lv = 1.0, 0.0, 0.0, 0
     while True:
+        if deadline is not None and time.perf_counter() > deadline:
+            return None
         search.restart(board)
         if search.step(budget, False) == DONE:  # the subtree fits the budget: its exact count
             sols += w * search.count
@@ -76,6 +91,9 @@ def _probe(search, start: np.ndarray, budget: int, rng: random.Random, cur, viab
         poly._place(o, board, a.ow_ptr, a.ow_idx, a.ow_mask, a.tag, True)
         w *= v
         lv += 1
+
+
+EXACT_SLICE = 20_000  # placements between two looks at the clock in the exact attempt
 
 
 def estimate_count(
@@ -120,12 +138,23 @@ def estimate_count(
     exact = False
     if exact_budget > budget:  # the whole tree first, when it is small enough to count
         search.restart(start)
-        if search.step(exact_budget, False) == DONE:
+        code, spent = None, 0
+        while code != DONE and spent < exact_budget:  # in slices: the time limit holds here too
+            step = min(EXACT_SLICE, exact_budget - spent)
+            code = search.step(step, False)
+            spent += step
+            if time_s is not None and time.perf_counter() - t0 >= time_s:
+                break
+        if code == DONE:
             sols, nodes, exact = [float(search.count)], [float(search.nodes)], True
             top = min(len(levels), len(search.prof))
             levels[:top] += search.prof[:top]
+    deadline = None if time_s is None else t0 + time_s
     while len(sols) < probes and not exact:
-        s, n, at = _probe(search, start, budget, rng, cur, viable, levels)
+        got = _probe(search, start, budget, rng, cur, viable, levels, deadline if sols else None)
+        if got is None:  # the time limit, in a probe after the first: dropped whole
+            break
+        s, n, at = got
         sols.append(s)
         nodes.append(n)
         if at == 0:

@@ -203,16 +203,20 @@ def _knuth(a, p) -> int:
     progress, status_ctx = _live_progress(a, f"eternity estimate {a.puzzle}")
     with status_ctx:
         probes = a.probes or (10**12 if a.time_limit else 2000)  # a time limit alone: probe until it
+        # one limit for the command: the tree's probes take half of it, the speed a tenth (at most 3 s, or the
+        # rest with --measure), the solution count what is left
+        t_start = time.perf_counter()
         res = estimate_tree(
             search,
             probes=probes,
             seed=a.seed or 0,
-            time_s=a.time_limit,
+            time_s=None if a.time_limit is None else 0.5 * a.time_limit,
             branches=a.branches or 1,
             progress=(lambda **k: progress(k)) if progress else None,
         )
         t0 = time.perf_counter()  # the engine's speed, from the root: a few seconds, or the measured exhaust
-        cap = (a.time_limit or math.inf) if a.measure else 3.0
+        left = math.inf if a.time_limit is None else max(0.0, a.time_limit - (t0 - t_start))
+        cap = left if a.measure else min(3.0, 0.1 * left if a.time_limit is not None else 3.0)
         code = None
         while code != DONE and time.perf_counter() - t0 < cap:
             code = search.step(20_000, False)
@@ -221,7 +225,8 @@ def _knuth(a, p) -> int:
         el = time.perf_counter() - t0
     rate = search.nodes / el if el > 0 else 0.0
     hours = res["nodes"] / rate / 3600 if rate > 0 else None
-    count = _solutions(a, p, search, code == DONE, progress)
+    spent = time.perf_counter() - t_start
+    count = _solutions(a, p, search, code == DONE, progress, None if a.time_limit is None else a.time_limit - spent)
     count["branching"] = branching(res["log10_nodes_per_level"])
     out = {
         "puzzle": p.name or a.puzzle,
@@ -391,7 +396,7 @@ def _critical_set(a) -> int:
     return 0
 
 
-def _solutions(a, p, search, exhausted: bool, progress) -> dict:
+def _solutions(a, p, search, exhausted: bool, progress, time_s: float | None = None) -> dict:
     """The solution count: exact when the engine's exhaust finished while its speed was measured, else the
     probes that end in exhausts (``baseline.poly.counting``); Selby's t and the branching per level beside."""
     from baseline.poly.counting import DEFAULT_BUDGET, estimate_count, selby_t
@@ -405,7 +410,7 @@ def _solutions(a, p, search, exhausted: bool, progress) -> dict:
             probes=a.probes or COUNT_PROBES,
             seed=a.seed or 0,
             budget=a.budget or DEFAULT_BUDGET,
-            time_s=a.time_limit,
+            time_s=None if time_s is None else max(0.0, time_s),
             progress=(lambda **k: progress({"count": k})) if progress else None,
         )
     return {
