@@ -121,7 +121,9 @@ def _rebuilt(puzzle, cnf_path: str, model_path: str, opts: dict[str, str], true:
     chosen = [v for v in enc.decision if v in true]
     if not chosen:
         raise InputError(
-            model_path, None, f"sets none of the {len(enc.decision):,} placements of {cnf_path} true (a model of another CNF?)"
+            model_path,
+            None,
+            f"sets none of the {len(enc.decision):,} placements of {cnf_path} true (a model of another CNF?)",
         )
     try:
         return decoded(puzzle, enc, chosen)

@@ -135,7 +135,9 @@ def load_level(out: Path, left: int, tb: Tables | None = None) -> dict:
         with np.load(path) as z:
             got = {k: z[k] for k in z.files}
     except (OSError, ValueError, EOFError, zipfile.BadZipFile) as e:  # truncated, not an archive, not numpy's
-        raise InputError(str(path), None, f"not a harvest's frontier (damaged?): {str(e).splitlines()[0][:120]}") from None
+        raise InputError(
+            str(path), None, f"not a harvest's frontier (damaged?): {str(e).splitlines()[0][:120]}"
+        ) from None
     if "board" not in got:
         raise InputError(str(path), "board", "missing: not a harvest's frontier")
     return got if tb is None else check_level(tb, got, str(path))

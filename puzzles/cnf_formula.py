@@ -131,7 +131,7 @@ def _chunks(path: Path, digest):
     opener = OPENERS.get(path.suffix.lower())
     total = 0
     try:
-        with (open(path, "rb") if opener is None else opener(path, "rb")) as f:
+        with open(path, "rb") if opener is None else opener(path, "rb") as f:
             while True:
                 data = f.read(CHUNK)
                 if not data:
@@ -197,7 +197,12 @@ def read_cnf(path: str | os.PathLike, expect_sha256: str | None = None) -> CnfFo
             break
         if s[0] == "p":
             w = s.split()
-            if header is not None or len(w) != 4 or w[1] not in ("cnf", "knf") or not (w[2].isdigit() and w[3].isdigit()):
+            if (
+                header is not None
+                or len(w) != 4
+                or w[1] not in ("cnf", "knf")
+                or not (w[2].isdigit() and w[3].isdigit())
+            ):
                 raise InputError(
                     str(path), f"line {ln}", f"expected one header 'p cnf VARS CLAUSES' (or p knf), got {s[:40]!r}"
                 )

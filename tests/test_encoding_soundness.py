@@ -8,13 +8,13 @@ from __future__ import annotations
 import collections
 
 import pytest
+from helpers.odd_boards import odd_boards, planted
 from hypothesis import HealthCheck, given, settings
 
 import solving
 from encoders import catalogue
 from encoders.amo import ENCODINGS
 from puzzles.errors import UsageError
-from helpers.odd_boards import odd_boards, planted
 
 COUNTED = 120  # a board with more solutions is held to the first answer (an enumeration by blocking clauses)
 

@@ -72,8 +72,7 @@ formulas = st.integers(1, 6).flatmap(
     lambda n: st.tuples(
         st.just(n),
         st.lists(
-            st.lists(st.integers(1, n).flatmap(lambda v: st.sampled_from((v, -v))), min_size=1, max_size=3),
-            max_size=8,
+            st.lists(st.integers(1, n).flatmap(lambda v: st.sampled_from((v, -v))), min_size=1, max_size=3), max_size=8
         ),
         st.one_of(st.none(), st.lists(st.integers(1, n), min_size=1, max_size=n, unique=True)),
     )

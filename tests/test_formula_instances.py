@@ -5,6 +5,7 @@ jobs leaves no database."""
 from __future__ import annotations
 
 import bz2
+
 import pytest
 
 from eternity.cli import main

@@ -243,7 +243,7 @@ def test_lying_plugins_never_carry_the_strongest_labels_and_never_make_an_honest
     assert got[("boast/count", "count")][0] == "wrong" and got[("boast/first", "first")][0] == "wrong"
 
 
-BROKEN = '''
+BROKEN = """
 from solving import Option, SolverBase
 
 
@@ -290,14 +290,17 @@ class Unsure:
 
     def solvable(self, **params):
         raise ValueError("cannot say")
-'''
+"""
 
 
 @pytest.mark.parametrize(
     "argv,says",
     [
         (["solve", "queens-6", "--solver", "raises"], "solver raises (a plug-in) failed: RuntimeError"),
-        (["solve", "queens-6", "--solver", "nothing"], "solver nothing (a plug-in) is broken: solve() returned NoneType"),
+        (
+            ["solve", "queens-6", "--solver", "nothing"],
+            "solver nothing (a plug-in) is broken: solve() returned NoneType",
+        ),
         (["solve", "queens-6", "--solver", "mistyped"], "option 'depth': its default does not fit"),
         (["solve", "queens-6", "--solver", "sat", "--opt", "encoding=floats"], "not a nonzero integer literal"),
     ],
@@ -319,7 +322,12 @@ def test_a_failing_family_plugin_stops_the_run_in_one_line_and_leaves_no_databas
     site = tmp_path / "site"
     site.mkdir()
     (site / "broken_plugin.py").write_text(BROKEN)
-    dist_info(site, "broken_fam", "eternity.families", {"nopuzzle": "broken_plugin:NoPuzzle", "unsure": "broken_plugin:Unsure"})
+    dist_info(
+        site,
+        "broken_fam",
+        "eternity.families",
+        {"nopuzzle": "broken_plugin:NoPuzzle", "unsure": "broken_plugin:Unsure"},
+    )
     cfg = tmp_path / "f.toml"
     cfg.write_text(
         f'name = "f"\ntime_limit = 10.0\n[[families]]\nkind = "plugin"\nfamily = "{family}"\nname = "x"\n'

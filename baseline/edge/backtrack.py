@@ -22,6 +22,7 @@ labelling, so it keeps the pieces apart.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 from typing_extensions import override
@@ -272,8 +273,8 @@ class EdgeBacktrack(SolverBase):
             # the kernels check a fixed piece against its neighbours only: one that breaks the border rule
             # (a grey side inside, a colour on the rim) leaves no solution, said before any search
             why = "a fixed piece breaks the border rule"
-            stats = {"time_s": 0.0, "build_s": 0.0, "nodes": 0}
-            return SolveResult(Status.UNSAT, [], 0 if mode == "count" else None, None, stats, why)
+            nothing: dict[str, Any] = {"time_s": 0.0, "build_s": 0.0, "nodes": 0}
+            return SolveResult(Status.UNSAT, [], 0 if mode == "count" else None, None, nothing, why)
         puzzle = puzzle.dense_colours()  # tables sized by the colours there are, not by the largest label
         if o.split_depth:  # one part of a cut: the puzzle with its prefix fixed
             puzzle = part_puzzle(puzzle, o.split_depth, o.part)
