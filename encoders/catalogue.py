@@ -159,7 +159,7 @@ def build(name: str, puzzle, deadline: float | None = None) -> Encoding:
         return enc
     from . import plugins
 
-    return plugins.encode(name, puzzle)
+    return plugins.encode(name, puzzle, deadline)
 
 
 def known(name: str) -> bool:

@@ -61,15 +61,20 @@ def takes(name: str, puzzle) -> None:
         )
 
 
-def encode(name: str, puzzle) -> Encoding:
+def encode(name: str, puzzle, deadline: float | None = None) -> Encoding:
     """The plug-in's CNF of ``puzzle``, checked for what the solvers rely on: its literals within its variables,
-    and its decision variables among them."""
+    and its decision variables among them.  With ``deadline`` (on ``time.perf_counter``) the plug-in's
+    ``encode`` runs in a forked child ended at the deadline (``BuildLate``): its code cannot hang a solve."""
     takes(name, puzzle)
-    try:
-        enc = load(name).encode(puzzle)
-    except Exception as e:  # noqa: BLE001 - the plug-in's failure, named in one line
-        why = f"{type(e).__name__}: {e}".splitlines()[0]
-        raise BrokenEncoding(f"encoding {name} failed on {puzzle.name or puzzle.kind}: {why}") from None
+    made = load(name)
+    if deadline is not None:
+        enc = _in_child(name, made, puzzle, deadline)
+    else:
+        try:
+            enc = made.encode(puzzle)
+        except Exception as e:  # noqa: BLE001 - the plug-in's failure, named in one line
+            why = f"{type(e).__name__}: {e}".splitlines()[0]
+            raise BrokenEncoding(f"encoding {name} failed on {puzzle.name or puzzle.kind}: {why}") from None
     if not isinstance(enc, Encoding):
         raise BrokenEncoding(f"encoding {name} is broken: encode() returned {type(enc).__name__}, not an Encoding")
     if not (_whole(enc.n_vars) and isinstance(enc.clauses, list) and isinstance(enc.decision, dict)):
@@ -85,6 +90,27 @@ def encode(name: str, puzzle) -> Encoding:
     enc.model = name
     enc.foreign = name
     return enc
+
+
+def _in_child(name: str, made: Any, puzzle, deadline: float) -> Any:
+    """``made.encode(puzzle)`` in a forked child, ended at ``deadline`` (``BuildLate``); its failure is a
+    ``BrokenEncoding`` naming the plug-in.  The encoding comes back pickled (a decoder it sets must pickle)."""
+    import time
+
+    from solving import BuildLate
+    from solving.race import GRACE_S, race
+
+    left = deadline - time.perf_counter()
+    if left <= 0:
+        raise BuildLate
+    (out,) = race(
+        [lambda stop: made.encode(puzzle)], settles=lambda r: True, deadline=time.monotonic() + left - GRACE_S
+    )
+    if out.killed:
+        raise BuildLate
+    if out.error:
+        raise BrokenEncoding(f"encoding {name} failed on {puzzle.name or puzzle.kind}: {out.error.splitlines()[0]}")
+    return out.result
 
 
 def _whole(x: object) -> bool:

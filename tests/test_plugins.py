@@ -336,3 +336,27 @@ def test_a_failing_family_plugin_stops_the_run_in_one_line_and_leaves_no_databas
     r = eternity(site, "run", str(cfg), "--db", str(tmp_path / "f.sqlite"), "--quiet", cwd=tmp_path)
     assert r.returncode == 2 and says in r.stderr and len(r.stderr.strip().splitlines()) == 1, r.stderr
     assert not list(tmp_path.glob("f.sqlite*"))
+
+
+HANG = """
+import time
+
+
+class Forever:
+    TAKES = {"exact-cover"}
+
+    def encode(self, puzzle):
+        while True:
+            time.sleep(0.1)
+"""
+
+
+def test_an_encoding_that_never_returns_is_ended_by_the_time_limit(tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "hang_plugin.py").write_text(HANG)
+    dist_info(site, "hang_enc", "eternity.encodings", {"forever": "hang_plugin:Forever"})
+    r = eternity(site, "solve", "queens-6", "--solver", "sat", "--opt", "encoding=forever", "--time-limit", "3")
+    assert r.stdout.startswith("limit") and "the time limit passed while the CNF was being built" in r.stderr, r
+    r = eternity(site, "encodings", "queens-6", "--limit", "3")
+    assert r.returncode == 0 and "not built within 3 s" in r.stdout, r
