@@ -135,6 +135,8 @@ def test_heule_board_files_round_trip_and_are_recognised(tmp_path):
         ("1\n9 9 1 0\n0 1 1 0\n0 0 1 1\n1 1 0 0\n1 0 0 1\n", "hint 1"),
         ("0\n0 1 1 0\n0 0 1 1\n1 1 0 0\n", "pieces"),
         ("0\n0 1 1\n", "line 2"),
+        ("2\n1 1 1 0\n1 1 2 0\n0 1 1 0\n0 0 1 1\n1 1 0 0\n1 0 0 1\n", "hint 2"),  # one cell hinted twice
+        ("2\n1 1 1 0\n2 2 1 0\n0 1 1 0\n0 0 1 1\n1 1 0 0\n1 0 0 1\n", "hint 2"),  # one piece hinted twice
     ],
 )
 def test_a_bad_heule_board_is_refused_naming_the_place(tmp_path, text, where):
