@@ -33,7 +33,7 @@ def _cadical(cnf, model) -> None:
     assert r.returncode == 10, "cadical did not find the planted board satisfiable"
 
 
-@pytest.mark.parametrize("name", sorted(n for n in catalogue.NAMED if n != "direct-symmetry"))
+@pytest.mark.parametrize("name", sorted(catalogue.NAMED))
 @pytest.mark.parametrize("how", ["export", "encode"])
 def test_every_encoding_goes_out_to_a_binary_and_comes_back_a_verified_board(board, tmp_path, name, how, capsys):
     p, f = board
