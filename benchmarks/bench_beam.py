@@ -13,7 +13,8 @@ import statistics
 import time
 
 import solving
-from puzzles import estimate, generate
+from puzzles.estimates import estimate
+from puzzles.make import generate
 from puzzles.verify import verify
 
 

@@ -38,7 +38,7 @@ def main() -> None:
 
     from experiments.worker import WarmWorker
     from puzzles import catalog
-    from puzzles.formats import puzzle_to_dict
+    from puzzles.files.formats import puzzle_to_dict
 
     spec = {
         "puzzle": puzzle_to_dict(catalog.load("queens-4")),

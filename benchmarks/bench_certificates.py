@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import solving
-from puzzles.formats import puzzle_from_dict
+from puzzles.files.formats import puzzle_from_dict
 
 ENGINES = {"cadical": ("external", {"cmd": "cadical"}), "kissat": ("external", {"cmd": "kissat"}), "sat": ("sat", {})}
 

@@ -23,7 +23,7 @@ import time
 import solving
 from experiments.dask_cluster import local_cluster
 from experiments.search import distributed_solve
-from puzzles import generate
+from puzzles.make import generate
 
 
 def warm(board: tuple) -> int:

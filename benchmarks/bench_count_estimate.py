@@ -20,7 +20,8 @@ from baseline.poly.counting import estimate_count
 from baseline.poly.estimate import estimate_tree
 from baseline.runtime.kernel import DONE
 from baseline.xcc.searches import make_search
-from puzzles import catalog, generate
+from puzzles import catalog
+from puzzles.make import generate
 
 
 def exact_count(p, cap_s: float = 20.0) -> tuple[int, int, float] | None:

@@ -18,7 +18,8 @@ import math
 import time
 
 from experiments.cut import simulate
-from puzzles import catalog, generate
+from puzzles import catalog
+from puzzles.make import generate
 
 
 def load(name: str):

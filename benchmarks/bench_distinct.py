@@ -5,7 +5,7 @@ canonical key a solution.
 
 ``eternity solve queens-N --mode count --distinct`` lists every solution, then counts the distinct ones.
 Measured here in one process: the listing (the exact-cover search, every solution verified), then
-``puzzles.symmetry.queens_orbits`` (Burnside's lemma, all solutions at once) and the canonical keys it
+``puzzles.estimates.symmetry.queens_orbits`` (Burnside's lemma, all solutions at once) and the canonical keys it
 replaced (``queens_key``: the least of each solution's eight images), on the same solutions.
 """
 
@@ -16,7 +16,7 @@ import time
 
 import solving
 from puzzles import catalog
-from puzzles.symmetry import queens_key, queens_orbits
+from puzzles.estimates.symmetry import queens_key, queens_orbits
 
 
 def main() -> None:

@@ -31,7 +31,8 @@ import time
 from pathlib import Path
 
 from encoders.heule import HIS_NAMES, heule_cnf
-from puzzles import catalog, formats
+from puzzles import catalog
+from puzzles.files import formats
 
 
 def his_counts(binary: Path, board: Path) -> tuple[int, int]:

@@ -5,7 +5,7 @@
 
 Puzzles cut at random from a drafter hexagon (``generate polyform --grid drafter --region hexagon:SIDE
 --size SIZE --seed S``, S = 1..PUZZLES), each with K pieces of its planted solution given as hints
-(``puzzles.hints.hinted``, DRAWS random choices of the K pieces); ``backtrack`` (the poly engine) counts
+(``puzzles.make.hints.hinted``, DRAWS random choices of the K pieces); ``backtrack`` (the poly engine) counts
 the solutions and finds a first one.  Printed per K: the solutions (median), the nodes to the first
 solution (median and mean over all puzzles and draws) and the geometric mean of the first-solution
 nodes against the same puzzle without hints.  One core, one process; node counts do not depend on the
@@ -24,8 +24,8 @@ import math
 import statistics
 
 import solving
-from puzzles.hints import hinted
-from puzzles.partition import hexagon_region, region_puzzle
+from puzzles.kinds.partition import hexagon_region, region_puzzle
+from puzzles.make.hints import hinted
 
 
 def estimate(name: str, k: int, log10_solutions: float) -> None:

@@ -32,7 +32,8 @@ import numpy as np
 import solving
 from baseline.beam.repair import Repair, _mismatched
 from baseline.beam.repair_block import FORMULATIONS, SHAPES, ExactBlock
-from puzzles import catalog, generate
+from puzzles import catalog
+from puzzles.make import generate
 from puzzles.verify import verify
 
 MODELS = FORMULATIONS
@@ -73,7 +74,7 @@ def whole(seconds: float) -> None:
 
 def shapes(board: str | None, blocks: int, seconds: float, beam_seconds: float, ks=(4, 5)) -> None:
     """Each shape of freed cells in RC2 on one board's mismatches (module docstring)."""
-    from puzzles import formats
+    from puzzles.files import formats
 
     if board:
         p = catalog.load("eternity2")

@@ -26,7 +26,8 @@ import statistics
 import time
 
 import solving
-from puzzles import catalog, generate
+from puzzles import catalog
+from puzzles.make import generate
 from puzzles.verify import verify
 
 CLUES = [f"eternity2-clue{i}" for i in range(1, 5)]

@@ -37,8 +37,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import solving
-from puzzles import formats, generate
-from puzzles.edge import EdgePuzzle
+from puzzles.files import formats
+from puzzles.kinds.edge import EdgePuzzle
+from puzzles.make import generate
 
 INNER = {5: 5, 6: 6, 7: 7, 8: 9}  # about the critical number of inner colours with 3 frame colours
 

@@ -68,8 +68,8 @@ def swapped(seed: int):
     swapped: the colour counts stay, so counting alone cannot refute it (seeds 1-5: no solution)."""
     import numpy as np
 
-    from puzzles import generate
-    from puzzles.edge import EdgePuzzle
+    from puzzles.kinds.edge import EdgePuzzle
+    from puzzles.make import generate
 
     p, _ = generate.edge_puzzle(7, 7, 3, 8, seed)
     rng = np.random.default_rng(seed)

@@ -38,8 +38,8 @@ from baseline.runtime.kernel import DONE, SOLUTION  # noqa: E402
 from baseline.xcc.backtrack import random_prefix  # noqa: E402
 from baseline.xcc.searches import make_search  # noqa: E402
 from puzzles import catalog  # noqa: E402
-from puzzles.polyform import PolyformPuzzle, PolyPiece  # noqa: E402
-from puzzles.tilability import sample_region_first  # noqa: E402
+from puzzles.estimates.tilability import sample_region_first  # noqa: E402
+from puzzles.kinds.polyform import PolyformPuzzle, PolyPiece  # noqa: E402
 
 DEPTHS = (0, 1, 2)
 

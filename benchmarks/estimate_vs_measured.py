@@ -13,7 +13,7 @@ import json
 import statistics
 
 from eternity.measure import measure, plot
-from puzzles import generate
+from puzzles.make import generate
 
 # (rows, cols, frame colours, inner colours): 4 seeds each, 20 puzzles.
 FAMILIES = [(5, 5, 2, 3), (5, 5, 2, 5), (6, 6, 3, 5), (6, 6, 3, 7), (7, 7, 3, 9)]

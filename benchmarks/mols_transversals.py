@@ -21,8 +21,8 @@ import solving
 from baseline.runtime.kernel import DONE, SOLUTION
 from baseline.xcc.backtrack import solve_xcc
 from baseline.xcc.searches import make_search
-from puzzles.formats import solution_to_dict
-from puzzles.latin import LatinPlacement, LatinPuzzle
+from puzzles.files.formats import solution_to_dict
+from puzzles.kinds.latin import LatinPlacement, LatinPuzzle
 from puzzles.verify import verify
 from puzzles.xcc import XCCBuilder
 

@@ -20,8 +20,8 @@ from pathlib import Path
 import numpy as np
 
 from puzzles import catalog
-from puzzles.tilability import rank_correlation
-from puzzles.weights_file import read_weights
+from puzzles.estimates.tilability import rank_correlation
+from puzzles.files.weights_file import read_weights
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "eternity1"
 SHIPPED = (DATA / "tilability_weights_k8_first_1280.json", DATA / "tilability_weights_k12_first_1280.json")
@@ -51,7 +51,7 @@ def agree(puzzle_name: str, a: Path, b: Path) -> float:
 
 def outline(puzzle_name: str, weights: Path) -> float:
     """The rank correlation of the weights with minus the pieces' outline lengths."""
-    from puzzles.grids import get_grid
+    from puzzles.kinds.grids import get_grid
 
     p = catalog.load(puzzle_name)
     grid = get_grid(p.grid_name)

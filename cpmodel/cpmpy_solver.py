@@ -23,8 +23,8 @@ from functools import cache
 
 from typing_extensions import override
 
-from puzzles.edge import EdgePuzzle
 from puzzles.errors import Unavailable, UsageError
+from puzzles.kinds.edge import EdgePuzzle
 from puzzles.puzzle import EDGES, SCORED
 from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated, extras
 from solving.tally import BogusModel, Tally
@@ -343,7 +343,7 @@ def export_model(puzzle, fmt: str, path: str, options: dict | None = None) -> No
     extras.require("engines", f"export --to {fmt}", "cpmpy")
     from cpmpy.tools.io import write
 
-    from puzzles import formats
+    from puzzles.files import formats
 
     opts = dict(options or {})
     scored = SCORED in puzzle.features

@@ -15,7 +15,7 @@ import time
 
 from ortools.sat.python import cp_model
 
-from puzzles.magic import hexagon_cells
+from puzzles.kinds.magic import hexagon_cells
 
 
 def hexagon_lines(n: int) -> tuple[list[tuple[int, int]], list[list[int]]]:

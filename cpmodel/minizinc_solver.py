@@ -22,8 +22,8 @@ from functools import cache
 
 from typing_extensions import override
 
-from puzzles.edge import EdgePuzzle
 from puzzles.errors import Unavailable, UsageError
+from puzzles.kinds.edge import EdgePuzzle
 from puzzles.puzzle import EDGES
 from solving import Limits, Option, SolverBase, SolveResult, Status, enumerated, extras
 
@@ -228,7 +228,7 @@ class MiniZinc(SolverBase):
 
 def export_mzn(puzzle, path: str, options: dict | None = None) -> None:
     """The MiniZinc model (identical pieces kept apart, so an outside count means what it says)."""
-    from puzzles import formats
+    from puzzles.files import formats
 
     opts = options or {}
     text, _, _ = model_text(

@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 from ortools.sat.python import cp_model
 
-from puzzles.edge import E, EdgePlacement, EdgePuzzle, S
+from puzzles.kinds.edge import E, EdgePlacement, EdgePuzzle, S
 from solving import past
 
 
@@ -69,7 +69,7 @@ def xcc_model(xcc):
 
 
 def magic_model(p):
-    """A magic figure (``puzzles.magic``): one integer a cell, all different when the figure says so, every
+    """A magic figure (``puzzles.kinds.magic``): one integer a cell, all different when the figure says so, every
     line a linear sum.  (The one-hot form over the exact cover enumerated the hexagon's 12 solutions far
     slower.)"""
     m = cp_model.CpModel()
@@ -79,7 +79,7 @@ def magic_model(p):
         m.add_all_different(cells)
     for line in p.lines:
         m.add(sum(cells[c] for c in line) == p.target)
-    from puzzles.magic import MagicPlacement
+    from puzzles.kinds.magic import MagicPlacement
 
     def decode(v):
         return [MagicPlacement(i, int(v.value(x))) for i, x in enumerate(cells)]

@@ -19,7 +19,7 @@ from typing import Any
 from ortools.sat.python import cp_model
 
 from puzzles.errors import UsageError
-from puzzles.latin import symmetric_transversals
+from puzzles.kinds.latin import symmetric_transversals
 
 
 def automorphism(n: int, cycles: str) -> list[int]:

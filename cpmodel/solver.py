@@ -15,11 +15,11 @@ import time
 from ortools.sat.python import cp_model
 from typing_extensions import override
 
-from puzzles import formats
-from puzzles.edge import EdgePlacement, EdgePuzzle
 from puzzles.errors import UsageError
-from puzzles.latin import pair_from_self_orthogonal
-from puzzles.orders import search_order
+from puzzles.files import formats
+from puzzles.kinds.edge import EdgePlacement, EdgePuzzle
+from puzzles.kinds.latin import pair_from_self_orthogonal
+from puzzles.kinds.orders import search_order
 from puzzles.puzzle import EDGES, EXACT_COVER, SCORED, SUMS
 from solving import BuildLate, Limits, Option, Opts, SolverBase, SolveResult, Status, enumerated
 from solving.tally import BogusModel, Tally

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from puzzles.edge import EdgePlacement, EdgePuzzle
+from puzzles.kinds.edge import EdgePlacement, EdgePuzzle
 from solving import Option, Opts
 
 

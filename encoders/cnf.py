@@ -32,8 +32,8 @@ from typing import Any
 from pysat.card import CardEnc
 from pysat.formula import IDPool
 
-from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
+from puzzles.kinds.edge import EdgePuzzle
 from solving import past
 
 from .amo import PYSAT, at_most_one, exactly_one
@@ -301,7 +301,7 @@ def direct_cnf(
 
 
 def magic_cnf(p, amo: str = "seqcounter", colors: str = "pairs") -> Encoding:
-    """A magic figure (``puzzles.magic``): the assignment's exact cover, every line a pseudo-Boolean sum
+    """A magic figure (``puzzles.kinds.magic``): the assignment's exact cover, every line a pseudo-Boolean sum
     (python-sat's ``pb`` module, encoded by pindakaas)."""
     from pysat.pb import PBEnc
 

@@ -21,9 +21,9 @@ from collections import defaultdict
 from pysat.solvers import Solver as PySatSolver
 from typing_extensions import override
 
-from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
-from puzzles.orders import ORDERS, search_order
+from puzzles.kinds.edge import EdgePuzzle
+from puzzles.kinds.orders import ORDERS, search_order
 from puzzles.puzzle import EDGES
 from solving import BuildLate, Limits, Option, Opts, SolverBase, SolveResult, Status, enumerated
 from solving.race import race

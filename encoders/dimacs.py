@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import io
 
-from puzzles.edge import EdgePlacement
-from puzzles.formats import InputError, puzzle_hash, read_text
+from puzzles.files.formats import InputError, puzzle_hash, read_text
+from puzzles.kinds.edge import EdgePlacement
 from puzzles.puzzle import EDGES
 
 from .cnf import Encoding

@@ -39,8 +39,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from puzzles.edge import EdgePlacement, EdgePuzzle
 from puzzles.errors import UsageError
+from puzzles.kinds.edge import EdgePlacement, EdgePuzzle
 from puzzles.puzzle import EDGES
 from solving import past
 

@@ -20,8 +20,8 @@ from collections import defaultdict
 
 from typing_extensions import override
 
-from puzzles.edge import EdgePlacement, EdgePuzzle
 from puzzles.errors import UsageError
+from puzzles.kinds.edge import EdgePlacement, EdgePuzzle
 from puzzles.puzzle import SCORED
 from solving import Limits, Option, Opts, SolverBase, SolveResult, Status
 
@@ -141,8 +141,8 @@ def export_wcnf(puzzle, path: str, options: dict | None = None) -> None:
     import os
     import tempfile
 
-    from puzzles import formats
     from puzzles.errors import UsageError
+    from puzzles.files import formats
 
     if SCORED not in puzzle.features:
         raise UsageError("export --to wcnf: the weighted CNF is the max-score problem of an edge-matching puzzle")

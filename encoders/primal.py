@@ -17,8 +17,8 @@ from collections import defaultdict
 
 from pysat.formula import IDPool
 
-from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
+from puzzles.kinds.edge import EdgePuzzle
 from solving import past
 
 from .cnf import Encoding, fixed_assumptions, placement_rules, too_large

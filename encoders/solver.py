@@ -171,7 +171,7 @@ def encode(puzzle, options: dict, deadline: float | None = None) -> Encoding:
 
 
 def cnf_as_given(f) -> Encoding:
-    """A CNF formula (``puzzles.cnf_formula``) as an encoding: a solution is the model's true variables, and a
+    """A CNF formula (``puzzles.kinds.cnf_formula``) as an encoding: a solution is the model's true variables, and a
     count is of its models over the formula's projection (every declared variable when it names none).  A
     counted variable no clause mentions is free: it doubles the count (``multiplier``) and is not searched."""
     used = f.used

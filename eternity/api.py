@@ -136,7 +136,7 @@ def verify(puzzle: Any, solution: Any, *, score: bool = False) -> Report:
     Returns:
         The report: ``valid``, ``legal``, ``complete``, ``problems``, and ``score`` for edge matching.
     """
-    from puzzles import formats
+    from puzzles.files import formats
     from puzzles.verify import verify as check
 
     p = _puzzle(puzzle)

@@ -77,9 +77,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def check_outputs(a) -> None:
-    """Every file or directory the command will write, checked before any work (``puzzles.outputs``):
+    """Every file or directory the command will write, checked before any work (``puzzles.files.outputs``):
     writable, of the right kind, and none of them one of the command's inputs or another output."""
-    from puzzles import catalog, outputs
+    from puzzles import catalog
+    from puzzles.files import outputs
 
     files = {}
     for name, kind in getattr(a, "outputs", {}).items():
@@ -111,7 +112,7 @@ def _version() -> str:
 def main(argv: list[str] | None = None) -> int:
     """The `eternity` command: parse ``argv``, run the subcommand, and map errors to exit statuses (module docstring)."""
     argv = sys.argv[1:] if argv is None else argv
-    from puzzles.formats import whole_numbers
+    from puzzles.files.formats import whole_numbers
 
     whole_numbers()
     if not argv:  # the command list, not "required: command"

@@ -10,9 +10,9 @@ from __future__ import annotations
 import math
 
 import solving
-from puzzles import estimate
 from puzzles.errors import UsageError
-from puzzles.orders import ORDERS, search_order
+from puzzles.estimates import estimate
+from puzzles.kinds.orders import ORDERS, search_order
 
 
 def measure(p, order: str = "rowscan", time_s: float | None = None) -> dict:
@@ -103,7 +103,7 @@ def plot(results: list[dict], path, title: str | None = None, model: str = "Owen
     if len(results) <= 6:
         ax.legend(fontsize=8)
     fig.tight_layout()
-    from puzzles.outputs import atomic_save
+    from puzzles.files.outputs import atomic_save
 
     atomic_save(path, lambda tmp: fig.savefig(tmp, dpi=110))
     plt.close(fig)

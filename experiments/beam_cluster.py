@@ -154,7 +154,7 @@ class ClusterLevels:
     """A level expander for ``XCCBeamRun``: the frontier cut into pieces, one Dask task each."""
 
     def __init__(self, client, puzzle, options: dict, local):
-        from puzzles.formats import puzzle_hash
+        from puzzles.files.formats import puzzle_hash
 
         self.client = client
         self.local = local  # the driver's own expansion, for small frontiers

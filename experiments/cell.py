@@ -28,7 +28,7 @@ def solve_cell(spec: dict) -> dict:
     import importlib
 
     import solving
-    from puzzles.formats import puzzle_from_dict
+    from puzzles.files.formats import puzzle_from_dict
 
     row: dict = {}
     try:

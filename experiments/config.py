@@ -16,7 +16,7 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 import solving
-from puzzles.formats import InputError, _loc, problem_words, read_text
+from puzzles.files.formats import InputError, _loc, problem_words, read_text
 from solving import Mode
 
 from .families import BuiltinFamily, CnfFamily, EdgeFamily, ExcessFamily, FilesFamily, PiecesFamily, PolyformFamily

@@ -40,8 +40,8 @@ from baseline.poly.counting import DEFAULT_BUDGET, estimate_count
 from baseline.xcc.backtrack import random_prefix
 from baseline.xcc.searches import make_search
 from puzzles.errors import UsageError
-from puzzles.polyform import PolyformPuzzle, PolyPiece
-from puzzles.tilability import sample_region_first
+from puzzles.estimates.tilability import sample_region_first
+from puzzles.kinds.polyform import PolyformPuzzle, PolyPiece
 
 LN10 = math.log(10)
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 
 from baseline.edge.probe import Prober
 from baseline.edge.split import prefix_cells, prefixes
-from puzzles.edge import EdgePlacement, EdgePuzzle, Fixed
+from puzzles.kinds.edge import EdgePlacement, EdgePuzzle, Fixed
 
 RECUT_SHARE = 0.25  # a part above this share of a worker's mean load is cut again
 

@@ -10,7 +10,7 @@ makes those data from the polyform beam (``baseline.beam.xcc``):
   tiled, dead, or undecided, and how deep the search got;
 - ``excess``: the region a state leaves, offered its own pieces and ``excess`` more drawn from those
   placed, exhausted in count mode: how many tilings, and how many use each piece (the observation of
-  ``puzzles.tilability``'s model).
+  ``puzzles.estimates.tilability``'s model).
 
 Every state's numbers are rows of a JSON-lines file, written as each is done, so a killed
 collection resumes where it stopped and nothing stored is lost.
@@ -116,7 +116,7 @@ def harvest(
     stats = {k: v for k, v in r.stats.items() if k != "levels"}
     stats["status"] = r.status.value
     stats["message"] = r.message
-    from puzzles.formats import atomic_write
+    from puzzles.files.formats import atomic_write
 
     atomic_write(
         str(out / "harvest.json"), json.dumps({"puzzle": puzzle, "options": options, "stats": stats}, default=str)
@@ -341,7 +341,7 @@ def excess_summary(rows: list[dict]) -> dict:
 
 
 def _weights(tb: Tables, path: str) -> np.ndarray:
-    from puzzles.formats import read_weights_and_sizes
+    from puzzles.files.formats import read_weights_and_sizes
 
     table, _ = read_weights_and_sizes(tb.run.p, path)
     return np.array([table[pc.name] for pc in tb.run.p.pieces])
@@ -350,7 +350,7 @@ def _weights(tb: Tables, path: str) -> np.ndarray:
 def excess_states(tb: Tables, out: Path, lefts: list[int], extra: int):
     """The finished excess-piece exhausts of ``lefts`` as the model's states, with their regions' features."""
     from baseline.poly.features import state_features
-    from puzzles.tilability import State
+    from puzzles.estimates.tilability import State
 
     rows = [r for r in _rows(out / "excess.jsonl").values() if r["left"] in lefts and r["extra"] == extra]
     rows = [r for r in rows if r["outcome"] != "undecided"]
@@ -371,7 +371,7 @@ def fit_score(tb: Tables, out: Path, lefts: list[int], extra: int, old_weights: 
     """Selby's score on the excess-piece exhausts: the weights alone, and with the region terms; each
     fitted on one half of the states and judged on the other (both ways), and fitted on all for the file."""
     from baseline.poly.features import FEATURES
-    from puzzles.tilability import fit, fit_shaped, log_likelihood, rank_correlation, shaped_log_likelihood
+    from puzzles.estimates.tilability import fit, fit_shaped, log_likelihood, rank_correlation, shaped_log_likelihood
 
     if len(lefts) != 1:
         raise UsageError("endgame fit: one size (--left N): the model's constant depends on the size")

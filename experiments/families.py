@@ -23,12 +23,13 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from typing_extensions import override
 
-from puzzles import catalog, generate
+from puzzles import catalog
 from puzzles.errors import InputError
-from puzzles.formats import puzzle_hash, read_puzzle
+from puzzles.estimates.tilability_design import REGIONS
+from puzzles.files.formats import puzzle_hash, read_puzzle
+from puzzles.make import generate
 from puzzles.puzzle import EDGES
 from puzzles.ranges import MAX_SIDE
-from puzzles.tilability_design import REGIONS
 
 OnSample = Any  # callable (family, done, total) -> None, or None
 Pairs = list[tuple[Any, dict]]
@@ -227,7 +228,7 @@ class EdgeFamily(_Family):
         """The inner colour counts of one size: as given, or around Owen's critical point."""
         if not isinstance(self.inner_colors, Around):
             return _ints(self.inner_colors)
-        from puzzles.estimate import critical_size
+        from puzzles.estimates.estimate import critical_size
 
         point = critical_size(r, c, f)["critical_inner_colors"]
         if point is None:
@@ -419,8 +420,8 @@ class PiecesFamily(_Family):
     @override
     def puzzles(self, seed: int, on_sample: OnSample = None, known: dict | None = None) -> Pairs:
         from baseline.xcc.backtrack import random_prefix
-        from puzzles.polyform import PolyformPuzzle, PolyPiece
-        from puzzles.tilability import sample_region_first
+        from puzzles.estimates.tilability import sample_region_first
+        from puzzles.kinds.polyform import PolyformPuzzle, PolyPiece
 
         base = catalog.load(self.set)
         crit = self.critical(seed, on_sample)
@@ -491,7 +492,7 @@ class FilesFamily(_Family):
         for f in sorted(glob.glob(self.glob)):
             p = read_puzzle(f)
             if self.scramble is not None and EDGES in p.features:
-                from puzzles.scramble import scramble
+                from puzzles.make.scramble import scramble
 
                 out.append((scramble(p, self.scramble), {"file": f, "scramble": self.scramble}))
             else:
@@ -509,7 +510,7 @@ class CnfFamily(_Family):
 
     @override
     def puzzles(self, seed: int, on_sample: OnSample = None, known: dict | None = None) -> Pairs:
-        from puzzles.cnf_formula import read_cnf
+        from puzzles.kinds.cnf_formula import read_cnf
 
         files = sorted(glob.glob(self.glob))
         out = [(read_cnf(f), {"file": f}) for f in files]
@@ -537,7 +538,7 @@ class ExcessFamily(_Family):
     )
     sample_jobs: int = Field(0, ge=0, description="processes drawing the samples (0: one per core)")
 
-    detail: ClassVar[str | None] = "puzzles.tilability:piece_uses"
+    detail: ClassVar[str | None] = "puzzles.estimates.tilability:piece_uses"
 
     @field_validator("puzzle")
     @classmethod
@@ -623,7 +624,7 @@ def _sample(args) -> tuple[Any, Any]:
     """One excess-piece state from its seed: (state, chosen piece indices), or (None, {}) when no
     partial tiling of that size was found."""
     from baseline.xcc.backtrack import random_prefix
-    from puzzles.tilability import sample_state
+    from puzzles.estimates.tilability import sample_state
 
     puzzle, k, excess, regions, s = args
     if _SAMPLER.get("name") != puzzle:

@@ -41,7 +41,7 @@ def plot(db: str, kind: str, output: str, clock: str = "solve") -> None:
     markers = "osD^v<>pXh*"
     if kind in SWEEPS or kind == "map":
         fig = _sweep_plot(rows, kind, clock, what, colour) if kind in SWEEPS else _map_plot(rows, clock, what)
-        from puzzles.outputs import atomic_save
+        from puzzles.files.outputs import atomic_save
 
         atomic_save(output, lambda tmp: fig.savefig(tmp, dpi=120, bbox_inches="tight"))
         plt.close(fig)
@@ -113,7 +113,7 @@ def plot(db: str, kind: str, output: str, clock: str = "solve") -> None:
     if ax.get_legend_handles_labels()[0]:
         ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0.0)
     fig.tight_layout()
-    from puzzles.outputs import atomic_save
+    from puzzles.files.outputs import atomic_save
 
     atomic_save(output, lambda tmp: fig.savefig(tmp, dpi=120, bbox_inches="tight"))
     plt.close(fig)

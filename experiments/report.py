@@ -566,8 +566,8 @@ def _swept(rows: list[dict], param: str):
 
 def critical_points(rows: list[dict]) -> dict[str, float]:
     """Owen's critical inner-colour count of each board size and frame-colour count of the stored edge
-    boards (``puzzles.estimate.critical_size``, as ``eternity estimate --critical``)."""
-    from puzzles.estimate import critical_size
+    boards (``puzzles.estimates.estimate.critical_size``, as ``eternity estimate --critical``)."""
+    from puzzles.estimates.estimate import critical_size
 
     sizes = {
         (p["rows"], p["cols"], p["frame_colors"])

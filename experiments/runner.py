@@ -29,7 +29,7 @@ from typing import Any
 
 import solving
 from puzzles.errors import InputError, Unavailable, UsageError
-from puzzles.formats import puzzle_to_dict
+from puzzles.files.formats import puzzle_to_dict
 from solving.extras import require
 
 from .config import Config, config_from_dict, config_label, load_config
@@ -58,7 +58,7 @@ ROW_FIELDS = (
 
 def classify(puzzle) -> tuple[float | None, str | None]:
     """Owen's expected number of solutions and the class, when the model is available."""
-    from puzzles import estimate
+    from puzzles.estimates import estimate
 
     try:
         return estimate.classify(puzzle)
@@ -274,8 +274,8 @@ def _refuse_changed_files(db: str, instances: list[Instance]) -> None:
 
 def _warn_solved_order(instances: list[Instance], parsed: dict) -> None:
     """A line on stderr for each board listed in solved order: its times measure the file's order."""
+    from puzzles.make.scramble import solved_order_warning
     from puzzles.puzzle import EDGES
-    from puzzles.scramble import solved_order_warning
 
     for inst in instances:
         p = parsed[inst.id]
@@ -307,7 +307,7 @@ def run(
         TimeRemainingColumn,
     )
 
-    from puzzles import outputs
+    from puzzles.files import outputs
     from solving.progress import LogLines
 
     outputs.check(db, "db", "db")  # a directory, a device or a place that cannot be written: refused first
@@ -534,7 +534,7 @@ ANSWERED_VALUES = frozenset(s.value for s in solving.ANSWERED)
 
 
 def _puzzle(inst: Instance):
-    from puzzles.formats import puzzle_from_dict
+    from puzzles.files.formats import puzzle_from_dict
 
     return puzzle_from_dict(inst.puzzle)
 

@@ -90,7 +90,7 @@ def run_part(
     """One part on a worker: the solver with the part's options, its answer verified.  Mode best:
     ``incumbent`` names the shared best score, ``until`` the wall-clock time (``time.time``) at which
     the whole search ends."""
-    from puzzles.formats import puzzle_from_dict, solution_to_dict
+    from puzzles.files.formats import puzzle_from_dict, solution_to_dict
 
     puzzle = puzzle_from_dict(puzzle_doc)
     solver = solving.get(name, options)
@@ -290,7 +290,7 @@ def distributed_solve(
     """Modes first and count of a splitting solver, and mode best of edge-backtrack, its parts as Dask tasks
     (module docstring).  ``recut_s``: a part of a solver that can cut it again (``part_children``) that has
     run this long is stopped and its children one cell deeper are run in its place (None: never)."""
-    from puzzles.formats import puzzle_hash, puzzle_to_dict
+    from puzzles.files.formats import puzzle_hash, puzzle_to_dict
 
     if client is None:
         require("cluster", "--executor dask")
@@ -382,7 +382,7 @@ def distributed_solve(
         if done and res.evidence not in (None, solving.Evidence.VERIFIED):  # parts read back from the ledger
             res.evidence = solving.Evidence.FILE.value
         if res.solutions:  # a solution file's placements, back to the puzzle's own
-            from puzzles.formats import solution_from_dict
+            from puzzles.files.formats import solution_from_dict
 
             res.solutions = [solution_from_dict(puzzle, res.solutions[0])]
         return res
@@ -511,7 +511,7 @@ def _portfolio(puzzle, options, mode, limits, scheduler, workers, progress, clie
     the limit and the best board wins."""
     from dask.distributed import as_completed
 
-    from puzzles.formats import puzzle_to_dict, solution_from_dict
+    from puzzles.files.formats import puzzle_to_dict, solution_from_dict
 
     port = solving.get("portfolio", options)
     assert isinstance(port, Portfolio)

@@ -67,7 +67,7 @@ def _inspect(path: Path) -> tuple[set[str], set[str], int]:
     """The tables of an SQLite file, the columns of its results table and its number of results, read
     only; InputError naming the file when it is not SQLite or is damaged."""
     from puzzles.errors import InputError
-    from puzzles.formats import refuse_special
+    from puzzles.files.formats import refuse_special
 
     refuse_special(path)
     with open(path, "rb") as f:

@@ -4,7 +4,7 @@ The data are ordinary runner cells (an ``excess`` family, ``backtrack`` with
 the ``poly`` engine in mode ``count``: the per-piece uses are kept natively,
 no list of tilings), so a killed collection resumes, ``--executor dask``
 spreads it, and every exhaust lands in SQLite with its tilings and how many of them use each piece.
-The fit (``puzzles.tilability``) runs on all states; the split-half check
+The fit (``puzzles.estimates.tilability``) runs on all states; the split-half check
 fits the even and the odd samples apart and compares the weights by rank
 correlation; the held-out check fits on one half and scores the other
 half's solutions against uniform weights.
@@ -21,8 +21,8 @@ import numpy as np
 import solving
 from puzzles import catalog
 from puzzles.errors import UsageError
-from puzzles.formats import atomic_write
-from puzzles.tilability import State, fit, log_likelihood, rank_correlation, uniform_fit
+from puzzles.estimates.tilability import State, fit, log_likelihood, rank_correlation, uniform_fit
+from puzzles.files.formats import atomic_write
 
 from .runner import run
 from .store import Store
@@ -103,7 +103,7 @@ def collect(
     _check_side_config(cfg, db)
     cfg.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(str(cfg), config_text(puzzle, k, excess, samples, seed, time_limit, regions))
-    from puzzles.formats import InputError
+    from puzzles.files.formats import InputError
 
     try:
         run(str(cfg), db, jobs=jobs, executor=executor, show_progress=show_progress)
@@ -160,7 +160,7 @@ def analyse(states: list[State], n_pieces: int, region_terms: bool = False) -> d
     """The fit on all states, the split-half agreement and the held-out comparison with uniform weights.
 
     ``region_terms``: one constant per state (the conditional likelihood of
-    which pieces tile, ``puzzles.tilability.log_likelihood``); else one
+    which pieces tile, ``puzzles.estimates.tilability.log_likelihood``); else one
     constant for all, and the held-out score also judges the predicted counts."""
     if len(states) < 2:
         raise UsageError("need at least two complete exhausts")
@@ -244,7 +244,7 @@ def plot_weights(doc: dict, output: str) -> None:
     )
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    from puzzles.outputs import atomic_save
+    from puzzles.files.outputs import atomic_save
 
     atomic_save(output, lambda tmp: fig.savefig(tmp, dpi=120))
     plt.close(fig)

@@ -248,7 +248,7 @@ def main() -> int:
     """A worker process's loop: read cells from stdin, write their rows to stdout."""
     proto = os.fdopen(os.dup(1), "w", buffering=1)
     os.dup2(2, 1)  # anything printed goes to stderr, never into the protocol
-    from puzzles.formats import whole_numbers
+    from puzzles.files.formats import whole_numbers
 
     from .cell import solve_cell
 

@@ -19,13 +19,13 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import eternity1, tilings
-from .data import data_dir
-from .errors import InputError
+from puzzles.data import data_dir
+from puzzles.errors import InputError
+from puzzles.kinds import eternity1, tilings
 
 if TYPE_CHECKING:
-    from .edge import EdgePlacement, EdgePuzzle
-    from .grids import Cell
+    from puzzles.kinds.edge import EdgePlacement, EdgePuzzle
+    from puzzles.kinds.grids import Cell
 
 # Loading imports the puzzle types and the file formats (numpy, pydantic) where it happens, so that
 # naming and describing the built-ins (`eternity list`) stays fast.
@@ -58,7 +58,7 @@ META = (10, 12, 14, 16)
 
 
 def _lines(path: Path) -> list[list[int]]:
-    from .formats import read_text
+    from puzzles.files.formats import read_text
 
     return [[int(x) for x in ln.split()] for ln in read_text(path).splitlines() if ln.strip()]
 
@@ -160,8 +160,8 @@ def describe(name: str) -> str:
 
 
 def _e2_fixed(p: EdgePuzzle, which: str) -> None:
-    from .edge import Fixed
-    from .formats import read_text
+    from puzzles.files.formats import read_text
+    from puzzles.kinds.edge import Fixed
 
     for ln in read_text(data_dir() / "eternity2" / "eternity2_hints.txt").splitlines():
         parts = ln.split()
@@ -178,7 +178,7 @@ def _e2_corners(seed: int, name: str):
     Eternity II solvers scores its solvers on variants of this kind)."""
     import numpy as np
 
-    from .edge import EdgePuzzle, Fixed
+    from puzzles.kinds.edge import EdgePuzzle, Fixed
 
     p = _load("eternity2-hints")
     p = EdgePuzzle(p.rows, p.cols, p.pieces.copy(), list(p.fixed), name=name)
@@ -196,7 +196,7 @@ def _e2_corners(seed: int, name: str):
 
 
 def _queens(m: re.Match, name: str):
-    from .queens import QueensPuzzle
+    from puzzles.kinds.queens import QueensPuzzle
 
     n = int(m.group(2))
     return QueensPuzzle(n, name=name, piece=m.group(1)[:-1]) if 1 <= n <= 64 else None
@@ -204,7 +204,7 @@ def _queens(m: re.Match, name: str):
 
 def _magic(kind: str, lo: int, hi: int):
     def build(m: re.Match, name: str):
-        from .magic import MagicPuzzle
+        from puzzles.kinds.magic import MagicPuzzle
 
         n = int(m.group(1))
         return MagicPuzzle(kind, n, name=name) if lo <= n <= hi else None
@@ -213,14 +213,14 @@ def _magic(kind: str, lo: int, hi: int):
 
 
 def _hexagon(m: re.Match, name: str):
-    from .magic import MagicPuzzle
+    from puzzles.kinds.magic import MagicPuzzle
 
     return MagicPuzzle("hexagon", 3, "magic" if name == "magic-hexagon" else "dudeney", name=name)
 
 
 def _latin(squares: int, reduced: bool, lo: int):
     def build(m: re.Match, name: str):
-        from .latin import LatinPuzzle
+        from puzzles.kinds.latin import LatinPuzzle
 
         n = int(m.group(1)) if m.groups() else 4
         diagonal = squares == 1 or bool(m.groups() and m.group(2)) or name == "court-cards"
@@ -230,8 +230,8 @@ def _latin(squares: int, reduced: bool, lo: int):
 
 
 def _eternity2(m: re.Match, name: str):
-    from .file_input import read_text
-    from .piece_text import parse_piece_text
+    from puzzles.files.file_input import read_text
+    from puzzles.files.piece_text import parse_piece_text
 
     p = parse_piece_text("16 16\n" + read_text(data_dir() / "eternity2" / "eternity2_pieces.txt"), name=name)
     if name != "eternity2-free":
@@ -240,15 +240,15 @@ def _eternity2(m: re.Match, name: str):
 
 
 def _clue(m: re.Match, name: str):
-    from .file_input import read_text
-    from .piece_text import parse_piece_text
+    from puzzles.files.file_input import read_text
+    from puzzles.files.piece_text import parse_piece_text
 
     return parse_piece_text(read_text(data_dir() / "eternity2_clues" / f"{CLUES[int(m.group(1))]}.txt"), name=name)
 
 
 def _owen_a(m: re.Match, name: str):
-    from .file_input import read_text
-    from .piece_text import parse_piece_text
+    from puzzles.files.file_input import read_text
+    from puzzles.files.piece_text import parse_piece_text
 
     f = data_dir() / "owen_model_test_puzzles" / "puzzleA_6x6_decoded_from_jwortmann_docs_image.txt"
     return parse_piece_text(read_text(f), name=name)
@@ -257,7 +257,7 @@ def _owen_a(m: re.Match, name: str):
 def _brendan(m: re.Match, name: str):
     import numpy as np
 
-    from .edge import EdgePuzzle
+    from puzzles.kinds.edge import EdgePuzzle
 
     w, h = int(m.group(1)), int(m.group(2))
     f = data_dir() / "brendan_owen_set1" / f"pieces_{w:02d}x{h:02d}.txt"
@@ -270,7 +270,7 @@ def _brendan(m: re.Match, name: str):
 def _meta(m: re.Match, name: str):
     import numpy as np
 
-    from .edge import EdgePuzzle
+    from puzzles.kinds.edge import EdgePuzzle
 
     n = int(m.group(1))
     if n not in META:
@@ -281,7 +281,7 @@ def _meta(m: re.Match, name: str):
 
 
 def _pentomino(m: re.Match, name: str):
-    from .polyform import PolyformPuzzle, PolyPiece
+    from puzzles.kinds.polyform import PolyformPuzzle, PolyPiece
 
     if m.group(1) not in PENTOMINO_BOXES:
         return None
@@ -361,7 +361,7 @@ def load(spec: str):
     except ValueError:  # a NUL byte in the name
         raise InputError(spec, None, "not a file name") from None
     if exists:
-        from .formats import read_puzzle
+        from puzzles.files.formats import read_puzzle
 
         return read_puzzle(spec)
     p = _load(spec)
@@ -372,7 +372,7 @@ def load(spec: str):
 
 def known_solution(name: str) -> list[EdgePlacement] | None:
     """The solution shipped with a built-in puzzle, or None."""
-    from .edge import EdgePlacement
+    from puzzles.kinds.edge import EdgePlacement
 
     p = _load(name)
     if p is None:
@@ -387,7 +387,7 @@ def known_solution(name: str) -> list[EdgePlacement] | None:
     if name == "owen-a":
         return [EdgePlacement(i, i, 0) for i in range(p.n_cells)]
     if (d / "classics" / f"{name}_solution.json").exists():  # computed here: data/SOURCES.md, classics
-        from .formats import read_solution
+        from puzzles.files.formats import read_solution
 
         return read_solution(p, d / "classics" / f"{name}_solution.json")
     if name.startswith("brendan-"):

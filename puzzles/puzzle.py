@@ -21,7 +21,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from .xcc import XCC
+    from puzzles.xcc import XCC
 
 # What a puzzle can be beyond its exact cover (``Puzzle.features``); solvers declare which they take.
 EXACT_COVER = "exact-cover"  # its XCC is the whole puzzle: a solution of the cover is a solution
@@ -29,17 +29,17 @@ SUMS = "sums"  # its XCC and sums over lines beside it (the magic figures): a co
 EDGES = "edges"  # square pieces with coloured sides on a rows x cols board (the edge-matching models)
 GRID = "grid"  # a region of a grid tiled by polyforms (the site search, the tilability weights)
 SCORED = "scored"  # a full board has a score, its matching joins: mode best, partial boards, the viewer link
-CNF = "cnf"  # a CNF formula, solved as given by the SAT solvers (``puzzles.cnf_formula``)
+CNF = "cnf"  # a CNF formula, solved as given by the SAT solvers (``puzzles.kinds.cnf_formula``)
 FEATURES = (EXACT_COVER, SUMS, EDGES, GRID, SCORED, CNF)
 
 # kind -> the class that implements it ("module:Class"), imported when first asked for
 KINDS: dict[str, str] = {
-    "edge": "puzzles.edge:EdgePuzzle",
-    "polyform": "puzzles.polyform:PolyformPuzzle",
-    "queens": "puzzles.queens:QueensPuzzle",
-    "latin": "puzzles.latin:LatinPuzzle",
-    "magic": "puzzles.magic:MagicPuzzle",
-    "cnf": "puzzles.cnf_formula:CnfFormula",
+    "edge": "puzzles.kinds.edge:EdgePuzzle",
+    "polyform": "puzzles.kinds.polyform:PolyformPuzzle",
+    "queens": "puzzles.kinds.queens:QueensPuzzle",
+    "latin": "puzzles.kinds.latin:LatinPuzzle",
+    "magic": "puzzles.kinds.magic:MagicPuzzle",
+    "cnf": "puzzles.kinds.cnf_formula:CnfFormula",
 }
 
 

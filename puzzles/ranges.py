@@ -10,7 +10,7 @@ from __future__ import annotations
 import argparse
 import math
 
-from .errors import UsageError
+from puzzles.errors import UsageError
 
 MAX_SIDE = 256  # the longest board side the file readers accept (and so the generators make): 65,536
 # cells, 256 times Eternity II; the tables of a 1000x1000 board took a minute to build before any search

@@ -11,12 +11,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from .cnf_formula import CnfFormula
-from .edge import E, EdgePuzzle, S, rotate
-from .latin import LatinPuzzle
-from .magic import MagicPuzzle
-from .polyform import PolyformPuzzle
-from .queens import QueensPuzzle
+from puzzles.kinds.cnf_formula import CnfFormula
+from puzzles.kinds.edge import E, EdgePuzzle, S, rotate
+from puzzles.kinds.latin import LatinPuzzle
+from puzzles.kinds.magic import MagicPuzzle
+from puzzles.kinds.polyform import PolyformPuzzle
+from puzzles.kinds.queens import QueensPuzzle
 
 
 @dataclass
@@ -148,7 +148,7 @@ def verify_edge(p: EdgePuzzle, placements, *, allow_mismatch: bool = False) -> R
 def _orientations(grid_name: str, cells: tuple, mirror: bool) -> frozenset:
     """A piece's orientations, once per piece: an exhaust with thousands of tilings checks
     every one of them (without the cache, 2 ms a tiling went into recomputing these)."""
-    from .grids import get_grid
+    from puzzles.kinds.grids import get_grid
 
     return frozenset(get_grid(grid_name).orientations(cells, mirror))
 

@@ -9,7 +9,8 @@ from helpers.agreement import assert_agreement
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puzzles import catalog, generate
+from puzzles import catalog
+from puzzles.make import generate
 
 small_edge = st.tuples(
     st.integers(2, 3), st.integers(2, 3), st.integers(1, 2), st.integers(1, 3), st.integers(0, 10**6)

@@ -134,7 +134,8 @@ solvers = [{{name = "{example}", mode = "count"}}, {{name = "backtrack", mode = 
 def test_example_solver_agrees_with_every_other(example):
     from helpers.agreement import assert_agreement
 
-    from puzzles import catalog, generate
+    from puzzles import catalog
+    from puzzles.make import generate
 
     for p in (
         catalog.load("queens-5"),

@@ -13,7 +13,7 @@ from experiments.families import EdgeFamily
 from experiments.plots import point_winners
 from experiments.report import table
 from experiments.runner import run
-from puzzles import generate
+from puzzles.make import generate
 from puzzles.verify import verify
 
 ROOT = Path(__file__).resolve().parent.parent

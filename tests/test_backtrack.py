@@ -6,10 +6,11 @@ from hypothesis import strategies as st
 
 import solving
 from baseline.xcc.backtrack import count_xcc, split
-from puzzles import catalog, generate
-from puzzles.edge import EdgePuzzle, Fixed
+from puzzles import catalog
 from puzzles.errors import UsageError
-from puzzles.symmetry import distinct_count
+from puzzles.estimates.symmetry import distinct_count
+from puzzles.kinds.edge import EdgePuzzle, Fixed
+from puzzles.make import generate
 from puzzles.verify import verify
 from solving import Limits, Status, solve_verified
 
@@ -258,7 +259,7 @@ def test_backtrack_restarts_answer_like_one_search():
 
 def test_the_antidiagonal_order_puts_each_cells_upper_and_left_neighbours_first():
     from puzzles import catalog
-    from puzzles.orders import search_order
+    from puzzles.kinds.orders import search_order
 
     p = catalog.load("brendan-4x4")
     order = search_order(p, "antidiagonal")

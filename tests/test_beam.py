@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 import solving
 from baseline.beam import codec
 from eternity.cli import main
-from puzzles import catalog, generate
+from puzzles import catalog
+from puzzles.make import generate
 from puzzles.verify import verify
 from solving import Limits
 
@@ -410,7 +411,7 @@ def test_polyform_beam_probe_drops_exactly_the_dead_states():
 def test_best_mode_on_a_board_with_no_legal_arrangement_says_so(tmp_path):
     """Every piece has border on two opposite sides: nothing fits a corner.  The budgeted passes stop at the
     first dead pass that never cut a level, instead of failing on the profile a dead pass did not keep."""
-    from puzzles.edge import EdgePuzzle
+    from puzzles.kinds.edge import EdgePuzzle
 
     p = EdgePuzzle(3, 3, [(0, 1, 0, 1)] * 9, name="no-arrangement")
     res = solving.get("beam").solve(p, mode="best", limits=solving.Limits(time_s=5))

@@ -60,7 +60,7 @@ def test_a_built_in_load_goes_catalog_to_builder_to_model_with_no_way_back():
 
     from puzzles import catalog
 
-    readers = ("puzzles.formats", "puzzles.file_input", "puzzles.piece_text")
+    readers = ("puzzles.files.formats", "puzzles.files.file_input", "puzzles.files.piece_text")
     for name in ("eternity2", "owen-a", "eternity2-clue1", "brendan-6x6", "meta-10x10", "queens-8", "pentomino-6x10"):
         catalog._load.cache_clear()
         stack: list[str] = []
@@ -84,4 +84,4 @@ def test_a_built_in_load_goes_catalog_to_builder_to_model_with_no_way_back():
         finally:
             sys.setprofile(None)
         assert back == [], (name, back)
-        assert "puzzles.formats" not in entered, (name, entered)  # a built-in never goes through the file reader
+        assert "puzzles.files.formats" not in entered, (name, entered)  # a built-in never goes through the file reader

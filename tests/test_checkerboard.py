@@ -9,7 +9,7 @@ import solving
 from baseline.checkerboard import queens, rooks3d
 from eternity.cli import main
 from puzzles import catalog
-from puzzles.symmetry import distinct_count
+from puzzles.estimates.symmetry import distinct_count
 from puzzles.verify import verify
 
 
@@ -115,7 +115,7 @@ def test_queens_in_three_dimensions_by_exact_cover_and_sat():
     carried by a checked DRAT proof and agreed by exact cover; 11 has a placement, verified (Klarner: a
     placement exists exactly when n is prime to 210)."""
     from eternity.commands.checkerboard import decide_queens3d
-    from puzzles import queens3d as Q
+    from puzzles.kinds import queens3d as Q
 
     assert len(Q.DIRECTIONS) == 13 and len(Q.AXES) == 3
     for n in (2, 3, 4, 8):

@@ -1,7 +1,7 @@
 """[Book-ch6]'s classics: N rooks, Adams's and Dudeney's hexagons, magic squares, Euler's officers.
 
 Every count by at least two solver families that agree, and the distinct counts by the same symmetry
-machinery as N-queens (``puzzles.symmetry``).  The long ones are marked slow and kept real.
+machinery as N-queens (``puzzles.estimates.symmetry``).  The long ones are marked slow and kept real.
 """
 
 import json
@@ -12,7 +12,7 @@ from helpers.agreement import assert_agreement
 import solving
 from eternity.cli import main
 from puzzles import catalog
-from puzzles.symmetry import distinct_count
+from puzzles.estimates.symmetry import distinct_count
 from puzzles.verify import verify
 
 LIMIT = solving.Limits(time_s=300.0)
@@ -65,7 +65,7 @@ def test_order_3_magic_square_and_court_cards():
 def test_court_cards_72_up_to_the_magic_transformations():
     """The book's "72": the 1,152 court-card squares up to the board's symmetries and the
     row-and-column permutation (0 1)(2 3), which keeps order-4 magic squares magic."""
-    from puzzles.symmetry import court_card_classes, magic4_group
+    from puzzles.estimates.symmetry import court_card_classes, magic4_group
 
     p = catalog.load("court-cards")
     res, verified = solving.solve_verified(solving.get("backtrack"), p, "all", LIMIT)
@@ -91,8 +91,8 @@ def test_officers_6_have_no_solution_by_sat():
 
 
 def test_verifier_rejects_broken_classics():
-    from puzzles.latin import LatinPlacement
-    from puzzles.magic import MagicPlacement
+    from puzzles.kinds.latin import LatinPlacement
+    from puzzles.kinds.magic import MagicPlacement
 
     p = catalog.load("officers-3")
     good = solving.solve_verified(solving.get("backtrack"), p, "first")[0].solutions[0]
@@ -124,7 +124,7 @@ def test_files_info_and_render_for_each_type(tmp_path, capsys):
 
 
 def test_the_shipped_order_10_pair_is_orthogonal_and_reduced():
-    from puzzles.latin import as_magic_square
+    from puzzles.kinds.latin import as_magic_square
 
     p = catalog.load("officers-10")
     sol = catalog.known_solution("officers-10")
@@ -136,7 +136,7 @@ def test_the_shipped_order_10_pair_is_orthogonal_and_reduced():
 def test_cpsat_finds_a_doubly_diagonal_pair_of_order_10_through_a_self_orthogonal_square():
     """The book's open question: CP-SAT enumerates idempotent squares orthogonal to their transpose
     with the automorphism (0 1 2)(3 4 5)(6 7 8); the first has a symmetric transversal (about 5 s)."""
-    from puzzles.latin import as_magic_square
+    from puzzles.kinds.latin import as_magic_square
 
     p = catalog.load("officers-10-diagonal")
     res, verified = solving.solve_verified(
@@ -150,7 +150,7 @@ def test_cpsat_finds_a_doubly_diagonal_pair_of_order_10_through_a_self_orthogona
 
 
 def test_the_shipped_doubly_diagonal_pair_is_a_magic_square():
-    from puzzles.latin import as_magic_square
+    from puzzles.kinds.latin import as_magic_square
 
     p = catalog.load("officers-10-diagonal")
     sol = catalog.known_solution("officers-10-diagonal")
@@ -178,7 +178,7 @@ def test_self_orthogonal_route_never_claims_a_proof():
 
 def test_symmetric_transversals_and_the_pair_they_give():
     from cpmodel.self_orthogonal import automorphism
-    from puzzles.latin import (
+    from puzzles.kinds.latin import (
         LatinPuzzle,
         fixed_point_free_involutions,
         is_self_orthogonal,

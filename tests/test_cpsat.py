@@ -8,7 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solving
-from puzzles import catalog, formats, generate
+from puzzles import catalog
+from puzzles.files import formats
+from puzzles.make import generate
 from puzzles.verify import verify
 from solving import Limits, Status, solve_verified
 
@@ -111,7 +113,7 @@ def test_search_strategy_rejects_what_cannot_apply():
 
 
 def test_best_mode_scores_and_warm_start(tmp_path):
-    from puzzles import formats
+    from puzzles.files import formats
 
     p, planted = generate.edge_puzzle(4, 4, 2, 3, 5)
     hint = tmp_path / "h.json"
@@ -145,7 +147,7 @@ def test_cpsat_merged_copies_take_a_hint_that_names_any_copy(tmp_path):
 
 def _broken(size: int, seed: int):
     """A planted board with one inner side of one piece recoloured: its optimum is below the joins."""
-    from puzzles.edge import EdgePuzzle
+    from puzzles.kinds.edge import EdgePuzzle
 
     p, _ = generate.edge_puzzle(size, size, 2, 3, seed)
     pieces = p.pieces.copy()

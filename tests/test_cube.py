@@ -9,7 +9,7 @@ from pysat.solvers import Solver as PySat
 import solving
 from encoders.cnf import direct_cnf
 from encoders.cube import make_cubes
-from puzzles import generate
+from puzzles.make import generate
 from solving import Limits, Status, solve_verified
 
 

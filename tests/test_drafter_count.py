@@ -5,12 +5,12 @@ import json
 import pytest
 
 from eternity.cli import main
-from puzzles.drafter_count import count_drafters, is_polydude, polydude_faults
-from puzzles.enumeration import free_polyforms, has_hole
-from puzzles.grids import get_grid
+from puzzles.forms.drafter_count import count_drafters, is_polydude, polydude_faults
+from puzzles.forms.enumeration import free_polyforms, has_hole
+from puzzles.kinds.grids import get_grid
 
 SEED_POLYDRAFTERS = [6, 14, 64, 237, 1014, 4124, 17705]  # n = 2..8
-# The workbench's polydudes; the seed has 59 at 6 and 517 at 8 (see puzzles/drafter_count.py).
+# The workbench's polydudes; the seed has 59 at 6 and 517 at 8 (see puzzles/forms/drafter_count.py).
 POLYDUDES = [0, 3, 1, 9, 15, 60, 152, 518]
 
 
@@ -41,7 +41,7 @@ def test_two_methods_agree_form_by_form(to8, n):
 
 
 def test_every_eternity_piece_is_a_polydude():
-    from puzzles.eternity1 import puzzle
+    from puzzles.kinds.eternity1 import puzzle
 
     p = puzzle("eternity1")
     assert len(p.pieces) == 209

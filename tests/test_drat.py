@@ -14,7 +14,7 @@ from pysat.solvers import Solver
 
 import solving
 from encoders import drat, external
-from puzzles import generate
+from puzzles.make import generate
 
 HAVE = external.installed()
 

@@ -12,9 +12,10 @@ import pytest
 import solving
 from baseline.beam.repair import Repair
 from baseline.runtime import checkpoint
-from puzzles import catalog, generate
-from puzzles.edge import EdgePlacement
+from puzzles import catalog
 from puzzles.errors import UsageError
+from puzzles.kinds.edge import EdgePlacement
+from puzzles.make import generate
 from puzzles.verify import verify
 from solving import Limits
 
@@ -363,7 +364,7 @@ def test_the_forecast_charges_each_dead_site_with_two_known_sides():
     import dataclasses
 
     from baseline.beam.run import BeamRun
-    from puzzles.edge import Fixed
+    from puzzles.kinds.edge import Fixed
 
     p, sol = generate.edge_puzzle(7, 7, 2, 4, 11)
     hint = next(pl for pl in sol if pl.cell == 4 * 7 + 3)  # an inner cell of row 4
@@ -466,9 +467,9 @@ def test_a_repair_phase_takes_the_time_a_narrow_wide_pass_leaves(monkeypatch):
 def test_a_bucas_url_reads_back_as_the_board(tmp_path):
     """The viewer URL a run prints is a solution file too: the same board, piece for piece where pieces differ,
     and a URL of another board or with a cell no piece fits is a one-line error naming it."""
-    from puzzles import formats
-    from puzzles.edge import bucas_url
     from puzzles.errors import InputError
+    from puzzles.files import formats
+    from puzzles.kinds.edge import bucas_url
 
     p = catalog.load("eternity2")
     board = formats.read_solution(p, "data/eternity2/beam_459.json")
@@ -497,7 +498,7 @@ def test_start_repairs_a_given_board_and_never_loses_it(tmp_path):
     with pytest.raises(UsageError, match="time limit"):
         solving.get("beam", {"start": "data/eternity2/beam_459.json"}).solve(p, mode="best")
     half = tmp_path / "half.json"
-    from puzzles import formats
+    from puzzles.files import formats
 
     formats.write_solution(p, formats.read_solution(p, "data/eternity2/beam_459.json")[:100], half)
     with pytest.raises(UsageError, match="half.json: option start: the board is not a full legal board"):

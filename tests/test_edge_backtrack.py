@@ -9,9 +9,10 @@ from hypothesis import strategies as st
 
 import solving
 from baseline.edge.tables import EdgeTables
-from puzzles import catalog, generate
-from puzzles.edge import EdgePuzzle, Fixed
+from puzzles import catalog
 from puzzles.errors import UsageError
+from puzzles.kinds.edge import EdgePuzzle, Fixed
+from puzzles.make import generate
 from puzzles.verify import verify
 from solving import Limits, Status, solve_verified
 
@@ -115,7 +116,7 @@ def test_candidate_tables_hold_exactly_the_arrangements_that_show_each_key():
     """``build_tables`` (numpy, sorted by key) against the definition, key by key, with and without
     merging, bordered and clue boards."""
     from baseline.edge.tables import build_tables
-    from puzzles import generate
+    from puzzles.make import generate
 
     p, planted = generate.edge_puzzle(5, 4, 2, 4, 9)
     for q in (p, generate.with_clues(p, planted, 0.3, 9)):
@@ -149,8 +150,8 @@ def test_a_board_of_many_real_colours_is_refused_before_its_tables_are_built(tmp
     (3.5 TiB of keys) are refused in one line, before anything is allocated (it once took 21 GB and
     ended in an internal error)."""
     from eternity.cli import main
-    from puzzles import generate
-    from puzzles.formats import write_puzzle
+    from puzzles.files.formats import write_puzzle
+    from puzzles.make import generate
 
     p, _ = generate.edge_puzzle(30, 30, 3, 1000, 1)
     f = tmp_path / "many.json"
@@ -167,7 +168,7 @@ def test_a_board_of_many_real_colours_is_refused_before_its_tables_are_built(tmp
 
 def test_a_static_order_builds_only_the_tables_it_reads():
     from baseline.edge.tables import EdgeTables
-    from puzzles import generate
+    from puzzles.make import generate
 
     p, _ = generate.edge_puzzle(5, 5, 2, 3, 1)
     row, mrv = EdgeTables(p, "rowscan"), EdgeTables(p, "mrv")
@@ -179,7 +180,7 @@ def test_a_static_order_builds_only_the_tables_it_reads():
 def test_mode_best_reports_a_perfect_first_board():
     """The first complete board of mode best may be perfect (exact matches are tried first): it ends the
     search at once and is the answer (it was once reported as no solution)."""
-    from puzzles import generate
+    from puzzles.make import generate
     from puzzles.verify import verify
 
     p, _ = generate.edge_puzzle(4, 4, 1, 1, 0)

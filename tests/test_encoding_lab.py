@@ -15,9 +15,10 @@ from eternity.cli import main
 from eternity.commands.encode import dimacs
 from experiments import report
 from experiments.config import load_config
-from puzzles import formats, generate
-from puzzles.cnf_formula import read_cnf
 from puzzles.errors import InputError
+from puzzles.files import formats
+from puzzles.kinds.cnf_formula import read_cnf
+from puzzles.make import generate
 
 
 def _board(tmp_path: Path) -> tuple[Path, Path]:

@@ -12,8 +12,8 @@ import solving
 from baseline.poly.features import FEATURES, state_features
 from experiments import endgame
 from puzzles import catalog
-from puzzles.polyform import PolyformPuzzle, PolyPiece
-from puzzles.tilability import State, fit_shaped, shaped_log_likelihood
+from puzzles.estimates.tilability import State, fit_shaped, shaped_log_likelihood
+from puzzles.kinds.polyform import PolyformPuzzle, PolyPiece
 from solving import Limits
 
 

@@ -18,9 +18,10 @@ from hypothesis import strategies as st
 
 import solving
 from cpmodel import cpmpy_solver, minizinc_solver
-from puzzles import catalog, generate
-from puzzles.edge import EdgePuzzle
+from puzzles import catalog
 from puzzles.errors import UsageError
+from puzzles.kinds.edge import EdgePuzzle
+from puzzles.make import generate
 
 LIMIT = solving.Limits(time_s=60.0)
 # backends that cannot enumerate (mode count): why
@@ -177,7 +178,7 @@ def test_the_wcnf_export_is_the_max_score_problem(tmp_path):
 
     b = broken(4, 3)
     path = tmp_path / "b.json"
-    from puzzles import formats
+    from puzzles.files import formats
 
     formats.write_puzzle(b, path)
     assert main(["export", str(path), "--to", "wcnf", "-o", str(tmp_path / "b.wcnf")]) == 0

@@ -9,8 +9,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import solving
-from puzzles import catalog, estimate, generate
-from puzzles.orders import search_order
+from puzzles import catalog
+from puzzles.estimates import estimate
+from puzzles.kinds.orders import search_order
+from puzzles.make import generate
 
 
 def test_eternity2_expected_solutions():
@@ -278,7 +280,8 @@ def test_the_logarithms_of_the_v_tables_agree_with_the_exact_integers():
     """``_log_v`` (floating point) against ``_v`` (exact) on boards from 5x5 to 16x16."""
     import math
 
-    from puzzles import estimate, generate
+    from puzzles.estimates import estimate
+    from puzzles.make import generate
 
     for args in [(5, 5, 2, 4, 0), (8, 8, 3, 9, 1), (10, 10, 3, 12, 2), (16, 16, 5, 17, 0), (12, 12, 1, 1, 0)]:
         m = estimate.Model.of(generate.edge_puzzle(*args)[0])

@@ -15,7 +15,8 @@ import solving
 from eternity.cli import main
 from experiments import report, runner
 from experiments.store import Store
-from puzzles import formats, generate
+from puzzles.files import formats
+from puzzles.make import generate
 
 needs_cadical = pytest.mark.skipif(
     shutil.which("cadical") is None, reason="cadical not installed (apt-get install cadical)"

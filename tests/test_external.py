@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 import solving
 from encoders import external
 from eternity.cli import main
-from puzzles import catalog, generate
+from puzzles import catalog
+from puzzles.make import generate
 
 HAVE = external.installed()  # the known solvers here
 needs_cadical = pytest.mark.skipif(

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 import solving
 from encoders.solver import BACKENDS, PROOF_BACKENDS
-from puzzles.cnf_formula import read_cnf
 from puzzles.errors import InputError
+from puzzles.kinds.cnf_formula import read_cnf
 
 
 def brute(n_vars: int, clauses, atleast=(), projection=None) -> int:
@@ -125,7 +125,7 @@ def test_bad_formulas_are_refused_in_one_line(tmp_path, text, says):
 def test_a_damaged_or_huge_compressed_stream_is_one_line_and_capped(tmp_path, monkeypatch):
     import gzip
 
-    import puzzles.cnf_formula as cf
+    import puzzles.kinds.cnf_formula as cf
 
     bad = tmp_path / "d.cnf.gz"
     bad.write_bytes(gzip.compress(b"p cnf 2 1\n1 2 0\n")[:-12] + b"garbage!")

@@ -6,8 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from eternity.cli import main
-from puzzles import formats, generate
-from puzzles.edge import EdgePlacement
+from puzzles.files import formats
+from puzzles.kinds.edge import EdgePlacement
+from puzzles.make import generate
 from puzzles.verify import verify
 
 sizes = st.tuples(st.integers(2, 6), st.integers(2, 6), st.integers(1, 4), st.integers(1, 6), st.integers(0, 10**6))
@@ -112,7 +113,7 @@ def test_a_fixed_symmetric_piece_may_be_named_by_any_turn_that_looks_the_same():
     """A fixed piece whose turns look alike is the same board in any of them (the counting convention):
     the CNF and CPMpy models name its first distinct turn, and the verifier takes it."""
     import solving
-    from puzzles.edge import EdgePlacement, EdgePuzzle, Fixed
+    from puzzles.kinds.edge import EdgePlacement, EdgePuzzle, Fixed
     from puzzles.verify import verify
 
     p = EdgePuzzle(rows=3, cols=3, pieces=[[1, 1, 1, 1]] * 9, fixed=[Fixed(4, 0, 3)])

@@ -17,8 +17,9 @@ from baseline.edge import generated_cache, generated_source, generated_tables
 from baseline.edge.backtrack import EdgeSearch
 from baseline.edge.tables import EdgeTables
 from baseline.runtime.kernel import COUNT, DONE, NODES
-from puzzles import catalog, generate
-from puzzles.edge import EdgePuzzle, Fixed
+from puzzles import catalog
+from puzzles.kinds.edge import EdgePuzzle, Fixed
+from puzzles.make import generate
 from solving import Limits, Status, solve_verified
 
 

@@ -9,10 +9,12 @@ from hypothesis import strategies as st
 
 import solving
 from eternity.cli import main
-from puzzles import catalog, eternity1, formats
-from puzzles.enumeration import count_free, free_polyforms, has_hole
-from puzzles.grids import GRIDS, get_grid
-from puzzles.partition import has_30_degree_corner, hexagon_region, region_puzzle
+from puzzles import catalog
+from puzzles.files import formats
+from puzzles.forms.enumeration import count_free, free_polyforms, has_hole
+from puzzles.kinds import eternity1
+from puzzles.kinds.grids import GRIDS, get_grid
+from puzzles.kinds.partition import has_30_degree_corner, hexagon_region, region_puzzle
 from puzzles.verify import verify
 from solving import Limits
 
@@ -235,7 +237,7 @@ def test_other_grids_solve_count_and_render(grid, region, pieces, tmp_path):
 def test_placements_when_the_region_lacks_a_cell_kind():
     """A region holding only some of the drafter grid's cell kinds: orientations with the others
     fit nowhere (this raised IndexError in the placement finder)."""
-    from puzzles.polyform import PolyformPuzzle, PolyPiece
+    from puzzles.kinds.polyform import PolyformPuzzle, PolyPiece
 
     p, _ = region_puzzle("drafter", hexagon_region(2), 4, seed=3)
     grid = get_grid("drafter")
@@ -274,7 +276,7 @@ def test_the_placement_table_is_the_plain_construction(grid, seed, mirror):
     """Random regions of every grid, pieces of mixed sizes, some in two copies: the placement
     table (integers, decoded on access) and the XCC built from it hold exactly the plain
     construction's placements, in its order; ``take`` keeps a table."""
-    from puzzles.polyform import PlacementTable, PolyformPuzzle, PolyPiece
+    from puzzles.kinds.polyform import PlacementTable, PolyformPuzzle, PolyPiece
 
     rng = random.Random(seed)
     g = get_grid(grid)

@@ -4,8 +4,8 @@ import pytest
 
 import solving
 from eternity.cli import main
-from puzzles.hints import hinted
-from puzzles.partition import hexagon_region, region_puzzle
+from puzzles.kinds.partition import hexagon_region, region_puzzle
+from puzzles.make.hints import hinted
 
 
 @pytest.fixture(scope="module")

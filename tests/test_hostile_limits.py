@@ -154,8 +154,8 @@ def test_candidates_are_counted_without_listing_them():
     clue boards and boards without a frame."""
     import numpy as np
 
-    from puzzles import generate
-    from puzzles.edge import EdgePuzzle
+    from puzzles.kinds.edge import EdgePuzzle
+    from puzzles.make import generate
 
     for seed in range(6):
         p, planted = generate.edge_puzzle(4 + seed % 3, 5, 2, 2 + seed % 4, seed)
@@ -170,7 +170,7 @@ def test_candidates_are_counted_without_listing_them():
 def test_a_board_too_large_for_a_model_is_refused_before_it_is_built(name, capsys, monkeypatch):
     """A 300x300 board would have 3x10^10 placements: every model builder is refused at once, in one
     line (the limit is lowered here so that a small board shows it)."""
-    from puzzles import edge
+    from puzzles.kinds import edge
 
     monkeypatch.setattr(edge, "MAX_CANDIDATES", 1000)
     err = one_line_exit_2(capsys, ["solve", "brendan-8x8", "--solver", name, "--time-limit", "5"])
@@ -185,7 +185,7 @@ def test_a_command_that_floods_its_output_is_refused(capsys):
 
 
 def test_owen_s_model_is_refused_past_its_size_and_info_goes_on(capsys, monkeypatch):
-    from puzzles import estimate
+    from puzzles.estimates import estimate
 
     monkeypatch.setattr(estimate, "MAX_OWEN_JOINS", 50)
     assert main(["info", "brendan-8x8"]) == 0
@@ -218,7 +218,7 @@ def test_counts_of_thousands_of_digits_are_printed_and_stored_exactly(tmp_path, 
 
 
 def test_the_polyomino_cutter_gives_up_within_its_budget(capsys, monkeypatch, tmp_path):
-    from puzzles import generate
+    from puzzles.make import generate
 
     monkeypatch.setattr(generate, "MAX_CUT_WORK", 10_000)
     out = tmp_path / "g.json"

@@ -103,7 +103,7 @@ def test_memo_counts_equal_algorithm_c(name, total):
 
 
 def test_memo_count_of_a_generated_edge_puzzle_with_colours():
-    from puzzles import generate
+    from puzzles.make import generate
 
     for seed in range(3):
         p = generate.edge_puzzle(3, 3, 2, 2, seed)[0]

@@ -15,10 +15,11 @@ from hypothesis import strategies as st
 import solving
 from encoders import catalogue
 from encoders.heule import AMOS, VARIANTS, Layout, heule_cnf
-from puzzles import formats, generate
 from puzzles.errors import InputError
-from puzzles.heule_board import looks_heule, parse_heule, to_heule
-from puzzles.scramble import scramble, scrambled_placements, solved_order_share
+from puzzles.files import formats
+from puzzles.files.heule_board import looks_heule, parse_heule, to_heule
+from puzzles.make import generate
+from puzzles.make.scramble import scramble, scrambled_placements, solved_order_share
 from puzzles.verify import verify as verify_solution
 
 
@@ -104,7 +105,7 @@ def test_cardinality_constraints_native_and_as_clauses_agree():
 
 def test_heule_models_decode_to_verified_boards_with_fixed_pieces():
     p, planted = board(5, 5, 2, 4, seed=3)
-    from puzzles.edge import EdgePuzzle, Fixed
+    from puzzles.kinds.edge import EdgePuzzle, Fixed
 
     f = next(pl for pl in planted if pl.cell == 12)  # an inner cell
     q = EdgePuzzle(p.rows, p.cols, p.pieces, fixed=[Fixed(f.cell, f.piece, f.rotation)], name="fixed")

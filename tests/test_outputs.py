@@ -110,7 +110,7 @@ def db(tmp_path_factory):
 def test_a_solved_answer_that_cannot_be_written_is_kept(tmp_path, monkeypatch, capsys):
     """The output was fine when checked, and failed at the end (a full disk, say): the answer goes to a
     rescue file and the one-line error names it."""
-    from puzzles import outputs
+    from puzzles.files import outputs
 
     real = outputs.atomic_write
 

@@ -37,7 +37,7 @@ def test_a_pieces_family_plants_a_tiling_of_n_of_the_set_and_stores_the_critical
     got = materialise(_cfg([fam]))
     assert [i.params["pieces"] for i in got] == [3, 3, 6, 6, 9, 9]
     for inst in got:
-        from puzzles.formats import puzzle_from_dict
+        from puzzles.files.formats import puzzle_from_dict
 
         p = puzzle_from_dict(inst.puzzle)
         assert len(p.pieces) == inst.params["pieces"] == len(p.region) // 5
@@ -92,7 +92,7 @@ options = { engine = "poly" }
     crit = poly[0][1]["critical"]
     assert sorted(p["pieces"] for _, p in poly) == [round(crit) - 3, round(crit), round(crit) + 3]
     edge = sorted(json.loads(p)["inner_colors"] for f, _, p, _ in rows if f == "e")
-    from puzzles.estimate import critical_size
+    from puzzles.estimates.estimate import critical_size
 
     c5 = round(critical_size(5, 5, 3)["critical_inner_colors"])
     assert edge == [c5 - 1, c5, c5 + 1]
@@ -129,7 +129,7 @@ def test_a_bad_pieces_family_is_one_line(fam, says):
 
 def test_planted_puzzles_are_tilings_the_verifier_accepts():
     import solving
-    from puzzles.formats import puzzle_from_dict
+    from puzzles.files.formats import puzzle_from_dict
 
     fam = {"kind": "pieces", "name": "h", "set": "hexominoes-14x15", "pieces": [5], **SMALL}
     inst = materialise(_cfg([fam]))[0]

@@ -14,10 +14,11 @@ import solving
 from baseline.runtime.kernel import DONE, NO_BOUND, SOLUTION
 from baseline.xcc.backtrack import piece_uses_of
 from baseline.xcc.searches import PolySearch, make_search
-from puzzles import catalog, generate
+from puzzles import catalog
 from puzzles.errors import UsageError
-from puzzles.partition import hexagon_region, region_puzzle
-from puzzles.tilability import piece_uses
+from puzzles.estimates.tilability import piece_uses
+from puzzles.kinds.partition import hexagon_region, region_puzzle
+from puzzles.make import generate
 
 
 def _all(search, budget=NO_BOUND) -> list[frozenset] | None:

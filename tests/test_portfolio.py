@@ -8,8 +8,9 @@ from helpers.boards import count
 from helpers.plugin import install
 
 import solving
-from puzzles import catalog, generate
+from puzzles import catalog
 from puzzles.errors import UsageError
+from puzzles.make import generate
 from solving import Limits, Status, solve_verified
 from solving.portfolio import parse_members
 

@@ -13,9 +13,11 @@ from scipy.stats import chi2_contingency
 
 import solving
 from eternity.cli import main
-from puzzles import catalog, formats, generate
-from puzzles.edge import EdgePlacement
+from puzzles import catalog
 from puzzles.errors import InputError
+from puzzles.files import formats
+from puzzles.kinds.edge import EdgePlacement
+from puzzles.make import generate
 from puzzles.proofs import zk
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -216,7 +218,7 @@ def test_the_split_cheat_on_a_puzzle_with_no_solution_is_caught():
     """Two pieces on a 1x2 board whose inner sides differ: no solution.  Each side alone is tiled, so
     without the cut's colours both halves of a hand-made commitment verify.  With them, whatever colour
     the cheat commits to, one of the two halves shows another."""
-    from puzzles.edge import EdgePuzzle
+    from puzzles.kinds.edge import EdgePuzzle
     from puzzles.proofs import split
 
     p = EdgePuzzle(rows=1, cols=2, pieces=[[0, 1, 0, 0], [0, 0, 0, 2]])

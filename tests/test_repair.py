@@ -12,7 +12,8 @@ from test_e2_score import scrambled
 
 import solving
 from baseline.beam.repair import Repair, _touching, _window_search
-from puzzles import catalog, generate
+from puzzles import catalog
+from puzzles.make import generate
 from puzzles.verify import verify
 from solving import Limits
 
@@ -122,7 +123,7 @@ def test_a_boards_windows_proven_optimal(tmp_path, capsys):
 
     from baseline.beam.repair import proven_windows
     from eternity.cli import main
-    from puzzles import formats
+    from puzzles.files import formats
 
     p, sol = generate.edge_puzzle(6, 6, 2, 4, 5)
     got = proven_windows(p, sol, 3, 10.0)

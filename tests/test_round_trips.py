@@ -11,7 +11,8 @@ import pytest
 
 from encoders import catalogue
 from eternity.cli import main
-from puzzles import formats, generate
+from puzzles.files import formats
+from puzzles.make import generate
 from puzzles.verify import verify
 
 CADICAL = shutil.which("cadical")

@@ -14,7 +14,8 @@ import solving
 from encoders.amo import ENCODINGS, exactly_one
 from encoders.cnf import direct_cnf
 from eternity.cli import main
-from puzzles import catalog, generate
+from puzzles import catalog
+from puzzles.make import generate
 from solving import Limits, Status, solve_verified
 
 
@@ -89,7 +90,7 @@ def test_symmetry_breaking_multiplies_back(seed):
 
 def test_fixed_pieces_as_assumptions():
     p = catalog.load("eternity2-clue1")
-    from puzzles.edge import EdgePuzzle, Fixed
+    from puzzles.kinds.edge import EdgePuzzle, Fixed
     from puzzles.verify import verify
 
     sol = catalog.known_solution("eternity2-clue1")

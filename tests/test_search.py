@@ -9,8 +9,9 @@ import pytest
 
 import solving
 from eternity.cli import main
-from puzzles import catalog, generate
+from puzzles import catalog
 from puzzles.errors import InputError, UsageError
+from puzzles.make import generate
 
 pytest.importorskip("dask.distributed")
 

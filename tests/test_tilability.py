@@ -13,8 +13,17 @@ from hypothesis import strategies as st
 
 from eternity.cli import main
 from puzzles import catalog
-from puzzles.polyform import PolyformPuzzle
-from puzzles.tilability import State, esp, esp_without, fit, log_likelihood, rank_correlation, sample_state, uniform_fit
+from puzzles.estimates.tilability import (
+    State,
+    esp,
+    esp_without,
+    fit,
+    log_likelihood,
+    rank_correlation,
+    sample_state,
+    uniform_fit,
+)
+from puzzles.kinds.polyform import PolyformPuzzle
 from puzzles.verify import verify
 
 
@@ -119,8 +128,8 @@ def test_weights_from_real_exhausts_favour_compact_pieces():
     tilings better than uniform weights."""
     import solving
     from baseline.xcc.backtrack import random_prefix
-    from puzzles.grids import get_grid
-    from puzzles.partition import hexagon_region, region_puzzle
+    from puzzles.kinds.grids import get_grid
+    from puzzles.kinds.partition import hexagon_region, region_puzzle
 
     p, _ = region_puzzle("drafter", hexagon_region(3), 4, seed=1)
     k, xcc, rng, states = 3, p.to_xcc(), random.Random(0), []
@@ -183,17 +192,17 @@ def test_tilability_command_end_to_end(tmp_path, capsys, monkeypatch):
         assert d["tilings"] == r["count"] and sum(d["piece_uses"].values()) == 2 * d["tilings"]
         assert d["piece_sets"] is None  # the poly engine counts uses natively, it lists no tilings
     # a second run resumes from the store: nothing is sampled or exhausted again, the same weights come out
-    import puzzles.tilability
+    import puzzles.estimates.tilability
 
     def no_sampling(*a, **k):
         raise AssertionError("a resumed run sampled a state again")
 
-    monkeypatch.setattr(puzzles.tilability, "sample_state", no_sampling)
+    monkeypatch.setattr(puzzles.estimates.tilability, "sample_state", no_sampling)
     assert main(args) == 0
     assert json.loads(out.read_text())["weights"] == doc["weights"]
     res = main(["solve", "serenity", "--solver", "beam", "--opt", f"weights={out}", "-o", str(tmp_path / "s.json")])
     assert res == 0
-    from puzzles import formats
+    from puzzles.files import formats
 
     p = catalog.load("serenity")
     assert verify(p, formats.read_solution(p, str(tmp_path / "s.json"))).valid
@@ -230,9 +239,9 @@ def test_tilability_bad_arguments(tmp_path, capsys):
 def test_a_puzzle_whose_regions_cannot_be_sampled_is_a_clear_error(tmp_path, capsys):
     """A board with a lone drafter no piece can cover: every partial tiling dies at once, so the
     command stops after the first samples with one line, and leaves no files behind."""
-    from puzzles.formats import write_puzzle
-    from puzzles.grids import get_grid
-    from puzzles.partition import hexagon_region, region_puzzle
+    from puzzles.files.formats import write_puzzle
+    from puzzles.kinds.grids import get_grid
+    from puzzles.kinds.partition import hexagon_region, region_puzzle
 
     grid = get_grid("drafter")
     p, _ = region_puzzle("drafter", hexagon_region(2), 4, seed=1)

@@ -1,8 +1,8 @@
 """The XCC model: compilation, Knuth's text format, restriction."""
 
 from puzzles import catalog
-from puzzles.edge import EdgePuzzle
-from puzzles.queens import QueensPuzzle
+from puzzles.kinds.edge import EdgePuzzle
+from puzzles.kinds.queens import QueensPuzzle
 
 
 def test_queens_items():

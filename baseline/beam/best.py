@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from baseline.beam.frontier import PassEnd
-from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
+from puzzles.kinds.edge import EdgePuzzle
 
 
 def _window_shape(spec: str) -> tuple[int, int]:

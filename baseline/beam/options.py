@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from baseline.beam.repair_block import FORMULATIONS, SHAPES
 from baseline.poly.tables import DEFAULT_SWEEP
-from puzzles.orders import ORDERS
+from puzzles.kinds.orders import ORDERS
 from puzzles.puzzle import EDGES, GRID
 from solving import Option, Opts
 

@@ -32,7 +32,7 @@ import numpy as np
 from numba import njit
 from scipy.optimize import linear_sum_assignment
 
-from puzzles.edge import EdgePlacement, EdgePuzzle
+from puzzles.kinds.edge import EdgePlacement, EdgePuzzle
 
 if TYPE_CHECKING:
     from baseline.beam.repair_block import ExactBlock

@@ -57,8 +57,8 @@ from baseline.beam.kernels import (
 from baseline.beam.schedule import Schedule, _planned_width
 from baseline.beam.snapshots import FRONTIER_EVERY_S, Snapshots
 from baseline.edge.tables import EdgeTables, slip_allowance
-from puzzles.edge import EdgePlacement, EdgePuzzle
 from puzzles.errors import UsageError
+from puzzles.kinds.edge import EdgePlacement, EdgePuzzle
 from solving import Limits, SolveResult
 
 GREEDY_GRACE_S = 2.0  # mode best past its deadline: seconds the best state's greedy finish may take

@@ -19,8 +19,8 @@ import numpy as np
 from baseline.beam import codec
 from baseline.beam.options import OPTIONS
 from baseline.runtime import checkpoint
-from puzzles.edge import EdgePlacement
 from puzzles.errors import UsageError
+from puzzles.kinds.edge import EdgePlacement
 from solving.options import fingerprint_options
 
 BEST_EVERY_S = 30.0
@@ -98,9 +98,9 @@ class Snapshots:
             return
         if getattr(self, "_saved_score", None) == self.best_score:
             return
-        from puzzles.edge import bucas_url
-        from puzzles.outputs import atomic_write
-        from puzzles.render import render_edge
+        from puzzles.files.outputs import atomic_write
+        from puzzles.files.render import render_edge
+        from puzzles.kinds.edge import bucas_url
 
         d = Path(ck)
         pl = np.array([(q.cell, q.piece, q.rotation) for q in self.best_pl], np.int64)
@@ -124,7 +124,7 @@ class Snapshots:
 
     def _start_board(self):
         """The board of option ``start``: read, verified complete and legal, and scored by the verifier."""
-        from puzzles import formats
+        from puzzles.files import formats
         from puzzles.verify import verify
 
         path = self.o["start"]

@@ -15,7 +15,7 @@ from baseline.beam.best import _window_shape
 from baseline.beam.options import BeamOptions
 from baseline.beam.run import BeamRun
 from baseline.runtime import warmup
-from puzzles.edge import EdgePlacement, EdgePuzzle
+from puzzles.kinds.edge import EdgePlacement, EdgePuzzle
 from puzzles.puzzle import EDGES, EXACT_COVER
 from solving import Limits, SolverBase, SolveResult, Status
 
@@ -81,7 +81,7 @@ class Beam(SolverBase):
 def _warm_repair() -> None:
     """Load the repair kernels: a few steps on a scrambled 5x5 board."""
     from baseline.beam.repair import Repair
-    from puzzles.generate import edge_puzzle
+    from puzzles.make.generate import edge_puzzle
 
     p, sol = edge_puzzle(5, 5, 2, 4, 3)
     rep = Repair(p, 0, (3, 3))

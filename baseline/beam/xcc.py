@@ -57,7 +57,7 @@ from baseline.runtime import checkpoint
 from baseline.runtime.kernel import BUDGET, DEEPEST, DONE, SOLUTION
 from baseline.xcc.searches import PolySearch, make_search
 from puzzles.errors import UsageError
-from puzzles.formats import read_weights_and_sizes
+from puzzles.files.formats import read_weights_and_sizes
 from solving import Limits, SolveResult
 from solving.options import fingerprint_options
 
@@ -284,8 +284,8 @@ class XCCBeamRun:
         return checkpoint.load(Path(self.o["resume"]), "frontier", self.fingerprint())
 
     def _picture(self, chosen_row) -> None:
-        from puzzles.outputs import atomic_write
-        from puzzles.render import render
+        from puzzles.files.outputs import atomic_write
+        from puzzles.files.render import render
 
         atomic_write(
             str(Path(self.o["checkpoint"]) / "best.svg"), render(self.p, [self.xcc.decode[int(q)] for q in chosen_row])

@@ -34,10 +34,10 @@ from baseline.edge.tables import EdgeTables, slip_allowance
 from baseline.runtime import warmup
 from baseline.runtime.driver import Outcome, drive, luby
 from baseline.runtime.kernel import BEST_MIS, COUNT, DEEPEST, NODES, SOLUTION, new_state
-from puzzles.edge import EdgePlacement, EdgePuzzle, Fixed
 from puzzles.errors import UsageError
-from puzzles.grids import square_symmetries
-from puzzles.orders import ORDERS, search_order
+from puzzles.kinds.edge import EdgePlacement, EdgePuzzle, Fixed
+from puzzles.kinds.grids import square_symmetries
+from puzzles.kinds.orders import ORDERS, search_order
 from puzzles.puzzle import EDGES
 from puzzles.verify import verify
 from solving import Limits, Option, Opts, SolverBase, SolveResult, Status, enumerated

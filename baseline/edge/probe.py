@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from baseline.edge.tables import EdgeTables
-from puzzles.edge import EdgePlacement
+from puzzles.kinds.edge import EdgePlacement
 
 
 @njit(cache=True)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from puzzles.edge import EdgePlacement, EdgePuzzle, Fixed
 from puzzles.errors import UsageError
+from puzzles.kinds.edge import EdgePlacement, EdgePuzzle, Fixed
 
 MAX_PARTS = 1_000_000
 

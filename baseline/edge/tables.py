@@ -38,9 +38,9 @@ import numpy as np
 from numba import njit
 
 from baseline.runtime.kernel import MANY
-from puzzles.edge import EdgePuzzle
 from puzzles.errors import UsageError
-from puzzles.orders import search_order
+from puzzles.kinds.edge import EdgePuzzle
+from puzzles.kinds.orders import search_order
 
 MAX_TABLE_BYTES = 4 << 30  # the key slots of a board's candidate tables, before a clear refusal
 

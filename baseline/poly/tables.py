@@ -59,7 +59,7 @@ def cell_of(item_name: str) -> tuple[int, ...]:
 
 def _cell_geometry(item_names: list[str], n_sites: int, grid_name: str):
     """Centroids and neighbour lists of the site items of a polyform XCC (items named c<i>.<j>...)."""
-    from puzzles.grids import get_grid
+    from puzzles.kinds.grids import get_grid
 
     grid = get_grid(grid_name)
     cells = [cell_of(n) for n in item_names[:n_sites]]

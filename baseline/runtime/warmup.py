@@ -50,7 +50,7 @@ def once(key, fn: Callable[[], object]) -> None:
 @cache
 def tiny_edge():
     """A 3x3 edge-matching puzzle with solutions (a planted one at least)."""
-    from puzzles.generate import edge_puzzle
+    from puzzles.make.generate import edge_puzzle
 
     return edge_puzzle(3, 3, 1, 2, 7)[0]
 
@@ -58,6 +58,6 @@ def tiny_edge():
 @cache
 def tiny_xcc_puzzle():
     """A small exact cover (4-queens: two solutions)."""
-    from puzzles.queens import QueensPuzzle
+    from puzzles.kinds.queens import QueensPuzzle
 
     return QueensPuzzle(4, name="queens-4")

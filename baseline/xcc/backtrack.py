@@ -23,9 +23,9 @@ from baseline.runtime.driver import Outcome, drive, luby
 from baseline.runtime.kernel import BUDGET, DEEPEST, DONE, LEAF, MANY, NO_BOUND, SOLUTION
 from baseline.xcc import memo
 from baseline.xcc.searches import ENGINES, PolySearch, _Search, make_search
-from puzzles import outputs
 from puzzles.errors import UsageError
-from puzzles.outputs import atomic_write
+from puzzles.files import outputs
+from puzzles.files.outputs import atomic_write
 from puzzles.xcc import XCC
 from solving import Limits, Option, Opts, SolverBase, SolveResult, Status, enumerated
 
@@ -235,7 +235,7 @@ def _picture(puzzle, xcc: XCC, prefix: list[int], whole: XCC):
     """options of ``xcc`` -> an SVG of the partial solution (a part's prefix included)."""
 
     def draw(options: list[int]) -> str:
-        from puzzles.render import render
+        from puzzles.files.render import render
 
         return render(puzzle, [whole.decode[k] for k in prefix] + [xcc.decode[k] for k in options])
 
@@ -376,7 +376,7 @@ def random_prefix(xcc: XCC, depth: int, seed: int, node_cap: int = 5000) -> list
     """The first partial solution of ``depth`` options a randomised Algorithm C
     reaches (options shuffled, MRV ties broken at random), or None when
     ``node_cap`` nodes find none.  Selby's states came from real searches:
-    the tilability sampler cuts its regions this way (``puzzles.tilability``).
+    the tilability sampler cuts its regions this way (``puzzles.estimates.tilability``).
     (Forcing a random first option to vary the regions more was tried: on
     Eternity's pieces almost every such start is dead within 5,000 nodes.)"""
     rng = np.random.default_rng(seed)

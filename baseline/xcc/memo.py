@@ -43,8 +43,8 @@ from baseline.runtime.kernel import BUDGET, DONE, FINISHED, LEVEL, NODES, PHASE,
 from baseline.xcc import bitset
 from baseline.xcc.bitset import fewest_options, is_empty, next_option
 from baseline.xcc.zdd import Diagram, fingerprint
-from puzzles import formats
 from puzzles.errors import UsageError
+from puzzles.files import formats
 from solving import Evidence, SolveResult, Status, accepted, enumerated
 
 __all__ = ["BOT", "FULL", "TOP", "MemoSearch", "run", "secondary_masks", "solve_memo"]

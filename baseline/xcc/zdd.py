@@ -33,7 +33,7 @@ from numba import njit
 
 from baseline.runtime.checkpoint import seal
 from puzzles.errors import InputError
-from puzzles.outputs import atomic_save
+from puzzles.files.outputs import atomic_save
 
 FORMAT = "eternity/zdd"
 VERSION = 1

@@ -10,7 +10,7 @@ from puzzles.ranges import arg
 
 def cmd_check_proof(a) -> int:
     """Run `eternity check-proof` with the parsed arguments ``a``; returns the exit status."""
-    from puzzles.formats import read_text
+    from puzzles.files.formats import read_text
     from puzzles.proofs import zk
 
     p, ph = _load(a)

@@ -104,7 +104,7 @@ def _rooks3d(a, n_max: int) -> int:
 
 def decide_queens3d(n: int) -> dict:
     """n^2 queens on the n x n x n board decided twice: by exact cover (the workbench's backtracker) and by
-    SAT (CaDiCaL through python-sat), a placement checked by ``puzzles.queens3d.check``, a refutation by its
+    SAT (CaDiCaL through python-sat), a placement checked by ``puzzles.kinds.queens3d.check``, a refutation by its
     DRAT proof (``encoders.drat``): each answer carries its evidence."""
     from itertools import product
 
@@ -113,7 +113,7 @@ def decide_queens3d(n: int) -> dict:
     from baseline.runtime.kernel import DONE, SOLUTION
     from baseline.xcc.searches import make_search
     from encoders import drat
-    from puzzles import queens3d as Q
+    from puzzles.kinds import queens3d as Q
 
     t0 = time.perf_counter()
     x = Q.xcc(n)
@@ -158,7 +158,7 @@ def _queens3d(a, n_max: int) -> int:
     rows = [decide_queens3d(n) for n in range(1, n_max + 1)]
     smallest = next((r for r in rows if r["placement"] and r["n"] > 1), None)
     if a.draw:
-        from puzzles import queens3d as Q
+        from puzzles.kinds import queens3d as Q
 
         if smallest is None:
             from puzzles.errors import UsageError

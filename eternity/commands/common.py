@@ -63,7 +63,8 @@ def _opts(pairs: list[str] | None) -> dict:
 
 
 def _load(a):
-    from puzzles import catalog, formats
+    from puzzles import catalog
+    from puzzles.files import formats
 
     p = catalog.load(a.puzzle)
     return p, formats.puzzle_hash(p)
@@ -77,20 +78,20 @@ def _db(path: str) -> str:
 
 
 def _json_file(path: str):
-    from puzzles.formats import _json, read_text
+    from puzzles.files.formats import _json, read_text
 
     return _json(path, read_text(path))
 
 
 def _write(path: str, obj_text: str) -> None:
     """Write the output whole (the command line has refused, before any work, an output that is an input)."""
-    from puzzles.outputs import atomic_write
+    from puzzles.files.outputs import atomic_write
 
     atomic_write(path, obj_text)
 
 
 def _solution(p, path: str):
-    from puzzles import formats
+    from puzzles.files import formats
     from puzzles.verify import verify
 
     sol = formats.read_solution(p, path)

@@ -8,7 +8,8 @@ from eternity.commands.common import EXIT_INVALID, EXIT_OK
 def cmd_decode(a) -> int:
     """Run `eternity decode` with the parsed arguments ``a``; returns the exit status."""
     from encoders.dimacs import decode
-    from puzzles import catalog, formats
+    from puzzles import catalog
+    from puzzles.files import formats
     from puzzles.verify import verify
 
     p = catalog.load(a.puzzle)

@@ -22,7 +22,7 @@ def dimacs(enc, puzzle=None) -> str:
     head = f"p {'knf' if enc.atmost else 'cnf'} {enc.n_vars} {len(lines)}"
     top = [f"c {enc.model}"]
     if puzzle is not None:
-        from puzzles.formats import puzzle_hash
+        from puzzles.files.formats import puzzle_hash
 
         top = [
             f"c eternity encoding {enc.model} encoding={enc.model}",
@@ -36,7 +36,7 @@ def cmd_encode(a) -> int:
     """Run `eternity encode` with the parsed arguments ``a``; returns the exit status."""
     from encoders import catalogue
     from encoders.solver import takes
-    from puzzles import outputs
+    from puzzles.files import outputs
 
     if a.json and not a.output:
         raise UsageError("encode --json: give -o FILE for the CNF (stdout carries the sizes)")

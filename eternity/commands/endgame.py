@@ -89,7 +89,7 @@ def cmd_endgame(a) -> int:
             res = E.fit_fates(tb, out, _levels(a.left), a.weights)
         doc = res.pop("document")
         if a.output:
-            from puzzles.formats import atomic_write
+            from puzzles.files.formats import atomic_write
 
             atomic_write(a.output, json.dumps(doc, indent=1))
         print(json.dumps(res, indent=1))

@@ -1,9 +1,9 @@
 """`eternity enumerate`: the free polyforms of a grid, counted (the check of its geometry).
 
 On the drafter grid the counts come from Redelmeier's enumeration in numba
-(`puzzles.drafter_count`): every size from 1 to N at once, to 12 drafters, with
+(`puzzles.forms.drafter_count`): every size from 1 to N at once, to 12 drafters, with
 the polydudes (Eternity's piece shapes) beside the polydrafters.  The other
-grids, and `--forms`, use the canonical growth of `puzzles.enumeration`.
+grids, and `--forms`, use the canonical growth of `puzzles.forms.enumeration`.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ SEED_POLYDUDES = (None, 3, 1, 9, 15, 59, 152, 517, 1547, 5064, 16123, 52630)
 
 
 def _drafter_counts(a) -> int:
-    from puzzles.drafter_count import count_drafters
+    from puzzles.forms.drafter_count import count_drafters
 
     if a.size < 1 or a.size > MAX_DRAFTER_COUNT:
         raise UsageError(f"enumerate: --size {a.size}: expected 1 to {MAX_DRAFTER_COUNT} on the drafter grid")
@@ -66,8 +66,8 @@ def _drafter_counts(a) -> int:
 
 def cmd_enumerate(a) -> int:
     """Run `eternity enumerate` with the parsed arguments ``a``; returns the exit status."""
-    from puzzles.enumeration import free_polyforms, has_hole
-    from puzzles.grids import get_grid
+    from puzzles.forms.enumeration import free_polyforms, has_hole
+    from puzzles.kinds.grids import get_grid
 
     with _refused("enumerate"):
         grid = get_grid(a.grid)
@@ -93,7 +93,7 @@ def cmd_enumerate(a) -> int:
         "without_holes": len(forms) - holes,
     }
     if a.dudes:
-        from puzzles.drafter_count import is_polydude
+        from puzzles.forms.drafter_count import is_polydude
 
         info["polydudes"] = sum(1 for f in forms if is_polydude(f))
     info["seconds"] = round(time.perf_counter() - t0, 2)

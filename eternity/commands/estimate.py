@@ -15,8 +15,10 @@ from puzzles.ranges import arg
 
 def cmd_estimate(a) -> int:
     """Run `eternity estimate` with the parsed arguments ``a``; returns the exit status."""
-    from puzzles import catalog, estimate, formats
-    from puzzles.orders import search_order
+    from puzzles import catalog
+    from puzzles.estimates import estimate
+    from puzzles.files import formats
+    from puzzles.kinds.orders import search_order
 
     if a.critical:
         if a.puzzle:
@@ -431,7 +433,7 @@ CRITICAL_SIDE = 32  # --critical: 32x32 turns sub-critical at 39.6 inner colours
 
 
 def _critical(a) -> int:
-    from puzzles import estimate
+    from puzzles.estimates import estimate
 
     try:
         size, frame = a.critical.split(":")

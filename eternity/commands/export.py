@@ -11,7 +11,8 @@ from puzzles.puzzle import SCORED
 
 def cmd_export(a) -> int:
     """Run `eternity export` with the parsed arguments ``a``; returns the exit status."""
-    from puzzles import catalog, formats
+    from puzzles import catalog
+    from puzzles.files import formats
 
     p = catalog.load(a.puzzle)
     opts = _opts(a.opt)
@@ -24,7 +25,7 @@ def cmd_export(a) -> int:
         if a.to == "bucas":
             if SCORED not in p.features:
                 raise UsageError("export --to bucas: only edge-matching puzzles")
-            from puzzles.edge import bucas_url
+            from puzzles.kinds.edge import bucas_url
 
             text = bucas_url(p, sol) + "\n"
         else:

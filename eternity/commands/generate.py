@@ -8,7 +8,7 @@ from typing import Any
 
 from eternity.commands.common import _Parser, _refused
 from puzzles.errors import UsageError
-from puzzles.grids import GRIDS
+from puzzles.kinds.grids import GRIDS
 from puzzles.ranges import MAX_SIDE, arg
 
 GENERATE_BYTES_PER_CELL = 1200  # measured: a 300x300 edge puzzle peaks near 105 MB, 45 MB of it the interpreter
@@ -30,7 +30,8 @@ def _memory_check(cells: int) -> None:
 
 def cmd_generate(a) -> int:
     """Run `eternity generate` with the parsed arguments ``a``; returns the exit status."""
-    from puzzles import formats, generate
+    from puzzles.files import formats
+    from puzzles.make import generate
 
     if a.rows and a.cols:
         _memory_check(a.rows * a.cols)
@@ -42,13 +43,13 @@ def cmd_generate(a) -> int:
             if a.solved_order or a.scramble is not None:
                 p, planted = generate.solved_order(p, planted)  # the tiles as they lie, row by row
             if a.scramble is not None:
-                from puzzles.scramble import scramble, scrambled_placements
+                from puzzles.make.scramble import scramble, scrambled_placements
 
                 p, planted = scramble(p, a.scramble), scrambled_placements(p, a.scramble, planted)
         elif a.region:
             p, planted = _region_puzzle(a)
             if a.hints:
-                from puzzles.hints import hinted
+                from puzzles.make.hints import hinted
 
                 if a.excess:
                     raise UsageError("generate polyform: --hints places pieces of the planted solution; no --excess")
@@ -77,7 +78,7 @@ MAX_HEXAGON_SIDE = 16  # --region hexagon:SIDE
 
 def _region_puzzle(a):
     from puzzles import catalog
-    from puzzles.partition import hexagon_region, region_puzzle
+    from puzzles.kinds.partition import hexagon_region, region_puzzle
 
     if a.region.startswith("hexagon:"):
         try:

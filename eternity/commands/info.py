@@ -10,7 +10,8 @@ from puzzles.puzzle import EDGES
 
 def cmd_info(a) -> int:
     """Run `eternity info` with the parsed arguments ``a``; returns the exit status."""
-    from puzzles import catalog, formats
+    from puzzles import catalog
+    from puzzles.files import formats
 
     p = catalog.load(a.puzzle)
     info = p.summary()
@@ -21,15 +22,15 @@ def cmd_info(a) -> int:
     if EDGES in p.features:
         frame, inner = p.colour_classes()
         info["frame_color_ids"], info["inner_color_ids"] = frame, inner
-        from puzzles.scramble import solved_order_share, solved_order_warning
+        from puzzles.make.scramble import solved_order_share, solved_order_warning
 
         info["joins_matching_as_listed"] = round(solved_order_share(p), 4)
         warning = solved_order_warning(p, a.puzzle)
         if warning:
             print(f"warning: {warning}", file=sys.stderr)
         if p.bordered and min(p.rows, p.cols) >= 2:
-            from puzzles import estimate
             from puzzles.errors import UsageError
+            from puzzles.estimates import estimate
 
             try:
                 info["owen_log10_expected_solutions"] = round(estimate.log_expected_solutions(p), 4)
@@ -38,14 +39,14 @@ def cmd_info(a) -> int:
                 info["owen_log10_expected_solutions"] = None
                 info["owen"] = f"not computed: {e}"
     if getattr(p, "grid_name", None) == "drafter":  # Cazenave's polydudes: no hole, no 30 degree corner
-        from puzzles.enumeration import has_hole
-        from puzzles.grids import get_grid
-        from puzzles.partition import has_30_degree_corner
+        from puzzles.forms.enumeration import has_hole
+        from puzzles.kinds.grids import get_grid
+        from puzzles.kinds.partition import has_30_degree_corner
 
         grid = get_grid("drafter")
         info["pieces_with_30_degree_corners"] = sum(has_30_degree_corner(grid, q.cells) for q in p.pieces)
         info["pieces_with_holes"] = sum(has_hole(grid, q.cells) for q in p.pieces)
-        from puzzles.drafter_count import is_polydude
+        from puzzles.forms.drafter_count import is_polydude
 
         info["pieces_not_polydudes"] = sum(not is_polydude(q.cells) for q in p.pieces)
     if a.json:
@@ -59,7 +60,7 @@ def cmd_info(a) -> int:
 def _shown(v):
     """A value for a person: integers of hundreds of digits (a symmetry factor of identical pieces)
     shortened; ``--json`` keeps them exact."""
-    from puzzles.formats import shown_int
+    from puzzles.files.formats import shown_int
 
     if isinstance(v, bool):
         return v

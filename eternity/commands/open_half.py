@@ -8,7 +8,7 @@ from eternity.commands.common import EXIT_OK, SPLIT_CAVEAT, _load, _solution, _w
 
 
 def _json_file(path: str):
-    from puzzles.formats import _json, read_text
+    from puzzles.files.formats import _json, read_text
 
     return _json(path, read_text(path))
 

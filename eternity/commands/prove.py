@@ -6,7 +6,7 @@ import time
 
 from eternity.commands.common import EXIT_OK, _load, _solution, _write
 from puzzles.errors import InputError, UsageError
-from puzzles.formats import MAX_FILE_BYTES
+from puzzles.files.formats import MAX_FILE_BYTES
 from puzzles.ranges import arg
 
 

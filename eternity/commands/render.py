@@ -8,8 +8,9 @@ from puzzles.puzzle import EDGES
 
 def cmd_render(a) -> int:
     """Run `eternity render` with the parsed arguments ``a``; returns the exit status."""
-    from puzzles import catalog, formats
-    from puzzles.render import render
+    from puzzles import catalog
+    from puzzles.files import formats
+    from puzzles.files.render import render
 
     p = catalog.load(a.puzzle)
     if a.pieces:
@@ -20,7 +21,7 @@ def cmd_render(a) -> int:
             return 0
         if p.grid_name is None:
             raise UsageError(f"render --pieces: {a.puzzle} has no pieces")
-        from puzzles.render import render_piece_sheet
+        from puzzles.files.render import render_piece_sheet
 
         formats.atomic_write(a.output, render_piece_sheet(p))
         return 0

@@ -17,9 +17,10 @@ from puzzles.ranges import arg
 
 def cmd_scramble(a) -> int:
     """Run `eternity scramble` with the parsed arguments ``a``; returns the exit status."""
-    from puzzles import catalog, formats, heule_board
+    from puzzles import catalog
+    from puzzles.files import formats, heule_board
+    from puzzles.make.scramble import scramble, solved_order_share
     from puzzles.puzzle import EDGES
-    from puzzles.scramble import scramble, solved_order_share
 
     p = catalog.load(a.puzzle)
     if EDGES not in p.features:

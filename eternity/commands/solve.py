@@ -27,7 +27,7 @@ def cmd_solve(a) -> int:
         raise UsageError("solve: --scheduler, --workers, --split-depth and --recut go with --executor dask")
     _refuse_a_checkpoint_over_another(a)
     if opts.get("diagram"):  # an output: never one of the inputs, nor another output
-        from puzzles.outputs import refuse_overwriting_inputs
+        from puzzles.files.outputs import refuse_overwriting_inputs
 
         outs = {"--opt diagram": str(opts["diagram"]), "-o": a.output, "--svg": a.svg}
         ins = [a.puzzle, str(opts.get("from_diagram") or "")]
@@ -56,7 +56,7 @@ def cmd_solve(a) -> int:
                 e.add_note(f"solver {name}")  # the internal-error line names the solver
             raise
     if a.distinct and mode == "all" and res.status.answered:
-        from puzzles.symmetry import distinct_count
+        from puzzles.estimates.symmetry import distinct_count
 
         res.stats["distinct"] = distinct_count(p, res.solutions)
     if verified is False:
@@ -65,8 +65,8 @@ def cmd_solve(a) -> int:
     if res.measured.interrupted and res.solutions:  # Ctrl-C in mode best: the best board is kept
         return _keep_interrupted(a, p, res)
     if a.output and a.mode != "first" and a.mode != "best" and (res.solutions or res.count is not None):
-        from puzzles import formats
-        from puzzles.outputs import write_or_rescue
+        from puzzles.files import formats
+        from puzzles.files.outputs import write_or_rescue
 
         # count, all, sample: every answer goes in the file (a solution file holds one board only)
         doc = {
@@ -82,9 +82,9 @@ def cmd_solve(a) -> int:
         head = json.dumps(doc, indent=1)[:-2]
         write_or_rescue(a.output, head + ',\n "solutions": [\n  ' + sols + "\n ]\n}\n", "the solutions")
     if (a.output or a.svg or a.json) and res.solutions:  # pydantic and the renderer only when something is written
-        from puzzles import formats
-        from puzzles.outputs import write_or_rescue
-        from puzzles.render import render
+        from puzzles.files import formats
+        from puzzles.files.outputs import write_or_rescue
+        from puzzles.files.render import render
 
         if a.output and a.mode in ("first", "best"):  # a long solve's answer survives a failed write (a rescue copy)
             write_or_rescue(
@@ -102,7 +102,7 @@ def cmd_solve(a) -> int:
             else []
         )
         if res.best_score is not None and res.solutions and SCORED in p.features:
-            from puzzles.edge import bucas_url
+            from puzzles.kinds.edge import bucas_url
 
             d["bucas_url"] = bucas_url(p, res.solutions[0])
         _out(d)
@@ -134,7 +134,7 @@ def cmd_solve(a) -> int:
         line += "  " + "  ".join(f"{k} {v:.3g}" if isinstance(v, float) else f"{k} {v}" for k, v in shown.items())
         print(line)
         if res.best_score is not None and res.solutions and SCORED in p.features:  # the board, for the viewer
-            from puzzles.edge import bucas_url
+            from puzzles.kinds.edge import bucas_url
 
             print(bucas_url(p, res.solutions[0]))
         if res.message:
@@ -183,8 +183,8 @@ def _refuse_a_checkpoint_over_another(a) -> None:
 def _keep_interrupted(a, p, res) -> int:
     """Write the best board of an interrupted best-mode run (to -o, or a file named in the message),
     then exit as an interrupted command does."""
-    from puzzles import formats
-    from puzzles.outputs import rescue, write_or_rescue
+    from puzzles.files import formats
+    from puzzles.files.outputs import rescue, write_or_rescue
 
     text = json.dumps(formats.solution_to_dict(p, res.solutions[0]), indent=1) + "\n"
     if a.output:
@@ -202,7 +202,7 @@ def _solve_on_dask(a, p, name: str, opts: dict) -> int:
     import os
 
     from experiments.search import distributed_solve
-    from puzzles import formats
+    from puzzles.files import formats
 
     if a.distinct or a.mode not in ("first", "count", "best"):
         raise UsageError("solve --executor dask: modes first, count and best, without --distinct")
@@ -220,7 +220,7 @@ def _solve_on_dask(a, p, name: str, opts: dict) -> int:
         return EXIT_INVALID
     if res.solutions:
         if a.output:
-            from puzzles.outputs import write_or_rescue
+            from puzzles.files.outputs import write_or_rescue
 
             write_or_rescue(a.output, json.dumps(formats.solution_to_dict(p, res.solutions[0]), indent=1) + "\n",
                             "the solution")  # fmt: skip

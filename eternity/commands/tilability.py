@@ -6,8 +6,8 @@ import sys
 from pathlib import Path
 
 from puzzles.errors import UsageError
+from puzzles.estimates.tilability_design import REGIONS, offer_limit
 from puzzles.ranges import arg
-from puzzles.tilability_design import REGIONS, offer_limit
 
 SAMPLES = 400  # the default data size: split-half above 0.8 on generated puzzles (docs/results/tilability.md)
 
@@ -86,7 +86,7 @@ def cmd_tilability(a) -> int:
     except UsageError as e:
         raise UsageError(f"tilability: {e}") from None
     doc = T.weights_document(a.puzzle, a.region_size, a.excess, a.samples, a.seed, res, a.regions, data)
-    from puzzles.formats import write_weights
+    from puzzles.files.formats import write_weights
 
     write_weights(doc, a.output)
     if a.plot:
@@ -118,7 +118,7 @@ def _sizes(a, base) -> int:
     import json
 
     from experiments import size_weights as S
-    from puzzles.formats import read_weights, write_weights
+    from puzzles.files.formats import read_weights, write_weights
 
     read_weights(base, a.sizes)  # a file for another puzzle, or no weights file: one line, before the beam runs
     doc = json.loads(Path(a.sizes).read_text())

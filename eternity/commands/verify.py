@@ -8,7 +8,8 @@ from puzzles.ranges import arg
 
 def cmd_verify(a) -> int:
     """Run `eternity verify` with the parsed arguments ``a``; returns the exit status."""
-    from puzzles import catalog, formats
+    from puzzles import catalog
+    from puzzles.files import formats
     from puzzles.verify import verify
 
     p = catalog.load(a.puzzle)

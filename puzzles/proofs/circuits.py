@@ -34,9 +34,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..edge import EdgePuzzle, rotate
-from ..errors import UsageError
-from . import field as F
+from puzzles.errors import UsageError
+from puzzles.kinds.edge import EdgePuzzle, rotate
+from puzzles.proofs import field as F
 
 MAX_WITNESS = 200_000  # witness values: the proof carries one field element per value and round
 

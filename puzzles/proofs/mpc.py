@@ -25,7 +25,7 @@ import hashlib
 
 import numpy as np
 
-from . import field as F
+from puzzles.proofs import field as F
 
 SEED_BYTES = 16
 

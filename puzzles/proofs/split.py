@@ -33,9 +33,9 @@ import re
 import secrets
 from typing import Any
 
-from ..edge import EdgePuzzle
-from ..errors import InputError, UsageError
-from ..polyform import PolyformPuzzle
+from puzzles.errors import InputError, UsageError
+from puzzles.kinds.edge import EdgePuzzle
+from puzzles.kinds.polyform import PolyformPuzzle
 
 COMMIT_FORMAT = "eternity/split-commitment"
 HALF_FORMAT = "eternity/split-half"
@@ -48,7 +48,7 @@ def _canon(x: Any) -> bytes:
 
 
 def _placements(puzzle, placements) -> list[dict]:
-    from ..formats import solution_to_dict
+    from puzzles.files.formats import solution_to_dict
 
     return solution_to_dict(puzzle, placements)["placements"]
 
@@ -256,8 +256,8 @@ def read_commitment(data: Any, source: str, puzzle_hash: str, puzzle=None) -> di
 
 def verify_half(puzzle, half: Any, half_source: str, commitment: dict, puzzle_hash: str) -> list[str]:
     """What is wrong with an opened half (empty: it checks)."""
-    from ..formats import solution_from_dict
-    from ..verify import verify
+    from puzzles.files.formats import solution_from_dict
+    from puzzles.verify import verify
 
     _check_header(half, half_source, HALF_FORMAT, "an opened half", puzzle_hash)
     side = half.get("side")

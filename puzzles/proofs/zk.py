@@ -40,10 +40,10 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import InputError, UsageError
-from . import field as F
-from .circuits import statement
-from .mpc import SEED_BYTES, ProverEngine, VerifierEngine
+from puzzles.errors import InputError, UsageError
+from puzzles.proofs import field as F
+from puzzles.proofs.circuits import statement
+from puzzles.proofs.mpc import SEED_BYTES, ProverEngine, VerifierEngine
 
 FORMAT = "eternity/zk-proof"
 VERSION = 1
@@ -184,7 +184,7 @@ def dumps(proof: dict) -> str:
 
 def parse(text: str, source: str, puzzle_hash: str) -> dict:
     """A proof file read and validated (InputError naming the file and field otherwise)."""
-    from puzzles.formats import _json
+    from puzzles.files.formats import _json
 
     d = _json(source, text)  # the readers' one wording of bad JSON (line, column, what)
     if not isinstance(d, dict):

@@ -5,7 +5,7 @@ import numpy as np
 from hypothesis import strategies as st
 
 import solving
-from puzzles.edge import EdgePuzzle
+from puzzles.kinds.edge import EdgePuzzle
 from solving import Limits, Status, solve_verified
 
 

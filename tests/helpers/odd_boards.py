@@ -9,7 +9,7 @@ import random
 import numpy as np
 from hypothesis import strategies as st
 
-from puzzles.edge import EdgePuzzle, Fixed
+from puzzles.kinds.edge import EdgePuzzle, Fixed
 
 
 def planted(rows: int, cols: int, colours: int, rim: str, spare: int, twins: int, hints: int, broken: bool, seed: int):

@@ -9,7 +9,7 @@ instance across the phase transition as the colour count does on edge-matching b
 
 import random
 
-from puzzles.polyform import PolyformPuzzle, PolyPiece
+from puzzles.kinds.polyform import PolyformPuzzle, PolyPiece
 
 
 def _cut(rows: int, cols: int, largest: int, rng: random.Random) -> list[list[tuple[int, int]]]:

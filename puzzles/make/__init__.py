@@ -1,0 +1,1 @@
+"""Makers of instances: generators with a planted solution, scrambled pieces, hint pieces."""
