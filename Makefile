@@ -20,7 +20,7 @@ bytecode: $(BIN)/eternity
 setup: $(BIN)/eternity bytecode
 
 run: setup
-	$(BIN)/eternity run experiments/quick.toml --db results/quick.sqlite
+	$(BIN)/eternity run experiments/configs/quick.toml --db results/quick.sqlite
 	$(BIN)/eternity table results/quick.sqlite --format md
 
 # On every core (pytest-xdist), a test file a worker: a file's fixtures (a Dask cluster) are made once.

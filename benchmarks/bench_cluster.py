@@ -3,7 +3,7 @@
 The same count (``edge-backtrack``, a generated board) is cut into parts and run on a local cluster of
 one single-threaded worker, then of two, round after round (interleaved), each on a fresh cluster;
 every worker first loads the kernel the parts use (``warm``), as a long-running cluster would have.
-The clusters keep Dask's housekeeping quiet (``experiments.dask_cluster``) as the product's do;
+The clusters keep Dask's housekeeping quiet (``experiments.cluster.dask_cluster``) as the product's do;
 ``--dask-defaults`` runs them with Dask's own intervals instead.
 The rate is the search's placements over the time from the cut to the last part (the cluster's
 start is not counted), as ``eternity solve --executor dask`` reports it.  The count is checked
@@ -21,8 +21,8 @@ import statistics
 import time
 
 import solving
-from experiments.dask_cluster import local_cluster
-from experiments.search import distributed_solve
+from experiments.cluster.dask_cluster import local_cluster
+from experiments.cluster.search import distributed_solve
 from puzzles.make import generate
 
 

@@ -5,7 +5,7 @@
 
 For each puzzle, the row scan is cut as ``eternity solve --executor dask`` cuts it (the shallowest
 depth with 8 parts a worker), every part sized by Knuth's estimate, handed out largest first,
-and re-cut where a part exceeds ``--share`` of a worker's mean load (``experiments/cut.py``).  Prints the
+and re-cut where a part exceeds ``--share`` of a worker's mean load (``experiments/cluster/cut.py``).  Prints the
 balance (the most loaded worker over the mean; 1 is perfect) before and after re-cutting, the
 largest part's share of a worker's mean load, the estimated tree and the hours to exhaust it at
 ``--rate`` placements a second a core (the generated kernel's row scan on this machine:
@@ -17,7 +17,7 @@ import argparse
 import math
 import time
 
-from experiments.cut import simulate
+from experiments.cluster.cut import simulate
 from puzzles import catalog
 from puzzles.make import generate
 

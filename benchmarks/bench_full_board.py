@@ -4,7 +4,7 @@
         [--opt K=V ...] [--log run.jsonl]
 
 ``--workers 0`` runs the one-process beam; otherwise one beam whose levels (and end game) a local cluster
-of that many single-threaded workers expands (``experiments/beam_cluster.py``).  The beam's options are
+of that many single-threaded workers expands (``experiments/cluster/beam_cluster.py``).  The beam's options are
 the results page's (width 2,000, diversity, probes from 75 pieces left, the fitted 8-piece weights),
 changed by ``--opt``.  Each level appends one JSON line to ``--log``: the level, states kept, children,
 seconds, the tables' rejections, and the resident memory of the driver and of each worker, so the
@@ -59,7 +59,7 @@ def main() -> None:
     if a.workers:
         from dask.distributed import Client
 
-        from experiments.dask_cluster import local_cluster
+        from experiments.cluster.dask_cluster import local_cluster
 
         cluster = local_cluster(a.workers)
         client = Client(cluster)
@@ -80,7 +80,7 @@ def main() -> None:
     if client is None:
         res = beam.solve(p, mode="first", limits=solving.Limits(time_s=a.seconds), progress=progress)
     else:
-        from experiments.beam_cluster import cluster_beam
+        from experiments.cluster.beam_cluster import cluster_beam
 
         res = cluster_beam(p, opts, solving.Limits(time_s=a.seconds), client=client, progress=progress)
     s = res.stats

@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/bench_peak.py [--db results/peak.sqlite] [--family F] [--solver LABEL] [--summary]
     .venv/bin/python benchmarks/bench_peak.py --unsat [SEED ...]     # boards with no solution: count vs cube
 
-Runs ``experiments/peak.toml`` through the runner (the same cells, store and
+Runs ``experiments/configs/peak.toml`` through the runner (the same cells, store and
 resume as ``eternity run``; ``--family`` and ``--solver`` run a part of it),
 then prints, per family and configuration, how many of the puzzles were
 solved within the limit (every answer verified), how many were proven

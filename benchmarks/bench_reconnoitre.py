@@ -10,7 +10,7 @@ task run by the three in turn, ``--repeats`` rounds interleaved, ratios against 
 
 * exhausts (mode count, the whole tree): the tortoise (45 of Eternity's pieces), one fixed state of the
   pram (20 pieces placed, 44 left: ``bench_poly.PRAM_STATE``), the pentominoes in 5x12, and generated
-  hexomino puzzles of 14 and 16 pieces (the pieces family of ``experiments/atlas_poly.toml``, near and
+  hexomino puzzles of 14 and 16 pieces (the pieces family of ``experiments/configs/atlas_poly.toml``, near and
   above the hexominoes' critical size);
 * the first tiling of the boomerang (66 pieces) from scratch, each run given ``--seconds``.
 

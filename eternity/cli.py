@@ -38,7 +38,7 @@ COMMON_HELP = {
     "from": "the CNF file `eternity export --to dimacs` wrote",
     "model": "the model an outside SAT solver printed for that CNF (v lines, or integers)",
     "to": "the format to write",
-    "config": "an experiment config (TOML; experiments/*.toml)",
+    "config": "an experiment config (TOML; experiments/configs/*.toml)",
     "executor": "local worker processes, or a Dask cluster (--scheduler, or a local one)",
     "quiet": "no progress (a live line on a terminal, else a log line every 15 s)",
     "db": "a results database (SQLite, as `eternity run` writes it)",

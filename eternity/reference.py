@@ -254,7 +254,7 @@ def config_markdown() -> str:
     lines = [
         "# Config format",
         "",
-        "Generated from the pydantic schema (`experiments/config.py`, `experiments/families.py`) when the site "
+        "Generated from the pydantic schema (`experiments/config.py`, `experiments/families/`) when the site "
         "is built. A config is a TOML file; `eternity run CONFIG` checks all of it before anything runs, and a "
         "problem is one line naming the file, the field and what is wrong. Unknown fields are errors.",
         "",

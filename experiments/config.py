@@ -163,20 +163,21 @@ class Config(_M):
 
 
 def shipped() -> dict[str, Path]:
-    """The configs that ship with the package (``experiments/*.toml``), by name: ``eternity run quick`` runs one
-    from any folder, in a checkout or an installed copy alike (``eternity configs`` lists them)."""
-    here = Path(__file__).resolve().parent
+    """The configs that ship with the package (``experiments/configs/*.toml``), by name: ``eternity run quick``
+    runs one from any folder, in a checkout or an installed copy alike (``eternity configs`` lists them)."""
+    here = Path(__file__).resolve().parent / "configs"
     return {p.stem: p for p in sorted(here.glob("*.toml"))}
 
 
 def resolve(path: str) -> str:
     """A config's file: ``path`` itself when it exists; else a shipped config named by it (``quick``,
-    ``quick.toml`` or ``experiments/quick.toml``, as the README writes it); else ``path``, which the reader then
-    refuses in one line that lists the shipped names."""
+    ``quick.toml``, ``experiments/configs/quick.toml`` as the README writes it, or the older
+    ``experiments/configs/quick.toml``); else ``path``, which the reader then refuses in one line that lists the shipped
+    names."""
     p = Path(path)
     if p.exists():
         return path
-    name = p.stem if p.suffix in ("", ".toml") and p.parent.name in ("", "experiments") else None
+    name = p.stem if p.suffix in ("", ".toml") and p.parent.name in ("", "experiments", "configs") else None
     found = shipped().get(name) if name else None
     return str(found) if found else path
 

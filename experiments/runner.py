@@ -351,12 +351,12 @@ def run(
     if executor == "dask":  # so does a cluster whose extra is not installed
         require("cluster", "--executor dask")
     if executor == "dask" and scheduler:  # a scheduler that does not answer leaves no database either
-        from experiments.dask_cluster import connect
+        from experiments.cluster.dask_cluster import connect
 
         connect(scheduler, 1)[0].close()
     jobs = jobs or os.cpu_count() or 1
     if executor == "dask" and not scheduler:  # nor does a local cluster too large for the machine
-        from experiments.dask_cluster import check_local_workers
+        from experiments.cluster.dask_cluster import check_local_workers
 
         check_local_workers(jobs, "--jobs")
     if isinstance(jobs, bool) or not isinstance(jobs, int) or not 1 <= jobs <= 4096:
@@ -556,7 +556,7 @@ def _execute(todo: list[dict], jobs: int, executor: str, scheduler: str | None):
         from dask.distributed import Client
         from dask.distributed import as_completed as dask_completed
 
-        from experiments.dask_cluster import connect, local_cluster
+        from experiments.cluster.dask_cluster import connect, local_cluster
 
         cluster = None
         if scheduler:

@@ -220,7 +220,7 @@ def test_the_critical_size_cache_is_sealed(tmp_path, monkeypatch):
     used (it once reclassed instances, or failed the run with a KeyError)."""
     import json
 
-    from experiments import critical
+    from experiments.studies import critical
     from puzzles import catalog
 
     monkeypatch.setenv("ETERNITY_CACHE_DIR", str(tmp_path))
@@ -256,7 +256,7 @@ def test_a_shipped_config_runs_by_name_from_any_folder(tmp_path, monkeypatch, ca
         main(
             [
                 "run",
-                "experiments/quick.toml",
+                "experiments/configs/quick.toml",
                 "--db",
                 str(db),
                 "--family",

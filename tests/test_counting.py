@@ -8,7 +8,7 @@ import pytest
 from baseline.poly.counting import branching, estimate_count, selby_t
 from baseline.xcc.searches import make_search
 from eternity.cli import main
-from experiments.critical import critical_size, log_choose
+from experiments.studies.critical import critical_size, log_choose
 from puzzles import catalog
 from puzzles.errors import UsageError
 
@@ -90,7 +90,7 @@ def test_the_poly_engine_has_room_for_every_piece_a_region_holds():
     worked out from the items an option covers, its piece item included, which gave room for 15)."""
     import random
 
-    from experiments.critical import _all_pieces_state
+    from experiments.studies.critical import _all_pieces_state
 
     state = _all_pieces_state(catalog.load("hexominoes-14x15"), 16, random.Random(1))
     s = make_search(state.to_xcc(), engine="poly", grid=state.grid_name)

@@ -10,7 +10,7 @@ import pytest
 
 import solving
 from baseline.poly.features import FEATURES, state_features
-from experiments import endgame
+from experiments.studies import endgame
 from puzzles import catalog
 from puzzles.estimates.tilability import State, fit_shaped, shaped_log_likelihood
 from puzzles.kinds.polyform import PolyformPuzzle, PolyPiece

@@ -58,7 +58,7 @@ def test_the_wheel_holds_every_subpackage_and_the_shipped_data(wheel):
         "puzzles/shipped/" + p.relative_to(ROOT / "data").as_posix() for p in (ROOT / "data").rglob("*") if p.is_file()
     )
     assert data == shipped
-    assert "experiments/quick.toml" in names
+    assert "experiments/configs/quick.toml" in names
 
 
 def test_an_installed_wheel_solves_from_its_own_files(wheel, tmp_path):

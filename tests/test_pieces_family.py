@@ -7,8 +7,8 @@ import pytest
 
 from eternity.cli import main
 from experiments.config import config_from_dict
-from experiments.critical import cache_dir, classify_size, expected_solutions
 from experiments.runner import materialise
+from experiments.studies.critical import cache_dir, classify_size, expected_solutions
 from puzzles import verify
 
 SMALL = {"critical_sizes": [3, 5, 7], "critical_regions": 3, "critical_probes": 20}

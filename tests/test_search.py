@@ -1,4 +1,4 @@
-"""One search across a Dask cluster (``experiments/search.py``): counts equal the local count with a worker
+"""One search across a Dask cluster (``experiments/cluster/search.py``): counts equal the local count with a worker
 killed halfway, a first solution is verified, a killed client resumes from the ledger, bad requests are
 one line."""
 
@@ -17,8 +17,8 @@ pytest.importorskip("dask.distributed")
 
 from dask.distributed import Client  # noqa: E402
 
-from experiments.dask_cluster import local_cluster  # noqa: E402
-from experiments.search import cut_depth, distributed_solve  # noqa: E402
+from experiments.cluster.dask_cluster import local_cluster  # noqa: E402
+from experiments.cluster.search import cut_depth, distributed_solve  # noqa: E402
 
 
 def many(p) -> int:
@@ -40,7 +40,7 @@ def test_the_local_cluster_keeps_dask_housekeeping_quiet(client):
     nannies), which leaves the cores to the search."""
     import dask
 
-    from experiments.dask_cluster import QUIET
+    from experiments.cluster.dask_cluster import QUIET
 
     got = client.run(lambda: {k: dask.config.get(k) for k in QUIET})
     assert len(got) == 2 and all(v == QUIET for v in got.values())
@@ -174,7 +174,7 @@ def test_knuths_estimate_of_a_subtree_is_near_its_size():
 
 
 def test_the_cut_on_paper_balances_better_after_re_cutting():
-    from experiments.cut import lpt, simulate
+    from experiments.cluster.cut import lpt, simulate
 
     assert lpt([3, 3, 2, 2, 2, 2], 2) == 1.0 and lpt([10, 1, 1], 2) == 10 / 6
     (r,) = simulate(catalog.load("brendan-5x5"), [8], rate=1e7, probes=50)
@@ -324,8 +324,8 @@ def test_the_beam_over_the_cluster_equals_the_one_process_beam(client, monkeypat
     """The polyform beam whose levels two workers expand (and probe, and whose end game they exhaust) makes
     the same levels and the same tiling as the one-process beam with the same width and seed (with the
     lookahead and the boundary tables on)."""
-    from experiments import beam_cluster
-    from experiments.beam_cluster import cluster_beam
+    from experiments.cluster import beam_cluster
+    from experiments.cluster.beam_cluster import cluster_beam
     from puzzles.verify import verify
 
     monkeypatch.setattr(beam_cluster, "SMALL_FRONTIER", 2)  # the tortoise's frontier is small: split it anyway
@@ -358,7 +358,7 @@ def test_solve_runs_the_polyform_beam_over_the_cluster(capsys):
 
 
 def test_the_cluster_beams_pieces_add_their_counts_and_keep_the_deepest():
-    from experiments.beam_cluster import _tally
+    from experiments.cluster.beam_cluster import _tally
 
     stats = {"endgame_states": 3, "endgame_deepest": 190}
     _tally(stats, {"endgame_states": 2, "endgame_nodes": 10, "endgame_deepest": 185})

@@ -1,6 +1,6 @@
 """Weights that depend on the pieces left (Selby's model parameters for every size): the beam's schedule
 and its re-weighing of the frontier (baseline/beam/xcc.py), and the fit on the beam's states
-(experiments/size_weights.py, ``eternity tilability --sizes``)."""
+(experiments/studies/size_weights.py, ``eternity tilability --sizes``)."""
 
 import json
 

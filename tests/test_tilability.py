@@ -209,7 +209,7 @@ def test_tilability_command_end_to_end(tmp_path, capsys, monkeypatch):
 
 
 def test_few_distinct_regions_are_flagged():
-    from experiments.tilability import Exhausts, too_few_regions
+    from experiments.studies.tilability import Exhausts, too_few_regions
 
     states = [State([0, 1, 2], 1)] * 10
     assert too_few_regions(Exhausts(states, 0, 1)) and too_few_regions(Exhausts(states, 0, 4))
@@ -291,7 +291,7 @@ def test_shipped_eternity_weights_rank_selbys_landmark_pieces(name):
 def test_exhausts_without_a_tiling_write_no_weights(tmp_path, capsys, monkeypatch):
     """Every exhaust finished and none found a tiling: nothing to fit, so no weights file (a file of zeros
     would read as a fit), exit 1 and the reason in one line."""
-    from experiments import tilability as T
+    from experiments.studies import tilability as T
 
     dead = T.Exhausts([State(list(range(6)), 2, 0, {}) for _ in range(4)], 0, 4)
     monkeypatch.setattr(T, "collect", lambda *a, **k: dead)

@@ -32,7 +32,7 @@ class Beam(SolverBase):
     Options = BeamOptions
     opts: BeamOptions
 
-    # the XCC beam's level expansion, when something else does it (a Dask cluster: experiments/beam_cluster.py);
+    # the XCC beam's level expansion, when something else does it (a Dask cluster: experiments/cluster/beam_cluster.py);
     # called as XCCBeamRun.expand is, and answering the same arrays
     level_expander = None
 

@@ -97,7 +97,7 @@ class XCCBeamRun:
         self.opt_weight = self._weights(options.get("weights", ""))
         # called after each level's expansion with (level, pieces left, chosen, parent, option, score, the
         # frontier's boards, first free sites and scores): how the fit of size-dependent weights and the end
-        # game's data watch the beam's own states (experiments/size_weights.py, experiments/endgame.py)
+        # game's data watch the beam's own states (experiments/studies/size_weights.py, experiments/studies/endgame.py)
         self.observe: Callable[..., None] | None = None
         self._exhauster = None  # the end-game's poly search, made at its first survivor (or probe)
         self._probe_solution = None  # a tiling a probe found (``_probe``)

@@ -3,7 +3,7 @@
 A descent from depth k counts the candidates c_k that fit and are left, goes down one of them at
 random, and stops at a dead end or a full board; ``1 + c_k + c_k c_(k+1) + ...`` is an unbiased
 estimate of the placements below the prefix (Knuth 1975).  The distributed search's cut
-(``experiments/search.py``) sizes its parts with it: which parts to cut again, and how the work
+(``experiments/cluster/search.py``) sizes its parts with it: which parts to cut again, and how the work
 spreads over many workers.  Same tables and tree as the table kernel (``kernels.run_static``)."""
 
 from __future__ import annotations

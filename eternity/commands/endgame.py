@@ -38,7 +38,7 @@ def _say(quiet: bool):
 
 def cmd_endgame(a) -> int:
     """Run `eternity endgame ACTION` with the parsed arguments ``a``; returns the exit status."""
-    from experiments import endgame as E
+    from experiments.studies import endgame as E
 
     out = Path(a.dir)
     if a.weights is None:  # the shipped fit, wherever the command runs from

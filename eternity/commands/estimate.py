@@ -346,8 +346,8 @@ def _bound(x: float | None) -> str:
 
 
 def _critical_set(a) -> int:
-    """--critical SET: the critical size of a polyform piece set (``experiments.critical``)."""
-    from experiments.critical import critical_size
+    """--critical SET: the critical size of a polyform piece set (``experiments.studies.critical``)."""
+    from experiments.studies.critical import critical_size
     from puzzles import catalog
 
     base = catalog.load(a.critical)

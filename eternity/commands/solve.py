@@ -197,11 +197,11 @@ def _keep_interrupted(a, p, res) -> int:
 
 
 def _solve_on_dask(a, p, name: str, opts: dict) -> int:
-    """`--executor dask`: the search cut into parts on a Dask cluster (``experiments.search``); the answer
+    """`--executor dask`: the search cut into parts on a Dask cluster (``experiments.cluster.search``); the answer
     is verified against the whole puzzle and printed as a local solve's is."""
     import os
 
-    from experiments.search import distributed_solve
+    from experiments.cluster.search import distributed_solve
     from puzzles.files import formats
 
     if a.distinct or a.mode not in ("first", "count", "best"):

@@ -14,7 +14,7 @@ SAMPLES = 400  # the default data size: split-half above 0.8 on generated puzzle
 
 def cmd_tilability(a) -> int:
     """Run `eternity tilability` with the parsed arguments ``a``; returns the exit status."""
-    from experiments import tilability as T
+    from experiments.studies import tilability as T
     from puzzles import catalog
 
     try:
@@ -117,7 +117,7 @@ def _sizes(a, base) -> int:
     """``--sizes W``: Selby's schedule of the weights W for every size, fitted on the beam's own states."""
     import json
 
-    from experiments import size_weights as S
+    from experiments.studies import size_weights as S
     from puzzles.files.formats import read_weights, write_weights
 
     read_weights(base, a.sizes)  # a file for another puzzle, or no weights file: one line, before the beam runs

@@ -19,7 +19,7 @@ class _WeightsModel(BaseModel):
 
     ``sizes``, when present, makes the weights depend on the pieces left (Selby's model parameters for
     every size): ``{"N": [alpha, beta]}``, the weights with N pieces left being ``alpha * l + beta * l**2``
-    of the base weights ``l`` (``experiments/size_weights.py`` fits them)."""
+    of the base weights ``l`` (``experiments/studies/size_weights.py`` fits them)."""
 
     model_config = ConfigDict(extra="allow")
     format: Literal["eternity/weights"] | None = None
@@ -28,7 +28,7 @@ class _WeightsModel(BaseModel):
 
 
 def write_weights(doc: dict, path) -> None:
-    """Write a weights document (``experiments.tilability.weights_document``) whole."""
+    """Write a weights document (``experiments.studies.tilability.weights_document``) whole."""
     atomic_write(path, json.dumps(doc, indent=1) + "\n")
 
 

@@ -176,7 +176,7 @@ def document(base: dict, fitted: dict, data: BeamStates, width: int, seconds: fl
     out = dict(base)
     out["sizes"] = {str(k): list(v) for k, v in fitted["sizes"].items()}
     out["sizes_fit"] = {
-        "method": "consistency with the next smaller size on the beam's own states (experiments/size_weights.py)",
+        "method": "consistency with the next smaller size on the beam's own states (experiments/studies/size_weights.py)",
         "beam_width": width,
         "beam_seconds": round(data.seconds, 1),
         "seconds_asked": seconds,

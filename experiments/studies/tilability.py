@@ -19,13 +19,12 @@ from pathlib import Path
 import numpy as np
 
 import solving
+from experiments.runner import run
+from experiments.store import Store
 from puzzles import catalog
 from puzzles.errors import UsageError
 from puzzles.estimates.tilability import State, fit, log_likelihood, rank_correlation, uniform_fit
 from puzzles.files.formats import atomic_write
-
-from .runner import run
-from .store import Store
 
 
 def config_text(

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 import solving
-from experiments.dask_cluster import connect
+from experiments.cluster.dask_cluster import connect
 from puzzles.errors import InputError, UsageError
 from puzzles.puzzle import EDGES
 from solving import Limits, SolveResult, Status
@@ -302,7 +302,7 @@ def distributed_solve(
     if name == "beam" and EDGES not in puzzle.features and mode == "first":
         if ledger_dir:
             raise UsageError("--executor dask: the beam keeps its frontier with --opt checkpoint=DIR, not a ledger")
-        from experiments.beam_cluster import cluster_beam
+        from experiments.cluster.beam_cluster import cluster_beam
 
         return cluster_beam(
             puzzle, options, limits, scheduler=scheduler, workers=workers, progress=progress, client=client

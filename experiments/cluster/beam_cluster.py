@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from experiments.dask_cluster import connect
+from experiments.cluster.dask_cluster import connect
 from solving import Limits, SolveResult
 
 SMALL_FRONTIER = 64  # states: below this the driver expands the level itself

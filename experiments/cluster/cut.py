@@ -1,6 +1,6 @@
 """The cut of one search into parts, on paper: how evenly a cut spreads over many workers.
 
-The distributed search (``experiments/search.py``) cuts the row scan at a depth into parts (every
+The distributed search (``experiments/cluster/search.py``) cuts the row scan at a depth into parts (every
 legal filling of its first free cells) and hands them out.  Here each part's subtree is sized by
 Knuth's estimate (``baseline.edge.probe``), the parts go to workers largest first (each to the
 least loaded worker: LPT), and the balance is the most loaded worker's work against the mean.
@@ -62,7 +62,7 @@ def simulate(
     """The cut of the row scan for each worker count (``cut_depth``'s rule: the shallowest depth with
     8 parts a worker), sized by Knuth's estimate, as it is and re-cut (parts above ``share`` of a
     worker's mean load)."""
-    from experiments.search import PARTS_PER_WORKER
+    from experiments.cluster.search import PARTS_PER_WORKER
 
     prober = Prober(p)
     sized: dict[tuple, float] = {}

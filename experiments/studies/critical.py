@@ -212,7 +212,7 @@ def critical_size(
         "log10_solutions_all_pieces": point["log10_solutions_all"] if point else None,
         "log10_solutions_all_pieces_90": interval(boot_all),
         "method": "tilings of random regions with every piece offered, divided by C(M, N); Selby's t fitted "
-        "as t_inf (1 - a/sqrt(N)) and carried to c and to M (experiments/critical.py)",
+        "as t_inf (1 - a/sqrt(N)) and carried to c and to M (experiments/studies/critical.py)",
     }
 
 
