@@ -31,12 +31,14 @@ test: setup
 test-timing: setup
 	$(BIN)/python -m pytest -m timing
 
-# The habits of the field: lint and format (ruff), types (mypy), the layers and rooms (import-linter).
+# The habits of the field: lint and format (ruff), types (mypy), the layers and rooms (import-linter), and the house's
+# 600 lines a module at most.
 lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports --no-cache
+	$(BIN)/python tests/helpers/module_sizes.py 600
 
 # The documentation site, into build/site/; strict: a broken link, a missing page, a reference page that the
 # code cannot write (an option without help) or any warning of the reference's parser fails the build (no --quiet:

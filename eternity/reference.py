@@ -275,3 +275,25 @@ def config_markdown() -> str:
             )
         lines.append("")
     return "\n".join(lines) + "\n"
+
+
+def pages() -> dict[str, str]:
+    """The generated reference pages, by their path under ``docs/``: committed, so that a link to them works in
+    the tree as on the site, and held current by a test (``python -m eternity.reference`` writes them again)."""
+    from eternity import cli
+
+    return {
+        "reference/cli.md": cli_markdown(cli.build_parser()),
+        "reference/solvers.md": solvers_markdown(),
+        "reference/config.md": config_markdown(),
+    }
+
+
+if __name__ == "__main__":  # python -m eternity.reference [DOCS]: write the pages into the docs folder
+    import sys
+    from pathlib import Path
+
+    docs = Path(sys.argv[1] if len(sys.argv) > 1 else "docs")
+    for rel, text in pages().items():
+        (docs / rel).write_text(text)
+        print(f"wrote {docs / rel}")

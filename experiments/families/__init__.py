@@ -13,13 +13,15 @@ One kind a module: ``base`` (what every family shares), ``generated`` (edge boar
 ``files`` (built-in puzzles, puzzle files, CNF files), ``excess`` (excess-piece states).
 """
 
-from .base import _NAME, MAX_INSTANCES, MAX_VALUE, OnSample, Pairs, _Family, derived_seed
+from .base import _NAME, MAX_INSTANCES, MAX_VALUE, Around, OnSample, Pairs, Range, _Family, derived_seed
 from .excess import ExcessFamily
 from .files import BuiltinFamily, CnfFamily, FilesFamily
 from .generated import EdgeFamily, PiecesFamily, PolyformFamily, _unsolvable
 
 __all__ = [
     "MAX_INSTANCES",
+    "Around",
+    "Range",
     "MAX_VALUE",
     "_NAME",
     "OnSample",
