@@ -68,7 +68,7 @@ def _plugin_solve(solver, puzzle, mode: str, limits: Limits, progress) -> tuple[
         solver.warm(puzzle, mode)
         t1 = time.perf_counter()
         res = solver.solve(puzzle, mode=mode, limits=limits, progress=progress)
-    except UsageError:
+    except (UsageError, MemoryError):  # a refusal, and running out of memory (the runner's `memout`), stay as they are
         raise
     except Exception as e:  # noqa: BLE001 - the plug-in's failure, named as its own in one line
         why = f"{type(e).__name__}: {e}".splitlines()[0][:300]
