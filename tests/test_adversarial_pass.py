@@ -216,7 +216,7 @@ def make_world(w: Path) -> None:
     put("same-60.json", _random_board(60, 3, colours=1))  # one colour: 10^10856 solutions, counted in a second
     (w / "weights-cut.json").write_text('{"weights": [1, 2')
     # configs
-    base = (Path(__file__).resolve().parents[1] / "experiments" / "quick.toml").read_text()
+    base = (Path(__file__).resolve().parents[1] / "experiments" / "configs" / "quick.toml").read_text()
     put("quick.toml", base)
     tiny = (
         'name = "tiny"\nseed = 1\nrepeats = 1\ntime_limit = 5.0\n\n[[families]]\nkind = "edge"\nname = "e"\n'

@@ -155,7 +155,7 @@ def test_sweep_plots_need_a_sweep(tmp_path, capsys):
 
 def test_atlas_configs_parse():
     for name in ("atlas.toml", "atlas_count.toml", "atlas_clues.toml", "atlas_unsat.toml", "atlas_peak.toml"):
-        cfg = load_config(str(ROOT / "experiments" / name))
+        cfg = load_config(str(ROOT / "experiments" / "configs" / name))
         assert {s.name for s in cfg.solvers} <= set(solving.names())
-    modes = {s.mode for s in load_config(str(ROOT / "experiments" / "atlas_unsat.toml")).solvers}
+    modes = {s.mode for s in load_config(str(ROOT / "experiments" / "configs" / "atlas_unsat.toml")).solvers}
     assert modes == {"count"}

@@ -308,7 +308,7 @@ def test_shipped_configs_parse_and_name_registered_solvers():
     import solving
     from experiments.config import load_config
 
-    root = Path(__file__).resolve().parent.parent / "experiments"
+    root = Path(__file__).resolve().parent.parent / "experiments" / "configs"
     shipped = sorted(root.glob("*.toml"))
     assert len(shipped) >= 12
     for path in shipped:
@@ -356,7 +356,7 @@ def test_a_run_can_select_families_and_solvers(tmp_path):
     from experiments.config import load_config
     from experiments.runner import select
 
-    cfg = load_config(str(Path(__file__).parent.parent / "experiments" / "peak.toml"))
+    cfg = load_config(str(Path(__file__).parent.parent / "experiments" / "configs" / "peak.toml"))
     part = select(cfg, ["edge-7x7-3-7"], ["edge-backtrack", "cube[jobs=2]"])
     assert [f.name for f in part.families] == ["edge-7x7-3-7"]
     assert [s.label or s.name for s in part.solvers] == ["edge-backtrack", "edge-backtrack[luby]", "cube[jobs=2]"]
