@@ -18,5 +18,5 @@ SHIPPED = ["puzzles.shipped"] + sorted(
 setup(
     packages=[*find_packages(include=[f"{t}*" for t in TOP]), *SHIPPED],
     package_dir={"puzzles.shipped": "data"},
-    package_data={"puzzles.shipped": ["*.md", "**/*"], "experiments": ["configs/*.toml"]},
+    package_data={"puzzles.shipped": ["*.md", "**/*"], "experiments.configs": ["*.toml"]},
 )
