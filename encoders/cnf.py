@@ -62,6 +62,7 @@ class Encoding:
     # a plug-in encoding's name (set by ``encoders.plugins.encode``, never by the plug-in): its CNF is not one
     # this project holds sound, so a proof about it or a count it multiplies is the encoding's claim
     foreign: str = ""
+    _on: frozenset[int] | None = field(default=None, repr=False, compare=False)  # ``project`` as a set, made once
 
     def blocking(self, chosen: list[int]) -> list[int]:
         """The clause that excludes the model whose true decision variables are ``chosen`` (and only it, over
@@ -75,8 +76,9 @@ class Encoding:
         """What makes two decoded models the same model of the count (``solving.tally.Tally``)."""
         if self.project is None:
             return solution
-        on = set(self.project)
-        return sorted(int(v) for v in solution if int(v) in on)
+        if self._on is None:
+            self._on = frozenset(self.project)
+        return sorted(int(v) for v in solution if int(v) in self._on)
 
     @property
     def n_literals(self) -> int:

@@ -71,10 +71,10 @@ def read_model(path: str) -> set[int]:
     return {x for x in lits if x > 0}
 
 
-def header_options(cnf_path: str) -> dict[str, str] | None:
-    """The options an exported or encoded CNF was built with (its ``c eternity encoding MODEL k=v ...`` line), or
-    None for a file without one."""
-    for line in read_text(cnf_path).splitlines():
+def header_options(cnf_path: str, text: str) -> dict[str, str] | None:
+    """The options an exported or encoded CNF (``text``, read from ``cnf_path``) was built with (its ``c eternity
+    encoding MODEL k=v ...`` line), or None for a file without one."""
+    for line in text.splitlines():
         if line.startswith("c eternity encoding "):
             words = line.split()[4:]
             if any("=" not in w for w in words):
@@ -90,23 +90,27 @@ def decode(puzzle, cnf_path: str, model_path: str) -> list:
     same options give the same CNF, checked by its size) and decodes the model as a solve does, so an encoding
     whose placements leave the turn to other variables (Heule's) or that merges identical pieces decodes too."""
     true = read_model(model_path)
-    opts = header_options(cnf_path)
+    text = read_text(cnf_path)
+    opts = header_options(cnf_path, text)
     if opts is not None:
-        return _rebuilt(puzzle, cnf_path, model_path, opts, true)
-    return _by_comments(puzzle, cnf_path, model_path, true)
+        return _rebuilt(puzzle, cnf_path, text, model_path, opts, true)
+    return _by_comments(puzzle, cnf_path, text, model_path, true)
 
 
-def _rebuilt(puzzle, cnf_path: str, model_path: str, opts: dict[str, str], true: set[int]) -> list:
+def _rebuilt(puzzle, cnf_path: str, text: str, model_path: str, opts: dict[str, str], true: set[int]) -> list:
+    """A model decoded through the encoding the file's header names, built again with its options."""
     from .solver import Sat, decoded, encode
 
-    text = read_text(cnf_path)
-    head = next((ln for ln in text.splitlines() if ln.startswith("p ")), None)
-    if head is None:
-        raise InputError(cnf_path, None, "no 'p cnf' line")
-    for ln in text.splitlines():
+    head = None
+    for ln in text.splitlines():  # the comments before the problem line: the puzzle's hash, then the header
+        if ln.startswith("p "):
+            head = ln
+            break
         w = ln.split()
         if len(w) == 4 and w[:3] == ["c", "eternity", "puzzle-hash"] and w[3] != puzzle_hash(puzzle):
             raise InputError(cnf_path, "puzzle-hash", "this CNF was written for a different puzzle (its hash differs)")
+    if head is None:
+        raise InputError(cnf_path, None, "no 'p cnf' line")
     _check_model_fits(head, true, cnf_path, model_path)
     try:
         enc = encode(puzzle, Sat({"identical": "distinct", **opts}).options)
@@ -131,12 +135,12 @@ def _rebuilt(puzzle, cnf_path: str, model_path: str, opts: dict[str, str], true:
         raise InputError(cnf_path, None, f"the model does not decode to placements ({type(e).__name__})") from None
 
 
-def _by_comments(puzzle, cnf_path: str, model_path: str, true: set[int]) -> list:
+def _by_comments(puzzle, cnf_path: str, text: str, model_path: str, true: set[int]) -> list:
     """The placements of a file that names no encoding, read from its ``c eternity place``/``option`` lines."""
     xcc = None
     out = []
     mapped = 0  # decision variables the CNF names
-    for ln, line in enumerate(read_text(cnf_path).splitlines(), 1):
+    for ln, line in enumerate(text.splitlines(), 1):
         if not line.startswith("c eternity "):
             if line.startswith("p "):
                 _check_model_fits(line, true, cnf_path, model_path)

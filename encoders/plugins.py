@@ -79,8 +79,11 @@ def encode(name: str, puzzle, deadline: float | None = None) -> Encoding:
         raise BrokenEncoding(f"encoding {name} is broken: encode() returned {type(enc).__name__}, not an Encoding")
     if not (_whole(enc.n_vars) and isinstance(enc.clauses, list) and isinstance(enc.decision, dict)):
         raise BrokenEncoding(f"encoding {name} is broken: n_vars, clauses (a list) or decision (a dict) is mistyped")
-    bad = next((x for c in enc.clauses for x in (c if isinstance(c, list) else [c]) if not _whole(x) or x == 0), None)
-    if bad is not None or any(not isinstance(c, list) for c in enc.clauses):
+    odd = next((c for c in enc.clauses if not isinstance(c, list)), None)
+    if odd is not None:
+        raise BrokenEncoding(f"encoding {name} is broken: a clause is {type(odd).__name__}, not a list of literals")
+    bad = next((x for c in enc.clauses for x in c if not _whole(x) or x == 0), None)
+    if bad is not None:
         raise BrokenEncoding(f"encoding {name} is broken: a clause holds {bad!r}, not a nonzero integer literal")
     if any(not _whole(v) for v in enc.decision) or any(not _whole(a) for a in enc.assumptions):
         raise BrokenEncoding(f"encoding {name} is broken: a decision variable or assumption is not an integer")

@@ -261,10 +261,11 @@ def _refuse_changed_files(db: str, instances: list[Instance]) -> None:
     """``InputError`` for a file whose stored instance has another content than the file has now."""
     store = Store(db, readonly=True, empty_ok=True)
     try:
+        stored = {fam: store.files_of(fam) for fam in {inst.family for inst in instances}}
         for inst in instances:
             f = inst.params.get("file")
             if isinstance(f, str):
-                was = store.files_of(inst.family).get(f)
+                was = stored[inst.family].get(f)
                 if was is not None and was != inst.id and "scramble" not in inst.params:
                     raise InputError(
                         f, None, f"changed since {db} stored it (its content differs): restore it, or use another --db"

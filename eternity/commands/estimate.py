@@ -218,7 +218,7 @@ def _knuth(a, p) -> int:
         )
         t0 = time.perf_counter()  # the engine's speed, from the root: a few seconds, or the measured exhaust
         left = math.inf if a.time_limit is None else max(0.0, a.time_limit - (t0 - t_start))
-        cap = left if a.measure else min(3.0, 0.1 * left if a.time_limit is not None else 3.0)
+        cap = left if a.measure else min(3.0, 0.1 * left)
         code = None
         while code != DONE and time.perf_counter() - t0 < cap:
             code = search.step(20_000, False)
