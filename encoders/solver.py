@@ -64,6 +64,17 @@ PROOF_BACKENDS = tuple(
     n for n in BACKENDS if n.startswith(("cadical", "glucose", "maple")) and n not in UNLIMITED and n != "maplesat"
 )
 ONE_SHOT = ("kissat404",)
+# How long a child solving with no clock (``Sat._in_child``) has past its limit to report what it has.
+CHILD_GRACE_S = 0.5
+# The conflicts of one slice of a solve that must poll ``stop()`` between slices (cube-and-conquer's children):
+# a fixed number, so that the search does not depend on how fast the machine runs.
+SLICE_CONFLICTS = 10_000
+
+
+def interruptible(backend: str) -> bool:
+    """Whether python-sat can interrupt ``backend`` from another thread: it releases the GIL while it
+    searches.  Its CaDiCaL holds the GIL and has no interrupt; Kissat and Lingeling have no limited solve."""
+    return backend not in UNLIMITED and not backend.startswith("cadical")
 
 
 class _Backend:
@@ -302,9 +313,12 @@ class Sat(SolverBase):
             takes(self.opts.encoding, puzzle)
 
     def _in_child(self, puzzle, mode: str, limits: Limits) -> SolveResult:
-        """A solve by a backend python-sat cannot interrupt (Kissat 4.0.4, Lingeling), with a time limit: run in
-        a forked child process, which is ended at the limit (the answer is then ``limit``, with nothing found)."""
-        from solving.race import GRACE_S, race
+        """A time-limited solve by a backend that python-sat cannot interrupt (CaDiCaL, Kissat 4.0.4,
+        Lingeling): the whole solve, encoding included, in a forked child process that runs with no clock,
+        so that its search is the uninterrupted one whatever the machine's load.  At the limit the child is
+        told to stop (an enumeration stops between models and reports what it has) and, if it is inside a
+        call, killed: the answer is then ``limit`` with nothing found."""
+        from solving.race import race
 
         t0 = time.perf_counter()
         inner = Limits(time_s=None, nodes=limits.nodes, solutions=limits.solutions)
@@ -312,11 +326,9 @@ class Sat(SolverBase):
         options = self.opts.as_dict()
 
         def job(stop):
-            return Sat(options).solve(puzzle, mode=mode, limits=inner)
+            return Sat(options)._solve(puzzle, mode, inner, None, stop)
 
-        # the race kills its children GRACE_S past its deadline: the deadline is set so that this is the limit
-        deadline = time.monotonic() + max(0.0, limits.time_s - GRACE_S)
-        (out,) = race([job], settles=lambda r: True, deadline=deadline)
+        (out,) = race([job], settles=lambda r: True, deadline=time.monotonic() + limits.time_s, grace=CHILD_GRACE_S)
         if out.result is not None:
             out.result.stats["child_process"] = True
             return out.result
@@ -335,8 +347,13 @@ class Sat(SolverBase):
                 f"solver sat: backend {backend} cannot be stopped by a conflict limit (python-sat has no limited "
                 "solve for it): drop the limit or choose another backend"
             )
-        if backend in UNLIMITED and limits.time_s is not None:
+        if limits.time_s is not None and not interruptible(backend):
             return self._in_child(puzzle, mode, limits)
+        return self._solve(puzzle, mode, limits, progress)
+
+    def _solve(self, puzzle, mode: str, limits: Limits, progress, stop=None) -> SolveResult:
+        """The solve itself: ``stop()`` (a child's) is polled between models."""
+        backend = self.opts.backend
         t0 = time.perf_counter()
         deadline = None if limits.time_s is None else t0 + limits.time_s  # encoding counts too
         try:
@@ -367,16 +384,17 @@ class Sat(SolverBase):
         certify = self.opts.certify
         s = _Backend(backend, enc.clauses, enc.assumptions, proof=certify, atmost=enc.atmost)
         certificate = None
-        # An interrupt timer stops backends that release the GIL while they
-        # search; the conflict-budget slices in ``_solve_until`` stop the
-        # others (pysat's CaDiCaL cannot be interrupted and holds the GIL).
+        # An interrupt timer stops the backends that release the GIL while they search; the others run in a
+        # child process with no deadline (``_in_child``).
         timer = None
-        if deadline is not None and not backend.startswith("cadical"):
+        if deadline is not None:
             timer = threading.Timer(max(deadline - time.perf_counter(), 0.0), s.interrupt)
             timer.daemon = True
             timer.start()
         try:
             while True:
+                if stop is not None and stop():
+                    break
                 res = s.solve(deadline, self.opts.conflicts)
                 if res is None:  # a limit
                     break
@@ -466,33 +484,25 @@ def decoded(puzzle, enc: Encoding, chosen: list[int]) -> list:
 
 
 def solve_until(s, assumptions, deadline: float | None, conflicts: int, stop=None, clock=time.perf_counter):
-    """One SAT call bounded by a wall-clock deadline (of ``clock``) and/or a conflict budget, or
-    until ``stop()`` turns true (checked between slices).
+    """One SAT call bounded by a conflict budget and a deadline (of ``clock``), or until ``stop()`` turns
+    true.  Returns True, False or None (a limit reached).
 
-    With a deadline the call runs in conflict-budget slices sized to take about
-    a tenth of a second each, so the limit holds within a slice for every
-    backend, whether or not it honours ``interrupt``.  Returns True, False or
-    None (limit reached); learned clauses carry over between slices.
+    Without ``stop`` it is one call: the caller's interrupt timer ends it at the deadline, so the search is
+    the uninterrupted one up to the moment it stops.  With ``stop`` it runs in slices of a fixed number of
+    conflicts (``SLICE_CONFLICTS``), never slices sized by the clock: the search is the same whatever the
+    machine's load (learned clauses carry over between slices), and only where it stops depends on time.
     """
-    if deadline is None and stop is None:
+    if stop is None:
         if conflicts:
             s.conf_budget(conflicts)
         return s.solve_limited(assumptions=assumptions, expect_interrupt=True)
-    if deadline is None:
-        deadline = float("inf")
-    used, chunk = 0, 200
+    used = 0
     while True:
-        left = deadline - clock()
-        if left <= 0 or (conflicts and used >= conflicts) or (stop is not None and stop()):
+        if (deadline is not None and clock() >= deadline) or (conflicts and used >= conflicts) or stop():
             return None
-        budget = min(chunk, conflicts - used) if conflicts else chunk
-        t = clock()
+        budget = min(SLICE_CONFLICTS, conflicts - used) if conflicts else SLICE_CONFLICTS
         s.conf_budget(budget)
         res = s.solve_limited(assumptions=assumptions, expect_interrupt=True)
         if res is not None:
             return res
         used += budget
-        took = clock() - t
-        if took > 0:  # aim each slice at ~0.1 s, never past the deadline
-            target = min(0.1, max(deadline - clock(), 0.0))
-            chunk = int(min(max(budget * target / took, 50), 1_000_000))

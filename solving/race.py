@@ -58,12 +58,16 @@ def _child(job, index: int, out, stop_event) -> None:
 
 
 def race(
-    jobs: list[Callable[[Callable[[], bool]], Any]], *, settles: Callable[[Any], bool], deadline: float | None = None
+    jobs: list[Callable[[Callable[[], bool]], Any]],
+    *,
+    settles: Callable[[Any], bool],
+    deadline: float | None = None,
+    grace: float = GRACE_S,
 ) -> list[Outcome]:
     """Run every job in its own forked process until a result ``settles`` the question (the others
     are then killed at once) or every job has reported.  Past the ``deadline`` (a
-    ``time.monotonic()`` value) the jobs get ``GRACE_S`` to report what they have (their own limits
-    should end them by then), then are killed.  Returns one ``Outcome`` per job, in order of
+    ``time.monotonic()`` value) ``stop()`` turns true and the jobs get ``grace`` seconds to report what they
+    have (their own limits should end them by then), then are killed.  Returns one ``Outcome`` per job, in order of
     arrival (a killed or dead child: an error outcome)."""
     ctx = mp.get_context("fork")
     out = ctx.Queue()
@@ -86,12 +90,14 @@ def race(
             except queue.Empty:
                 return
 
-    kill_at = None if deadline is None else deadline + GRACE_S
+    kill_at = None if deadline is None else deadline + grace
     try:
         while len(got) < len(procs):
             now = time.monotonic()
             if kill_at is not None and now >= kill_at:
                 break
+            if deadline is not None and now >= deadline:
+                stop_event.set()  # past the deadline: a job that polls stop() reports what it has
             try:
                 o = Outcome(*out.get(timeout=0.05))
             except queue.Empty:

@@ -153,7 +153,7 @@ def test_decode_rejects_unsat_and_garbage(tmp_path, capsys):
 def test_every_listed_backend_works_in_every_mode_and_within_a_time_limit(backend):
     """Each backend `eternity solvers` lists: modes first and count, with and without a time limit (those
     python-sat cannot interrupt run in a child process, ended at the limit)."""
-    from encoders.solver import UNLIMITED
+    from encoders.solver import interruptible
 
     p = catalog.load("queens-5")
     for mode in ("first", "count"):
@@ -162,18 +162,30 @@ def test_every_listed_backend_works_in_every_mode_and_within_a_time_limit(backen
             res, verified = solving.solve_verified(solver, p, mode, limits)
             assert res.status == "solved", (backend, mode, res.message)
             assert (res.count == 10) if mode == "count" else verified is True
-            assert res.stats.get("child_process", False) == (backend in UNLIMITED and limits.time_s is not None)
+            assert res.stats.get("child_process", False) == (not interruptible(backend) and limits.time_s is not None)
 
 
 def test_a_backend_python_sat_cannot_interrupt_is_ended_at_the_limit():
     """Event-driven: a limit shorter than the race's grace ends the child at once, whatever the machine."""
-    from encoders.solver import UNLIMITED
+    from encoders.solver import BACKENDS, interruptible
 
-    for backend in UNLIMITED:
+    for backend in [b for b in BACKENDS if not interruptible(b)]:
         res = solving.get("sat", {"backend": backend}).solve(
             catalog.load("eternity2"), limits=solving.Limits(time_s=0.5)
         )
         assert res.status == solving.Status.LIMIT and "ended the child process" in res.message
+
+
+def test_a_time_limit_does_not_change_the_search_of_a_backend_without_interrupt():
+    """CaDiCaL under a time limit searches as it does with none (one uninterrupted call in a child process),
+    so the conflicts of a cell do not depend on the machine's load; an interruptible backend likewise runs
+    one call, ended by its interrupt."""
+    p = generate.edge_puzzle(6, 6, 3, 5, 11)[0]
+    for backend in ("cadical195", "minisat22"):
+        free = solving.get("sat", {"backend": backend}).solve(p)
+        timed = solving.get("sat", {"backend": backend}).solve(p, limits=solving.Limits(time_s=600.0))
+        assert free.status == timed.status == solving.Status.SOLVED
+        assert free.stats["conflicts"] == timed.stats["conflicts"], backend
 
 
 def test_support_clauses_propagate_what_the_plain_encoding_cannot():
