@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import tomllib
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -126,6 +126,12 @@ class Config(_M):
         le=MAX_TIME_LIMIT,
         allow_inf_nan=False,
         description="seconds a cell (finite, a week at most); the cell is killed at 1.5x + 5 s",
+    )
+    limit_clock: Literal["wall", "cpu"] = Field(
+        "wall",
+        description="the clock the time limit is on: wall time, or the CPU time of the cell and its child "
+        "processes (as benchexec and runsolver measure it; a cell may then take 3 times the limit in "
+        "wall time, and an answer past the CPU limit is a limit)",
     )
     memory_mb: int = Field(
         MEMORY_MB,

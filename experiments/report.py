@@ -15,74 +15,30 @@ clocks existed has no solve or search clock: those cells show empty times.
 
 from __future__ import annotations
 
-import csv
-import io
 import itertools
 import json
-import math
 import statistics
 from collections import defaultdict
 
 import solving
 from puzzles.errors import UsageError
 
+from .cells import (
+    ANSWERED,
+    CLOCKS,
+    OVERLOADED_WAIT,
+    _cls,
+    _csv,
+    _median,
+    _natural,
+    _rows,
+    _stat,
+    _t,
+    clock_time,
+    overloaded,
+    unavailable_reasons,
+)
 from .store import Store
-
-ANSWERED = tuple(sorted(s.value for s in solving.ANSWERED))  # in SQL: status IN (...)
-CLOCKS = {
-    "solve": "build plus search (tables, model or encoding, then the search; no imports or kernel loading)",
-    "search": "the search alone",
-    "total": "the whole cell: loading, building, searching and verifying",
-}
-
-
-def _rows(store) -> list[dict]:
-    """Stored results without the parts of split counts (their whole rows stand for them)."""
-    return [r for r in store.results() if r["mode"] != "count-part"]
-
-
-def cells(db: str) -> list[dict]:
-    """The stored cells of a results database (``_rows``), refused in one line when it is not one; read only."""
-    store = Store(db, readonly=True)
-    try:
-        return _rows(store)
-    finally:
-        store.close()
-
-
-def clock_time(r: dict, clock: str) -> float | None:
-    """A cell's time on ``clock``; None when the store has no such clock for it."""
-    if clock == "total":
-        return r["wall_s"]
-    if clock == "search":
-        return r.get("search_s")
-    if r.get("build_s") is None or r.get("search_s") is None:
-        return None
-    return r["build_s"] + r["search_s"]
-
-
-def _t(r: dict, clock: str = "solve") -> float | None:
-    """PAR-2 time: the clock's time when answered, twice the limit otherwise; None for a cell that could not run
-    here (``unavailable``), whose row then has no times rather than times it never took."""
-    if r["status"] == "unavailable":
-        return None
-    return clock_time(r, clock) if r["status"] in ANSWERED else 2 * r["time_limit"]
-
-
-def _stat(fn, ts: list) -> float | None:
-    return None if not ts or any(t is None for t in ts) else fn(ts)
-
-
-def _median(ts: list, limit: float) -> float | str | None:
-    """The median time with an unsolved cell counted as longer than any (``ts`` holds PAR-2 times: twice the
-    limit where unsolved).  When the middle falls on unsolved cells, the median is not a number of seconds but
-    "above the limit", written ``> LIMIT``: counting an unsolved cell as twice the limit once showed a median of
-    40 for a row that solved nothing at 20 s."""
-    if not ts or any(t is None for t in ts):
-        return None
-    m = statistics.median([math.inf if t >= 2 * limit else t for t in ts])
-    return f"> {limit:g}" if math.isinf(m) else m
-
 
 # the engine's statistics a table may show (``experiments.cell.ENGINE_STATS``): sizes of its input and its work
 ENGINE_COLUMNS = ("vars", "clauses", "constraints", "conflicts", "decisions", "propagations")
@@ -135,9 +91,12 @@ def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
                 "unavailable": sum(r["status"] == "unavailable" for r in rs),
                 "mean_score": _mean_score([r.get("best_score") for r in rs]),
                 "optimal": sum(1 for r in rs if r.get("optimal") == 1),
+                "overloaded": sum(overloaded(r) for r in rs),
+                **_spread([_t(r, clock) for r in rs], [clock_time(r, clock) for r in rs if r["status"] in ANSWERED]),
                 **_engine_means(rs),
             }
         )
+    _mark_best(out, rows, clock)
     # virtual best solver per family and class
     vbs: dict[tuple, dict[tuple, list[float | None]]] = defaultdict(lambda: defaultdict(list))
     top: dict[tuple, dict[tuple, list]] = defaultdict(lambda: defaultdict(list))
@@ -165,6 +124,10 @@ def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
                 "errors": None,
                 "unavailable": None,
                 "optimal": None,
+                "overloaded": None,
+                "median_iqr": None,
+                "par2_ci": None,
+                "vs_best": None,
                 **dict.fromkeys(f"mean_{k}" for k in ENGINE_COLUMNS),
                 "mean_score": _mean_score(
                     [max((v for v in vs if v is not None), default=None) for vs in top[(fam, cls)].values()]
@@ -174,17 +137,50 @@ def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
     return out
 
 
-def _cls(r: dict):
-    c = r.get("class")
-    return "-" if c is None or c == "" else c
+def _spread(par2: list, answered: list) -> dict:
+    """A configuration's spread: the interquartile range of its answered cells' times, and a bootstrap 95%
+    interval of its PAR-2 (resampling its cells); None with fewer than two."""
+    from .significance import bootstrap_mean, iqr
+
+    ok = [t for t in answered if t is not None]
+    q = iqr(ok)
+    ci = None if any(t is None for t in par2) else bootstrap_mean(par2)
+    return {
+        "median_iqr": None if q is None else f"{q[0]:.3g}-{q[1]:.3g}",
+        "par2_ci": None if ci is None else f"{ci[0]:.3g}-{ci[1]:.3g}",
+        "vs_best": None,
+    }
 
 
-def _natural(v) -> tuple:
-    """Sort key of a class or a point: numbers by value (4 before 10), then names."""
-    try:
-        return (0, float(v), "")
-    except (TypeError, ValueError):
-        return (1, 0.0, str(v))
+def _mark_best(out: list[dict], rows: list[dict], clock: str) -> None:
+    """In each family and class, the best configuration (most answered, then the lowest PAR-2) is ``best``; each
+    other's ``vs_best`` is the Wilcoxon signed-rank p-value of its paired cells against the best's, with ``n.s.``
+    where the difference is not significant at 5% (the ranking between them is noise)."""
+    from .significance import ALPHA, paired
+
+    by: dict[tuple, dict[str, dict]] = defaultdict(lambda: defaultdict(dict))
+    for r in rows:
+        t = _t(r, clock)
+        if t is not None:
+            by[(r["family"], _cls(r))][r["config"]][(r["instance"], r["repeat"])] = (r["status"] in ANSWERED, t)
+    groups: dict[tuple, list[dict]] = defaultdict(list)
+    for row in out:  # a configuration is held against the best of its mode: a count is not a first solution
+        if row["par2_s"] is not None:
+            groups[(row["family"], row["class"], row["solver"].rsplit("/", 1)[-1])].append(row)
+    for k, rs in groups.items():
+        if len(rs) < 2:
+            continue
+        best = min(rs, key=lambda r: (-r["solved"], r["par2_s"], r["solver"]))
+        best["vs_best"] = "best"
+        fam = by[k[:2]]
+        for r in rs:
+            if r is best:
+                continue
+            pr = paired(best["solver"], r["solver"], fam[best["solver"]], fam[r["solver"]])
+            if pr.p_value is None:
+                r["vs_best"] = "n.s. (ties)"
+            else:
+                r["vs_best"] = f"{'n.s. ' if pr.p_value >= ALPHA else ''}p={pr.p_value:.2g}"
 
 
 def by_point(rows: list[dict], by: str) -> list[dict]:
@@ -224,6 +220,11 @@ LEGEND = (
     "extra or a backend not installed; the message in the store names it). mean_score (mode best): "
     "the mean best score; optimal: cells whose score is proven the best possible."
 )
+SIGNIFICANCE_LEGEND = (
+    "median_iqr: the interquartile range of the answered cells' times; par2_ci: a bootstrap 95% interval of "
+    "PAR-2. vs_best: against the family's best configuration (most answered, then the lowest par2), the "
+    "Wilcoxon signed-rank p-value on the cells both ran; n.s.: not significant at 5%, the two ranked by noise."
+)
 WINNERS_LEGEND = (
     "Times on the {clock} clock ({means}). best: the configuration that answered the most cells, "
     "then the lowest par2 (mean, an unsolved cell counted as twice the time limit); virtual best: "
@@ -242,15 +243,6 @@ COLUMNS = [
     "family", "class", "solver", "cells", "solved", "par2_s", "median_s", "mean_nodes", "verified", "claimed", "wrong",
     "errors",
 ]  # fmt: skip
-
-
-def _csv(cols: list[str], rows: list[dict]) -> str:
-    """A table as CSV text, its columns in this order."""
-    buf = io.StringIO()
-    w = csv.DictWriter(buf, cols, lineterminator="\n")
-    w.writeheader()
-    w.writerows(rows)
-    return buf.getvalue()
 
 
 def _fmt(v) -> str:
@@ -435,14 +427,34 @@ def table(
         cols = [named.get(c, c) for c in COLUMNS]
         if any(r["unavailable"] for r in rows):  # rows that could not run here: shown, never left out
             cols += ["unavailable"]
+        if any(c.get("repeat") for c in cells):  # repeats: the spread of each configuration's times
+            cols += ["median_iqr", "par2_ci"]
+        if any(r.get("vs_best") for r in rows):
+            cols += ["vs_best"]
+        if any(r.get("overloaded") for r in rows):
+            cols += ["overloaded"]
         engine = [f"mean_{k}" for k in ENGINE_COLUMNS if any(r.get(f"mean_{k}") is not None for r in rows)]
         cols += engine  # what the engines report of their input and work, where any does
         if any(r["mean_score"] is not None for r in rows):  # mode best: the score is what the table is for, last
             cols += ["mean_score", "optimal"]
-        drop = {"mean_score", "optimal", "unavailable", *(f"mean_{k}" for k in ENGINE_COLUMNS)} - set(cols)
+        drop = {
+            "mean_score", "optimal", "unavailable", "median_iqr", "par2_ci", "vs_best", "overloaded",
+            *(f"mean_{k}" for k in ENGINE_COLUMNS),
+        } - set(cols)  # fmt: skip
         rows = [{k: v for k, v in r.items() if k not in drop} for r in rows]
+    why = unavailable_reasons(cells)
+    n_over = sum(overloaded(c) for c in cells)
     if fmt == "json":
-        return json.dumps({"clock": clock, "clock_means": CLOCKS[clock], "rows": rows}, indent=1)
+        return json.dumps(
+            {
+                "clock": clock,
+                "clock_means": CLOCKS[clock],
+                "rows": rows,
+                "unavailable": why,
+                "overloaded_cells": n_over,
+            },
+            indent=1,
+        )
     if fmt == "csv":
         return _csv(cols, rows)
     if fmt == "latex":
@@ -460,87 +472,17 @@ def table(
     for r in rows:
         lines.append("| " + " | ".join(_cell(r, c) for c in cols) + " |")
     legend = {"winners": WINNERS_LEGEND, "peaks": PEAKS_LEGEND}.get(view, LEGEND)
-    return "\n".join(lines) + "\n\n" + legend.format(clock=clock, means=CLOCKS[clock]) + "\n"
-
-
-PIVOT_MARKS = {"limit": "T", "wrong": "X", "error": "E", "memout": "M", "unavailable": "U"}
-PIVOT_LEGEND = (
-    "A row an instance, a column a configuration: the {clock} time in seconds of an answered cell (the mean of its "
-    "repeats), T a time limit, X a wrong answer, E an error, M out of memory, U not installed here; the last rows "
-    "count the solved cells and give PAR-2 (an unsolved cell counts twice the limit)."
-)
-
-
-def _short_labels(configs: list[str]) -> dict[str, str]:
-    """Column names for a pivot: the options alone when every configuration is one solver in one mode
-    (``sat[backend=x,encoding=y]/first`` -> ``backend=x,encoding=y``), the labels otherwise."""
-    heads = {c.split("[", 1)[0] for c in configs}
-    tails = {c.rsplit("]", 1)[-1] for c in configs}
-    if len(heads) == 1 and len(tails) == 1 and all("[" in c for c in configs):
-        return {c: c.split("[", 1)[1].rsplit("]", 1)[0] for c in configs}
-    return {c: c for c in configs}
-
-
-def pivot(db: str, fmt: str = "md", clock: str = "solve", experiment: str | None = None) -> str:
-    """Instance by configuration: the table a paper prints.  Each cell its time or a status mark (``PIVOT_MARKS``),
-    then a solved count and PAR-2 per configuration."""
-    if clock not in CLOCKS:
-        raise UsageError(f"unknown clock {clock!r} ({', '.join(CLOCKS)})")
-    rows = cells(db)
-    if experiment is not None:
-        rows = [r for r in rows if r["experiment"] == experiment]
-    if not rows:
-        raise UsageError(f"table --pivot: {db} holds no cells" + (f" of {experiment!r}" if experiment else ""))
-    configs = sorted({r["config"] for r in rows})
-    grid: dict[tuple, dict[str, list[dict]]] = defaultdict(lambda: defaultdict(list))
-    for r in rows:
-        grid[(r["family"], r.get("instance_name") or r["instance"][:12])][r["config"]].append(r)
-    out_rows = []
-    for (fam, name), per in sorted(grid.items(), key=lambda kv: (kv[0][0], _natural(kv[0][1]))):
-        row: dict[str, object] = {"family": fam, "instance": name}
-        for c in configs:
-            rs = per.get(c, [])
-            if not rs:
-                row[c] = ""
-                continue
-            bad = next((PIVOT_MARKS[r["status"]] for r in rs if r["status"] in ("wrong", "error", "memout")), None)
-            ts = [clock_time(r, clock) for r in rs if r["status"] in ANSWERED]
-            if bad:
-                row[c] = bad
-            elif ts and all(t is not None for t in ts):
-                row[c] = round(statistics.fmean(ts), 3)  # type: ignore[arg-type]
-            else:
-                row[c] = PIVOT_MARKS.get(rs[0]["status"], rs[0]["status"])
-        out_rows.append(row)
-    by_conf: dict[str, list[dict]] = defaultdict(list)
-    for r in rows:
-        by_conf[r["config"]].append(r)
-    solved: dict[str, object] = {"family": "", "instance": "solved"}
-    par2: dict[str, object] = {"family": "", "instance": "par2_s"}
-    for c in configs:
-        rs = by_conf[c]
-        solved[c] = f"{sum(r['status'] in ANSWERED for r in rs)}/{len(rs)}"
-        ts = [_t(r, clock) for r in rs]
-        p = _stat(statistics.fmean, ts)
-        par2[c] = "" if p is None else round(p, 2)
-    out_rows += [solved, par2]
-    short = _short_labels(configs)
-    out_rows = [{short.get(k, k): v for k, v in r.items()} for r in out_rows]
-    cols = ["family", "instance", *(short[c] for c in configs)]
-    if fmt == "json":
-        return json.dumps({"clock": clock, "marks": PIVOT_MARKS, "rows": out_rows}, indent=1)
-    if fmt == "csv":
-        return _csv(cols, out_rows)
-    if fmt == "latex":
-        lines = ["\\begin{tabular}{ll" + "r" * len(configs) + "}", "\\hline"]
-        lines.append(" & ".join(c.replace("_", "\\_") for c in cols) + " \\\\")
-        lines.append("\\hline")
-        lines += [" & ".join(str(r.get(c, "")).replace("_", "\\_") for c in cols) + " \\\\" for r in out_rows]
-        lines += ["\\hline", "\\end{tabular}"]
-        return "\n".join(lines) + "\n"
-    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
-    lines += ["| " + " | ".join(str(r.get(c, "")) for c in cols) + " |" for r in out_rows]
-    return "\n".join(lines) + "\n\n" + PIVOT_LEGEND.format(clock=clock) + "\n"
+    notes = legend.format(clock=clock, means=CLOCKS[clock])
+    if "vs_best" in cols:
+        notes += " " + SIGNIFICANCE_LEGEND
+    if n_over:
+        notes += (
+            f"\n\n{n_over} of {len(cells)} cells were measured on an overloaded machine (their worker waited for a "
+            f"core more than {OVERLOADED_WAIT:.0%} of its time): their times are not the solvers' alone."
+        )
+    for c, w in why.items():
+        notes += f"\n\nunavailable: {c}: {w}"
+    return "\n".join(lines) + "\n\n" + notes + "\n"
 
 
 def _board(p: dict) -> str:

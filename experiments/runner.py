@@ -35,7 +35,7 @@ from solving.extras import require
 
 from .config import Config, config_from_dict, config_label, load_config
 from .store import Store
-from .worker import close_all, run_cell
+from .worker import close_all, pin_cores, run_cell
 
 
 @dataclass
@@ -53,7 +53,7 @@ class Instance:
 # what a worker's row gives the store, besides the cell's own fields
 ROW_FIELDS = (
     "status wall_s cpu_s peak_mb nodes conflicts count best_score message load_s build_s search_s optimal "
-    "evidence engine_stats".split()
+    "evidence engine_stats load_start load_end wait_s cpu_core cores_online limit_clock".split()
 )
 
 
@@ -138,6 +138,8 @@ def cells(cfg: Config, instances: list[Instance], parsed: dict | None = None) ->
                         "repeat": rep,
                         "time_limit": cfg.time_limit,
                     }
+                    if cfg.limit_clock != "wall":  # a CPU limit is another cell (a wall cell keeps its old key)
+                        ident["limit_clock"] = cfg.limit_clock
                     common = {
                         "family": inst.family,
                         "puzzle": inst.puzzle,
@@ -497,6 +499,7 @@ def _execute(todo: list[dict], jobs: int, executor: str, scheduler: str | None):
                 cluster.close()
         return
     cores = _Cores(jobs)
+    pin_cores(jobs if all(c.get("cores", 1) == 1 for c in todo) else 0)
 
     def run(cell: dict) -> dict:
         with cores.held(cell.get("cores", 1)):

@@ -44,8 +44,23 @@ ADDED = {
     "optimal": "INTEGER",
     "evidence": "TEXT",
     "engine_stats": "TEXT",
+    "load_start": "REAL",
+    "load_end": "REAL",
+    "wait_s": "REAL",
+    "cpu_core": "INTEGER",
+    "cores_online": "INTEGER",
+    "limit_clock": "TEXT",
 }  # optimal: mode best, 1 when the score is proven the best possible; evidence: what an answer rests on
-EXTRA = ["count_exact", "optimal", "evidence", "engine_stats"]  # written by ``add_result`` beside RESULT_COLUMNS
+# the machine a cell ran on: the 1-minute load average at its start and end, the seconds its worker waited on
+# the run queue for a core (Linux's schedstat), the core it ran on, the cores online; the clock its limit was on
+MACHINE = ["load_start", "load_end", "wait_s", "cpu_core", "cores_online", "limit_clock"]
+EXTRA = [
+    "count_exact",
+    "optimal",
+    "evidence",
+    "engine_stats",
+    *MACHINE,
+]  # written by ``add_result`` beside RESULT_COLUMNS
 INT64 = (-(1 << 63), (1 << 63) - 1)
 
 
@@ -186,6 +201,8 @@ class Store:
         row["optimal"] = None if row.get("optimal") is None else int(row["optimal"])
         row["evidence"] = row.get("evidence")
         row["engine_stats"] = row.get("engine_stats")
+        for c in MACHINE:
+            row[c] = row.get(c)
         n = row.get("count")
         if isinstance(n, int) and not INT64[0] <= n <= INT64[1]:  # SQLite's integers are 64-bit: keep it exact
             # the REAL is for SQL's sorting and sums; past a float's range (a count of thousands of

@@ -7,7 +7,7 @@ import sys
 from eternity.commands.common import _db
 from puzzles.errors import UsageError
 
-CLOCK_NAMES = ("solve", "search", "total")  # experiments.report.CLOCKS, without importing the report here
+CLOCK_NAMES = ("solve", "search", "total", "cpu")  # experiments.report.CLOCKS, without importing the report here
 
 
 def cmd_table(a) -> int:
@@ -30,10 +30,19 @@ def cmd_table(a) -> int:
                 "an unsolved cell counts at twice its own limit",
                 file=sys.stderr,
             )
+    if a.compare:
+        from experiments.compare import compare, render
+
+        if a.peaks or a.winners or a.pivot or a.by:
+            raise UsageError("table --compare: a comparison of two configurations stands alone")
+        if a.format not in ("md", "json"):
+            raise UsageError("table --compare: --format md or json")
+        sys.stdout.write(render(compare(db, *a.compare, a.clock, a.experiment), a.format, a.clock))
+        return 0
     if sum(map(bool, (a.peaks, a.winners, a.pivot))) > 1:
         raise UsageError("table: --peaks, --winners and --pivot are three tables; ask for one at a time")
     if a.pivot:
-        from experiments.report import pivot
+        from experiments.pivot import pivot
 
         if a.by:
             raise UsageError("table --pivot: a row is an instance; --by is for the summary table")
@@ -62,8 +71,9 @@ def add(sub) -> None:
         "--clock",
         choices=CLOCK_NAMES,
         default="solve",
-        help="the time the table ranks by: solve (build + search, the default), search, or total "
-        "(the whole cell: loading, building, searching, verifying)",
+        help="the time the table ranks by: solve (build + search, the default), search, total "
+        "(the whole cell: loading, building, searching, verifying), or cpu (the cell's CPU time, its child "
+        "processes included)",
     )
     s.add_argument(
         "--winners",
@@ -81,6 +91,12 @@ def add(sub) -> None:
         action="store_true",
         help="instance by configuration: each cell its time or a mark (T limit, X wrong, E error, U not "
         "installed), then solved counts and PAR-2",
+    )
+    s.add_argument(
+        "--compare",
+        nargs=2,
+        metavar=("A", "B"),
+        help="two configurations pair by pair, as `eternity compare DB A B`",
     )
     s.add_argument(
         "--by",
