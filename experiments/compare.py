@@ -62,7 +62,7 @@ def render(p: Paired, fmt: str = "md", clock: str = "solve") -> str:
         f"| faster on | {p.a_faster} | {p.b_faster} |",
         "",
         f"paired cells: {p.pairs}; answered by both: {p.both}",
-        f"speedup of A over B (geometric mean of B's time / A's): "
+        "speedup of A over B (geometric mean of B's time / A's): "
         + ("-" if p.speedup is None else f"{p.speedup:.3g}")
         + f", bootstrap 95% interval {ci}",
         "Wilcoxon signed-rank p-value: "

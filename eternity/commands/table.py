@@ -93,10 +93,7 @@ def add(sub) -> None:
         "installed), then solved counts and PAR-2",
     )
     s.add_argument(
-        "--compare",
-        nargs=2,
-        metavar=("A", "B"),
-        help="two configurations pair by pair, as `eternity compare DB A B`",
+        "--compare", nargs=2, metavar=("A", "B"), help="two configurations pair by pair, as `eternity compare DB A B`"
     )
     s.add_argument(
         "--by",

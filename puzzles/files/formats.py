@@ -158,7 +158,7 @@ def _poly_from_model(m: PolyformModel, source: str) -> PolyformPuzzle:
         names.add(pc.name)
         pieces.append(PolyPiece(pc.name, tuple(cells), pc.count))
     puzzle = PolyformPuzzle(grid_name=m.grid, region=region, pieces=pieces, mirror=m.mirror, name=m.name)
-    if puzzle.piece_area < len(region):
+    if not puzzle.free_supply and puzzle.piece_area < len(region):  # count 0: any number of copies
         raise InputError(
             source, "pieces", f"piece area {puzzle.piece_area} cannot cover the {len(region)} region cells"
         )
