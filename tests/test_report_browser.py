@@ -5,7 +5,6 @@ filters a family, switches the scatter's axes with Plotly's own menu, opens a ce
 fails on any console error."""
 
 import shutil
-from pathlib import Path
 
 import pytest
 
@@ -13,9 +12,7 @@ from eternity.cli import main
 from experiments.runner import run
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-pytestmark = [
-    pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (Debian's package chromium)"),
-]
+pytestmark = [pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary (Debian's package chromium)")]
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (the test extra)")
 pytest.importorskip("plotly", reason="plotly is not installed (the report extra)")
 
