@@ -185,9 +185,9 @@ def results(db: PathLike) -> pandas.DataFrame:
     """
     import pandas
 
-    from experiments import report
+    from experiments.cells import cells
 
-    return pandas.DataFrame(report.cells(os.fspath(db)))
+    return pandas.DataFrame(cells(os.fspath(db)))
 
 
 def grundy(n_max: int = 100, misere_max: int = 60) -> pandas.DataFrame:
@@ -331,5 +331,6 @@ def summary(db: PathLike, clock: str = "solve") -> pandas.DataFrame:
     import pandas
 
     from experiments import report
+    from experiments.cells import cells
 
-    return pandas.DataFrame(report.summarise(report.cells(os.fspath(db)), clock))
+    return pandas.DataFrame(report.summarise(cells(os.fspath(db)), clock))

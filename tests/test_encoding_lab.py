@@ -13,7 +13,7 @@ import solving
 from encoders import catalogue
 from eternity.cli import main
 from eternity.commands.encode import dimacs
-from experiments import report
+from experiments.cells import cells
 from experiments.config import load_config
 from puzzles.errors import InputError
 from puzzles.files import formats
@@ -79,7 +79,7 @@ def test_the_runner_sets_a_published_cnf_beside_the_encodings_of_its_board(tmp_p
     assert main(["run", str(cfg), "--db", str(db), "--quiet"]) == 0
     err = capsys.readouterr().err
     assert "solved order" in err  # the board file lists its pieces as they lie
-    rows = report.cells(str(db))
+    rows = cells(str(db))
     # sat on both families, the sweep on the board only, edge-backtrack on the board (it takes no CNF)
     assert sorted((r["family"], r["config"]) for r in rows) == [
         ("board", "edge-backtrack/first"),
@@ -166,7 +166,7 @@ def test_a_cp_row_and_a_sat_row_sweep_named_models_in_one_table(tmp_path, capsys
     db = tmp_path / "cp.db"
     assert main(["run", str(cfg), "--db", str(db), "--quiet"]) == 0
     capsys.readouterr()
-    rows = report.cells(str(db))
+    rows = cells(str(db))
     assert sorted(r["config"] for r in rows) == [
         "cpsat[encoding=cpsat-placement]/first",
         "cpsat[encoding=cpsat-table]/first",

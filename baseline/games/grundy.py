@@ -138,6 +138,13 @@ def table(n_max: int, misere_max: int) -> list[dict]:
     return out
 
 
+def _instead(move: tuple[int, int] | None) -> str:
+    """What to play instead of a losing move: the winning split, or that every split loses (a lost heap)."""
+    if move is None:
+        return "; so does every split: the heap is lost for the player to move"
+    return f"; {move[0]},{move[1]} wins"
+
+
 def chapter_errors(rows: list[dict]) -> list[str]:
     """Where seed 003's tables (heaps 1 to 30) and its claim for a heap of 50 differ from the search: a value, or
     a move that loses.  The chapter's "?" marks a heap won in either version, so it is read as W.  Heaps past
@@ -161,10 +168,12 @@ def chapter_errors(rows: list[dict]) -> list[str]:
         if c["ordinary"].replace("?", "W") != r["ordinary"]:
             errs.append(f"heap {n}: ordinary value {c['ordinary']} printed, {r['ordinary']} (Grundy value {g[n]})")
         if c["ordinary_move"] and g[c["ordinary_move"][0]] ^ g[c["ordinary_move"][1]] != 0:
-            errs.append(f"heap {n}: ordinary move {c['ordinary_move']} printed, which loses (to {r['ordinary_move']})")
+            errs.append(
+                f"heap {n}: ordinary move {c['ordinary_move']} printed, which loses{_instead(r['ordinary_move'])}"
+            )
         if "misere" in r and c["misere"].replace("?", "W") != r["misere"]:
             errs.append(f"heap {n}: misere value {c['misere']} printed, {r['misere']}")
         mm = c["misere_move"]
         if mm and "misere" in r and _misere_wins(tuple(sorted(h for h in mm if h >= 3))):
-            errs.append(f"heap {n}: misere move {mm} printed, which loses (to {r['misere_move']})")
+            errs.append(f"heap {n}: misere move {mm} printed, which loses{_instead(r['misere_move'])}")
     return errs
