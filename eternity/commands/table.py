@@ -37,7 +37,8 @@ def cmd_table(a) -> int:
             raise UsageError("table --compare: a comparison of two configurations stands alone")
         if a.format not in ("md", "json"):
             raise UsageError("table --compare: --format md or json")
-        sys.stdout.write(render(compare(db, *a.compare, a.clock, a.experiment), a.format, a.clock))
+        first, second = a.compare
+        sys.stdout.write(render(compare(db, first, second, a.clock, a.experiment), a.format, a.clock))
         return 0
     if sum(map(bool, (a.peaks, a.winners, a.pivot))) > 1:
         raise UsageError("table: --peaks, --winners and --pivot are three tables; ask for one at a time")
