@@ -299,3 +299,16 @@ def test_exhausts_without_a_tiling_write_no_weights(tmp_path, capsys, monkeypatc
     args = ["tilability", "serenity", "--region-size", "2", "--excess", "4", "--samples", "4", "--quiet"]
     assert main(args + ["--db", str(tmp_path / "t.sqlite"), "-o", str(out)]) == 1
     assert not out.exists() and "none of the 4 finished exhausts found a tiling" in capsys.readouterr().err
+
+
+def test_show_prints_the_talks_landmarks_beside_their_ranks_and_draws_the_best_and_worst(tmp_path, capsys):
+    from eternity.cli import main
+
+    w = "data/eternity1/tilability_weights_k12_first_1280.json"
+    png = tmp_path / "pieces.png"
+    assert main(["tilability", "show", w, "--draw", str(png)]) == 0
+    out = capsys.readouterr().out
+    assert "35    1 of 209" in out and "166  209 of 209" in out and "the superpiece" in out
+    assert png.stat().st_size > 10_000
+    assert main(["tilability", "show", str(tmp_path / "nosuch.json")]) == 2
+    assert main(["tilability", "eternity1-boat"]) == 2  # no -o: one line

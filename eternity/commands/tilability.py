@@ -17,6 +17,12 @@ def cmd_tilability(a) -> int:
     from experiments.studies import tilability as T
     from puzzles import catalog
 
+    if a.puzzle == "show":
+        return _show(a)
+    if a.weights is not None:
+        raise UsageError(f"tilability: {a.puzzle}: one puzzle; `eternity tilability show WEIGHTS` shows a fit")
+    if not a.output:
+        raise UsageError("tilability: -o/--output: the weights file to write")
     try:
         base = catalog.load(a.puzzle)
     except Exception as e:  # noqa: BLE001 - InputError and friends: one line
@@ -113,6 +119,41 @@ def cmd_tilability(a) -> int:
     return 0
 
 
+def _show(a) -> int:
+    """``show WEIGHTS``: a fit's ranking with the talk's landmarks beside their ranks; ``--draw`` pictures the
+    best and worst pieces as the talk's figure does."""
+    import json
+
+    from experiments.studies import landmarks as L
+
+    if a.weights is None:
+        raise UsageError("tilability show: which weights file? `eternity tilability show WEIGHTS`")
+    try:
+        doc = json.loads(Path(a.weights).read_text())
+        ranked = L.ranking(doc)
+    except (OSError, ValueError, KeyError, AttributeError, TypeError) as e:
+        raise UsageError(f"tilability show: {a.weights}: not a weights file ({type(e).__name__}: {e})") from None
+    n = len(ranked)
+    print(f"{doc.get('puzzle')}: {n} pieces by fitted tilability, from {doc.get('states')} exhausts "
+          f"(split-half rank correlation {doc.get('split_half_rank_correlation', float('nan')):.3f})")  # fmt: skip
+    print("the talk's landmarks (seed 000):")
+    print(f"  {'piece':>5} {'rank':>9} {'weight':>8}  talk's rank  what the talk says")
+    for r in L.landmark_rows(doc):
+        print(f"  {r['piece']:>5} {r['rank']:>4} of {n:<3} {r['weight']:+8.3f}  {r['talk_rank']:>11}  {r['talk']}")
+    g = L.gaps(doc)
+    print(f"gap from the best to the 2nd: {g['best_gap']:.3f} ({g['best_gap_x_median']:.1f} x the median gap "
+          f"between neighbours, {g['median_gap']:.4f}); from the worst to the one above: {g['worst_gap']:.3f} "
+          f"({g['worst_gap_x_median']:.1f} x)")  # fmt: skip
+    top = ", ".join(f"{name} ({w:+.2f})" for _, name, w in ranked[: L.BEST])
+    bottom = ", ".join(f"{name} ({w:+.2f})" for _, name, w in ranked[-L.WORST :])
+    print(f"the {L.BEST} best: {top}")
+    print(f"the {L.WORST} worst: {bottom}")
+    if a.draw:
+        L.draw(doc, a.draw)
+        print(f"the {L.BEST} best and {L.WORST} worst pieces drawn to {a.draw}", file=sys.stderr)
+    return 0
+
+
 def _sizes(a, base) -> int:
     """``--sizes W``: Selby's schedule of the weights W for every size, fitted on the beam's own states."""
     import json
@@ -162,7 +203,13 @@ def _sizes(a, base) -> int:
 def add(sub) -> None:
     """Declare `eternity tilability` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser("tilability", help="fit Selby's piece weights from excess-piece exhausts")
-    s.add_argument("puzzle", help="a polyform puzzle (built-in, e.g. eternity1-boat, or a file)")
+    s.add_argument(
+        "puzzle",
+        help="a polyform puzzle (built-in, e.g. eternity1-boat, or a file); or `show`, followed by a weights file: "
+        "the fit's ranking with Selby's landmarks",
+    )
+    s.add_argument("weights", nargs="?", help="after `show`: the weights file to show")
+    s.add_argument("--draw", metavar="PNG", help="with `show`: the 12 best and 5 worst pieces, as the talk's figure")
     s.add_argument(
         "--region-size", type=arg(int, 1, 1000), default=3, help="pieces the sampled regions hold (default 3)"
     )
@@ -206,5 +253,5 @@ def add(sub) -> None:
     s.add_argument("--per-level", type=arg(int, 10, 1_000_000), default=300, help="--sizes: children sampled a level")
     s.add_argument("--band", type=arg(int, 1, 1000), default=10, help="--sizes: sizes pooled into one fit")
     s.add_argument("--quiet", action="store_true")
-    s.add_argument("-o", "--output", required=True)
-    s.set_defaults(func=cmd_tilability, outputs={"output": "file", "plot": "image", "db": "db"})
+    s.add_argument("-o", "--output", help="the weights file to write (required but with `show`)")
+    s.set_defaults(func=cmd_tilability, outputs={"output": "file", "plot": "image", "db": "db", "draw": "image"})
