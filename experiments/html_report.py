@@ -183,7 +183,9 @@ def _pivot_html(rows: list[dict], clock: str) -> tuple[str, list[dict]]:
             ts = [clock_time(r, clock) for r in rs if r["status"] in ANSWERED]
             text = worst["status"] if worst["status"] not in ANSWERED or not ts or None in ts else ""
             if not text:
-                text = f"{statistics.fmean(t for t in ts if t is not None):.3g}" + (" unsat" if worst["status"] == "unsatisfiable" else "")
+                text = f"{statistics.fmean(t for t in ts if t is not None):.3g}" + (
+                    " unsat" if worst["status"] == "unsatisfiable" else ""
+                )
             details.append({"cells": [_cell_detail(r) for r in rs]})
             css = STATUS_CLASS.get(worst["status"], "error")
             tds.append(f'<td class="cell {css}" data-cell="{len(details) - 1}">{html.escape(text)}</td>')

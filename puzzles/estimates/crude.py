@@ -1,0 +1,61 @@
+"""Selby's crude model of a polyform puzzle (seed 000): each piece has t ways, on average, of covering a site,
+so with i pieces placed a site has b_i = (N - i) t ways to be covered.
+
+* the solutions of an N-piece puzzle: the product of the b_i, N! t^N;
+* the critical size c: the least N for which N! t^N reaches one;
+* an exhaustive search's nodes: 1 + b_0 (1 + b_1 (1 + ...)), the sum over k of N!/(N-k)! t^k (every partial
+  tiling of k pieces is a node).
+
+The talk calls the model "too crude to use the numbers which come out of it"; it predicts "about 10^12"
+operations to exhaust the critical size, which Selby believes far too low, and he guesses at least 10^20 for
+one solution by plain exhaust.  This module computes what the model gives for any t, so that the talk's and
+seed 002's figures can be held to it (seed 002 quotes t about 0.03 and c near 75, which this t does not give).
+All values are log10, from ``math.lgamma``: exact to rounding for any size.
+"""
+
+from __future__ import annotations
+
+import math
+
+LOG10 = math.log(10)
+
+
+def log10_solutions(n: int, t: float) -> float:
+    """log10 of N! t^N."""
+    return (math.lgamma(n + 1) + n * math.log(t)) / LOG10
+
+
+def critical(t: float, limit: int = 100_000) -> int | None:
+    """The least N with N! t^N >= 1 (None past ``limit``)."""
+    for n in range(1, limit + 1):
+        if log10_solutions(n, t) >= 0:
+            return n
+    return None
+
+
+def log10_exhaust(n: int, t: float) -> float:
+    """log10 of the nodes of an exhaustive search of an N-piece puzzle: the sum over k = 0..N of
+    N!/(N-k)! t^k (summed in log space)."""
+    terms = [(math.lgamma(n + 1) - math.lgamma(n - k + 1) + k * math.log(t)) / LOG10 for k in range(n + 1)]
+    top = max(terms)
+    return top + math.log10(sum(10 ** (x - top) for x in terms))
+
+
+def t_for_critical(c: float) -> float:
+    """The t at which the critical size is ``c`` (c! t^c = 1): t = (c!)^(-1/c)."""
+    return math.exp(-math.lgamma(c + 1) / c)
+
+
+def model(t: float, pieces: int) -> dict:
+    """What the crude model gives for ``t`` and a set of ``pieces``: c, the solutions of the full set, the
+    exhaust of a critical-size puzzle and of the full set (log10)."""
+    c = critical(t)
+    return {
+        "t": t,
+        "pieces": pieces,
+        "critical_size": c,
+        "log10_solutions_all_pieces": log10_solutions(pieces, t),
+        "log10_exhaust_at_critical": None if c is None else log10_exhaust(c, t),
+        "log10_exhaust_all_pieces": log10_exhaust(pieces, t),
+        "t_for_c_75": t_for_critical(75),
+    }
