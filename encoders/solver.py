@@ -71,6 +71,14 @@ CHILD_GRACE_S = 0.5
 SLICE_CONFLICTS = 10_000
 
 
+def _daemon() -> bool:
+    """Whether this process is a race's child (a portfolio member, a cube worker), which may not fork: a backend
+    without interrupt then runs here in slices of a fixed number of conflicts."""
+    import multiprocessing
+
+    return bool(multiprocessing.current_process().daemon)
+
+
 def interruptible(backend: str) -> bool:
     """Whether python-sat can interrupt ``backend`` from another thread: it releases the GIL while it
     searches.  Its CaDiCaL holds the GIL and has no interrupt; Kissat and Lingeling have no limited solve."""
@@ -105,6 +113,8 @@ class _Backend:
                 return res
             assert self.s is not None
             res = self.s.solve(assumptions=self.assumptions)
+        elif deadline is not None and not interruptible(self.name):  # in a child of a race: fixed slices
+            res = solve_until(self.s, self.assumptions, deadline, conflicts, stop=lambda: False)
         else:
             res = solve_until(self.s, self.assumptions, deadline, conflicts)
         assert self.s is not None
@@ -314,21 +324,29 @@ class Sat(SolverBase):
 
     def _in_child(self, puzzle, mode: str, limits: Limits) -> SolveResult:
         """A time-limited solve by a backend that python-sat cannot interrupt (CaDiCaL, Kissat 4.0.4,
-        Lingeling): the whole solve, encoding included, in a forked child process that runs with no clock,
-        so that its search is the uninterrupted one whatever the machine's load.  At the limit the child is
-        told to stop (an enumeration stops between models and reports what it has) and, if it is inside a
-        call, killed: the answer is then ``limit`` with nothing found."""
+        Lingeling): the CNF is built here, within the limit, then searched in a forked child process that runs
+        with no clock, so that its search is the uninterrupted one whatever the machine's load.  At the limit
+        the child is told to stop (an enumeration stops between models and reports what it has) and, if it is
+        inside a call, killed: the answer is then ``limit`` with nothing found."""
         from solving.race import race
 
         t0 = time.perf_counter()
-        inner = Limits(time_s=None, nodes=limits.nodes, solutions=limits.solutions)
         assert limits.time_s is not None
+        try:
+            enc = encode(puzzle, self.opts.as_dict(), t0 + limits.time_s)
+        except BuildLate:
+            return late(t0)
+        built = time.perf_counter() - t0
+        left = limits.time_s - built
+        if left <= 0:
+            return late(t0)
+        inner = Limits(time_s=None, nodes=limits.nodes, solutions=limits.solutions)
         options = self.opts.as_dict()
 
         def job(stop):
-            return Sat(options)._solve(puzzle, mode, inner, None, stop)
+            return Sat(options)._solve(puzzle, mode, inner, None, stop, (enc, built))
 
-        (out,) = race([job], settles=lambda r: True, deadline=time.monotonic() + limits.time_s, grace=CHILD_GRACE_S)
+        (out,) = race([job], settles=lambda r: True, deadline=time.monotonic() + left, grace=CHILD_GRACE_S)
         if out.result is not None:
             out.result.stats["child_process"] = True
             return out.result
@@ -347,20 +365,24 @@ class Sat(SolverBase):
                 f"solver sat: backend {backend} cannot be stopped by a conflict limit (python-sat has no limited "
                 "solve for it): drop the limit or choose another backend"
             )
-        if limits.time_s is not None and not interruptible(backend):
+        if limits.time_s is not None and not interruptible(backend) and not _daemon():
             return self._in_child(puzzle, mode, limits)
         return self._solve(puzzle, mode, limits, progress)
 
-    def _solve(self, puzzle, mode: str, limits: Limits, progress, stop=None) -> SolveResult:
-        """The solve itself: ``stop()`` (a child's) is polled between models."""
+    def _solve(self, puzzle, mode: str, limits: Limits, progress, stop=None, built=None) -> SolveResult:
+        """The solve itself: ``stop()`` (a child's) is polled between models; ``built``: the encoding and the
+        seconds it took, when the parent built it."""
         backend = self.opts.backend
         t0 = time.perf_counter()
         deadline = None if limits.time_s is None else t0 + limits.time_s  # encoding counts too
-        try:
-            enc = encode(puzzle, self.opts.as_dict(), deadline)
-        except BuildLate:
-            return late(t0)
-        build_s = time.perf_counter() - t0
+        if built is not None:
+            enc, build_s = built
+        else:
+            try:
+                enc = encode(puzzle, self.opts.as_dict(), deadline)
+            except BuildLate:
+                return late(t0)
+            build_s = time.perf_counter() - t0
         stats: dict[str, Any] = {
             "build_s": build_s,
             "vars": enc.n_vars,

@@ -69,7 +69,7 @@ def world(tmp_path_factory):
     cfg = d / "ok.toml"
     cfg.write_text(
         'name = "ok"\ntime_limit = 5.0\nfamilies = [{kind = "builtin", name = "b", names = ["queens-5"]}]\n'
-        'solvers = [{name = "backtrack", mode = "count"}]\n'
+        'solvers = [{name = "backtrack", mode = "count"}, {name = "sat", mode = "count"}]\n'
     )
     assert main(["run", str(cfg), "--db", str(d / "ok.sqlite"), "--jobs", "1", "--quiet"]) == 0
     con = sqlite3.connect(d / "foreign.sqlite")
@@ -160,7 +160,9 @@ FLAGS = {
         "--foxes --first --start --strategy fox geese far any --men R N QRB P --json 0 1 2 4 5 30 x -2"
     ).split(),
     "checkerboard": "queens rooks3d halves queens3d nosuch --max --json --draw 0 1 5 8 30 x -2".split() + OUTPUTS,
-    "table": DBS + ["--format", "md", "csv", "latex", "json", "nosuch", "--clock", "solve", "search", "total"],
+    "table": DBS + ["--format", "md", "csv", "latex", "json", "nosuch", "--clock", "solve", "search", "total", "cpu"],
+    "compare": DBS + ["backtrack", "sat", "x", "--clock", "cpu", "--format", "json", "--experiment"],
+    "report": DBS + ["-o", "--clock", "cpu", "--config"] + OUTPUTS,
     "migrate": DBS,
     "configs": ["--json", "x"],
     "encodings": ["queens-4", "owen-a", "FILE:p.json", "FILE:bytes.bin", "nosuch", "--json", "--amo", "--limit"],
@@ -304,6 +306,11 @@ SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switc
         {"--format": ["md", "csv", "latex", "json", "x"], "--clock": ["solve", "search", "total", "x"]},
     ),
     "migrate": ([["FILE:ok.sqlite"] * 3 + DBS], {}),
+    "compare": (
+        [["FILE:ok.sqlite"] * 3 + DBS, ["backtrack", "sat", "x"], ["backtrack", "sat", "x"]],
+        {"--clock": ["solve", "cpu", "x"], "--format": ["md", "json", "x"]},
+    ),
+    "report": ([["FILE:ok.sqlite"] * 3 + DBS], {"-o": ["OUT:r.html"] + OUTPUTS, "--clock": ["solve", "cpu", "x"]}),
     "configs": ([], {"--json": None}),
     "encodings": ([["queens-4", "queens-5", "FILE:p.json", "FILE:bytes.bin", "x"]], {"--json": None}),
     "endgame": (
@@ -379,7 +386,7 @@ REQUIRED = {
     "export": ["--to", "-o"],
     "decode": ["--from", "--model", "-o"],
     "plot": ["-o"],
-    "tilability": ["-o"],
+    "report": ["-o"],
     "encode": ["--encoding"],
     "scramble": ["-o"],
 }
@@ -437,6 +444,8 @@ EXAMPLES = {
     "game": 30,
     "checkerboard": 30,
     "table": 100,
+    "compare": 40,
+    "report": 20,
     "migrate": 20,
     "configs": 5,
     "encodings": 20,

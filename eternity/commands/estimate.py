@@ -169,33 +169,14 @@ APPLIES = {
 
 
 def _crude(a) -> int:
-    """--selby-t T: Selby's crude model (seed 000) for t = T: the critical size, the solutions of the full set,
-    and what exhausting a critical-size puzzle costs; beside, the talk's and seed 002's figures."""
-    from puzzles.estimates.crude import model
+    """--selby-t T: Selby's crude model (seed 000) for t = T, beside the talk's and seed 002's figures."""
+    from puzzles.estimates.crude import lines, model
 
     if not 0 < a.selby_t < 1:
         raise UsageError(f"estimate: --selby-t {a.selby_t}: t is a number between 0 and 1 (the talk's is about 0.03)")
     a.pieces = a.pieces or 209
     m = model(a.selby_t, a.pieces)
-    if a.json:
-        _out(m)
-        return 0
-    c = m["critical_size"]
-    print(f"Selby's crude model, t = {a.selby_t:g}, b_i = (N - i) t, {a.pieces} pieces (seed 000)")
-    print(f"critical size       c = {c} (the least N with N! t^N >= 1); seed 000: about 70-80; seed 002: 75")
-    print(
-        f"all {a.pieces} pieces      10^{m['log10_solutions_all_pieces']:.1f} solutions (N! t^N); seed 000: about "
-        "10^95; seed 002: 10^95 with t about 0.03"
-    )
-    if c is not None:
-        print(
-            f"exhaust at c        10^{m['log10_exhaust_at_critical']:.1f} nodes (1 + b_0(1 + b_1(1 + ...)) at N = c), "
-            "the cost of one solution of the full set by plain exhaust in this model; seed 000: the model "
-            "predicts about 10^12, Selby guesses at least 10^20"
-        )
-    print(f"exhaust, all pieces 10^{m['log10_exhaust_all_pieces']:.1f} nodes (no stop at a solution)")
-    print(f"t for c = 75        {m['t_for_c_75']:.4f} (c! t^c = 1): seed 002's t about 0.03 and c near 75 disagree")
-    print("the model is, in the talk's words, too crude to use its numbers: it holds as a plausibility argument")
+    _out(m) if a.json else print("\n".join(lines(m)))
     return 0
 
 

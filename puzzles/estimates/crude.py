@@ -59,3 +59,26 @@ def model(t: float, pieces: int) -> dict:
         "log10_exhaust_all_pieces": log10_exhaust(pieces, t),
         "t_for_c_75": t_for_critical(75),
     }
+
+
+def lines(m: dict) -> list[str]:
+    """``model``'s figures as `eternity estimate --selby-t` prints them, beside the talk's and seed 002's."""
+    c, n = m["critical_size"], m["pieces"]
+    out = [
+        f"Selby's crude model, t = {m['t']:g}, b_i = (N - i) t, {n} pieces (seed 000)",
+        f"critical size       c = {c} (the least N with N! t^N >= 1); seed 000: about 70-80; seed 002: 75",
+        f"all {n} pieces      10^{m['log10_solutions_all_pieces']:.1f} solutions (N! t^N); seed 000: about 10^95; "
+        "seed 002: 10^95 with t about 0.03",
+    ]
+    if c is not None:
+        out.append(
+            f"exhaust at c        10^{m['log10_exhaust_at_critical']:.1f} nodes (1 + b_0(1 + b_1(1 + ...)) at N = c), "
+            "the cost of one solution of the full set by plain exhaust in this model; seed 000: the model predicts "
+            "about 10^12, Selby guesses at least 10^20"
+        )
+    out += [
+        f"exhaust, all pieces 10^{m['log10_exhaust_all_pieces']:.1f} nodes (no stop at a solution)",
+        f"t for c = 75        {m['t_for_c_75']:.4f} (c! t^c = 1): seed 002's t about 0.03 and c near 75 disagree",
+        "the model is, in the talk's words, too crude to use its numbers: it holds as a plausibility argument",
+    ]
+    return out
