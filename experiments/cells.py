@@ -58,15 +58,16 @@ def _t(r: dict, clock: str = "solve") -> float | None:
 
 
 def overloaded(r: dict) -> bool:
-    """Whether a cell was measured on an overloaded machine: its worker waited on the run queue for a core more
-    than ``OVERLOADED_WAIT`` of its wall time, or (no such measure) the load average at its start or end was
-    above the cores online.  False for a store written before the machine was recorded."""
+    """Whether a cell was measured on an overloaded machine (more runnable processes than cores): its worker
+    waited on the run queue for a core more than ``OVERLOADED_WAIT`` of its wall time, or the load average at its
+    start or end was above the cores online by more than half a process (a forked solver's own wait is not in
+    the worker's; the load average sees it).  False for a store written before the machine was recorded."""
     wait, wall = r.get("wait_s"), r.get("wall_s")
-    if wait is not None and wall:
-        return wait > OVERLOADED_WAIT * wall
+    if wait is not None and wall and wait > OVERLOADED_WAIT * wall:
+        return True
     cores = r.get("cores_online")
     loads = [x for x in (r.get("load_start"), r.get("load_end")) if x is not None]
-    return bool(cores and loads and max(loads) > cores)
+    return bool(cores and loads and max(loads) > cores + 0.5)
 
 
 def unavailable_reasons(rows: list[dict]) -> dict[str, str]:

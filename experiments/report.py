@@ -478,7 +478,8 @@ def table(
     if n_over:
         notes += (
             f"\n\n{n_over} of {len(cells)} cells were measured on an overloaded machine (their worker waited for a "
-            f"core more than {OVERLOADED_WAIT:.0%} of its time): their times are not the solvers' alone."
+            f"core more than {OVERLOADED_WAIT:.0%} of its time, or the load average was above the cores): their times "
+            "are not the solvers' alone."
         )
     for c, w in why.items():
         notes += f"\n\nunavailable: {c}: {w}"

@@ -105,6 +105,7 @@ def test_a_cpu_limit_turns_an_answer_past_it_into_a_limit():
 def test_overloaded_cells_are_flagged():
     assert overloaded({"wait_s": 0.5, "wall_s": 1.0})
     assert not overloaded({"wait_s": 0.01, "wall_s": 1.0})
+    assert not overloaded({"wait_s": 0.01, "wall_s": 1.0, "load_start": 2.1, "cores_online": 2})
     assert overloaded({"load_start": 5.0, "load_end": 1.0, "cores_online": 2})
     assert not overloaded({})  # a store from before the machine was recorded
 
