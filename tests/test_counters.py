@@ -53,18 +53,21 @@ def test_an_encoding_whose_placements_do_not_fix_a_board_is_refused_for_counting
 
 
 def test_approxmc_gives_an_interval_that_holds_the_exact_count_on_most_boards():
-    """At delta 0.05, the interval must hold the exact count on at least 95% of boards (here: 20 boards)."""
-    held = total = 0
-    for seed in range(20):
-        p = generate.edge_puzzle(3, 4, 2, 3, seed)[0]
+    """At delta 0.05 the interval must hold the exact count on at least 95% of boards: 100 random boards of 3x3
+    to 4x4, 2 to 4 inner colours (about 40 of them with more than 72 solutions)."""
+    import random
+
+    rng = random.Random(7)
+    held = 0
+    for seed in range(100):
+        r, c = rng.choice([(3, 3), (3, 4), (4, 4)])
+        p = generate.edge_puzzle(r, c, 2, rng.choice([2, 3, 4]), seed)[0]
         exact = _count("edge-backtrack", p).count
         res = _count("approxmc", p, epsilon=0.8, delta=0.05, seed=seed + 1)
         lo, hi = res.stats["interval"]
-        assert res.evidence.startswith("approximate (epsilon 0.8, delta 0.05)")
-        assert solving.is_claim(res.evidence)
+        assert res.evidence.startswith("approximate (epsilon 0.8, delta 0.05)") and solving.is_claim(res.evidence)
         held += lo <= exact <= hi
-        total += 1
-    assert held >= 0.95 * total
+    assert held >= 95
 
 
 def test_a_formula_is_counted_on_its_projection_or_says_it_counts_every_variable(tmp_path):
