@@ -111,6 +111,23 @@ class _Counter(SolverBase):
         on, what = projection(enc, puzzle)
         return enc, on, what
 
+    def _count(self, puzzle, mode: str, limits: Limits | None, count) -> SolveResult:
+        """A count by ``count(clauses, projection)`` in a child process, times the encoding's multiplier."""
+        self.check(puzzle, mode)
+        limits = limits or Limits()
+        t0 = time.perf_counter()
+        enc, on, what = self._encode(puzzle, None if limits.time_s is None else t0 + limits.time_s)
+        build_s = time.perf_counter() - t0
+        clauses = enc.clauses + [[a] for a in enc.assumptions]
+        n, why = self._run(lambda: count(clauses, on), limits)
+        stats: dict[str, Any] = {"build_s": build_s, "vars": enc.n_vars, "clauses": len(enc.clauses),
+                                 "projection": what, "time_s": time.perf_counter() - t0 - build_s}  # fmt: skip
+        if n is None:
+            status = Status.LIMIT if why and "time limit" in why else Status.ERROR
+            return SolveResult(status, [], None, None, stats, why or "")
+        n *= enc.multiplier
+        return SolveResult(Status.SOLVED if n else Status.UNSAT, [], n, None, stats, f"projected on {what}")
+
     def _run(self, job, limits: Limits):
         """``job()`` in a forked child, ended at the time limit (the engines cannot be interrupted)."""
         if limits.time_s is None:
@@ -132,30 +149,19 @@ class Ganak(_Counter):
 
     @override
     def solve(self, puzzle, *, mode="count", limits: Limits | None = None, progress=None) -> SolveResult:
-        self.check(puzzle, mode)
-        limits = limits or Limits()
-        t0 = time.perf_counter()
-        enc, on, what = self._encode(puzzle, None if limits.time_s is None else t0 + limits.time_s)
-        build_s = time.perf_counter() - t0
         seed = self.opts.seed
 
-        def job():
+        def count(clauses: list[list[int]], on: list[int]) -> int:
             from pyganak import Counter
 
             c = Counter(seed=seed)
-            c.add_clauses(enc.clauses + [[a] for a in enc.assumptions])
+            c.add_clauses(clauses)
             c.set_sampling_set(on)
             return int(c.count())
 
-        n, why = self._run(job, limits)
-        stats: dict[str, Any] = {"build_s": build_s, "vars": enc.n_vars, "clauses": len(enc.clauses),
-                                 "projection": what, "time_s": time.perf_counter() - t0 - build_s}  # fmt: skip
-        if n is None:
-            status = Status.LIMIT if why and "time limit" in why else Status.ERROR
-            return SolveResult(status, [], None, None, stats, why or "")
-        n *= enc.multiplier
-        res = SolveResult(Status.SOLVED if n else Status.UNSAT, [], n, None, stats, f"projected on {what}")
-        res.evidence = claim(self.name)
+        res = self._count(puzzle, mode, limits, count)
+        if res.count is not None:
+            res.evidence = claim(self.name)
         return res
 
 
@@ -175,34 +181,23 @@ class ApproxMC(_Counter):
 
     @override
     def solve(self, puzzle, *, mode="count", limits: Limits | None = None, progress=None) -> SolveResult:
-        self.check(puzzle, mode)
-        limits = limits or Limits()
-        t0 = time.perf_counter()
-        enc, on, what = self._encode(puzzle, None if limits.time_s is None else t0 + limits.time_s)
-        build_s = time.perf_counter() - t0
         eps, delta, seed = self.opts.epsilon, self.opts.delta, self.opts.seed
 
-        def job():
+        def count(clauses: list[list[int]], on: list[int]) -> int:
             from pyapproxmc import Counter
 
             c = Counter(seed=seed, epsilon=eps, delta=delta)
-            for cl in enc.clauses + [[a] for a in enc.assumptions]:
+            for cl in clauses:
                 c.add_clause(cl)
             cells, hashes = c.count(on)
             return int(cells) * 2 ** int(hashes)
 
-        n, why = self._run(job, limits)
-        stats: dict[str, Any] = {"build_s": build_s, "vars": enc.n_vars, "clauses": len(enc.clauses),
-                                 "projection": what, "time_s": time.perf_counter() - t0 - build_s}  # fmt: skip
-        if n is None:
-            status = Status.LIMIT if why and "time limit" in why else Status.ERROR
-            return SolveResult(status, [], None, None, stats, why or "")
-        n *= enc.multiplier
-        lo, hi = n / (1 + eps), n * (1 + eps)
-        stats.update(interval=[lo, hi], epsilon=eps, delta=delta)
-        msg = f"projected on {what}; within [{lo:.4g}, {hi:.4g}] with probability at least {1 - delta:g}"
-        res = SolveResult(Status.SOLVED if n else Status.UNSAT, [], n, None, stats, msg)
-        res.evidence = approximate(eps, delta, self.name)
+        res = self._count(puzzle, mode, limits, count)
+        if res.count is not None:
+            lo, hi = res.count / (1 + eps), res.count * (1 + eps)
+            res.stats.update(interval=[lo, hi], epsilon=eps, delta=delta)
+            res.message += f"; within [{lo:.4g}, {hi:.4g}] with probability at least {1 - delta:g}"
+            res.evidence = approximate(eps, delta, self.name)
         return res
 
 
