@@ -26,10 +26,11 @@ from typing_extensions import override
 from puzzles.errors import UsageError
 from puzzles.puzzle import CNF, EDGES, EXACT_COVER
 from solving import Limits, Option, SolverBase, SolveResult, Status, claim
+from solving.extras import has, require
 from solving.race import race
 
 from .cnf import Encoding
-from .solver import CnfOptions, decoded, encode, refuse_shaping, takes
+from .solver import CnfOptions, check_cnf, decoded, encode
 
 PACKAGES = {"ganak": "pyganak", "approxmc": "pyapproxmc", "unigen": "pyunigen", "cmsgen": "pycmsgen"}
 GRACE_S = 0.5  # past the limit, the child process that runs a counter (which cannot be interrupted) is killed
@@ -82,24 +83,15 @@ class _Counter(SolverBase):
     @classmethod
     @override
     def here(cls) -> str | None:
-        try:
-            __import__(PACKAGES[cls.name])
-        except ImportError:
-            return f"not installed: pip install {PACKAGES[cls.name]} (the counters extra)"
+        if not has(PACKAGES[cls.name]):
+            return f"not installed: pip install 'eternity[counters]' (for {PACKAGES[cls.name]})"
         return f"{PACKAGES[cls.name]} installed"
 
     @override
     def check(self, puzzle, mode: str) -> None:
         super().check(puzzle, mode)
-        refuse_shaping(self, puzzle)
-        if self.opts.encoding:
-            takes(self.opts.encoding, puzzle)
-        try:
-            __import__(PACKAGES[self.name])
-        except ImportError:
-            raise UsageError(
-                f"solver {self.name}: needs {PACKAGES[self.name]} (pip install 'eternity[counters]')"
-            ) from None
+        check_cnf(self, puzzle)
+        require("counters", f"solver {self.name}", PACKAGES[self.name])  # absent: a cell that says so
 
     def _encode(self, puzzle, deadline: float | None) -> tuple[Encoding, list[int], str]:
         options = self.opts.as_dict()

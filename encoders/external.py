@@ -38,7 +38,7 @@ from solving import BuildLate, Evidence, Limits, Option, SolverBase, SolveResult
 from solving.tally import BogusModel, Tally
 
 from . import drat
-from .solver import CnfOptions, decoded, encode, late, refuse_shaping, takes, vouched
+from .solver import CnfOptions, check_cnf, decoded, encode, late, vouched
 
 # name -> (argv with {cnf} and {out}, where to get it)
 KNOWN = {
@@ -301,9 +301,7 @@ class External(SolverBase):
     @override
     def check(self, puzzle, mode: str) -> None:
         super().check(puzzle, mode)
-        refuse_shaping(self, puzzle)
-        if self.opts.encoding:
-            takes(self.opts.encoding, puzzle)
+        check_cnf(self, puzzle)
         probe(self.opts.cmd)
 
     @override

@@ -226,6 +226,14 @@ def refuse_shaping(solver, puzzle) -> None:
         )
 
 
+def check_cnf(solver, puzzle) -> None:
+    """What every solver of a CNF encoding refuses before any work: shaping options on a formula or beside a
+    named encoding (``refuse_shaping``), and a named encoding that does not take the puzzle."""
+    refuse_shaping(solver, puzzle)
+    if solver.opts.encoding:
+        takes(solver.opts.encoding, puzzle)
+
+
 def takes(name: str, puzzle) -> None:
     """Refuse, before any work, an encoding nobody knows or one that does not take this puzzle's kind."""
     from . import catalogue, plugins
@@ -318,9 +326,7 @@ class Sat(SolverBase):
                 f"solver sat: backend {self.opts.backend} keeps no proof; certify=true needs one of "
                 + ", ".join(PROOF_BACKENDS)
             )
-        refuse_shaping(self, puzzle)
-        if self.opts.encoding:
-            takes(self.opts.encoding, puzzle)
+        check_cnf(self, puzzle)
 
     def _in_child(self, puzzle, mode: str, limits: Limits) -> SolveResult:
         """A time-limited solve by a backend that python-sat cannot interrupt (CaDiCaL, Kissat 4.0.4,
@@ -407,9 +413,9 @@ class Sat(SolverBase):
         s = _Backend(backend, enc.clauses, enc.assumptions, proof=certify, atmost=enc.atmost)
         certificate = None
         # An interrupt timer stops the backends that release the GIL while they search; the others run in a
-        # child process with no deadline (``_in_child``).
+        # child process with no deadline (``_in_child``), or in a race's child in fixed slices (``_Backend``).
         timer = None
-        if deadline is not None:
+        if deadline is not None and interruptible(backend):
             timer = threading.Timer(max(deadline - time.perf_counter(), 0.0), s.interrupt)
             timer.daemon = True
             timer.start()

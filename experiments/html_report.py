@@ -25,7 +25,8 @@ from pathlib import Path
 
 from puzzles.errors import UsageError
 
-from .cells import ANSWERED, CLOCKS, _natural, cells, clock_time, overloaded, unavailable_reasons
+from .cells import ANSWERED, CLOCKS, cells, clock_time, overloaded, unavailable_reasons
+from .pivot import instance_grid
 from .report import summarise
 
 STATUS_CLASS = {
@@ -97,13 +98,12 @@ _SCRIPT = """
 
 
 def _plotly():
-    try:
-        import plotly.graph_objects as go
-        from plotly.offline import get_plotlyjs
-    except ImportError:
-        raise UsageError(
-            "report: the HTML report needs Plotly, the `report` extra: pip install 'eternity[report]'"
-        ) from None
+    from solving.extras import require
+
+    require("report", "eternity report", "plotly")
+    import plotly.graph_objects as go
+    from plotly.offline import get_plotlyjs
+
     return go, get_plotlyjs
 
 
@@ -164,15 +164,12 @@ def _cell_detail(r: dict) -> dict:
 
 def _pivot_html(rows: list[dict], clock: str) -> tuple[str, list[dict]]:
     configs = sorted({r["config"] for r in rows})
-    grid: dict[tuple, dict[str, list[dict]]] = defaultdict(lambda: defaultdict(list))
-    for r in rows:
-        grid[(r["family"], r.get("instance_name") or r["instance"][:12])][r["config"]].append(r)
     details: list[dict] = []
     head = '<th class="l">family</th><th class="l">instance</th>' + "".join(
         f"<th>{html.escape(c)}</th>" for c in configs
     )
     body = []
-    for (fam, name), per in sorted(grid.items(), key=lambda kv: (kv[0][0], _natural(kv[0][1]))):
+    for (fam, name), per in instance_grid(rows):
         tds = [f'<td class="l">{html.escape(fam)}</td><td class="l">{html.escape(str(name))}</td>']
         for c in configs:
             rs = per.get(c, [])

@@ -25,6 +25,15 @@ PIVOT_LEGEND = (
 )
 
 
+def instance_grid(rows: list[dict]) -> list[tuple[tuple[str, str], dict[str, list[dict]]]]:
+    """The cells by instance, then by configuration: ((family, instance name), {config: cells}), sorted by
+    family, then by name in natural order."""
+    grid: dict[tuple, dict[str, list[dict]]] = defaultdict(lambda: defaultdict(list))
+    for r in rows:
+        grid[(r["family"], r.get("instance_name") or r["instance"][:12])][r["config"]].append(r)
+    return sorted(grid.items(), key=lambda kv: (kv[0][0], _natural(kv[0][1])))
+
+
 def _short_labels(configs: list[str]) -> dict[str, str]:
     """Column names for a pivot: the options alone when every configuration is one solver in one mode
     (``sat[backend=x,encoding=y]/first`` -> ``backend=x,encoding=y``), the labels otherwise."""
@@ -46,11 +55,8 @@ def pivot(db: str, fmt: str = "md", clock: str = "solve", experiment: str | None
     if not rows:
         raise UsageError(f"table --pivot: {db} holds no cells" + (f" of {experiment!r}" if experiment else ""))
     configs = sorted({r["config"] for r in rows})
-    grid: dict[tuple, dict[str, list[dict]]] = defaultdict(lambda: defaultdict(list))
-    for r in rows:
-        grid[(r["family"], r.get("instance_name") or r["instance"][:12])][r["config"]].append(r)
     out_rows = []
-    for (fam, name), per in sorted(grid.items(), key=lambda kv: (kv[0][0], _natural(kv[0][1]))):
+    for (fam, name), per in instance_grid(rows):
         row: dict[str, object] = {"family": fam, "instance": name}
         for c in configs:
             rs = per.get(c, [])

@@ -74,6 +74,7 @@ def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
     out = []
     for (fam, cls, conf), rs in sorted(groups.items(), key=lambda kv: (kv[0][0], _natural(kv[0][1]), kv[0][2])):
         nodes = [r["nodes"] for r in rs if r["nodes"] is not None]
+        ts = [_t(r, clock) for r in rs]
         out.append(
             {
                 "family": fam,
@@ -81,8 +82,8 @@ def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
                 "solver": conf,
                 "cells": len(rs),
                 "solved": sum(r["status"] in ANSWERED for r in rs),
-                "par2_s": _stat(statistics.fmean, [_t(r, clock) for r in rs]),
-                "median_s": _median([_t(r, clock) for r in rs], max(r["time_limit"] for r in rs)),
+                "par2_s": _stat(statistics.fmean, ts),
+                "median_s": _median(ts, max(r["time_limit"] for r in rs)),
                 "mean_nodes": statistics.fmean(nodes) if nodes else None,
                 "verified": sum(1 for r in rs if r["verified"] == 1),
                 "claimed": _claimed(rs),
@@ -92,7 +93,7 @@ def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
                 "mean_score": _mean_score([r.get("best_score") for r in rs]),
                 "optimal": sum(1 for r in rs if r.get("optimal") == 1),
                 "overloaded": sum(overloaded(r) for r in rs),
-                **_spread([_t(r, clock) for r in rs], [clock_time(r, clock) for r in rs if r["status"] in ANSWERED]),
+                **_spread(ts, [clock_time(r, clock) for r in rs if r["status"] in ANSWERED]),
                 **_engine_means(rs),
             }
         )

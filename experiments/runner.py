@@ -34,7 +34,7 @@ from puzzles.files.formats import puzzle_to_dict
 from solving.extras import require
 
 from .config import Config, config_from_dict, config_label, load_config
-from .store import Store
+from .store import MACHINE, Store
 from .worker import close_all, pin_cores, run_cell
 
 
@@ -53,8 +53,8 @@ class Instance:
 # what a worker's row gives the store, besides the cell's own fields
 ROW_FIELDS = (
     "status wall_s cpu_s peak_mb nodes conflicts count best_score message load_s build_s search_s optimal "
-    "evidence engine_stats load_start load_end wait_s cpu_core cores_online limit_clock".split()
-)
+    "evidence engine_stats".split()
+) + MACHINE
 
 
 def classify(puzzle) -> tuple[float | None, str | None]:

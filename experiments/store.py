@@ -54,13 +54,7 @@ ADDED = {
 # the machine a cell ran on: the 1-minute load average at its start and end, the seconds its worker waited on
 # the run queue for a core (Linux's schedstat), the core it ran on, the cores online; the clock its limit was on
 MACHINE = ["load_start", "load_end", "wait_s", "cpu_core", "cores_online", "limit_clock"]
-EXTRA = [
-    "count_exact",
-    "optimal",
-    "evidence",
-    "engine_stats",
-    *MACHINE,
-]  # written by ``add_result`` beside RESULT_COLUMNS
+EXTRA = ["count_exact", "optimal", "evidence", "engine_stats", *MACHINE]  # written by ``add_result`` too
 INT64 = (-(1 << 63), (1 << 63) - 1)
 
 
@@ -199,9 +193,7 @@ class Store:
         row = dict(row)
         row["count_exact"] = None
         row["optimal"] = None if row.get("optimal") is None else int(row["optimal"])
-        row["evidence"] = row.get("evidence")
-        row["engine_stats"] = row.get("engine_stats")
-        for c in MACHINE:
+        for c in ("evidence", "engine_stats", *MACHINE):  # absent from a row: NULL
             row[c] = row.get(c)
         n = row.get("count")
         if isinstance(n, int) and not INT64[0] <= n <= INT64[1]:  # SQLite's integers are 64-bit: keep it exact

@@ -223,10 +223,8 @@ def run_cell(spec: dict) -> dict:
     """Run one cell in this thread's warm worker (started on first use); never raises."""
     w = getattr(_local, "worker", None)
     if w is None:
-        with _all_lock:
-            core = _pinned[len(_all) % len(_pinned)] if _pinned else None
-        w = _local.worker = WarmWorker(core)
-        with _all_lock:
+        with _all_lock:  # the core chosen and the worker counted at once: two threads never share a core
+            w = _local.worker = WarmWorker(_pinned[len(_all) % len(_pinned)] if _pinned else None)
             _all.append(w)
     return w.run(spec)
 

@@ -14,7 +14,12 @@ import importlib.util
 from puzzles.errors import Unavailable
 
 # extra -> the modules whose presence stands for it (the first one missing is the one named)
-EXTRAS: dict[str, tuple[str, ...]] = {"engines": ("cpmpy", "minizinc"), "cluster": ("dask", "distributed")}
+EXTRAS: dict[str, tuple[str, ...]] = {
+    "engines": ("cpmpy", "minizinc"),
+    "cluster": ("dask", "distributed"),
+    "counters": ("pyganak", "pyapproxmc", "pyunigen", "pycmsgen"),
+    "report": ("plotly",),
+}
 
 
 class MissingExtra(Unavailable):

@@ -97,6 +97,8 @@ def test_an_installed_wheel_solves_from_its_own_files(wheel, tmp_path):
         (["solve", "owen-a", "--solver", "minizinc"], "engines"),
         (["solve", "queens-6", "--mode", "count", "--executor", "dask"], "cluster"),
         (["export", "queens-6", "--to", "opb", "-o", "{out}"], "engines"),
+        (["solve", "queens-6", "--solver", "ganak", "--mode", "count"], "counters"),
+        (["report", "docs/runs/quick.sqlite", "-o", "{out}"], "report"),
     ],
 )
 def test_a_missing_extra_is_one_line_naming_it(argv, extra, monkeypatch, tmp_path, capsys):
