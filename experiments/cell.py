@@ -13,13 +13,21 @@ import traceback
 
 # what an engine reports of its work and of its input, kept beside the clocks (the tables' size and search columns)
 ENGINE_STATS = ("vars", "clauses", "constraints", "literals", "decisions", "propagations", "conflicts", "restarts")
+# and the shape of a search's tree: nodes tried at each level (the b_i profile of an exhaust)
+ENGINE_PROFILES = ("nodes_per_level",)
 
 
 def engine_stats(stats: dict) -> str | None:
-    """The engine's own statistics of a solve (``ENGINE_STATS``), as JSON; None when it reports none."""
+    """The engine's own statistics of a solve (``ENGINE_STATS``, ``ENGINE_PROFILES``), as JSON; None when it
+    reports none."""
     import json
 
     kept = {k: stats[k] for k in ENGINE_STATS if isinstance(stats.get(k), (int, float))}
+    kept |= {
+        k: [int(v) for v in stats[k]]
+        for k in ENGINE_PROFILES
+        if isinstance(stats.get(k), list) and all(isinstance(v, int) for v in stats[k])
+    }
     return json.dumps(kept, sort_keys=True) if kept else None
 
 

@@ -181,6 +181,8 @@ FLAGS = {
     + DBS
     + OUTPUTS
     + NUMBERS[:6],
+    "selby": DBS
+    + "branching beam-tree beam-width x --experiment --width --seeds --depth --b0 --b-end --rows --cols --frame-colors --inner-colors --widths --budget --time-limit --quiet --format json md".split(),
     "tilability": "queens-4 FILE:p.json FILE:bytes.bin --region-size --excess --samples --regions last first nosuch --seed --time-limit --jobs --db --plot --sizes --width --beam-seconds --per-level --band --quiet -o".split()
     + NUMBERS[:7]
     + OUTPUTS,
@@ -356,6 +358,26 @@ SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switc
             "--quiet": None,
         },
     ),
+    "selby": (
+        [["branching", "beam-tree", "beam-width", "x"], ["FILE:ok.sqlite"] + DBS],
+        {
+            "--width": ["2", "8", "1", "x"],
+            "--seeds": ["1", "2", "0", "x"],
+            "--depth": ["4", "1", "x"],
+            "--b0": ["3", "0"],
+            "--b-end": ["1", "0"],
+            "--rows": ["3", "4", "2", "x"],
+            "--cols": ["3", "20"],
+            "--frame-colors": ["2", "0"],
+            "--inner-colors": ["3", "0"],
+            "--widths": ["4,8", "0", "x", ""],
+            "--budget": ["500", "0", "x"],
+            "--time-limit": ["2", "0"],
+            "--experiment": ["x"],
+            "--format": ["md", "json", "x"],
+            "--quiet": None,
+        },
+    ),
     "tilability": (
         [["queens-4", "FILE:p.json", "FILE:bytes.bin"]],
         {
@@ -455,6 +477,7 @@ EXAMPLES = {
     "plot": 80,
     "run": 40,
     "tilability": 40,
+    "selby": 30,
     "commit": 40,
     "open": 80,
     "prove": 40,
@@ -478,6 +501,10 @@ def test_random_argument_vectors(world, command):
             argv += ["--time-limit", "2"] if command != "run" else []
         if command == "estimate" and "--critical" in argv:
             argv += ["--seeds", "1"]
+        if command == "selby":  # small studies: the defaults are sized for a user's minutes
+            small = {"--seeds": "2", "--widths": "4,8", "--rows": "3", "--cols": "3", "--budget": "500"}
+            argv += [w for k, v in small.items() if k not in argv for w in (k, v)]
+            argv += [] if "--depth" in argv or "--width" in argv else ["--depth", "6", "--width", "8"]
         code, err = _run(argv, out)
         _check(argv, code, err, out)
         seen[code] = seen.get(code, 0) + 1

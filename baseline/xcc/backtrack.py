@@ -22,7 +22,7 @@ from baseline.runtime import warmup
 from baseline.runtime.driver import Outcome, drive, luby
 from baseline.runtime.kernel import BUDGET, DEEPEST, DONE, LEAF, MANY, NO_BOUND, SOLUTION
 from baseline.xcc import memo
-from baseline.xcc.searches import ENGINES, PolySearch, _Search, make_search
+from baseline.xcc.searches import BRANCHES, ENGINES, PolySearch, _Search, make_search
 from puzzles.errors import UsageError
 from puzzles.files import outputs
 from puzzles.files.outputs import atomic_write
@@ -72,6 +72,14 @@ class BacktrackOptions(Opts):
     recon_sites = Option(
         int, poly.DEFAULT_RECON_SITES, "reconnoitre: the sites with the fewest options it looks below", lo=1
     )
+    branch = Option(
+        str,
+        "mrv",
+        "engine dlx: the item each node branches on: mrv (fewest options, site or piece), site or piece "
+        "(the fewest options among the sites, or among the pieces), site-order or piece-order (the first "
+        "open one in order); edge and polyform puzzles",
+        tuple(BRANCHES),
+    )
     split_depth = Option(int, 0, "with part: cut the search tree at this depth (see split)", lo=0)
     part = Option(int, -1, "solve only this sub-problem (0-based) of the split; the parts' counts add up", lo=-1)
     restarts = Option(
@@ -118,7 +126,11 @@ class Backtrack(SolverBase):
         memo = o.memo or mode == "sample" or o.diagram or o.from_diagram
         if memo:
             clash = [k for k in ("checkpoint", "resume", "part") if o.get(k) not in ("", -1)]
-            clash += [k for k, v in (("split_depth", 0), ("restarts", "none"), ("engine", "auto")) if o.get(k) != v]
+            clash += [
+                k
+                for k, v in (("split_depth", 0), ("restarts", "none"), ("engine", "auto"), ("branch", "mrv"))
+                if o.get(k) != v
+            ]
             if clash:
                 raise UsageError(
                     f"solver backtrack: option {clash[0]} does not go with the memoised search "
@@ -152,8 +164,8 @@ class Backtrack(SolverBase):
         if (o.checkpoint or o.resume) and o.seed >= 0:
             raise UsageError("solver backtrack: checkpoints need the deterministic order (seed -1)")
         limits = limits or Limits()
-        if o.restarts == "luby" and (mode != "first" or o.checkpoint or o.resume):
-            raise UsageError("solver backtrack: restarts are for mode first, without checkpoints")
+        if o.restarts == "luby" and (mode != "first" or o.checkpoint or o.resume or o.branch != "mrv"):
+            raise UsageError("solver backtrack: restarts are for mode first, without checkpoints, branch mrv")
         t0 = time.perf_counter()
         xcc = whole = puzzle.to_xcc()
         if o.memo or mode == "sample" or o.diagram or o.from_diagram:
@@ -177,7 +189,18 @@ class Backtrack(SolverBase):
             if prefix:
                 res.solutions = [[whole.decode[k] for k in prefix] + sol for sol in res.solutions]
             return res
-        search = make_search(xcc, o.seed, o.engine, _grid(puzzle), o.sites, o.sweep, o.reconnoitre, o.recon_sites)
+        search = make_search(
+            xcc,
+            o.seed,
+            "dlx" if o.branch != "mrv" and o.engine == "auto" else o.engine,
+            _grid(puzzle),
+            o.sites,
+            o.sweep,
+            o.reconnoitre,
+            o.recon_sites,
+            o.branch,
+            n_sites(puzzle, whole) if o.branch != "mrv" else 0,
+        )
         found: list[list[int]] = []
         if o.resume:
             found = search.load(Path(o.resume), mode)
@@ -240,6 +263,17 @@ def _picture(puzzle, xcc: XCC, prefix: list[int], whole: XCC):
         return render(puzzle, [whole.decode[k] for k in prefix] + [xcc.decode[k] for k in options])
 
     return draw
+
+
+def n_sites(puzzle, xcc: XCC) -> int:
+    """The items of ``xcc`` that are sites (cells): they come first, the pieces after them."""
+    if getattr(puzzle, "kind", "") == "edge":
+        return puzzle.n_cells
+    if getattr(puzzle, "kind", "") == "polyform":
+        return xcc.n_items - len(puzzle.copy_names())
+    raise UsageError(
+        f"solver backtrack: option branch needs an edge or polyform puzzle (sites and pieces), not {puzzle.kind}"
+    )
 
 
 def _grid(puzzle) -> str | None:

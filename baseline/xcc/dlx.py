@@ -191,8 +191,42 @@ def seed_rng(seed):
 
 
 @njit(cache=True)
-def run(TOP, UL, DL, COLOR, LEN, LL, RL, x, chosen, st, prof, budget, stop_on_solution, split_depth, randomize):
+def _choose(LEN, RL, allow, static, randomize):
+    """C3: the open primary item to branch on (0: none allowed is open); ``allow`` empty: every item."""
+    best = MANY
+    i = 0
+    ties = 0
+    p = RL[0]
+    everyone = len(allow) == 0
+    while p != 0:
+        if everyone or allow[p]:
+            lam = LEN[p]
+            if static:
+                return p
+            if lam < best:
+                best = lam
+                i = p
+                ties = 1
+                if lam == 0:
+                    break
+            elif lam == best and randomize:
+                ties += 1
+                if np.random.random() * ties < 1.0:
+                    i = p
+        p = RL[p]
+    return i
+
+
+@njit(cache=True)
+def run(
+    TOP, UL, DL, COLOR, LEN, LL, RL, x, chosen, st, prof, budget, stop_on_solution, split_depth, randomize, allow, static
+):
     """Advance the search by at most ``budget`` nodes.
+
+    The branch rule: the item branched on is chosen among the open primary items ``p`` with
+    ``allow[p]`` (all of them: Knuth's rule), the one with fewest options, or with ``static`` the
+    first in item order; when no allowed item is open, among all of them (so a rule restricted to
+    the sites or to the pieces still finishes every branch).
 
     ``st`` holds the resumable state: [0] level, [1] pc (Knuth's step),
     [2] nodes so far, [3] solutions so far, [4] deepest level.  ``x[l]`` is
@@ -218,23 +252,9 @@ def run(TOP, UL, DL, COLOR, LEN, LL, RL, x, chosen, st, prof, budget, stop_on_so
                 pause(st, l, pc, spent)
                 return LEAF
             # C3: choose the primary item with fewest options (MRV)
-            best = MANY
-            i = 0
-            ties = 0
-            p = RL[0]
-            while p != 0:
-                lam = LEN[p]
-                if lam < best:
-                    best = lam
-                    i = p
-                    ties = 1
-                    if lam == 0:
-                        break
-                elif lam == best and randomize:
-                    ties += 1
-                    if np.random.random() * ties < 1.0:
-                        i = p
-                p = RL[p]
+            i = _choose(LEN, RL, allow, static, randomize)
+            if i == 0:  # no allowed item open: any item
+                i = _choose(LEN, RL, allow[:0], False, randomize)
             chosen[l] = i
             _cover(i, TOP, UL, DL, COLOR, LEN, LL, RL)  # C4
             x[l] = DL[i]

@@ -60,6 +60,8 @@ class _Search:
             + xcc.opt_items.tobytes()
             + xcc.opt_colors.tobytes()
             + f"{xcc.n_primary}/{mode}/{self.engine}".encode()
+            + getattr(self, "allow", np.zeros(0, np.int8)).tobytes()
+            + (b"static" if getattr(self, "static", False) else b"")
         )
         return h.hexdigest()[:16]
 
@@ -97,8 +99,11 @@ class DLXSearch(_Search):
     engine = "dlx"
     STATE = ("UL", "DL", "COLOR", "LEN", "LL", "RL", "x", "chosen", "st", "prof")
 
-    def __init__(self, xcc: XCC, seed: int = -1):
+    def __init__(self, xcc: XCC, seed: int = -1, allow: np.ndarray | None = None, static: bool = False):
         self.xcc = xcc
+        # the branch rule (``dlx.run``): items allowed to branch on (empty: all), first in order or fewest options
+        self.allow = np.zeros(0, np.int8) if allow is None else allow
+        self.static = static
         (self.TOP, self.UL, self.DL, self.COLOR, self.LEN, self.OPT, self.LL, self.RL) = dlx.build_links(
             xcc.n_items, xcc.n_primary, xcc.opt_ptr, xcc.opt_items, xcc.opt_colors
         )
@@ -111,7 +116,7 @@ class DLXSearch(_Search):
     def step(self, budget: int, stop_on_solution: bool, split_depth: int = -1) -> int:
         links = (self.TOP, self.UL, self.DL, self.COLOR, self.LEN, self.LL, self.RL)
         path = (self.x, self.chosen, self.st, self.prof)
-        return dlx.run(*links, *path, budget, stop_on_solution, split_depth, self.randomize)
+        return dlx.run(*links, *path, budget, stop_on_solution, split_depth, self.randomize, self.allow, self.static)
 
     def current_options(self) -> list[int]:
         """Option indices of x[0..level-1] (a solution or a leaf of a split)."""
@@ -248,6 +253,8 @@ def make_search(
     sweep: float = poly_tables.DEFAULT_SWEEP,
     recon: int = 0,
     recon_sites: int = poly.DEFAULT_RECON_SITES,
+    branch: str = "mrv",
+    n_sites: int = 0,
 ) -> _Search:
     """The search engine for ``xcc``: bitsets when the clash rows are small, else dancing links;
     ``poly`` (asked for by name) for large polyform problems, given their ``grid``.
@@ -262,5 +269,39 @@ def make_search(
     if recon and engine != "poly":
         raise UsageError(f"solver backtrack: reconnoitre needs engine poly (not {engine})")
     if engine == "poly":
+        if branch != "mrv":
+            raise UsageError(f"solver backtrack: branch={branch} needs engine dlx (engine poly branches on sites)")
         return PolySearch(xcc, seed, grid, sites, sweep, recon=recon, recon_sites=recon_sites)
+    if branch != "mrv":
+        if engine == "bitset":
+            raise UsageError(f"solver backtrack: branch={branch} needs engine dlx or auto (not bitset)")
+        return DLXSearch(xcc, seed, *branch_rule(xcc, branch, n_sites))
     return ENGINES[engine](xcc, seed)
+
+
+# the branch rules: which open items a node may branch on, and how it picks among them
+BRANCHES = {
+    "mrv": "the item with fewest options, site or piece (Knuth's rule)",
+    "site": "the site (cell) with fewest options: Selby's most constrained site",
+    "piece": "the piece with fewest placements left: the most constrained piece",
+    "site-order": "the first open site in the cells' order (rows from the top): a static site order",
+    "piece-order": "the first piece not placed, in the pieces' order: a static piece order",
+}
+
+
+def branch_rule(xcc: XCC, branch: str, n_sites: int) -> tuple[np.ndarray, bool]:
+    """``dlx.run``'s (allow, static) for a branch rule; the first ``n_sites`` items are the sites, the
+    primary items after them the pieces."""
+    if branch not in BRANCHES:
+        raise UsageError(f"solver backtrack: branch must be one of {', '.join(BRANCHES)}, not {branch!r}")
+    allow = np.zeros(xcc.n_items + 1, np.int8)  # dlx numbers items from 1
+    if branch.startswith("site"):
+        allow[1 : n_sites + 1] = 1
+    else:
+        if xcc.n_primary <= n_sites:
+            raise UsageError(
+                f"solver backtrack: branch={branch} needs every piece used (no spare pieces: the pieces are not "
+                "items to cover)"
+            )
+        allow[n_sites + 1 : xcc.n_primary + 1] = 1
+    return allow, branch.endswith("-order")

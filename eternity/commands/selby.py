@@ -1,0 +1,133 @@
+"""`eternity selby`: seed 000's claims about method, tested: branching (site against piece, the exchange
+argument) from a run's exhausts, and the beam's theory on its idealised tree and on generated boards."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+from eternity.commands.common import _db
+from puzzles.errors import UsageError
+from puzzles.ranges import arg
+
+
+def _branching(a) -> int:
+    from experiments.studies import branching as B
+
+    if not a.db:
+        raise UsageError("selby branching: DB: a results store of branching.toml")
+    by = B.exhausts(_db(a.db), a.experiment)
+    if not by:
+        raise UsageError(f"selby branching: {a.db}: no count cells of backtrack with a branch rule (branching.toml)")
+    table, ex, verdict = B.site_vs_piece(by), B.exchange(by), B.exchange_verdict(by)
+    if a.format == "json":
+        return _json({"site_vs_piece": table, "exchange": ex, "exchange_verdict": verdict})
+    held = [r["site beats piece"] for r in table]
+    out = ["## Site against piece (nodes of one exhaust; >= at the limit)", "", B.markdown(table)]
+    out.append(
+        f"Most constrained site beats most constrained piece on {sum(h.startswith('holds') for h in held)} of "
+        f"{len(held)} puzzles; fails on {held.count('fails')}; neither finished on {held.count('neither finished')}."
+    )
+    out += ["", "## The exchange argument (finished exhausts)", "", B.markdown(ex)]
+    out.append(
+        f"The rule of most deferral made the smallest tree on {verdict['most deferred is smallest']} of "
+        f"{verdict['puzzles']} puzzles; median Spearman rho(deferral, nodes) {verdict['median rho(deferral, nodes)']} "
+        f"over {verdict['puzzles with rho']} puzzles with three or more finished rules."
+    )
+    print("\n".join(out))
+    return 0
+
+
+def _beam_tree(a) -> int:
+    from experiments.studies import beam_theory as T
+    from experiments.studies.branching import markdown
+
+    tree = T.Tree(a.depth, a.b0, a.b_end)
+    r = T.trial(tree, a.width, a.seeds)
+    if a.format == "json":
+        return _json(r)
+    print(
+        f"Idealised tree: depth {tree.depth}, branching {tree.b0} falling to {tree.b_end}, N(0,1) increments; "
+        f"{a.seeds} trees a policy; target T = {r['target']:.2f} (the width-{a.width} beam's median best)\n"
+    )
+    print(markdown(r["rows"]))
+    return 0
+
+
+def _beam_width(a) -> int:
+    from experiments.studies import beam_theory as T
+    from experiments.studies.branching import markdown
+
+    widths = _ints(a.widths)
+    t0, runs = time.monotonic(), []
+    for s in range(a.seeds):
+        runs += T.width_runs(
+            a.rows, a.cols, a.frame_colors, a.inner_colors, widths, 1, a.budget, a.time_limit, first_board=s
+        )
+        if not a.quiet:
+            print(f"selby beam-width: board {s + 1}/{a.seeds}  [{time.monotonic() - t0:.0f} s]", file=sys.stderr)
+    rows = T.at_budget(runs, a.budget)
+    if a.format == "json":
+        return _json({"runs": runs, "at_budget": rows})
+    print(
+        f"Beam (mode first) on {a.seeds} generated {a.rows}x{a.cols} boards, {a.frame_colors} frame and "
+        f"{a.inner_colors} inner colours (board b from seed b; restarts: beam seeds 0, 1, 2, ... until solved or {a.budget:,.0f} nodes spent)\n"
+    )
+    print(markdown(rows))
+    return 0
+
+
+def _ints(text: str) -> list[int]:
+    try:
+        out = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise UsageError(f"selby: --widths {text!r}: whole numbers separated by commas") from None
+    if not out or min(out) < 1:
+        raise UsageError(f"selby: --widths {text!r}: widths are at least 1")
+    return out
+
+
+def _json(obj) -> int:
+    json.dump(obj, sys.stdout, indent=1)
+    print()
+    return 0
+
+
+def cmd_selby(a) -> int:
+    """Run `eternity selby ACTION` with the parsed arguments ``a``; returns the exit status."""
+    return {"branching": _branching, "beam-tree": _beam_tree, "beam-width": _beam_width}[a.action](a)
+
+
+def add(sub) -> None:
+    """Declare `eternity selby` on the subcommand parsers ``sub``: its arguments and the function it runs."""
+    s = sub.add_parser(
+        "selby",
+        help="seed 000's claims about method: branching (site against piece, the exchange argument, from a run "
+        "of branching.toml), the beam's theory on its idealised tree (beam-tree) and on generated boards "
+        "(beam-width)",
+    )
+    s.add_argument(
+        "action",
+        choices=["branching", "beam-tree", "beam-width"],
+        help="branching: tables from a run's exhausts; beam-tree: the idealised tree; beam-width: generated boards",
+    )
+    s.add_argument("db", nargs="?", help="branching: a results store with backtrack count cells, option branch")
+    s.add_argument("--experiment", metavar="NAME", help="branching: only this experiment's cells")
+    s.add_argument("--width", type=arg(int, lo=2, hi=100_000), default=100, help="beam-tree: the beam's width")
+    s.add_argument("--seeds", type=arg(int, lo=1, hi=10_000), default=10, help="trees (beam-tree) or boards a point")
+    s.add_argument("--depth", type=arg(int, lo=2, hi=1000), default=40, help="beam-tree: the tree's depth")
+    s.add_argument("--b0", type=arg(int, lo=1, hi=100), default=8, help="beam-tree: the branching at the root")
+    s.add_argument("--b-end", type=arg(int, lo=1, hi=100), default=2, help="beam-tree: the branching at the end")
+    s.add_argument("--rows", type=arg(int, lo=3, hi=16), default=8, help="beam-width: board rows")
+    s.add_argument("--cols", type=arg(int, lo=3, hi=16), default=8, help="beam-width: board columns")
+    s.add_argument("--frame-colors", type=arg(int, lo=1, hi=64), default=3, help="beam-width: frame colours")
+    s.add_argument("--inner-colors", type=arg(int, lo=1, hi=64), default=6, help="beam-width: inner colours")
+    s.add_argument("--widths", default="64,256,1024,4096,16384", help="beam-width: beam widths, comma-separated")
+    s.add_argument(
+        "--budget", type=arg(float, lo=1.0), default=2e6, help="beam-width: the nodes a board's runs may spend"
+    )
+    s.add_argument("--time-limit", type=arg(float, lo=0.1), default=60.0, help="beam-width: seconds a run")
+    s.add_argument("--quiet", action="store_true", help="no progress on standard error")
+    s.add_argument("--format", choices=["md", "json"], default="md", help="md (the default) or json")
+    s.set_defaults(func=cmd_selby)
