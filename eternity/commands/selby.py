@@ -78,6 +78,44 @@ def _beam_width(a) -> int:
     return 0
 
 
+def _parity(a) -> int:
+    from experiments.studies import parity as P
+    from puzzles import catalog
+
+    base = catalog.load("eternity1")
+    table = P.piece_table([P.balances(pc.cells) for pc in base.pieces])
+    whole = {}
+    for name in ("eternity1", "eternity1-tortoise", "eternity1-pram", "eternity1-boat", "eternity1-boomerang"):
+        q = catalog.load(name)
+        whole[name] = P.passes(P.balances(q.region), (P.balances(pc.cells) for pc in q.pieces))
+    excess = P.excess_exhausts(a.region_size, a.excess, a.states, a.seed, a.time_limit)
+    exact = P.exact_states(a.region_size, a.states, a.seed, a.time_limit)
+    out = {"pieces": table, "puzzles pass": whole, "excess-piece exhausts": excess, "exact states": exact}
+    if a.format == "json":
+        return _json(out)
+    print(f"Eternity's {table['pieces']} pieces, balanced under each colouring (Pegg: 116, 89, 51):")
+    print("  " + ", ".join(f"{c} {n}" for c, n in table["balanced"].items()))
+    print("  |balances| (mirror, turn, both): " + ", ".join(f"{v} x{n}" for v, n in table["vectors"]))
+    print(f"  every piece's three bits sum to 0 mod 2: {'yes' if table['bit sum even on every piece'] else 'NO'}"
+          " (two independent bits: a random piece set matches a region 1 time in 4)")  # fmt: skip
+    print("  (mirror, turn) bits: " + ", ".join(f"{v} x{n}" for v, n in table["bit pairs"]))
+    print("the built-in puzzles pass: " + ", ".join(f"{k} {'yes' if v else 'NO'}" for k, v in whole.items()))
+    e = excess
+    print(
+        f"excess-piece exhausts ({e['states']} states, region {a.region_size} pieces, {a.region_size + a.excess} "
+        f"on offer, {e['finished']} finished): {e['tilings']} tilings, {e['tilings matching']} matching the parities; "
+        f"{e['matching share of subsets']} of the {a.region_size}-subsets on offer match: factor {e['factor']} "
+        "(seed 000: 4)"
+    )
+    x = exact
+    print(
+        f"exact states ({x['states']}, region {a.region_size} pieces cut by other pieces): {x['fail parity']} fail the "
+        f"check, with {x['tilings of the failing states']} tilings; their exhausts' {x['nodes saved']:,} "
+        f"nodes saved ({x['share of all nodes saved']:.0%} of all), against {x['nodes of the passing states']:,} for the others"
+    )
+    return 0
+
+
 def _ints(text: str) -> list[int]:
     try:
         out = [int(x) for x in text.split(",") if x.strip()]
@@ -96,7 +134,7 @@ def _json(obj) -> int:
 
 def cmd_selby(a) -> int:
     """Run `eternity selby ACTION` with the parsed arguments ``a``; returns the exit status."""
-    return {"branching": _branching, "beam-tree": _beam_tree, "beam-width": _beam_width}[a.action](a)
+    return {"branching": _branching, "beam-tree": _beam_tree, "beam-width": _beam_width, "parity": _parity}[a.action](a)
 
 
 def add(sub) -> None:
@@ -109,8 +147,9 @@ def add(sub) -> None:
     )
     s.add_argument(
         "action",
-        choices=["branching", "beam-tree", "beam-width"],
-        help="branching: tables from a run's exhausts; beam-tree: the idealised tree; beam-width: generated boards",
+        choices=["branching", "beam-tree", "beam-width", "parity"],
+        help="branching: tables from a run's exhausts; beam-tree: the idealised tree; beam-width: generated boards; "
+        "parity: Eternity's parities, their factor on excess-piece exhausts and the exhausts they save",
     )
     s.add_argument("db", nargs="?", help="branching: a results store with backtrack count cells, option branch")
     s.add_argument("--experiment", metavar="NAME", help="branching: only this experiment's cells")
@@ -127,7 +166,11 @@ def add(sub) -> None:
     s.add_argument(
         "--budget", type=arg(float, lo=1.0), default=2e6, help="beam-width: the nodes a board's runs may spend"
     )
-    s.add_argument("--time-limit", type=arg(float, lo=0.1), default=60.0, help="beam-width: seconds a run")
+    s.add_argument("--time-limit", type=arg(float, lo=0.1), default=60.0, help="beam-width, parity: seconds a run")
+    s.add_argument("--region-size", type=arg(int, lo=1, hi=100), default=8, help="parity: a state's region, in pieces")
+    s.add_argument("--excess", type=arg(int, lo=0, hi=208), default=201, help="parity: pieces on offer beyond it")
+    s.add_argument("--states", type=arg(int, lo=1, hi=10_000), default=8, help="parity: states of each kind")
+    s.add_argument("--seed", type=arg(int, lo=0), default=0, help="parity: the states' seed")
     s.add_argument("--quiet", action="store_true", help="no progress on standard error")
     s.add_argument("--format", choices=["md", "json"], default="md", help="md (the default) or json")
     s.set_defaults(func=cmd_selby)

@@ -1,0 +1,112 @@
+"""docs/results/selby.md: every table on it is its command's output, regenerated here (the studies that
+take minutes in the slow run), and the page's prose figures are the tables'."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+import shlex
+from pathlib import Path
+
+import pytest
+
+from eternity import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+PAGE = ROOT / "docs" / "results" / "selby.md"
+TABLES = ROOT / "docs" / "results" / "tables"
+# each snippet, the command that makes it, and whether its output is plain text (fenced on the page)
+SNIPPETS = {
+    "selby_branching": ("selby branching docs/runs/branching.sqlite", False, False),
+    "selby_landmarks": ("tilability show data/eternity1/tilability_weights_k12_first_1280.json", True, False),
+    "selby_crude": ("estimate --selby-t 0.03", True, False),
+    "selby_beam_tree": ("selby beam-tree --width 100 --seeds 200", False, True),
+    "selby_parity": ("selby parity --states 20 --seed 1 --time-limit 30", True, True),
+    "selby_beam_width_6": (
+        "selby beam-width --inner-colors 6 --widths 16,64,256,1024,4096,16384 --seeds 10 --budget 2e6 --quiet",
+        False,
+        True,
+    ),
+    "selby_beam_width_7": (
+        "selby beam-width --inner-colors 7 --widths 64,256,1024,4096,16384 --seeds 10 --budget 4e6 --quiet",
+        False,
+        True,
+    ),
+}
+
+
+def _output(command: str, text: bool) -> str:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli.main(shlex.split(command)) == 0
+    return f"```text\n{out.getvalue()}```\n" if text else out.getvalue()
+
+
+def test_the_page_includes_every_snippet_and_names_its_command():
+    page = PAGE.read_text()
+    for name, (command, _, _) in SNIPPETS.items():
+        assert f'--8<-- "docs/results/tables/{name}.md"' in page, name
+        words = command.replace(" --quiet", "").split()
+        assert any(all(w in line for w in words) for line in page.splitlines()), command
+
+
+@pytest.mark.parametrize("name", [n for n, (_, _, slow) in SNIPPETS.items() if not slow])
+def test_a_quick_table_is_its_command_output(name):
+    command, text, _ = SNIPPETS[name]
+    assert (TABLES / f"{name}.md").read_text() == _output(command, text)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [n for n, (_, _, slow) in SNIPPETS.items() if slow])
+def test_a_slow_table_is_its_command_output(name):
+    command, text, _ = SNIPPETS[name]
+    assert (TABLES / f"{name}.md").read_text() == _output(command, text)
+
+
+def _rows(name: str, part: int = 0) -> list[list[str]]:
+    """The rows of the ``part``-th table of a snippet (header first)."""
+    text = (TABLES / f"{name}.md").read_text().split("\n## ")[part]
+    return [
+        [c.strip() for c in line.split("|")[1:-1]]
+        for line in text.splitlines()
+        if line.startswith("|") and not line.startswith("|---")
+    ]
+
+
+def test_the_prose_figures_are_the_tables():
+    page = " ".join(PAGE.read_text().split())
+    branching = (TABLES / "selby_branching.md").read_text()
+    # site against piece: the verdict counts and the ratio range quoted
+    held = re.search(r"beats most constrained piece on (\d+) of (\d+) puzzles; fails on (\d+)", branching).groups()
+    assert held[2] == "0" and "never made a larger tree than the most constrained piece" in page
+    rows = _rows("selby_branching")[1:]
+    ratio = [
+        int(r[3].replace(",", "")) / int(r[2].replace(",", ""))
+        for r in rows
+        if not r[2].startswith(">") and not r[3].startswith(">")
+    ]
+    lo, hi = re.search(r"the piece rule's tree is (\d+)x to ([\d,]+)x the site rule's", page).groups()
+    assert round(min(ratio)) == int(lo) and round(max(ratio)) == int(hi.replace(",", ""))
+    mrv_site = [
+        float(r[7])
+        for r in rows
+        if r[7] != "-" and (r[0].startswith("edge") or r[0].startswith("brendan") or r[0].startswith("pentomino-"))
+    ]
+    lo2, hi2 = re.search(r"([\d.]+) to ([\d.]+) of its size there", page).groups()
+    assert min(mrv_site) == float(lo2) and max(mrv_site) == float(hi2)
+    # the exchange argument: no profile defers
+    ex = _rows("selby_branching", 1)[1:]
+    assert ex and all(r[4].startswith("-") for r in ex) and "every profile measured has negative deferral" in page
+    # the crude model
+    crude = (TABLES / "selby_crude.md").read_text()
+    assert "c = 88" in crude and "10^77.4" in crude and "passes 1 at N = 88" in page and "about 10^77" in page
+    assert "10^14.7" in crude and "c = 88 and 10^14.7" in page
+    # parity: the factor, the tilings that match, the states that fail
+    parity = (TABLES / "selby_parity.md").read_text()
+    tilings, matching, factor = re.search(
+        r"(\d+) tilings, (\d+) matching the parities; .* factor ([\d.]+)", parity
+    ).groups()
+    assert tilings == matching and f"all {tilings} tilings" in page and f"factor {factor}" in page
+    fail, states = re.search(r"exact states \((\d+),.*?: (\d+) fail", parity).groups()[::-1]
+    assert f"{fail} of {states}" in page
