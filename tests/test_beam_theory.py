@@ -67,3 +67,22 @@ def test_tree_branching_falls_from_b0_to_b_end():
     tree = T.Tree(depth=10, b0=8, b_end=2)
     bs = [tree.branching(d) for d in range(tree.depth)]
     assert bs[0] == 8 and bs[-1] == 2 and all(a >= b for a, b in itertools.pairwise(bs))
+
+
+def test_the_beams_diversity_counts_lineages_piece_sets_and_shared_placements():
+    from baseline.beam.frontier import Frontier, diversity
+
+    cands = np.array([[1, 2, 3, 4], [1, 2, 5, 6], [7, 8, 5, 6], [1, 2, 3, 4]])
+    used = np.array([[1, 1, 0, 0], [1, 0, 1, 0], [0, 1, 1, 0], [1, 1, 0, 0]], bool)
+    z = np.zeros(4)
+    d = diversity(Frontier(cands, used, z, z, z.astype(np.int64), z.astype(np.uint64), z), 4)
+    assert d["piece_sets"] == 3 and d["lineages_half"] == 2
+    assert 0 < d["shared"] < 1
+
+
+def test_the_diversity_study_reads_the_beams_levels():
+    runs = T.diversity_runs(4, 4, 2, 3, [4, 64], 1)
+    assert {r["width"] for r in runs} == {4, 64}
+    for r in runs:
+        assert 1 <= r["lineages_half"] <= r["kept"] <= r["width"] and r["piece_sets"] <= r["kept"]
+    assert [row["width"] for row in T.diversity_table(runs)] == [4, 64]

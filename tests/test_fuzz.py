@@ -182,7 +182,7 @@ FLAGS = {
     + OUTPUTS
     + NUMBERS[:6],
     "selby": DBS
-    + "branching beam-tree beam-width x --experiment --width --seeds --depth --b0 --b-end --rows --cols --frame-colors --inner-colors --widths --budget --time-limit --quiet --format json md".split(),
+    + "branching beam-tree beam-width x --experiment --width --seeds --depth --b0 --b-end --rows --cols --frame-colors --inner-colors --widths --budget --time-limit --quiet --format json md beam-diversity parity --states --region-size --excess --seed".split(),
     "tilability": "queens-4 FILE:p.json FILE:bytes.bin --region-size --excess --samples --regions last first nosuch --seed --time-limit --jobs --db --plot --sizes --width --beam-seconds --per-level --band --quiet -o".split()
     + NUMBERS[:7]
     + OUTPUTS,
@@ -359,7 +359,10 @@ SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switc
         },
     ),
     "selby": (
-        [["branching", "beam-tree", "beam-tree", "beam-width", "beam-width", "x"], ["FILE:ok.sqlite"] * 4 + DBS],
+        [
+            ["branching", "beam-tree", "beam-tree", "beam-width", "beam-width", "beam-diversity", "parity", "x"],
+            ["FILE:ok.sqlite"] * 4 + DBS,
+        ],
         {
             "--width": ["2", "8", "4", "1"],
             "--seeds": ["1", "2", "3", "0"],
@@ -376,6 +379,10 @@ SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switc
             "--experiment": ["branching", "x"],
             "--format": ["md", "json", "x"],
             "--quiet": None,
+            "--states": ["1", "0"],
+            "--region-size": ["3", "4", "0"],
+            "--excess": ["2", "5"],
+            "--seed": ["0", "1", "-1"],
         },
     ),
     "tilability": (
@@ -502,7 +509,14 @@ def test_random_argument_vectors(world, command):
         if command == "estimate" and "--critical" in argv:
             argv += ["--seeds", "1"]
         if command == "selby":  # small studies: the defaults are sized for a user's minutes
-            small = {"--seeds": "2", "--widths": "4,8", "--rows": "3", "--cols": "3", "--budget": "500"}
+            small = {
+                "--seeds": "2",
+                "--widths": "4,8",
+                "--rows": "3",
+                "--cols": "3",
+                "--budget": "500",
+                "--states": "1",
+            }
             argv += [w for k, v in small.items() if k not in argv for w in (k, v)]
             argv += [] if "--depth" in argv or "--width" in argv else ["--depth", "6", "--width", "8"]
         code, err = _run(argv, out)

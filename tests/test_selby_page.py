@@ -22,6 +22,11 @@ SNIPPETS = {
     "selby_landmarks": ("tilability show data/eternity1/tilability_weights_k12_first_1280.json", True, False),
     "selby_crude": ("estimate --selby-t 0.03", True, False),
     "selby_beam_tree": ("selby beam-tree --width 100 --seeds 200", False, True),
+    "selby_beam_diversity": (
+        "selby beam-diversity --seeds 10 --widths 256,1024,4096,16384 --inner-colors 6",
+        False,
+        True,
+    ),
     "selby_parity": ("selby parity --states 20 --seed 1 --time-limit 30", True, True),
     "selby_beam_width_6": (
         "selby beam-width --inner-colors 6 --widths 16,64,256,1024,4096,16384 --seeds 10 --budget 2e6 --quiet",
@@ -110,3 +115,8 @@ def test_the_prose_figures_are_the_tables():
     assert tilings == matching and f"all {tilings} tilings" in page and f"factor {factor}" in page
     fail, states = re.search(r"exact states \((\d+),.*?: (\d+) fail", parity).groups()[::-1]
     assert f"{fail} of {states}" in page
+    # diversity: width 64 times larger, lineages about 30 times
+    div = _rows("selby_beam_diversity")[1:]
+    lineages = [int(r[5].replace(",", "")) for r in div]
+    assert int(div[-1][0]) // int(div[0][0]) == 64 and "Width 64 times larger" in page
+    assert 25 <= lineages[-1] / lineages[0] <= 35 and "about 30 times as many lineages" in page

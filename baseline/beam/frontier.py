@@ -75,3 +75,20 @@ class PassEnd(enum.StrEnum):
     PERFECT = "perfect"  # a full board without one (mode best): nothing left to improve
     DEAD = "dead"  # every state died
     LIMIT = "limit"  # the deadline
+
+
+def diversity(states: Frontier, k: int, pairs: int = 2000) -> dict:
+    """How alike a level's states are (option ``diversity``): distinct piece sets, distinct ancestors at
+    depth k // 2 (the lineages the beam still holds), and the mean share of the k placements that two
+    random states have in common (the same candidate at the same depth)."""
+    w = len(states.cands)
+    if w == 0 or k == 0:
+        return {"piece_sets": 0, "lineages_half": 0, "shared": 0.0}
+    sets = len(np.unique(np.packbits(states.used, axis=1), axis=0))
+    half = max(1, k // 2)
+    lineages = len(np.unique(states.cands[:, :half], axis=0))
+    rng = np.random.default_rng(k)
+    a, b = rng.integers(0, w, pairs), rng.integers(0, w, pairs)
+    keep = a != b
+    shared = float((states.cands[a[keep], :k] == states.cands[b[keep], :k]).mean()) if keep.any() else 1.0
+    return {"piece_sets": int(sets), "lineages_half": int(lineages), "shared": round(shared, 4)}

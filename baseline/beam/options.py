@@ -117,6 +117,14 @@ class BeamOptions(Opts):
         features=(EDGES,),
         fingerprint=False,
     )
+    diversity = Option(
+        bool,
+        False,
+        "record each level's diversity in the stats (levels): the states' distinct piece sets, their distinct "
+        "ancestors half-way up, and the share of placements two states have in common (costs a little time)",
+        features=(EDGES,),
+        fingerprint=False,
+    )
     per_parent = Option(
         int,
         0,

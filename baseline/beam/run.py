@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from baseline.beam.best import BestMode
-from baseline.beam.frontier import Frontier, PassEnd, _per_parent, _take
+from baseline.beam.frontier import Frontier, PassEnd, _per_parent, _take, diversity
 from baseline.beam.kernels import (
     ENDGAME_GAVE_UP,
     ENDGAME_SOLUTION,
@@ -545,6 +545,8 @@ class BeamRun(Snapshots, Schedule, BestMode):
                 "worst": float(states.score.min()),
                 "time_s": dt,
             }
+            if o.get("diversity"):
+                lv |= diversity(states, k)
             self.stats["levels"].append(lv)
             # a small frontier is written at every level; a wide one (Eternity II for an hour: hundreds
             # of MB) at most every FRONTIER_EVERY_S, so a kill loses at most that much of the pass

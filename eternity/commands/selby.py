@@ -78,6 +78,23 @@ def _beam_width(a) -> int:
     return 0
 
 
+def _beam_diversity(a) -> int:
+    from experiments.studies import beam_theory as T
+    from experiments.studies.branching import markdown
+
+    widths = _ints(a.widths)
+    runs = T.diversity_runs(a.rows, a.cols, a.frame_colors, a.inner_colors, widths, a.seeds, a.time_limit)
+    rows = T.diversity_table(runs)
+    if a.format == "json":
+        return _json({"runs": runs, "table": rows})
+    print(
+        f"Beam states' diversity on {a.seeds} generated {a.rows}x{a.cols} boards, {a.frame_colors} frame and "
+        f"{a.inner_colors} inner colours, one run a board and a width, at the level three quarters down\n"
+    )
+    print(markdown(rows))
+    return 0
+
+
 def _parity(a) -> int:
     from experiments.studies import parity as P
     from puzzles import catalog
@@ -134,7 +151,13 @@ def _json(obj) -> int:
 
 def cmd_selby(a) -> int:
     """Run `eternity selby ACTION` with the parsed arguments ``a``; returns the exit status."""
-    return {"branching": _branching, "beam-tree": _beam_tree, "beam-width": _beam_width, "parity": _parity}[a.action](a)
+    return {
+        "branching": _branching,
+        "beam-tree": _beam_tree,
+        "beam-width": _beam_width,
+        "beam-diversity": _beam_diversity,
+        "parity": _parity,
+    }[a.action](a)
 
 
 def add(sub) -> None:
@@ -147,8 +170,8 @@ def add(sub) -> None:
     )
     s.add_argument(
         "action",
-        choices=["branching", "beam-tree", "beam-width", "parity"],
-        help="branching: tables from a run's exhausts; beam-tree: the idealised tree; beam-width: generated boards; "
+        choices=["branching", "beam-tree", "beam-width", "beam-diversity", "parity"],
+        help="branching: tables from a run's exhausts; beam-tree: the idealised tree; beam-width: generated boards; beam-diversity: how alike the beam's states are; "
         "parity: Eternity's parities, their factor on excess-piece exhausts and the exhausts they save",
     )
     s.add_argument("db", nargs="?", help="branching: a results store with backtrack count cells, option branch")
@@ -158,7 +181,7 @@ def add(sub) -> None:
     s.add_argument("--depth", type=arg(int, lo=2, hi=1000), default=40, help="beam-tree: the tree's depth")
     s.add_argument("--b0", type=arg(int, lo=1, hi=100), default=8, help="beam-tree: the branching at the root")
     s.add_argument("--b-end", type=arg(int, lo=1, hi=100), default=2, help="beam-tree: the branching at the end")
-    s.add_argument("--rows", type=arg(int, lo=3, hi=16), default=8, help="beam-width: board rows")
+    s.add_argument("--rows", type=arg(int, lo=3, hi=16), default=8, help="beam-width, beam-diversity: board rows")
     s.add_argument("--cols", type=arg(int, lo=3, hi=16), default=8, help="beam-width: board columns")
     s.add_argument("--frame-colors", type=arg(int, lo=1, hi=64), default=3, help="beam-width: frame colours")
     s.add_argument("--inner-colors", type=arg(int, lo=1, hi=64), default=6, help="beam-width: inner colours")

@@ -210,3 +210,52 @@ def _wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def diversity_runs(
+    rows: int, cols: int, frame: int, inner: int, widths: list[int], boards: int, time_s: float = 60.0
+) -> list[dict]:
+    """How alike the beam's states are against width: one run (beam seed 0) a board and a width, option
+    ``diversity``; at the level three quarters down the board (or the deepest the run reached), its
+    distinct piece sets and distinct ancestors half-way up, per state kept, and the share of placements
+    two states have in common."""
+    import solving
+    from puzzles.make.generate import edge_puzzle
+
+    out = []
+    target = (3 * rows * cols) // 4
+    for b in range(boards):
+        puzzle, _ = edge_puzzle(rows, cols, frame, inner, seed=b)
+        for w in widths:
+            res = solving.get("beam", {"width": w, "diversity": True}).solve(
+                puzzle, mode="first", limits=solving.Limits(time_s=time_s)
+            )
+            levels = [lv for lv in res.stats.get("levels", []) if "piece_sets" in lv]
+            if not levels:
+                continue
+            lv = min(levels, key=lambda lv: abs(lv["level"] - target))
+            out.append({
+                "width": w, "board": b, "level": lv["level"], "kept": lv["kept"], "piece_sets": lv["piece_sets"],
+                "lineages_half": lv["lineages_half"], "shared": lv["shared"],
+            })  # fmt: skip
+    return out
+
+
+def diversity_table(runs: list[dict]) -> list[dict]:
+    """A row a width: medians over the boards."""
+    rows = []
+    for w in sorted({r["width"] for r in runs}):
+        mine = [r for r in runs if r["width"] == w]
+        med = {
+            k: statistics.median(r[k] for r in mine) for k in ("level", "kept", "piece_sets", "lineages_half", "shared")
+        }
+        rows.append({
+            "width": w,
+            "boards": len(mine),
+            "level (median)": f"{med['level']:g}",
+            "states kept": f"{med['kept']:,.0f}",
+            "distinct piece sets": f"{med['piece_sets']:,.0f}",
+            "distinct ancestors half-way up": f"{med['lineages_half']:,.0f}",
+            "placements two states share": f"{med['shared']:.2f}",
+        })  # fmt: skip
+    return rows
