@@ -91,6 +91,7 @@ def test_the_prose_figures_are_the_tables():
         for r in rows
         if not r[2].startswith(">") and not r[3].startswith(">")
     ]
+    assert all(len(r) == 11 for r in rows)
     lo, hi = re.search(r"the piece rule's tree is (\d+)x to ([\d,]+)x the site rule's", page).groups()
     assert round(min(ratio)) == int(lo) and round(max(ratio)) == int(hi.replace(",", ""))
     mrv_site = [

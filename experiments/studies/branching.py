@@ -99,6 +99,12 @@ def _nodes(e: Exhaust | None) -> str:
     return f"{e.nodes:,}" if e.finished else f">= {e.nodes:,}"
 
 
+def _secs(e: Exhaust | None) -> str:
+    if e is None or e.search_s is None:
+        return "-"
+    return f"{e.search_s:.2g}" if e.finished else f">{e.search_s:.0f}"
+
+
 def site_vs_piece(by_puzzle: dict[str, dict[str, Exhaust]]) -> list[dict]:
     """A row a puzzle: each rule's tree, the smallest, whether the finished counts agree, and Selby's
     claim judged: the most constrained site against the most constrained piece."""
@@ -125,6 +131,7 @@ def site_vs_piece(by_puzzle: dict[str, dict[str, Exhaust]]) -> list[dict]:
             **{rule: _nodes(ex.get(rule)) for rule in RULES},
             "smallest": best or "-",
             "mrv/site": f"{mrv.nodes / site.nodes:.2f}" if mrv and site and mrv.finished and site.finished else "-",
+            "search s (mrv/site/piece)": "/".join(_secs(ex.get(r)) for r in ("mrv", "site", "piece")),
             "counts agree": "yes" if len(counts) == 1 else ("-" if not counts else f"NO {sorted(counts)}"),
             "site beats piece": claim,
         })  # fmt: skip
