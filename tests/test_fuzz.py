@@ -239,7 +239,12 @@ SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switc
     ),
     "prove": (
         [["FILE:e3.json"] * 12 + PUZZLES, ["FILE:e3sol.json"] * 8 + SOLUTIONS],
-        {"--score": NUMBERS[:8], "--bits": NUMBERS[:8], "--rounds": ["1", "2", "0", "x", "2000"], "-o": OUTPUTS},
+        {
+            "--score": ["0", "1", "2"] * 2 + NUMBERS[:8],
+            "--bits": ["8", "16"] * 3 + NUMBERS[:8],
+            "--rounds": ["1", "2", "1", "2", "0", "x", "2000"],
+            "-o": ["OUT:a.json"] * 6 + OUTPUTS,
+        },
     ),
     "check-proof": ([["FILE:e3.json"] * 6 + PUZZLES, ["FILE:e3proof.json"] * 6 + PROOF_FILES], {}),
     "render": ([PUZZLES, SOLUTIONS], {"--pieces": None, "-o": PICTURES}),
@@ -337,11 +342,11 @@ SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switc
         {"--encoding": ["direct", "heule-exp-aux", "xcc", "x"], "-o": ["OUT:a.cnf"] * 3 + OUTPUTS, "--json": None},
     ),
     "scramble": (
-        [["owen-a", "FILE:p.json", "FILE:bytes.bin", "queens-4", "x"]],
+        [["owen-a"] * 4 + ["FILE:p.json", "FILE:bytes.bin", "queens-4", "x"]],
         {
-            "--seed": ["0", "7", "-1", "x"],
-            "--format": ["heule", "json", "pieces", "x"],
-            "-o": ["OUT:s.txt"] * 3 + OUTPUTS,
+            "--seed": ["0", "7", "3", "-1", "x"],
+            "--format": ["heule", "json", "pieces", "heule", "x"],
+            "-o": ["OUT:s.txt"] * 8 + OUTPUTS,
         },
     ),
     "plot": (
