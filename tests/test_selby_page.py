@@ -108,6 +108,9 @@ def test_the_prose_figures_are_the_tables():
     crude = (TABLES / "selby_crude.md").read_text()
     assert "c = 88" in crude and "10^77.4" in crude and "passes 1 at N = 88" in page and "about 10^77" in page
     assert "10^14.7" in crude and "c = 88 and 10^14.7" in page
+    # the landmarks: the split-half quoted is the fit's
+    half = re.search(r"split-half rank correlation ([\d.]+)", (TABLES / "selby_landmarks.md").read_text()).group(1)
+    assert f"split-half rank correlation {half} on the shipped fit" in page
     # parity: the factor, the tilings that match, the states that fail
     parity = (TABLES / "selby_parity.md").read_text()
     tilings, matching, factor = re.search(
