@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import math
 import re
 import shlex
 from pathlib import Path
@@ -104,6 +105,8 @@ def test_the_prose_figures_are_the_tables():
     # the exchange argument: no profile defers
     ex = _rows("selby_branching", 1)[1:]
     assert ex and all(r[4].startswith("-") for r in ex) and "every profile measured has negative deferral" in page
+    ratio = [float(r[5]) for r in ex]
+    assert f"every tree is {min(ratio):g} to {max(ratio) / 1e6:.2g} x 10^6 times the tree of its own factors" in page
     # the crude model
     crude = (TABLES / "selby_crude.md").read_text()
     assert "c = 88" in crude and "10^77.4" in crude and "passes 1 at N = 88" in page and "about 10^77" in page
@@ -124,3 +127,12 @@ def test_the_prose_figures_are_the_tables():
     lineages = [int(r[5].replace(",", "")) for r in div]
     assert int(div[-1][0]) // int(div[0][0]) == 64 and "Width 64 times larger" in page
     assert 25 <= lineages[-1] / lineages[0] <= 35 and "about 30 times as many lineages" in page
+
+
+def test_the_width_familys_expected_solutions(tmp_path):
+    from puzzles.estimates.estimate import expected_solutions
+    from puzzles.make.generate import edge_puzzle
+
+    page = " ".join(PAGE.read_text().split())
+    six, seven = (math.log10(expected_solutions(edge_puzzle(8, 8, 3, c, seed=0)[0])) for c in (6, 7))
+    assert f"gives 10^{six:.1f} expected solutions on board 0), seven nearer it (10^{seven:.1f})" in page
