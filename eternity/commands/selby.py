@@ -57,7 +57,6 @@ def _beam_tree(a) -> int:
 
 def _beam_width(a) -> int:
     from experiments.studies import beam_theory as T
-    from experiments.studies.branching import markdown
 
     widths = _ints(a.widths)
     t0, runs = time.monotonic(), []
@@ -68,31 +67,24 @@ def _beam_width(a) -> int:
         if not a.quiet:
             print(f"selby beam-width: board {s + 1}/{a.seeds}  [{time.monotonic() - t0:.0f} s]", file=sys.stderr)
     rows = T.at_budget(runs, a.budget)
-    if a.format == "json":
-        return _json({"runs": runs, "at_budget": rows})
-    print(
+    head = (
         f"Beam (mode first) on {a.seeds} generated {a.rows}x{a.cols} boards, {a.frame_colors} frame and "
-        f"{a.inner_colors} inner colours (board b from seed b; restarts: beam seeds 0, 1, 2, ... until solved or {a.budget:,.0f} nodes spent)\n"
+        f"{a.inner_colors} inner colours (board b from seed b; restarts: beam seeds 0, 1, 2, ... until solved or {a.budget:,.0f} nodes spent)"
     )
-    print(markdown(rows))
-    return 0
+    return _table(a, {"runs": runs, "at_budget": rows}, head, rows)
 
 
 def _beam_diversity(a) -> int:
     from experiments.studies import beam_theory as T
-    from experiments.studies.branching import markdown
 
     widths = _ints(a.widths)
     runs = T.diversity_runs(a.rows, a.cols, a.frame_colors, a.inner_colors, widths, a.seeds, a.time_limit)
     rows = T.diversity_table(runs)
-    if a.format == "json":
-        return _json({"runs": runs, "table": rows})
-    print(
+    head = (
         f"Beam states' diversity on {a.seeds} generated {a.rows}x{a.cols} boards, {a.frame_colors} frame and "
-        f"{a.inner_colors} inner colours, one run a board and a width, at the level three quarters down\n"
+        f"{a.inner_colors} inner colours, one run a board and a width, at the level three quarters down"
     )
-    print(markdown(rows))
-    return 0
+    return _table(a, {"runs": runs, "table": rows}, head, rows)
 
 
 def _parity(a) -> int:
@@ -141,6 +133,17 @@ def _ints(text: str) -> list[int]:
     if not out or min(out) < 1:
         raise UsageError(f"selby: --widths {text!r}: widths are at least 1")
     return out
+
+
+def _table(a, data: dict, head: str, rows: list[dict]) -> int:
+    """A study's answer: ``data`` as JSON, or its heading and its table in markdown."""
+    from experiments.studies.branching import markdown
+
+    if a.format == "json":
+        return _json(data)
+    print(head + "\n")
+    print(markdown(rows))
+    return 0
 
 
 def _json(obj) -> int:
