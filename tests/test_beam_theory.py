@@ -86,3 +86,10 @@ def test_the_diversity_study_reads_the_beams_levels():
     for r in runs:
         assert 1 <= r["lineages_half"] <= r["kept"] <= r["width"] and r["piece_sets"] <= r["kept"]
     assert [row["width"] for row in T.diversity_table(runs)] == [4, 64]
+
+
+def test_the_width_plot_is_drawn(tmp_path):
+    runs = T.width_runs(3, 3, 2, 2, [1, 8], 2, budget=500)
+    out = tmp_path / "w.png"
+    T.plot_width(runs, 500, "3x3", str(out))
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

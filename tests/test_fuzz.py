@@ -189,7 +189,8 @@ FLAGS = {
     + OUTPUTS
     + NUMBERS[:6],
     "selby": DBS
-    + "branching beam-tree beam-width x --experiment --width --seeds --depth --b0 --b-end --rows --cols --frame-colors --inner-colors --widths --budget --time-limit --quiet --format json md beam-diversity parity --states --region-size --excess --seed".split(),
+    + "branching beam-tree beam-width x --experiment --width --seeds --depth --b0 --b-end --rows --cols --frame-colors --inner-colors --widths --budget --time-limit --quiet --format json md beam-diversity parity --states --region-size --excess --seed --plot".split()
+    + OUTPUTS,
     "tilability": "queens-4 FILE:p.json FILE:bytes.bin --region-size --excess --samples --regions last first nosuch --seed --time-limit --jobs --db --plot --sizes --width --beam-seconds --per-level --band --quiet -o".split()
     + NUMBERS[:7]
     + OUTPUTS,
@@ -387,6 +388,7 @@ SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switc
             "--format": ["md", "json"],
             "--quiet": None,
             "--states": ["1"],
+            "--plot": ["OUT:w.png"] + OUTPUTS,
             "--region-size": ["3", "4"],
             "--excess": ["2", "5"],
             "--seed": ["0", "1", "-1"],

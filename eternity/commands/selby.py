@@ -67,6 +67,11 @@ def _beam_width(a) -> int:
         if not a.quiet:
             print(f"selby beam-width: board {s + 1}/{a.seeds}  [{time.monotonic() - t0:.0f} s]", file=sys.stderr)
     rows = T.at_budget(runs, a.budget)
+    if a.plot:
+        title = (
+            f"{a.rows}x{a.cols}, {a.frame_colors} frame and {a.inner_colors} inner colours, {a.seeds} boards a width"
+        )
+        T.plot_width(runs, a.budget, title, a.plot)
     head = (
         f"Beam (mode first) on {a.seeds} generated {a.rows}x{a.cols} boards, {a.frame_colors} frame and "
         f"{a.inner_colors} inner colours (board b from seed b; restarts: beam seeds 0, 1, 2, ... until solved or {a.budget:,.0f} nodes spent)"
@@ -197,6 +202,7 @@ def add(sub) -> None:
     s.add_argument("--excess", type=arg(int, lo=0, hi=208), default=201, help="parity: pieces on offer beyond it")
     s.add_argument("--states", type=arg(int, lo=1, hi=10_000), default=8, help="parity: states of each kind")
     s.add_argument("--seed", type=arg(int, lo=0), default=0, help="parity: the states' seed")
+    s.add_argument("--plot", metavar="PNG", help="beam-width: success against width, drawn to this file")
     s.add_argument("--quiet", action="store_true", help="no progress on standard error")
     s.add_argument("--format", choices=["md", "json"], default="md", help="md (the default) or json")
-    s.set_defaults(func=cmd_selby)
+    s.set_defaults(func=cmd_selby, outputs={"plot": "image"})

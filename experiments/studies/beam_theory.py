@@ -259,3 +259,36 @@ def diversity_table(runs: list[dict]) -> list[dict]:
             "placements two states share": f"{med['shared']:.2f}",
         })  # fmt: skip
     return rows
+
+
+def plot_width(runs: list[dict], budget: float, title: str, output: str) -> None:
+    """Success against width (log axis): boards solved by one run and within the budget, each with its
+    Wilson interval."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from puzzles.files.outputs import atomic_save
+
+    widths = sorted({r["width"] for r in runs})
+    fig, ax = plt.subplots(figsize=(6.4, 4.0))
+    for key, label, marker in (("first_run", "one run", "o"), ("solved", f"restarts within {budget:,.0f} nodes", "s")):
+        share, lo, hi = [], [], []
+        for w in widths:
+            mine = [r for r in runs if r["width"] == w]
+            k = sum(r[key] for r in mine)
+            a, b = _wilson(k, len(mine))
+            share.append(k / len(mine))
+            lo.append(k / len(mine) - a)
+            hi.append(b - k / len(mine))
+        ax.errorbar(widths, share, yerr=[lo, hi], marker=marker, capsize=3, label=label)
+    ax.set_xscale("log", base=2)
+    ax.set_ylim(-0.05, 1.05)
+    ax.set_xlabel("beam width")
+    ax.set_ylabel("boards solved (95% interval)")
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    atomic_save(output, lambda tmp: fig.savefig(tmp, dpi=120))
+    plt.close(fig)
