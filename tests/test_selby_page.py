@@ -55,6 +55,8 @@ def test_the_page_includes_every_snippet_and_names_its_command():
         assert f'--8<-- "docs/results/tables/{name}.md"' in page, name
         words = command.replace(" --quiet", "").split()
         assert any(all(w in line for w in words) for line in page.splitlines()), command
+    for png in re.findall(r"\]\(\.\./images/(selby_[\w]+\.png)\)", page):  # each plot committed, its command named
+        assert (ROOT / "docs" / "images" / png).read_bytes()[:4] == b"\x89PNG" and f"--plot {png}" in page
 
 
 @pytest.mark.parametrize("name", [n for n, (_, _, slow) in SNIPPETS.items() if not slow])
