@@ -26,7 +26,7 @@ def test_the_counters_figures_are_the_runs():
     cells = _cells()
     g, d, e = (cells[("dominoes-10x10", c)] for c in ("ganak/count", "diagram", "enumeration"))
     assert g[1] == d[1] == 258584046368 and e[0] == "limit"
-    assert f"258,584,046,368 tilings in {g[2]:.1f} s, the diagram in {d[2]:.3f} s" in PAGE
+    assert f"258,584,046,368 tilings in {g[2]:.1f} s of search, the diagram in {d[2]:.3f} s" in PAGE
     for box in ("pentomino-4x15", "pentomino-5x12", "pentomino-6x10"):
         assert cells[(box, "ganak/count")][0] == cells[(box, "approxmc/count")][0] == "limit"
     small = [cells[("pentomino-3x20", c)] for c in ("ganak/count", "approxmc/count", "enumeration")]
