@@ -56,3 +56,16 @@ def arg(kind: type, lo: float | None = None, hi: float | None = None):
 
     parse.__name__ = kind.__name__
     return parse
+
+
+def whole_numbers(text: str, what: str, at_least: str, example: str = "") -> list[int]:
+    """A comma-separated list of whole numbers, each at least 1; ``what`` names the argument in an error,
+    ``at_least`` says what a number below 1 breaks, ``example`` shows a good value."""
+    try:
+        out = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        eg = f" (e.g. {example})" if example else ""
+        raise UsageError(f"{what} {text!r}: whole numbers separated by commas{eg}") from None
+    if not out or min(out) < 1:
+        raise UsageError(f"{what} {text!r}: {at_least}")
+    return out

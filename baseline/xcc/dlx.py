@@ -200,9 +200,9 @@ def _choose(LEN, RL, allow, static, randomize):
     everyone = len(allow) == 0
     while p != 0:
         if everyone or allow[p]:
-            lam = LEN[p]
             if static:
                 return p
+            lam = LEN[p]
             if lam < best:
                 best = lam
                 i = p
@@ -251,7 +251,7 @@ def run(
                 pc = 8
                 pause(st, l, pc, spent)
                 return LEAF
-            # C3: choose the primary item with fewest options (MRV)
+            # C3: choose the item to branch on (the branch rule: MRV over the allowed items by default)
             i = _choose(LEN, RL, allow, static, randomize)
             if i == 0:  # no allowed item open: any item
                 i = _choose(LEN, RL, allow[:0], False, randomize)

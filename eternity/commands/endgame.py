@@ -8,19 +8,13 @@ import time
 from pathlib import Path
 
 from puzzles.errors import UsageError
-from puzzles.ranges import arg
+from puzzles.ranges import arg, whole_numbers
 
 WEIGHTS = "eternity1/tilability_weights_k8_first_320.json"  # in the shipped data (``puzzles.data``)
 
 
 def _levels(text: str) -> list[int]:
-    try:
-        out = [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise UsageError(f"endgame: --left {text!r}: whole numbers separated by commas (e.g. 50,40,30)") from None
-    if not out or min(out) < 1:
-        raise UsageError(f"endgame: --left {text!r}: pieces left are at least 1")
-    return out
+    return whole_numbers(text, "endgame: --left", "pieces left are at least 1", "50,40,30")
 
 
 def _say(quiet: bool):

@@ -9,7 +9,7 @@ import time
 
 from eternity.commands.common import _db
 from puzzles.errors import UsageError
-from puzzles.ranges import arg
+from puzzles.ranges import arg, whole_numbers
 
 
 def _branching(a) -> int:
@@ -131,13 +131,7 @@ def _parity(a) -> int:
 
 
 def _ints(text: str) -> list[int]:
-    try:
-        out = [int(x) for x in text.split(",") if x.strip()]
-    except ValueError:
-        raise UsageError(f"selby: --widths {text!r}: whole numbers separated by commas") from None
-    if not out or min(out) < 1:
-        raise UsageError(f"selby: --widths {text!r}: widths are at least 1")
-    return out
+    return whole_numbers(text, "selby: --widths", "widths are at least 1")
 
 
 def _table(a, data: dict, head: str, rows: list[dict]) -> int:
