@@ -5,7 +5,7 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test test-timing lint docs setup bytecode clean
+.PHONY: run test test-timing results lint docs setup bytecode clean
 
 $(BIN)/eternity: pyproject.toml setup.py
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
@@ -30,6 +30,11 @@ test: setup
 # The checks that a limit holds within a wall-clock margin (marker `timing`): apart, as their margin depends on the machine.
 test-timing: setup
 	$(BIN)/python -m pytest -m timing
+
+# Every results page held to its committed runs and to the commands it names, the minutes-long checks (marker
+# `slow`) included: a figure that its run or its command no longer gives fails here.
+results: setup
+	$(BIN)/python -m pytest -n auto --dist loadfile -m 'slow or not slow' tests/test_results_pages.py $(wildcard tests/test_*_page.py)
 
 # The habits of the field: lint and format (ruff), types (mypy), the layers and rooms (import-linter), and the house's
 # 600 lines a module at most.
