@@ -37,11 +37,18 @@ def compare(db: str, a: str, b: str, clock: str = "solve", experiment: str | Non
     if a == b:
         raise UsageError(f"compare: both names are the configuration {a!r}")
     per: dict[str, dict] = {a: {}, b: {}}
+    # a pair is one instance: two instances of one name (a board as published and scrambled, in two families)
+    # are told apart by their family, never paired with each other's cells
+    ids: dict[str, set] = {}
+    for r in rows:
+        ids.setdefault(r.get("instance_name") or r["instance"][:12], set()).add(r["instance"])
     for r in rows:
         if r["config"] in per:
             t = _t(r, clock)
             if t is not None:  # an unavailable cell ran nowhere: no pair
                 name = r.get("instance_name") or r["instance"][:12]
+                if len(ids[name]) > 1:
+                    name = f"{name} ({r['family']})"
                 per[r["config"]][(name, r["repeat"])] = (r["status"] in ANSWERED, t)
     return paired(a, b, per[a], per[b])
 

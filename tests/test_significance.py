@@ -124,3 +124,22 @@ solvers = [{name = "backtrack", mode = "first"}, {name = "external", mode = "fir
     assert " unsat |" in out  # queens-3 has no solution
     assert "\nU: external" in out
     assert "unavailable: external" in table(db)
+
+
+def test_compare_pairs_each_instance_never_two_of_one_name(tmp_path):
+    """A board as published and scrambled (two families, two instances of one name) makes two pairs, not one."""
+    board = tmp_path / "b4.json"
+    assert main(["export", "brendan-4x4", "--to", "json", "-o", str(board)]) == 0
+    cfg = tmp_path / "two.toml"
+    cfg.write_text(
+        'name = "two"\ntime_limit = 20.0\n'
+        f'families = [{{kind = "files", name = "scrambled", glob = "{board}", scramble = 1}}, '
+        f'{{kind = "files", name = "published", glob = "{board}"}}]\n'
+        'solvers = [{name = "backtrack", mode = "count"}, {name = "edge-backtrack", mode = "count"}]\n'
+    )
+    path = str(tmp_path / "two.sqlite")
+    run(str(cfg), path, jobs=1, show_progress=False)
+    names = {n for (n,) in sqlite3.connect(path).execute("SELECT name FROM instances")}
+    assert len(names) == 1  # one name, two instances
+    p = compare(path, "backtrack/count", "edge-backtrack/count")
+    assert p.pairs == 2
