@@ -1,5 +1,6 @@
-"""docs/results/classics.md's table of the chapter's figures, held to the commands it names where they run in
-seconds: the 3-D rooks, McCarthy's halves and snakes and ladders."""
+"""docs/results/classics.md's table of the chapter's figures, held to the commands it names: the 3-D rooks,
+McCarthy's halves, snakes and ladders and fox and geese in seconds; the halves at 10 and the 10 x 10 fox and
+geese (minutes, 4.7 GB) in the slow run (`make results`)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = " ".join((ROOT / "docs" / "results" / "classics.md").read_text().split())
@@ -37,3 +40,32 @@ def test_snakes_and_ladders():
     d = _json("game", "snakes")
     assert f"| 20, 8 | {d['most_likely']}, {d['least']} | reproduced |" in PAGE
     assert f"the median is {d['median']}, the mean {d['mean']:.2f}" in PAGE
+
+
+def test_fox_and_geese_on_8x8_and_4x4():
+    for first in ("fox", "geese"):
+        d = _json("game", "foxgeese", "--first", first)
+        assert d["complete"] and d["winner"] == "geese" and set(d["starts"].values()) == {"geese"}, first
+    assert "| the geese win, from every fox start, either side first | reproduced |" in PAGE
+    d = _json("game", "foxgeese", "--board", "4", "--start", "any")
+    fox = [s for s, w in d["starts"].items() if w == "fox"]
+    last = [s for s in d["starts"] if s.startswith(f"{d['board'] - 1},")]
+    assert len(fox) == 2 and all(int(s.split(",")[0]) in (1, 2) for s in fox)
+    assert last and all(d["starts"][s] == "geese" for s in last)
+    assert "| only from the two middle squares; from the last row the geese win |" in PAGE
+
+
+@pytest.mark.slow
+def test_mccarthys_halves_at_10():
+    distinct = {h["n"]: h["distinct"] for h in _json("checkerboard", "halves", "--max", "10")["halves"]}
+    assert f"; {distinct[10]:,} for 10 |" in PAGE
+
+
+@pytest.mark.slow
+def test_fox_and_geese_on_10x10_with_two_foxes():
+    d = _json("game", "foxgeese", "--board", "10", "--foxes", "2")
+    assert d["complete"] and set(d["starts"].values()) == {"fox"}
+    assert (
+        f"**the foxes win**, from every start on the last row, whoever moves first ({d['positions']:,} positions)"
+        in PAGE
+    )
