@@ -206,3 +206,58 @@ def test_the_minute_prose_is_its_run():
     assert f"the same {glucose[0]} and {glucose[1]} conflicts" in PAGE
     cadical = next(r for r in solved if r[1] == "cadical195")
     assert f"CaDiCaL's `exp` answer ({cadical[3]} conflicts)" in PAGE
+
+
+def _counting() -> dict[str, dict[str, tuple]]:
+    q = (
+        "SELECT i.name, r.config, r.status, r.build_s + r.search_s, r.count "
+        "FROM results r JOIN instances i ON i.id = r.instance"
+    )
+    by: dict[str, dict[str, tuple]] = defaultdict(dict)
+    for name, config, status, t, count in query("counters_encodings.sqlite", q):
+        by[name][config] = (status, t, count)
+    return by
+
+
+def name_of(config: str) -> str:
+    return re.search(r"encoding=([\w-]+)", config).group(1)
+
+
+def counting_figures() -> dict[str, str]:
+    import math
+    import statistics
+
+    by = _counting()
+    ganak = sorted({c for cells in by.values() for c in cells if c.startswith("ganak")})
+    solved = [(n, c) for n, cells in by.items() for c, v in cells.items() if v[0] == "solved"]
+    assert all(len({v[2] for v in cells.values() if v[0] == "solved"}) == 1 for cells in by.values())
+    full = [n for n, cells in by.items() if all(cells[c][0] == "solved" for c in ganak)]
+
+    def geo(c):
+        return math.exp(statistics.mean(math.log(by[n][c][1]) for n in full))
+
+    order = sorted(ganak, key=geo)
+    assert name_of(order[0]) == "direct"
+    assert geo("ganak[encoding=primal-support]/count") < geo("ganak[encoding=primal-conflict]/count")
+    assert geo("ganak[encoding=xcc-colour-vars]/count") < geo("ganak[encoding=xcc]/count")
+    name = {c: re.search(r"encoding=([\w-]+)", c).group(1) for c in ganak}
+    ratio = [min(by[n][c][1] for c in ganak) / by[n]["native"][1] for n in full]
+    five = sorted(n for n in by if n.startswith("edge-5x5-f3-i3"))
+    assert all(by[n][c][0] == "limit" for n in five for c in ganak)
+    return {
+        "COUNTS_AGREE": f"{len(solved)} counts of {len(by)} boards, each board's the same",
+        "GEO_BOARDS": str(len(full)),
+        "GEO_RANKING": ", ".join(f"`{name[c]}` {geo(c):.2f} s" for c in order)
+        + f", against {geo('native'):.4f} s for the native count and {geo('diagram'):.4f} s for the diagram",
+        "MERGE_GAIN": f"{geo('ganak[encoding=direct-distinct]/count') / geo('ganak[encoding=direct]/count'):.1f}",
+        "BEST_RANGE": f"{min(ratio):.0f}x to {max(ratio):,.0f}x",
+        "FIVE_COUNTS": " and ".join(f"{by[n]['native'][2]:,}" for n in five),
+        "FIVE_NATIVE": " and ".join(f"{by[n]['native'][1]:.3f}" for n in five),
+    }
+
+
+def test_the_counting_section_is_its_run():
+    text = " ".join(section("Counting, by encoding").split())
+    for key, value in counting_figures().items():
+        assert key not in text, key
+        assert value in text, (key, value)
