@@ -37,3 +37,34 @@ def test_the_counters_figures_are_the_runs():
     for approx, exact in ((a8[1], x8[1]), (aq[1], xq[1])):
         assert exact / 1.8 <= approx <= exact * 1.8
     assert a8[3].startswith("approximate (epsilon 0.8, delta 0.2)")
+
+
+def _memo(puzzle: str) -> dict:
+    import contextlib
+    import io
+    import json
+
+    from eternity import cli
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        assert cli.main(["solve", puzzle, "--mode", "count", "--opt", "memo=true", "--json"]) == 0
+    return json.loads(out.getvalue())
+
+
+def test_the_memo_tables_counts_and_diagrams_are_the_commands():
+    """The memo table's columns that do not depend on the machine: each count, the memoised search's nodes and
+    its diagram's nodes (the times are the benchmark's one-off of its date)."""
+    table = (ROOT / "docs" / "results" / "tables" / "memo.md").read_text()
+    rows = {r[0]: r for r in ([c.strip() for c in ln.split("|")[1:-1]] for ln in table.splitlines()) if r}
+    for puzzle in ("dominoes-6x8", "dominoes-8x8", "trominoes-3x15", "aztec-6", "dominoes-10x10", "pentominoes-3x30"):
+        d = _memo(puzzle)
+        row = rows[puzzle]
+        assert (row[1], row[5], row[6]) == (
+            f"{d['count']:,}",
+            f"{d['stats']['nodes']:,}",
+            f"{d['stats']['diagram_nodes']:,}",
+        )
+    d = _memo("dominoes-10x10")
+    assert f"# {d['count']}, from a diagram of {d['stats']['diagram_nodes']:,} nodes" in PAGE
+    assert "a one-off of 2026-11-25 for the times" in PAGE  # the times are dated
