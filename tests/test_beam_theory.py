@@ -93,3 +93,28 @@ def test_the_width_plot_is_drawn(tmp_path):
     out = tmp_path / "w.png"
     T.plot_width(runs, 500, "3x3", str(out))
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_cutoff_search_is_complete_without_cutoffs_and_starves_on_impossible_ones():
+    from experiments.studies import beam_cutoffs as C
+    from puzzles.make.generate import edge_puzzle
+
+    puzzle, _ = edge_puzzle(4, 4, 2, 3, seed=1)
+    solved, nodes, deepest = C.cutoff_dfs(puzzle, 8, {}, 10**7)  # no cutoff: a plain depth-first search
+    assert solved and deepest == 16 and nodes > 0
+    solved, nodes, deepest = C.cutoff_dfs(puzzle, 8, {k: float("inf") for k in range(1, 17)}, 10**7)
+    assert not solved and deepest == 0 and nodes > 0  # every child of the root cut: nothing deeper
+
+
+def test_the_cutoff_study_rows_and_command(capsys):
+    import json
+
+    from eternity.cli import main
+
+    argv = ["selby", "beam-cutoffs", "--rows", "4", "--cols", "4", "--frame-colors", "2", "--inner-colors", "3"]
+    assert main([*argv, "--seeds", "2", "--widths", "4,16", "--format", "json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert len(out["runs"]) == 4 and [r["width"] for r in out["table"]] == [4, 16]
+    for r in out["runs"]:  # a search that solves did so within the beam's nodes
+        assert not r["dfs solved"] or r["dfs nodes"] <= max(r["beam nodes"], 1)
+        assert r["levels scored"] > 0 and r["cells"] == 16

@@ -92,6 +92,20 @@ def _beam_diversity(a) -> int:
     return _table(a, {"runs": runs, "table": rows}, head, rows)
 
 
+def _beam_cutoffs(a) -> int:
+    from experiments.studies import beam_cutoffs as C
+
+    widths = _ints(a.widths)
+    runs = C.cutoff_runs(a.rows, a.cols, a.frame_colors, a.inner_colors, widths, a.seeds, a.time_limit)
+    rows = C.cutoff_table(runs)
+    head = (
+        f"Beam against a depth-first search with fixed cutoffs (the worst score the beam kept at each level of the "
+        f"same board) given the nodes the beam spent, on {a.seeds} generated {a.rows}x{a.cols} boards, "
+        f"{a.frame_colors} frame and {a.inner_colors} inner colours (board b from seed b; beam seed 0)"
+    )
+    return _table(a, {"runs": runs, "table": rows}, head, rows)
+
+
 def _parity(a) -> int:
     from experiments.studies import parity as P
     from puzzles import catalog
@@ -158,6 +172,7 @@ def cmd_selby(a) -> int:
         "beam-tree": _beam_tree,
         "beam-width": _beam_width,
         "beam-diversity": _beam_diversity,
+        "beam-cutoffs": _beam_cutoffs,
         "parity": _parity,
     }[a.action](a)
 
@@ -172,8 +187,9 @@ def add(sub) -> None:
     )
     s.add_argument(
         "action",
-        choices=["branching", "beam-tree", "beam-width", "beam-diversity", "parity"],
+        choices=["branching", "beam-tree", "beam-width", "beam-diversity", "beam-cutoffs", "parity"],
         help="branching: tables from a run's exhausts; beam-tree: the idealised tree; beam-width: generated boards; beam-diversity: how alike the beam's states are; "
+        "beam-cutoffs: a depth-first search with the beam's cutoffs at the beam's cost; "
         "parity: Eternity's parities, their factor on excess-piece exhausts and the exhausts they save",
     )
     s.add_argument("db", nargs="?", help="branching: a results store with backtrack count cells, option branch")
@@ -183,15 +199,22 @@ def add(sub) -> None:
     s.add_argument("--depth", type=arg(int, lo=2, hi=1000), default=40, help="beam-tree: the tree's depth")
     s.add_argument("--b0", type=arg(int, lo=1, hi=100), default=8, help="beam-tree: the branching at the root")
     s.add_argument("--b-end", type=arg(int, lo=1, hi=100), default=2, help="beam-tree: the branching at the end")
-    s.add_argument("--rows", type=arg(int, lo=3, hi=16), default=8, help="beam-width, beam-diversity: board rows")
-    s.add_argument("--cols", type=arg(int, lo=3, hi=16), default=8, help="beam-width: board columns")
-    s.add_argument("--frame-colors", type=arg(int, lo=1, hi=64), default=3, help="beam-width: frame colours")
-    s.add_argument("--inner-colors", type=arg(int, lo=1, hi=64), default=6, help="beam-width: inner colours")
-    s.add_argument("--widths", default="64,256,1024,4096,16384", help="beam-width: beam widths, comma-separated")
+    s.add_argument(
+        "--rows",
+        type=arg(int, lo=3, hi=16),
+        default=8,
+        help="the board studies (beam-width, -diversity, -cutoffs): board rows",
+    )
+    s.add_argument("--cols", type=arg(int, lo=3, hi=16), default=8, help="the board studies: board columns")
+    s.add_argument("--frame-colors", type=arg(int, lo=1, hi=64), default=3, help="the board studies: frame colours")
+    s.add_argument("--inner-colors", type=arg(int, lo=1, hi=64), default=6, help="the board studies: inner colours")
+    s.add_argument("--widths", default="64,256,1024,4096,16384", help="the board studies: beam widths, comma-separated")
     s.add_argument(
         "--budget", type=arg(float, lo=1.0), default=2e6, help="beam-width: the nodes a board's runs may spend"
     )
-    s.add_argument("--time-limit", type=arg(float, lo=0.1), default=60.0, help="beam-width, parity: seconds a run")
+    s.add_argument(
+        "--time-limit", type=arg(float, lo=0.1), default=60.0, help="the board studies and parity: seconds a run"
+    )
     s.add_argument("--region-size", type=arg(int, lo=1, hi=100), default=8, help="parity: a state's region, in pieces")
     s.add_argument("--excess", type=arg(int, lo=0, hi=208), default=201, help="parity: pieces on offer beyond it")
     s.add_argument("--states", type=arg(int, lo=1, hi=10_000), default=8, help="parity: states of each kind")
