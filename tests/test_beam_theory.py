@@ -116,5 +116,6 @@ def test_the_cutoff_study_rows_and_command(capsys):
     out = json.loads(capsys.readouterr().out)
     assert len(out["runs"]) == 4 and [r["width"] for r in out["table"]] == [4, 16]
     for r in out["runs"]:  # a search that solves did so within the beam's nodes
-        assert not r["dfs solved"] or r["dfs nodes"] <= max(r["beam nodes"], 1)
+        for cut in ("own", "learnt"):
+            assert not r[f"{cut} solved"] or r[f"{cut} nodes"] <= max(r["beam nodes"], 1)
         assert r["levels scored"] > 0 and r["cells"] == 16

@@ -29,6 +29,7 @@ SNIPPETS = {
         True,
     ),
     "selby_parity": ("selby parity --states 20 --seed 1 --time-limit 30", True, True),
+    "selby_beam_cutoffs": ("selby beam-cutoffs --inner-colors 6 --widths 256,1024,4096 --seeds 10", False, True),
     "selby_beam_width_6": (
         "selby beam-width --inner-colors 6 --widths 16,64,256,1024,4096,16384 --seeds 10 --budget 2e6 --quiet",
         False,
@@ -148,3 +149,34 @@ def test_the_width_familys_expected_solutions(tmp_path):
     page = " ".join(PAGE.read_text().split())
     six, seven = (math.log10(expected_solutions(edge_puzzle(8, 8, 3, c, seed=0)[0])) for c in (6, 7))
     assert f"gives 10^{six:.1f} expected solutions on board 0), seven nearer it (10^{seven:.1f})" in page
+
+
+def cutoff_figures() -> dict[str, str]:
+    """The cutoff section's figures, from its table."""
+    head, *body = _rows("selby_beam_cutoffs")
+    col = {h: i for i, h in enumerate(head)}
+    by = {r[0]: r for r in body}
+    widths = ("256", "1024", "4096")
+
+    def solved(w: str, column: str) -> str:
+        return by[w][col[column]].split("/")[0]
+
+    beam = [solved(w, "beam solves") for w in widths]
+    nxt = [solved(w, "DFS, the next board's cutoffs") for w in widths]
+    own = [solved(w, "DFS, the board's own cutoffs") for w in widths]
+    assert own[1:] == beam[1:] and own[0] == "0" < beam[0]
+    assert int(nxt[2]) < int(beam[2])
+    deep = [by[w][col["deepest level, own / next (median)"]].split(" / ")[1].split(" ")[0] for w in widths]
+    return {
+        "CUT_NEXT": f"the beam solves {', '.join(beam[:2])} and {beam[2]} of 10 boards at widths 256, 1,024 and "
+        f"4,096, the search {', '.join(nxt[:2])} and {nxt[2]}",
+        "CUT_DEEP_NEXT": f"{', '.join(deep[:2])} and {deep[2]}",
+        "CUT_OWN": f"{own[1]} and {own[2]} of 10 boards at widths 1,024 and 4,096, as many as the beam",
+        "CUT_256_BEAM": f"{beam[0]} of 10",
+    }
+
+
+def test_the_cutoff_figures_are_the_tables():
+    page = " ".join(PAGE.read_text().split())
+    for key, value in cutoff_figures().items():
+        assert key not in page and value in page, (key, value)

@@ -99,8 +99,8 @@ def _beam_cutoffs(a) -> int:
     runs = C.cutoff_runs(a.rows, a.cols, a.frame_colors, a.inner_colors, widths, a.seeds, a.time_limit)
     rows = C.cutoff_table(runs)
     head = (
-        f"Beam against a depth-first search with fixed cutoffs (the worst score the beam kept at each level of the "
-        f"same board) given the nodes the beam spent, on {a.seeds} generated {a.rows}x{a.cols} boards, "
+        f"Beam against a depth-first search with fixed cutoffs (the worst score the beam kept at each level, of the "
+        f"same board or of the next one) given the nodes the beam spent, on {a.seeds} generated {a.rows}x{a.cols} boards, "
         f"{a.frame_colors} frame and {a.inner_colors} inner colours (board b from seed b; beam seed 0)"
     )
     return _table(a, {"runs": runs, "table": rows}, head, rows)
