@@ -62,7 +62,8 @@ def cutoff_dfs(puzzle, width: int, cutoffs: dict[int, float], budget: int) -> tu
         if not len(keep):
             continue
         keep = keep[np.argsort(score[keep], kind="stable")]  # worst first: the best is popped first
-        children = Frontier(*run._materialise(k, state, parent[keep], cand[keep], mis[keep]), score[keep])
+        new = run._materialise(k, state, parent[keep], cand[keep], mis[keep])  # the six state arrays
+        children = Frontier(*new, score[keep])  # type: ignore[call-arg]
         for i in range(len(keep)):
             stack.append((k + 1, Frontier(*(a[i : i + 1] for a in children))))
     return False, nodes, deepest
