@@ -79,31 +79,32 @@ def _beam_width(a) -> int:
     return _table(a, {"runs": runs, "at_budget": rows}, head, rows)
 
 
+def _board_study(a, runs_of, table_of, head: str) -> int:
+    """A study on generated boards (diversity, cutoffs): its runs over the widths and boards, then its table."""
+    runs = runs_of(a.rows, a.cols, a.frame_colors, a.inner_colors, _ints(a.widths), a.seeds, a.time_limit)
+    rows = table_of(runs)
+    return _table(a, {"runs": runs, "table": rows}, head, rows)
+
+
 def _beam_diversity(a) -> int:
     from experiments.studies import beam_theory as T
 
-    widths = _ints(a.widths)
-    runs = T.diversity_runs(a.rows, a.cols, a.frame_colors, a.inner_colors, widths, a.seeds, a.time_limit)
-    rows = T.diversity_table(runs)
     head = (
         f"Beam states' diversity on {a.seeds} generated {a.rows}x{a.cols} boards, {a.frame_colors} frame and "
         f"{a.inner_colors} inner colours, one run a board and a width, at the level three quarters down"
     )
-    return _table(a, {"runs": runs, "table": rows}, head, rows)
+    return _board_study(a, T.diversity_runs, T.diversity_table, head)
 
 
 def _beam_cutoffs(a) -> int:
     from experiments.studies import beam_cutoffs as C
 
-    widths = _ints(a.widths)
-    runs = C.cutoff_runs(a.rows, a.cols, a.frame_colors, a.inner_colors, widths, a.seeds, a.time_limit)
-    rows = C.cutoff_table(runs)
     head = (
         f"Beam against a depth-first search with fixed cutoffs (the worst score the beam kept at each level, of the "
         f"same board or of the next one) given the nodes the beam spent, on {a.seeds} generated {a.rows}x{a.cols} boards, "
         f"{a.frame_colors} frame and {a.inner_colors} inner colours (board b from seed b; beam seed 0)"
     )
-    return _table(a, {"runs": runs, "table": rows}, head, rows)
+    return _board_study(a, C.cutoff_runs, C.cutoff_table, head)
 
 
 def _parity(a) -> int:
