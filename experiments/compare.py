@@ -41,16 +41,21 @@ def compare(db: str, a: str, b: str, clock: str = "solve", experiment: str | Non
     # are told apart by their family, never paired with each other's cells
     ids: dict[str, set] = {}
     for r in rows:
-        ids.setdefault(r.get("instance_name") or r["instance"][:12], set()).add(r["instance"])
+        ids.setdefault(_name(r), set()).add(r["instance"])
     for r in rows:
         if r["config"] in per:
             t = _t(r, clock)
             if t is not None:  # an unavailable cell ran nowhere: no pair
-                name = r.get("instance_name") or r["instance"][:12]
+                name = _name(r)
                 if len(ids[name]) > 1:
                     name = f"{name} ({r['family']})"
                 per[r["config"]][(name, r["repeat"])] = (r["status"] in ANSWERED, t)
     return paired(a, b, per[a], per[b])
+
+
+def _name(r: dict) -> str:
+    """A cell's instance as a reader knows it: its name, or the head of its id."""
+    return r.get("instance_name") or r["instance"][:12]
 
 
 def render(p: Paired, fmt: str = "md", clock: str = "solve") -> str:

@@ -3,19 +3,19 @@ the tables `eternity table` prints from it (the page's markers) or a query of th
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import defaultdict
 
 import pytest
+from helpers import run_tables
 from helpers.run_tables import agrees, median, page, query, row, sci, table
 
 PAGE = page("atlas.md")
 COMPLETE = ("cpsat", "sat", "cube", "choco")  # the CP/SAT side of the phase-transition run
 
 
-def said(*fragments: str) -> None:
-    for f in fragments:
-        assert f in PAGE, f
+said = functools.partial(run_tables.said, PAGE)
 
 
 def fnum(cell: str) -> float:

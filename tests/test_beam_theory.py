@@ -59,8 +59,8 @@ def test_the_width_study_rows(tmp_path):
         assert r["runs"] >= 1 and (r["solved"] or r["nodes"] >= 500)
     rows = T.at_budget(runs, 500)
     assert [row["width"] for row in rows] == [1, 8]
-    assert T._wilson(0, 10)[0] == 0 and T._wilson(10, 10)[1] == 1
-    assert statistics.mean(T._wilson(5, 10)) == pytest.approx(0.5)
+    assert T.wilson(0, 10)[0] == 0 and T.wilson(10, 10)[1] == 1
+    assert statistics.mean(T.wilson(5, 10)) == pytest.approx(0.5)
 
 
 def test_tree_branching_falls_from_b0_to_b_end():

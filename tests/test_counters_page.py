@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
+
+from helpers.run_tables import printed
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = " ".join((ROOT / "docs" / "results" / "counting.md").read_text().split())
@@ -40,16 +43,7 @@ def test_the_counters_figures_are_the_runs():
 
 
 def _memo(puzzle: str) -> dict:
-    import contextlib
-    import io
-    import json
-
-    from eternity import cli
-
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        assert cli.main(["solve", puzzle, "--mode", "count", "--opt", "memo=true", "--json"]) == 0
-    return json.loads(out.getvalue())
+    return json.loads(printed("solve", puzzle, "--mode", "count", "--opt", "memo=true", "--json"))
 
 
 def test_the_memo_tables_counts_and_diagrams_are_the_commands():

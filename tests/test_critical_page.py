@@ -5,16 +5,12 @@ dates them as one-offs, and they are not run here."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import math
 import re
 import shlex
 
 import pytest
-from helpers.run_tables import ROOT, words
-
-from eternity import cli
+from helpers.run_tables import ROOT, printed, words
 
 RAW = (ROOT / "docs" / "results" / "critical.md").read_text()
 PAGE = words(RAW)
@@ -31,10 +27,7 @@ def _mask(line: str) -> str:
 
 
 def _output(command: str) -> list[str]:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        assert cli.main(shlex.split(command)[1:]) == 0
-    return [_mask(ln) for ln in out.getvalue().splitlines()]
+    return [_mask(ln) for ln in printed(*shlex.split(command)[1:]).splitlines()]
 
 
 def test_the_page_shows_blocks_of_both_kinds_and_dates_the_machines():

@@ -9,7 +9,7 @@ import json
 import re
 from collections import defaultdict
 
-from helpers.run_tables import ROOT, query
+from helpers.run_tables import ROOT, copied, printed, query
 
 RAW = (ROOT / "docs" / "results" / "encodings.md").read_text()
 PAGE = " ".join(RAW.split())
@@ -179,21 +179,12 @@ def test_the_prose_figures_are_the_runs():
     assert f"({pub} boards of 32 as published, {scr} scrambled" in PAGE
 
 
-def test_the_compare_lines_are_what_the_command_prints(capsys):
-    import shutil
-    import tempfile
-    from pathlib import Path
-
-    from eternity import cli
-
+def test_the_compare_lines_are_what_the_command_prints():
     pairs = re.findall(r'eternity compare docs/runs/encodings.sqlite "([^"]+)" "([^"]+)"\n```\n\n> ([^\n]+)', RAW)
     assert len(pairs) == 2
-    with tempfile.TemporaryDirectory() as d:
-        copy = Path(d) / RUN
-        shutil.copyfile(ROOT / "docs" / "runs" / RUN, copy)
+    with copied(RUN) as copy:
         for a, b, line in pairs:
-            assert cli.main(["compare", str(copy), a, b]) == 0
-            assert capsys.readouterr().out.strip().splitlines()[-1] == line
+            assert printed("compare", str(copy), a, b).strip().splitlines()[-1] == line
 
 
 def test_the_minute_prose_is_its_run():

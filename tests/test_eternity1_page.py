@@ -4,31 +4,20 @@ dated one-offs, which the page says."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import re
 
 import pytest
-from helpers.run_tables import ROOT, words
-
-from eternity import cli
+from helpers.run_tables import ROOT, printed, words
 
 RAW = (ROOT / "docs" / "results" / "eternity1.md").read_text()
 PAGE = words(RAW)
-
-
-def _run(*argv: str) -> str:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        assert cli.main(list(argv)) == 0
-    return out.getvalue()
 
 
 def _search(puzzle: str, *opts: str, mode: str = "first") -> tuple[int, int | None]:
     argv = ["solve", puzzle, "--solver", "backtrack", "--mode", mode]
     for o in opts:
         argv += ["--opt", o]
-    out = _run(*argv)
+    out = printed(*argv)
     count = re.search(r"count (\d+)", out)
     return int(re.search(r"nodes (\d+)", out).group(1)), int(count.group(1)) if count else None
 
@@ -46,11 +35,11 @@ def _table(title: str) -> list[list[str]]:
 
 
 def test_the_pieces_sequences_are_the_enumerations():
-    out = _run("enumerate", "drafter", "--size", "8", "--dudes")
-    printed = {int(r[0]): r[1:] for r in (ln.split() for ln in out.splitlines()) if r and r[0].isdigit()}
+    out = printed("enumerate", "drafter", "--size", "8", "--dudes")
+    listed = {int(r[0]): r[1:] for r in (ln.split() for ln in out.splitlines()) if r and r[0].isdigit()}
     rows = {int(r[0]): r for r in _table("## The pieces: polydrafters and polydudes")}
     for n in range(2, 9):
-        drafters, seed, dudes, dseed = printed[n]
+        drafters, seed, dudes, dseed = listed[n]
         row = rows[n]
         assert (row[1], row[2], row[5], row[6]) == tuple(f"{int(x):,}" for x in (drafters, seed, dudes, dseed)), n
     everything = int(re.search(r"(\d+) free drafter polyforms of size 8", out).group(1))

@@ -3,22 +3,15 @@ dated one-off of the named script."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import re
 
-from helpers.run_tables import page
-
-from eternity import cli
+from helpers.run_tables import page, printed
 
 PAGE = page("phase-transition.md")
 
 
 def test_the_critical_point_is_the_commands():
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert cli.main(["estimate", "--critical", "8x8:3"]) == 0
-    point = re.search(r"critical at ([\d.]+) inner colours", out.getvalue()).group(1)
+    point = re.search(r"critical at ([\d.]+) inner colours", printed("estimate", "--critical", "8x8:3")).group(1)
     assert f"`eternity estimate --critical 8x8:3`: about {point})" in PAGE
 
 

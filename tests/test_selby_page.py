@@ -3,16 +3,13 @@ take minutes in the slow run), and the page's prose figures are the tables'."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import math
 import re
 import shlex
 from pathlib import Path
 
 import pytest
-
-from eternity import cli
+from helpers.run_tables import printed
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "results" / "selby.md"
@@ -44,10 +41,8 @@ SNIPPETS = {
 
 
 def _output(command: str, text: bool) -> str:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert cli.main(shlex.split(command)) == 0
-    return f"```text\n{out.getvalue()}```\n" if text else out.getvalue()
+    out = printed(*shlex.split(command))
+    return f"```text\n{out}```\n" if text else out
 
 
 def test_the_page_includes_every_snippet_and_names_its_command():

@@ -4,23 +4,16 @@ benchmark scripts, which the page says."""
 
 from __future__ import annotations
 
-import contextlib
-import io
 import re
 
 import pytest
-from helpers.run_tables import page
-
-from eternity import cli
+from helpers.run_tables import page, printed
 
 PAGE = page("speed.md")
 
 
 def _count(*argv: str) -> tuple[int, int]:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        assert cli.main(["solve", *argv, "--mode", "count"]) == 0
-    m = re.search(r"count (\d+) .* nodes (\d+)", out.getvalue())
+    m = re.search(r"count (\d+) .* nodes (\d+)", printed("solve", *argv, "--mode", "count"))
     return int(m.group(1)), int(m.group(2))
 
 

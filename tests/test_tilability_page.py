@@ -3,13 +3,11 @@ file records its states, tilings and split-half) and to `eternity tilability sho
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import re
 from pathlib import Path
 
-from eternity import cli
+from helpers.run_tables import printed
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = " ".join((ROOT / "docs" / "results" / "tilability.md").read_text().split())
@@ -36,10 +34,8 @@ def test_the_split_half_table_rows_of_the_shipped_fits():
 
 
 def test_the_landmark_ranks_are_the_fits():
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert cli.main(["tilability", "show", str(FITS / "tilability_weights_k12_first_1280.json")]) == 0
-    ranks = {int(p): int(r) for p, r in re.findall(r"^\s+(\d+)\s+(\d+) of 209", out.getvalue(), re.M)}
+    out = printed("tilability", "show", str(FITS / "tilability_weights_k12_first_1280.json"))
+    ranks = {int(p): int(r) for p, r in re.findall(r"^\s+(\d+)\s+(\d+) of 209", out, re.M)}
     assert ranks[35] == 1 and ranks[166] == 209
     behind = ", ".join(f"{ranks[p]}{'rd' if ranks[p] % 10 == 3 and ranks[p] != 13 else 'th'}" for p in (51, 52, 53, 54))
     assert f"51-54 just behind 35 ({behind})" in PAGE

@@ -17,7 +17,7 @@ import statistics
 
 import numpy as np
 
-from experiments.studies.beam_theory import _wilson
+from experiments.studies.beam_theory import share
 
 TIE = 1e-7  # above the beam's tie-break draw (1e-9 a child), far below a score's steps
 
@@ -99,10 +99,6 @@ def cutoff_runs(rows: int, cols: int, frame: int, inner: int, widths: list[int],
 def cutoff_table(runs: list[dict]) -> list[dict]:
     """A row a width: boards the beam solved, and boards the cutoff search solved at the beam's cost with the
     board's own cutoffs and with the next board's."""
-
-    def share(k: int, n: int) -> str:
-        lo, hi = _wilson(k, n)
-        return f"{k}/{n} ({lo:.2f}-{hi:.2f})"
 
     rows = []
     for w in sorted({r["width"] for r in runs}):

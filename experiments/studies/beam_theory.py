@@ -189,12 +189,10 @@ def at_budget(runs: list[dict], budget: float) -> list[dict]:
     for w in sorted({r["width"] for r in runs}):
         mine = [r for r in runs if r["width"] == w]
         one, done = sum(r["first_run"] for r in mine), sum(r["solved"] for r in mine)
-        lo1, hi1 = _wilson(one, len(mine))
-        lo, hi = _wilson(done, len(mine))
         rows.append({
             "width": w,
-            "one run solves": f"{one}/{len(mine)} ({lo1:.2f}-{hi1:.2f})",
-            f"solved within {budget:,.0f} nodes": f"{done}/{len(mine)} ({lo:.2f}-{hi:.2f})",
+            "one run solves": share(one, len(mine)),
+            f"solved within {budget:,.0f} nodes": share(done, len(mine)),
             "runs made (median)": f"{statistics.median(r['runs'] for r in mine):g}",
             "runs made (max)": max(r["runs"] for r in mine),
             "nodes a run (median)": f"{statistics.median(r['nodes'] / r['runs'] for r in mine):,.0f}",
@@ -202,7 +200,7 @@ def at_budget(runs: list[dict], budget: float) -> list[dict]:
     return rows
 
 
-def _wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     """Wilson's 95% interval of a proportion k / n."""
     if n == 0:
         return 0.0, 1.0
@@ -210,6 +208,12 @@ def _wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * ((p * (1 - p) / n + z * z / (4 * n * n)) ** 0.5) / (1 + z * z / n)
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def share(k: int, n: int) -> str:
+    """k of n with Wilson's 95% interval, as the study tables print it: 3/10 (0.11-0.60)."""
+    lo, hi = wilson(k, n)
+    return f"{k}/{n} ({lo:.2f}-{hi:.2f})"
 
 
 def diversity_runs(
@@ -278,7 +282,7 @@ def plot_width(runs: list[dict], budget: float, title: str, output: str) -> None
         for w in widths:
             mine = [r for r in runs if r["width"] == w]
             k = sum(r[key] for r in mine)
-            a, b = _wilson(k, len(mine))
+            a, b = wilson(k, len(mine))
             share.append(k / len(mine))
             lo.append(k / len(mine) - a)
             hi.append(b - k / len(mine))

@@ -27,15 +27,34 @@ def page(name: str) -> str:
     return words((ROOT / "docs" / "results" / name).read_text())
 
 
-def table(run: str, *args: str) -> list[dict[str, str]]:
-    """The rows of the first markdown table ``eternity table docs/runs/RUN ARGS`` prints, as dicts by column."""
+@contextlib.contextmanager
+def copied(run: str):
+    """A copy of the committed run ``docs/runs/RUN``, for a command to read: reading never writes the committed file."""
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / run
         shutil.copyfile(RUNS / run, copy)
-        out = io.StringIO()
-        with contextlib.redirect_stdout(out):
-            assert cli.main(["table", str(copy), *args]) == 0
-    lines = [ln for ln in out.getvalue().splitlines() if ln.startswith("|")]
+        yield copy
+
+
+def printed(*argv: str) -> str:
+    """What ``eternity ARGV`` prints, run in this process (it must succeed); its progress on standard error dropped."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        assert cli.main(list(argv)) == 0, argv
+    return out.getvalue()
+
+
+def said(text: str, *fragments: str) -> None:
+    """Each fragment is on the page (``text`` as ``page`` gives it)."""
+    for f in fragments:
+        assert f in text, f
+
+
+def table(run: str, *args: str) -> list[dict[str, str]]:
+    """The rows of the first markdown table ``eternity table docs/runs/RUN ARGS`` prints, as dicts by column."""
+    with copied(run) as copy:
+        out = printed("table", str(copy), *args)
+    lines = [ln for ln in out.splitlines() if ln.startswith("|")]
     head = [c.strip() for c in lines[0].split("|")[1:-1]]
     return [dict(zip(head, [c.strip() for c in ln.split("|")[1:-1]], strict=True)) for ln in lines[2:]]
 
