@@ -38,9 +38,10 @@ def copied(run: str):
 
 def printed(*argv: str) -> str:
     """What ``eternity ARGV`` prints, run in this process (it must succeed); its progress on standard error dropped."""
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        assert cli.main(list(argv)) == 0, argv
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = cli.main(list(argv))
+    assert code == 0, (argv, code, err.getvalue()[-2000:])
     return out.getvalue()
 
 
