@@ -12,7 +12,10 @@ import os
 import traceback
 
 # what an engine reports of its work and of its input, kept beside the clocks (the tables' size and search columns)
-ENGINE_STATS = ("vars", "clauses", "constraints", "literals", "decisions", "propagations", "conflicts", "restarts")
+# and an estimated count's measure (edge-estimate): the estimate, its standard error and 95% interval, the tree it
+# estimates for the native exhaust and that exhaust's time, and how it was drawn
+ENGINE_STATS = ("vars", "clauses", "constraints", "literals", "decisions", "propagations", "conflicts", "restarts",
+                "estimate", "stderr", "low", "high", "tree_nodes", "native_s", "probes", "depth", "zero_probes")  # fmt: skip
 # and the shape of a search's tree: nodes tried at each level (the b_i profile of an exhaust)
 ENGINE_PROFILES = ("nodes_per_level",)
 

@@ -290,15 +290,16 @@ def _load() -> float | None:
         return None
 
 
-def over_cpu_limit(row: dict, cpu_s: float, limit: float) -> None:
+def over_cpu_limit(row: dict, cpu_s: float, limit: float, wall_s: float | None = None) -> None:
     """A cell whose limit is on CPU time: an answer that took more CPU than the limit is a limit (as benchexec
-    counts it), and a solve its wall allowance stopped says so."""
+    counts it), and a solve its wall allowance stopped says so.  A solver that gave up on its own before the
+    allowance (no estimate, a node limit) keeps its own reason alone."""
     import solving
 
     if cpu_s > limit and solving.answered(str(row.get("status"))):
         row["message"] = f"answered after {cpu_s:.2f} s of CPU, past the CPU limit of {limit:g} s; not counted"
         row.update(status="limit", count=None, best_score=None, verified=None)
-    elif row.get("status") == "limit" and cpu_s <= limit:
+    elif row.get("status") == "limit" and cpu_s <= limit and (wall_s is None or wall_s >= limit * CPU_WALL_ALLOWANCE):
         why = f"stopped at its wall allowance ({CPU_WALL_ALLOWANCE:g} x the limit) after {cpu_s:.2f} s of CPU"
         row["message"] = f"{why}: {row['message']}" if row.get("message") else why
 
@@ -335,7 +336,7 @@ def main() -> int:
             limit_clock=clock,
         )
         if clock == "cpu":
-            over_cpu_limit(row, row["cpu_s"], limit)
+            over_cpu_limit(row, row["cpu_s"], limit, row["wall_s"])
         proto.write(json.dumps(row) + "\n")
     return 0
 

@@ -102,6 +102,15 @@ def test_a_cpu_limit_turns_an_answer_past_it_into_a_limit():
     assert ok["status"] == "solved"
 
 
+def test_only_a_solve_the_wall_allowance_stopped_is_said_to_be():
+    cut = {"status": "limit", "message": "x"}
+    over_cpu_limit(cut, 4.0, 10.0, 30.5)
+    assert cut["message"].startswith("stopped at its wall allowance (3 x the limit) after 4.00 s of CPU: x")
+    own = {"status": "limit", "message": "no probe of 400 met a solution"}
+    over_cpu_limit(own, 4.0, 10.0, 5.0)
+    assert own["message"] == "no probe of 400 met a solution"
+
+
 def test_overloaded_cells_are_flagged():
     assert overloaded({"wait_s": 0.5, "wall_s": 1.0})
     assert not overloaded({"wait_s": 0.01, "wall_s": 1.0})

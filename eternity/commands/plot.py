@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from eternity.commands.common import _db
 from eternity.commands.table import CLOCK_NAMES
+from puzzles.errors import UsageError
 
 
 def cmd_plot(a) -> int:
     """Run `eternity plot` with the parsed arguments ``a``; returns the exit status."""
+    if a.kind == "owen":
+        return _owen(a)
     from experiments.plots import plot
 
     plot(_db(a.db), a.kind, a.output, a.clock)
@@ -15,15 +18,37 @@ def cmd_plot(a) -> int:
     return 0
 
 
+def _owen(a) -> int:
+    """Owen's model against the counts of a run of ``owen_counts.toml``: the plot, and its table printed."""
+    from experiments.studies import owen_counts
+
+    pts = owen_counts.points(_db(a.db))
+    if not any(q["expected"] for q in pts):
+        raise UsageError(f"{a.db}: no board with Owen's expected count (a run of owen_counts.toml has them)")
+    owen_counts.plot(pts, a.output)
+    print(owen_counts.table(pts), end="")
+    s = owen_counts.summary(pts)
+    print(
+        f"\n{s['boards']} boards, {s['measured']} measured; {s['beyond_reach_measured']} measured beyond the native "
+        f"count's reach in {owen_counts.REACH_S:.0f} s; the estimate's 95% interval holds the exact count on "
+        f"{s['covered']} of the {s['both']} boards counted both ways"
+    )
+    print(f"wrote the owen plot of {a.db} to {a.output}")
+    return 0
+
+
 def add(sub) -> None:
     """Declare `eternity plot` on the subcommand parsers ``sub``: its arguments and the function it runs."""
-    s = sub.add_parser("plot", help="cactus, hardness, phase, clues, poly-phase or map plot from a results database")
+    s = sub.add_parser(
+        "plot", help="cactus, hardness, phase, clues, poly-phase, map or owen plot from a results database"
+    )
     s.add_argument("db")
     s.add_argument(
         "--kind",
-        choices=["cactus", "hardness", "phase", "clues", "poly-phase", "map"],
+        choices=["cactus", "hardness", "phase", "clues", "poly-phase", "map", "owen"],
         default="cactus",
-        help="poly-phase: median time against pieces, a panel a polyform set, its critical size marked",
+        help="poly-phase: median time against pieces, a panel a polyform set, its critical size marked; owen: "
+        "Owen's expected counts against measured ones (a run of owen_counts.toml), its table printed",
     )
     s.add_argument("-o", "--output", required=True)
     s.add_argument("--clock", choices=CLOCK_NAMES, default="solve", help="as for table")
