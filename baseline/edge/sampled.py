@@ -105,8 +105,9 @@ class _Prefixes:
 
 
 class EdgeEstimate(SolverBase):
-    """`edge-estimate`: an edge board's count by random probes with exact counts below them (an estimate
-    with its interval, never an exhaustion)."""
+    """`edge-estimate`: an edge board's count estimated by random prefixes counted exactly below them.
+
+    An estimate with its 95% interval, labelled approximate: never an exhaustion."""
 
     name = "edge-estimate"
     NATIVE = True
