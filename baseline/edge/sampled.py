@@ -32,7 +32,7 @@ from solving import Limits, Option, Opts, SolverBase, SolveResult, Status
 from .backtrack import EdgeBacktrack
 
 Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
-PILOTS = 8  # probes a trial depth is timed on
+PILOTS = 8  # probes a trial depth is measured on (their exact counts' nodes)
 
 
 def evidence(probes: int, depth: int, low: float, high: float) -> str:
@@ -95,7 +95,7 @@ class _Prefixes:
             widths.append(len(fits))
             if not fits:
                 return 0, fixed, widths
-            g, r, cols = rng.choice(fits)
+            g, _, cols = rng.choice(fits)
             w *= len(fits) * len(left[g])
             q = left[g].pop(0)  # any copy: the count below is the same for each
             r = next(t for t in range(4) if p.placed(q, t) == cols)
@@ -123,9 +123,9 @@ class EdgeEstimate(SolverBase):
             raise UsageError(f"solver edge-estimate: depth {self.opts.depth} leaves no cell to count exactly")
 
     def _probe(self, pre: _Prefixes, rng: random.Random, limits: Limits) -> tuple[int, int, int, float, int] | None:
-        """One probe: its estimate, the nodes its exact count searched and those weighted by the tree's widths
-        above (``w`` without the copies), the exact count's search time,
-        and the nodes above it by Knuth's sum; None if the limit ended its exact count."""
+        """One probe: its estimate; the nodes its exact count searched, and those nodes weighted by the tree's
+        widths above (``w`` without the copies); the exact count's search time; the nodes above it by Knuth's
+        sum.  None if the limit ended its exact count."""
         w, fixed, widths = pre.draw(rng)
         above, width = 0, 1
         for k in widths:

@@ -139,10 +139,7 @@ def plot(pts: list[dict], output: str) -> None:
             if exact:
                 ax.scatter(xs, ys, color=colour[s], s=30, label=label, zorder=3)
             else:
-                lo = [
-                    y - math.log10(max(q["low"], 1e-300) / q["expected"]) if q["low"] > 0 else 0
-                    for y, q in zip(ys, sel)
-                ]
+                lo = [y - math.log10(q["low"] / q["expected"]) if q["low"] > 0 else 0 for y, q in zip(ys, sel)]
                 hi = [math.log10(q["high"] / q["expected"]) - y for y, q in zip(ys, sel)]
                 ax.errorbar(xs, ys, yerr=[lo, hi], fmt="o", mfc="white", color=colour[s], ms=5, label=label, zorder=2)
         bx.scatter([q["expected"] for q in qs], [q["measured"] for q in qs], color=colour[s], s=18, label=s)
