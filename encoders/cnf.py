@@ -191,7 +191,9 @@ def placement_rules(
     for piece in range(p.n_pieces) if groups is None else groups:
         past(deadline)
         m = 1 if groups is None else len(groups[piece])
-        if m > 1:  # a merged group: on exactly m cells
+        if m > 1 and len(by_piece[piece]) < m:  # fewer places than copies (none at all, say): no board
+            out.append([])
+        elif m > 1:  # a merged group: on exactly m cells
             out.extend(CardEnc.equals(lits=by_piece[piece], bound=m, vpool=pool, encoding=PYSAT["seqcounter"]).clauses)
         else:
             (at_most_one if spare else exactly_one)(by_piece[piece], amo, pool, out)

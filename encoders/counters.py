@@ -18,6 +18,7 @@ cross-check takes it for an exact count.
 
 from __future__ import annotations
 
+import random
 import time
 from typing import Any
 
@@ -25,12 +26,12 @@ from typing_extensions import override
 
 from puzzles.errors import UsageError
 from puzzles.puzzle import CNF, EDGES, EXACT_COVER
-from solving import Limits, Option, SolverBase, SolveResult, Status, claim
+from solving import BuildLate, Limits, Option, SolverBase, SolveResult, Status, claim
 from solving.extras import has, require
 from solving.race import race
 
 from .cnf import Encoding
-from .solver import CnfOptions, check_cnf, decoded, encode
+from .solver import CnfOptions, check_cnf, decoded, encode, late
 
 PACKAGES = {"ganak": "pyganak", "approxmc": "pyapproxmc", "unigen": "pyunigen", "cmsgen": "pycmsgen"}
 GRACE_S = 0.5  # past the limit, the child process that runs a counter (which cannot be interrupted) is killed
@@ -50,17 +51,34 @@ def projection(enc: Encoding, puzzle) -> tuple[list[int], str]:
     """The variables a count is projected on, and what they are: a formula's own projection (or every variable),
     or a puzzle encoding's placement variables.  An encoding that declares none is refused in one line."""
     if CNF in puzzle.features:
-        if getattr(puzzle, "projection", None) is not None and enc.project is not None:
-            return list(enc.project), f"the formula's projection ({len(enc.project)} variables)"
-        return list(range(1, enc.n_vars + 1)), f"all {enc.n_vars} variables (the formula declares no projection)"
-    if not enc.decision:
-        raise UsageError("this encoding declares no placement variables: a count cannot be projected on them")
+        # the encoding's projection holds the counted variables some clause uses; the free ones (counted, in no
+        # clause) are its multiplier, each a factor 2 exactly once, and never handed to the engine as well
+        on = list(enc.project or [])
+        free = enc.multiplier.bit_length() - 1
+        if getattr(puzzle, "projection", None) is not None:
+            what = f"the formula's projection ({len(on) + free} variables"
+        else:
+            what = f"all {enc.n_vars} variables (the formula declares no projection"
+        return on, what + (f", {free} of them free: a factor 2^{free})" if free else ")")
+    if not enc.decision:  # no piece fits anywhere: the count is over no variable (1 or 0 boards: its clauses say)
+        return [], "no placement variables (no placement is possible)"
     if enc.decoder is not None:  # the placements leave something (a turn) to other variables
         raise UsageError(
             "this encoding's placement variables do not fix a board alone (its decoder reads other variables): "
             "a count projected on them would merge boards; choose another encoding"
         )
     return sorted(enc.decision), f"the {len(enc.decision)} placement variables"
+
+
+def satisfiable(clauses: list[list[int]]) -> int:
+    """The count over no variable: 1 when the clauses have a model, else 0.  An engine is not asked to count
+    over an empty projection (some read it as "every variable"), and an empty clause has no model at all."""
+    if not all(clauses):
+        return 0
+    from pysat.solvers import Solver
+
+    with Solver(name="minisat22", bootstrap_with=clauses) as s:
+        return int(s.solve())
 
 
 class CounterOptions(CnfOptions):
@@ -107,11 +125,14 @@ class _Counter(SolverBase):
         """A count by ``count(clauses, projection)`` in a child process, times the encoding's multiplier."""
         self.check(puzzle, mode)
         limits = limits or Limits()
-        t0 = time.perf_counter()
-        enc, on, what = self._encode(puzzle, None if limits.time_s is None else t0 + limits.time_s)
+        t0, m0 = time.perf_counter(), time.monotonic()
+        try:
+            enc, on, what = self._encode(puzzle, None if limits.time_s is None else t0 + limits.time_s)
+        except BuildLate:
+            return late(t0)
         build_s = time.perf_counter() - t0
         clauses = enc.clauses + [[a] for a in enc.assumptions]
-        n, why = self._run(lambda: count(clauses, on), limits)
+        n, why = self._run(lambda: count(clauses, on) if on and all(clauses) else satisfiable(clauses), limits, m0)
         stats: dict[str, Any] = {"build_s": build_s, "vars": enc.n_vars, "clauses": len(enc.clauses),
                                  "projection": what, "time_s": time.perf_counter() - t0 - build_s}  # fmt: skip
         if n is None:
@@ -120,12 +141,14 @@ class _Counter(SolverBase):
         n *= enc.multiplier
         return SolveResult(Status.SOLVED if n else Status.UNSAT, [], n, None, stats, f"projected on {what}")
 
-    def _run(self, job, limits: Limits):
-        """``job()`` in a forked child, ended at the time limit (the engines cannot be interrupted)."""
-        if limits.time_s is None:
-            return job(), None
-        (out,) = race([lambda stop: job()], settles=lambda r: True, deadline=time.monotonic() + limits.time_s,
-                      grace=GRACE_S)  # fmt: skip
+    def _run(self, job, limits: Limits, started: float):
+        """``job()`` in a forked child, ended at the time limit counted from ``started`` (``time.monotonic``,
+        the solve's start: the CNF's build spent part of it), as the engines cannot be interrupted."""
+        if limits.time_s is not None and time.monotonic() >= started + limits.time_s:
+            return None, f"the time limit ended {self.name} before its engine started"
+        # a child even without a limit: an engine that ends its process (UniGen's exit 255) ends only the child
+        deadline = None if limits.time_s is None else started + limits.time_s
+        (out,) = race([lambda stop: job()], settles=lambda r: True, deadline=deadline, grace=GRACE_S)
         if out.result is not None:
             return out.result, None
         if out.killed:
@@ -206,12 +229,17 @@ class _Sampler(_Counter):
         if CNF in puzzle.features:
             raise UsageError(f"solver {self.name}: a formula's models are not boards to verify; sample a puzzle")
         limits = limits or Limits()
-        t0 = time.perf_counter()
-        enc, on, what = self._encode(puzzle, None if limits.time_s is None else t0 + limits.time_s)
+        t0, m0 = time.perf_counter(), time.monotonic()
+        try:
+            enc, on, what = self._encode(puzzle, None if limits.time_s is None else t0 + limits.time_s)
+        except BuildLate:
+            return late(t0)
         build_s = time.perf_counter() - t0
         want, seed = limits.solutions or 1, self.opts.seed
         clauses = enc.clauses + [[a] for a in enc.assumptions]
-        draws, why = self._run(lambda: self._draw(clauses, on, want, seed), limits)
+        # a formula with no model is not given to the engines (UniGen ends its process on one)
+        draws, why = self._run(lambda: self._draw(clauses, on, want, seed) if on and satisfiable(clauses) else [],
+                               limits, m0)  # fmt: skip
         stats: dict[str, Any] = {"build_s": build_s, "vars": enc.n_vars, "clauses": len(enc.clauses),
                                  "projection": what, "time_s": time.perf_counter() - t0 - build_s,
                                  "guarantee": self.GUARANTEE}  # fmt: skip
@@ -219,7 +247,10 @@ class _Sampler(_Counter):
             status = Status.LIMIT if why and "time limit" in why else Status.ERROR
             return SolveResult(status, [], None, None, stats, why or "")
         placed = set(enc.decision)
-        solutions = [decoded(puzzle, enc, [v for v in model if v > 0 and v in placed]) for model in draws]
+        # merged identical pieces: the engine's guarantee is over the CNF's models, one for every way of telling
+        # the copies apart; each model's copies are dealt in a uniform order, so that it holds over boards too
+        rng = random.Random(seed)
+        solutions = [decoded(puzzle, enc, [v for v in model if v > 0 and v in placed], rng) for model in draws]
         if not solutions:
             res = SolveResult(Status.UNSAT, [], 0, None, stats, f"no model; {self.GUARANTEE}")
             res.evidence = claim(self.name)

@@ -196,13 +196,17 @@ def cnf_as_given(f) -> Encoding:
     count is of its models over the formula's projection (every declared variable when it names none).  A
     counted variable no clause mentions is free: it doubles the count (``multiplier``) and is not searched."""
     used = f.used
-    counted = set(f.counted)
+    if f.projection is None:  # every declared variable counts: the free ones are the declared ones no clause uses
+        on, free = sorted(used), f.n_vars - len(used)
+    else:
+        counted = set(f.projection)
+        on, free = sorted(used & counted), len(counted - used)
     atmost = [([-x for x in lits], len(lits) - k) for lits, k in f.atleast]
     enc = Encoding(
         [list(c) for c in f.clauses], f.n_vars, dict.fromkeys(sorted(used), None), model="cnf-file", atmost=atmost
     )
-    enc.project = sorted(used & counted)
-    enc.multiplier = 2 ** len(counted - used)
+    enc.project = on
+    enc.multiplier = 2**free
     enc.decoder = sorted
     return enc
 
@@ -503,12 +507,15 @@ def _certificate(s: _Backend, stats: dict, deadline: float | None):
     return drat.certify(s.clauses + s.blocked, s.proof(), stats, deadline)
 
 
-def decoded(puzzle, enc: Encoding, chosen: list[int]) -> list:
-    """The placements of a model's true decision variables, every copy of a merged group named once."""
+def decoded(puzzle, enc: Encoding, chosen: list[int], rng=None) -> list:
+    """The placements of a model's true decision variables, every copy of a merged group named once (with
+    ``rng``, the copies in an order drawn uniformly: ``EdgePuzzle.relabel``)."""
     if enc.decoder is not None:
         return enc.decoder(chosen)
     board = [enc.decision[v] for v in chosen]
-    return puzzle.relabel(board, enc.groups) if enc.groups else board
+    if not enc.groups:
+        return board
+    return puzzle.relabel(board, enc.groups) if rng is None else puzzle.relabel(board, enc.groups, rng)
 
 
 def solve_until(s, assumptions, deadline: float | None, conflicts: int, stop=None, clock=time.perf_counter):

@@ -123,6 +123,11 @@ def main(argv: list[str] | None = None) -> int:
         a = build_parser().parse_args(argv)
         debug = a.debug
         check_outputs(a)
+        if getattr(a, "json", False) is True:  # stdout holds the JSON alone, whatever an engine prints meanwhile
+            from eternity.commands.common import json_stdout
+
+            with json_stdout():
+                return a.func(a)
         return a.func(a)
     except (InputError, UsageError) as e:
         print(f"eternity: error: {e}", file=sys.stderr)

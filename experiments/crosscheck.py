@@ -47,6 +47,8 @@ def disagreements(rows: list[dict]) -> list[tuple[str, str, str, str]]:
         # an approximate count (ApproxMC's) is not held against exact ones, nor they against it
         counts = [r for r in rs if r["mode"] == "count" and r.get("count") is not None and not _approx(r)]
         counts += [r for r in rs if r["status"] == "unsatisfiable" and r["mode"] != "count"]
+        # "no solution" has no tolerance: an approximate count of 0 is refuted by a board like any other
+        counts += [r for r in rs if r["status"] == "unsatisfiable" and r["mode"] == "count" and _approx(r)]
         flagged = set()
 
         def wrong(r: dict, why: str) -> None:
@@ -60,7 +62,15 @@ def disagreements(rows: list[dict]) -> list[tuple[str, str, str, str]]:
                 proof = "a verified board" if floor == 1 and boards else f"{floor} distinct verified models"
                 verb = "refutes" if proof.startswith("a ") else "refute"
                 wrong(r, f"wrong: {said} ({r.get('evidence') or 'no evidence'}), but {proof} ({floor_by}) {verb} it")
-        counts = [r for r in counts if r["mode"] == "count" and r["key"] not in flagged]
+        # an "unsatisfiable" in any mode that rests on an engine's word, beside a checked count of models
+        found = [r for r in counts if r["mode"] == "count" and r.get("evidence") in solving.COMPLETE and r["count"]]
+        for r in counts:
+            if found and r["status"] == "unsatisfiable" and r["key"] not in flagged:
+                if r.get("evidence") not in solving.COMPLETE:
+                    ev = found[0]
+                    wrong(r, f"wrong: unsatisfiable ({r.get('evidence') or 'no evidence'}), but checked evidence "
+                             f"gives count {ev['count']} ({ev['evidence']}, {ev['config']})")  # fmt: skip
+        counts = [r for r in counts if r["mode"] == "count" and r["key"] not in flagged and not _approx(r)]
         if len({r["count"] for r in counts}) < 2:
             continue
         checked = [r for r in counts if r.get("evidence") in solving.COMPLETE]

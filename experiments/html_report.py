@@ -40,7 +40,7 @@ STATUS_CLASS = {
 }
 EDGE = 1.5  # an unanswered cell is drawn at this many times the limit, on the plots' edge
 SUMMARY_COLUMNS = ["family", "class", "solver", "cells", "solved", "par2_s", "median_s", "median_iqr", "par2_ci"]
-SUMMARY_COLUMNS += ["vs_best", "verified", "claimed", "wrong", "errors", "unavailable", "overloaded"]
+SUMMARY_COLUMNS += ["vs_best", "verified", "claimed", "approximate", "wrong", "errors", "unavailable", "overloaded"]
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }

@@ -87,6 +87,7 @@ def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
                 "mean_nodes": statistics.fmean(nodes) if nodes else None,
                 "verified": sum(1 for r in rs if r["verified"] == 1),
                 "claimed": _claimed(rs),
+                "approximate": sum(r["status"] in ANSWERED and _approximate(r) for r in rs),
                 "wrong": sum(r["status"] == "wrong" for r in rs),
                 "errors": sum(r["status"] in ("error", "memout", "unavailable") for r in rs),
                 "unavailable": sum(r["status"] == "unavailable" for r in rs),
@@ -121,6 +122,7 @@ def summarise(rows: list[dict], clock: str = "solve") -> list[dict]:
                 "mean_nodes": None,
                 "verified": None,
                 "claimed": None,
+                "approximate": None,
                 "wrong": None,
                 "errors": None,
                 "unavailable": None,
@@ -203,6 +205,11 @@ def _claimed(rs: list[dict]) -> int | None:
     return sum(solving.is_claim(r.get("evidence")) for r in answered)
 
 
+def _approximate(r: dict) -> bool:
+    """An answer that is an estimate (ApproxMC's count, edge-estimate's): solved, but not an exact count."""
+    return str(r.get("evidence") or "").startswith("approximate")
+
+
 def _mean_score(scores: list) -> float | None:
     """Mode best: the mean best score of the cells that have one (the virtual best: each instance's top)."""
     have = [v for v in scores if v is not None]
@@ -215,7 +222,7 @@ LEGEND = (
     "solved: cells answered (solved or unsatisfiable). verified: cells whose returned solutions the verifier "
     "checked and accepted (a count returns none to check). claimed: of the solved, the cells whose answer rests "
     "on an engine's word alone (an unsatisfiable or a count with no certificate, exhaustion or checked models; "
-    "blank: stored before answers carried their evidence). wrong: answers the runner refuted (unsatisfiable on "
+    "blank: stored before answers carried their evidence). approximate: of the solved, the cells whose answer is an estimate (a count within an interval, not exact). wrong: answers the runner refuted (unsatisfiable on "
     "a board with a planted solution, a count other evidence contradicts); not counted as solved. errors: "
     "error, memout or unavailable cells; unavailable: cells that could not run on this machine (a binary, an "
     "extra or a backend not installed; the message in the store names it). mean_score (mode best): "
@@ -426,6 +433,8 @@ def table(
     else:
         rows = [{named.get(k, k): v for k, v in r.items()} for r in summary]
         cols = [named.get(c, c) for c in COLUMNS]
+        if any(r["approximate"] for r in rows):  # estimates: solved, but not exact counts
+            cols.insert(cols.index("claimed") + 1, "approximate")
         if any(r["unavailable"] for r in rows):  # rows that could not run here: shown, never left out
             cols += ["unavailable"]
         if any(c.get("repeat") for c in cells):  # repeats: the spread of each configuration's times
@@ -439,7 +448,7 @@ def table(
         if any(r["mean_score"] is not None for r in rows):  # mode best: the score is what the table is for, last
             cols += ["mean_score", "optimal"]
         drop = {
-            "mean_score", "optimal", "unavailable", "median_iqr", "par2_ci", "vs_best", "overloaded",
+            "mean_score", "optimal", "unavailable", "approximate", "median_iqr", "par2_ci", "vs_best", "overloaded",
             *(f"mean_{k}" for k in ENGINE_COLUMNS),
         } - set(cols)  # fmt: skip
         rows = [{k: v for k, v in r.items() if k not in drop} for r in rows]

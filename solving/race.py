@@ -72,7 +72,9 @@ def race(
     ctx = mp.get_context("fork")
     out = ctx.Queue()
     stop_event = ctx.Event()
-    procs = [ctx.Process(target=_child, args=(job, i, out, stop_event), daemon=True) for i, job in enumerate(jobs)]
+    # not daemonic, so that a job may start children of its own (a counter's engine inside a portfolio); each
+    # child leads its own session and dies with its parent (``_child``), and every one is killed below
+    procs = [ctx.Process(target=_child, args=(job, i, out, stop_event), daemon=False) for i, job in enumerate(jobs)]
     t0 = time.monotonic()
     for p in procs:
         p.start()

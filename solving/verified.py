@@ -8,6 +8,7 @@ rejected solution turns the result into an error, never into an answer.
 
 from __future__ import annotations
 
+import copy
 import time
 
 from puzzles.verify import verify
@@ -27,7 +28,8 @@ def solve_verified(
 ) -> tuple[SolveResult, bool | None]:
     """Run ``solver`` on ``puzzle`` and verify every solution it returns.
 
-    Returns the result and ``verified``: True when every solution passed,
+    Every solution is checked against a copy of the puzzle taken before the solver was called, one the
+    solver never held.  Returns the result and ``verified``: True when every solution passed,
     False when one failed (the status is then ``error``), None when there
     was nothing to check (a count, or no solution).  ``stats["verify_s"]``
     holds the time the checks took.
@@ -37,6 +39,9 @@ def solve_verified(
     ``search_s``.  A solver reports ``stats["time_s"]`` (its search) and
     ``stats["build_s"]``; whichever it leaves out is the rest of its call."""
     solver.check(puzzle, mode)
+    # the verifier's own copy, taken before the solver holds the puzzle: a solver that changes the puzzle it is
+    # given (a plug-in that drops a piece, a colour, a constraint) is checked against the puzzle as it was asked
+    pristine = copy.deepcopy(puzzle)
     t0 = time.perf_counter()
     limits = limits or Limits()
     if registry.is_own(solver):
@@ -52,7 +57,7 @@ def solve_verified(
     res.build_s = float(build) if build is not None else max(0.0, call - res.search_s)
     # the checks may run into half the grace; the other half is the caller's, to write what was checked
     checks_by = None if limits.time_s is None else t1 + limits.time_s + grace(limits.time_s) / 2
-    verified = check_answer(puzzle, res, mode, checks_by)
+    verified = check_answer(pristine, res, mode, checks_by)
     res.evidence = evidence_of(solver, res, mode)
     return res, verified
 

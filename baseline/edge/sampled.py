@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from fractions import Fraction
 from typing import Any
 
 from typing_extensions import override
@@ -35,11 +36,11 @@ Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
 PILOTS = 8  # probes a trial depth is measured on (their exact counts' nodes)
 
 
-def evidence(probes: int, depth: int, low: float, high: float) -> str:
+def evidence(probes: int, depth: int, low: float | int, high: float | int) -> str:
     """The evidence of an estimated count: how it was measured and its interval (``approximate``: the
     cross-checks never hold it against exact counts)."""
     return (f"approximate (Knuth's estimator, {probes} probes at depth {depth}, exact below; "
-            f"95% interval [{low:.4g}, {high:.4g}])")  # fmt: skip
+            f"95% interval [{sci(low)}, {sci(high)}])")  # fmt: skip
 
 
 class EdgeEstimateOptions(Opts):
@@ -194,17 +195,15 @@ class EdgeEstimate(SolverBase):
             above += a
             sub_s += s
             if progress is not None and (i + 1) % 50 == 0:
-                progress({"probes": i + 1, "estimate": sum(xs) / len(xs)})
+                progress({"probes": i + 1, "estimate": number(Fraction(sum(xs), len(xs)))})
         stats: dict[str, Any] = {"build_s": build_s, "time_s": time.perf_counter() - t0 - build_s, "depth": depth,
                                  "probes": len(xs), "zero_probes": sum(1 for x in xs if x == 0)}  # fmt: skip
         if len(xs) < 2:
             return SolveResult(Status.LIMIT, [], None, None, stats, f"the time limit ended the probes at {len(xs)}")
-        mean = sum(xs) / len(xs)
-        sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (len(xs) - 1))
-        half = Z95 * sd / math.sqrt(len(xs))
+        mean, se, low, high = interval(xs)
         tree = (weighted + above) / len(xs)  # Knuth's estimate of the exhaust's nodes (the prefix and the rest)
-        stats |= {"estimate": mean, "stderr": sd / math.sqrt(len(xs)), "low": max(0.0, mean - half),
-                  "high": mean + half, "nodes": searched, "tree_nodes": tree,
+        stats |= {"estimate": number(mean), "stderr": number(se), "low": number(low), "high": number(high),
+                  "nodes": searched, "tree_nodes": tree,
                   "native_s": tree * sub_s / searched if searched else None}  # fmt: skip
         if len(xs) < o.probes:
             why = f"the time limit ended the probes at {len(xs)} of {o.probes}: no estimate"
@@ -212,6 +211,43 @@ class EdgeEstimate(SolverBase):
         if not mean:
             why = f"no probe of {len(xs)} met a solution: the count is not estimated (it may be 0)"
             return SolveResult(Status.LIMIT, [], None, None, stats, why)
-        res = SolveResult(Status.SOLVED, [], round(mean), None, stats, f"{len(xs)} probes at depth {depth}")
+        # a probe met a solution, so the board has one at least: a mean below 1/2 does not round to "count 0"
+        count = max(1, round(mean))
+        said = f"{len(xs)} probes at depth {depth}"
+        if count != round(mean):
+            said += f"; the estimate {float(mean):.3g} rounds below the solution a probe met: count 1"
+        res = SolveResult(Status.SOLVED, [], count, None, stats, said)
         res.evidence = evidence(len(xs), depth, stats["low"], stats["high"])
         return res
+
+
+def interval(xs: list[int]) -> tuple[Fraction, Fraction, Fraction, Fraction]:
+    """The mean of the probes' estimates, its standard error and its 95% normal interval (the low end at 0 at
+    least), in exact arithmetic: a count of hundreds of digits overflows no float."""
+    n, total = len(xs), sum(xs)
+    mean = Fraction(total, n)
+    var_of_mean = Fraction(n * sum(x * x for x in xs) - total * total, n * n * (n - 1))
+    se = _sqrt(var_of_mean)
+    half = se * Fraction(Z95)
+    return mean, se, max(Fraction(0), mean - half), mean + half
+
+
+def _sqrt(f: Fraction) -> Fraction:
+    """The square root of a non-negative fraction, to about 20 significant digits."""
+    if f <= 0:
+        return Fraction(0)
+    shift = max(0, 20 - (f.numerator.bit_length() - f.denominator.bit_length()) // 7)  # decimal places kept
+    return Fraction(math.isqrt(f.numerator * 10 ** (2 * shift) // f.denominator), 10**shift)
+
+
+def number(f: Fraction) -> float | int:
+    """A statistic as JSON can hold it: a float where one holds it, else the whole number nearest."""
+    return float(f) if abs(f) < 1e300 else round(f)
+
+
+def sci(v: float | int) -> str:
+    """Four significant digits of a float or of a whole number too large for one."""
+    if isinstance(v, float) or abs(v) < 10**300:
+        return f"{float(v):.4g}"
+    digits = str(abs(v))
+    return f"{'-' if v < 0 else ''}{digits[0]}.{digits[1:4]}e+{len(digits) - 1}"

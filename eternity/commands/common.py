@@ -52,8 +52,50 @@ def _refused(prefix: str):
         raise UsageError(msg if msg.startswith(prefix) else f"{prefix}: {msg}") from None
 
 
+_JSON_STREAM: list = []  # where ``--json`` output goes while the command's stdout is held for it (json_stdout)
+
+
+def json_stream():
+    """The stream a command's JSON answer goes to: stdout as the command was started with, under ``json_stdout``
+    (where everything else printed meanwhile has gone to stderr), else ``sys.stdout``."""
+    return _JSON_STREAM[-1] if _JSON_STREAM else sys.stdout
+
+
 def _out(obj) -> None:
-    print(json.dumps(obj, indent=1, default=str))
+    print(json.dumps(obj, indent=1, default=str), file=json_stream())
+
+
+@contextlib.contextmanager
+def json_stdout():
+    """While a ``--json`` command works, stdout holds nothing but its JSON: what an engine's C code, a child
+    process or a plug-in prints (Ganak's ``c o`` lines, a plug-in's ``print``) goes to stderr, at the level of
+    the file descriptor and of ``sys.stdout``; the answer goes to the stdout the command was started with."""
+    import os
+
+    sys.stdout.flush()
+    real = sys.stdout
+    try:
+        fd = real.fileno()
+    except (AttributeError, OSError, ValueError):  # a captured stdout (a test's): only Python's prints to move
+        fd = -1
+    saved = os.dup(1) if fd == 1 else -1
+    if saved >= 0:
+        os.dup2(2, 1)
+        real = open(saved, "w", closefd=False, encoding=getattr(sys.stdout, "encoding", None) or "utf-8")
+    _JSON_STREAM.append(real)
+    held, sys.stdout = sys.stdout, sys.stderr
+    try:
+        yield
+    finally:
+        sys.stdout = held
+        _JSON_STREAM.pop()
+        try:
+            sys.stderr.flush()
+            real.flush()
+        finally:
+            if saved >= 0:
+                os.dup2(saved, 1)
+                os.close(saved)
 
 
 def _opts(pairs: list[str] | None) -> dict:

@@ -21,7 +21,10 @@ def cmd_configs(a) -> int:
     if a.json:
         import json
 
-        print(json.dumps([{"name": n, "file": str(p), "about": _about(p)} for n, p in found.items()], indent=1))
+        from eternity.commands.common import json_stream
+
+        print(json.dumps([{"name": n, "file": str(p), "about": _about(p)} for n, p in found.items()], indent=1),
+              file=json_stream())  # fmt: skip
         return 0
     width = max(map(len, found), default=0)
     for name, path in found.items():

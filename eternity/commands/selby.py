@@ -161,8 +161,10 @@ def _table(a, data: dict, head: str, rows: list[dict]) -> int:
 
 
 def _json(obj) -> int:
-    json.dump(obj, sys.stdout, indent=1)
-    print()
+    from eternity.commands.common import json_stream
+
+    json.dump(obj, json_stream(), indent=1)
+    print(file=json_stream())
     return 0
 
 

@@ -230,11 +230,17 @@ class EdgePuzzle:
         """How many labelled boards one board with merged copies stands for: the copies permute."""
         return math.prod(math.factorial(len(g)) for g in groups.values()) if groups else 1
 
-    def relabel(self, placements, groups: dict[int, list[int]] | None = None) -> list[EdgePlacement]:
+    def relabel(self, placements, groups: dict[int, list[int]] | None = None, rng=None) -> list[EdgePlacement]:
         """A board that names a group's lowest piece for each of its copies, with every copy
-        named once: the group's pieces in board order, each turned to show the same colours."""
+        named once: the group's pieces in board order, each turned to show the same colours.  With ``rng`` (a
+        ``random.Random``) the copies go to the group's cells in an order drawn uniformly: a draw uniform over
+        the merged boards is then uniform over the boards that tell the copies apart."""
         groups = self.identical_groups() if groups is None else groups
-        left = {r: iter(g) for r, g in groups.items() if len(g) > 1}
+        order = {r: list(g) for r, g in groups.items() if len(g) > 1}
+        if rng is not None:
+            for g in order.values():
+                rng.shuffle(g)
+        left = {r: iter(g) for r, g in order.items()}
         out = []
         for pl in placements:
             cell, q, r = pl
