@@ -322,7 +322,7 @@ def write(db: str, output: str | Path, clock: str = "solve", config: str | None 
     rows = cells(db)
     if not rows:
         raise UsageError(f"report: {db} holds no cells")
-    config_text = Path(config).read_text() if config else None
+    config_text = _config_text(config) if config else None
     summary = summarise(rows, clock)
     pivot, details = _pivot_html(rows, clock)
     families = sorted({r["family"] for r in rows})
@@ -358,8 +358,25 @@ unanswered cell lies beyond it, at {EDGE:g} x the limit.</p>
 <script>{_SCRIPT}</script>
 </body></html>
 """
+    from puzzles.files.outputs import atomic_write
+
     out = Path(output)
-    tmp = out.with_name(out.name + ".part")
-    tmp.write_text(page)
-    tmp.replace(out)  # nothing half-written under the name asked for
+    atomic_write(out, page)  # nothing half-written under the name asked for, nor beside it
     return out
+
+
+def _config_text(config: str) -> str:
+    """The config file shown on the page, as it is; a missing, unreadable or binary file is refused in one line."""
+    from puzzles.errors import InputError
+
+    p = Path(config)
+    if not p.is_file():
+        raise InputError(config, None, "no such config file" if not p.exists() else "not a file")
+    data = p.read_bytes()[: (1 << 20) + 1]
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError(config, None, "not a text file (a config is TOML)") from None
+    if "\x00" in text or len(data) > 1 << 20:
+        raise InputError(config, None, "not a config (binary, or larger than 1 MB)")
+    return text

@@ -8,6 +8,7 @@ finished cells and a run killed with SIGKILL resumes without duplicates.
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from pathlib import Path
 
@@ -56,6 +57,21 @@ ADDED = {
 MACHINE = ["load_start", "load_end", "wait_s", "cpu_core", "cores_online", "limit_clock"]
 EXTRA = ["count_exact", "optimal", "evidence", "engine_stats", *MACHINE]  # written by ``add_result`` too
 INT64 = (-(1 << 63), (1 << 63) - 1)
+# SQLite's application id (the header's bytes 68-71) of every store this project creates: "eTrn"
+APPLICATION_ID = 0x6554726E
+INSTANCE_COLUMNS = ["id", "experiment", "family", "name", "kind", "params", "puzzle", "estimate", "class"]
+
+
+def _ours(con: sqlite3.Connection) -> bool:
+    """Whether an SQLite file is a store this project made: it carries the project's application id, or (a
+    store made before the id was written) its two tables have every column of the first schema and no other."""
+    if con.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID:
+        return True
+    results = [r[1] for r in con.execute("PRAGMA table_info(results)")]
+    instances = [r[1] for r in con.execute("PRAGMA table_info(instances)")]
+    known = set(RESULT_COLUMNS) | set(ADDED)
+    first = set(RESULT_COLUMNS) - set(ADDED)
+    return first <= set(results) <= known and set(instances) == set(INSTANCE_COLUMNS)
 
 
 def read_only(path: str | Path) -> sqlite3.Connection:
@@ -72,9 +88,10 @@ def read_only(path: str | Path) -> sqlite3.Connection:
     return sqlite3.connect(f"file:{quote(str(p))}?{'mode=ro' if live else 'immutable=1'}", uri=True, timeout=60)
 
 
-def _inspect(path: Path) -> tuple[set[str], set[str], int]:
-    """The tables of an SQLite file, the columns of its results table and its number of results, read
-    only; InputError naming the file when it is not SQLite or is damaged."""
+def _inspect(path: Path) -> tuple[set[str], set[str], int, bool]:
+    """The tables of an SQLite file, the columns of its results table, its number of results and whether it
+    is a store this project made (``_ours``), read only; InputError naming the file when it is not SQLite or
+    is damaged."""
     from puzzles.errors import InputError
     from puzzles.files.formats import refuse_special
 
@@ -88,11 +105,12 @@ def _inspect(path: Path) -> tuple[set[str], set[str], int]:
         cols = {r[1] for r in con.execute("PRAGMA table_info(results)")}
         con.execute("PRAGMA quick_check").fetchall()
         n = con.execute("SELECT COUNT(*) FROM results").fetchone()[0] if "results" in tables else 0
+        ours = _ours(con)
     except sqlite3.DatabaseError as e:
         raise InputError(path, None, f"a damaged or unreadable database, left untouched ({e})") from None
     finally:
         con.close()
-    return tables, cols, n
+    return tables, cols, n, ours
 
 
 def check_readable(path: str | Path, empty_ok: bool = False) -> None:
@@ -103,16 +121,14 @@ def check_readable(path: str | Path, empty_ok: bool = False) -> None:
     p = Path(path)
     if not p.is_file():
         raise InputError(path, None, "no such results database" if not p.exists() else "not a file")
-    tables, cols, n = _inspect(p)
+    tables, cols, n, ours = _inspect(p)
     missing = sorted({"results", "instances"} - tables)
     if missing:
         raise InputError(
             path, None, f"an SQLite file, but not an eternity results database (no {' and no '.join(missing)} table)"
         )
-    if not {"key", "experiment", "status"} <= cols:
-        raise InputError(
-            path, None, "an SQLite file with a results table of other columns: not an eternity results database"
-        )
+    if not ours:
+        raise InputError(path, None, "an SQLite file with tables of other columns: not an eternity results database")
     if n == 0 and not empty_ok:
         raise InputError(path, None, "no results yet (a run that stored no cell)")
 
@@ -125,14 +141,35 @@ def check_ours(path: str | Path) -> None:
     p = Path(path)
     if not p.is_file() or p.stat().st_size == 0:
         return
-    tables, cols, _ = _inspect(p)
-    if tables and not ({"results", "instances"} <= tables and {"key", "experiment", "status"} <= cols):
+    tables, _, _, ours = _inspect(p)
+    if tables and not ({"results", "instances"} <= tables and ours):
         raise InputError(
             path,
             None,
             "an SQLite database that is not an eternity results database; left untouched "
             f"(tables: {', '.join(sorted(tables)[:5])})",
         )
+
+
+def _writer_lock(path: str | Path) -> int:
+    """An exclusive lock on the store for the process that writes to it (``flock``, apart from SQLite's own
+    locks): a second run on the same store is refused with the reason, never run beside the first."""
+    import fcntl
+
+    from puzzles.errors import InputError
+
+    fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise InputError(
+            path,
+            None,
+            "another eternity run is writing to this database now; run again once it has ended "
+            "(its stored cells are then skipped), or give another --db",
+        ) from None
+    return fd
 
 
 class Store:
@@ -148,10 +185,20 @@ class Store:
             return
         check_ours(path)
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(str(path), timeout=60)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.executescript(SCHEMA)
+        new = not Path(path).exists() or Path(path).stat().st_size == 0
+        self._lock = _writer_lock(path)
+        try:
+            self.db = sqlite3.connect(str(path), timeout=60)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            # both tables and the id in one transaction: a second process never sees a store half made
+            self.db.executescript(f"BEGIN IMMEDIATE; {SCHEMA} PRAGMA application_id = {APPLICATION_ID}; COMMIT;")
+        except BaseException:
+            if new:  # a store this call began (a full disk stopped it): removed whole, so the same command runs again
+                for f in (Path(path), Path(f"{path}-wal"), Path(f"{path}-shm")):
+                    f.unlink(missing_ok=True)
+            os.close(self._lock)
+            raise
         have = {r[1] for r in self.db.execute("PRAGMA table_info(results)")}
         for col, kind in ADDED.items():  # a store written before the column existed: its rows keep NULL
             if col not in have:
@@ -253,5 +300,8 @@ class Store:
         return out
 
     def close(self) -> None:
-        """Close the database."""
+        """Close the database (and, opened to write, let another run write to it)."""
         self.db.close()
+        lock, self._lock = getattr(self, "_lock", None), None
+        if lock is not None:
+            os.close(lock)

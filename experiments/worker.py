@@ -107,6 +107,10 @@ class WarmWorker:
     def close(self) -> None:
         """Stop the child (it finishes no cell: only called between cells or to replace it)."""
         if self.proc is not None:
+            try:  # the child leads its own process group: whatever it started (a plug-in's process) ends with it
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
             if self.proc.poll() is None:
                 self.proc.kill()
             self.proc.wait()
@@ -337,8 +341,34 @@ def main() -> int:
         )
         if clock == "cpu":
             over_cpu_limit(row, row["cpu_s"], limit, row["wall_s"])
+        _end_the_cells_processes()
         proto.write(json.dumps(row) + "\n")
     return 0
+
+
+def _end_the_cells_processes() -> None:
+    """Kill what the cell left running in this worker's process group (a plug-in's child, an engine's helper):
+    a cell's processes end with the cell, never reparented to init to run on beside the next one."""
+    me, group = os.getpid(), os.getpgid(0)
+    try:
+        pids = [int(d) for d in os.listdir("/proc") if d.isdigit()]
+    except OSError:  # no /proc: the runner's kill of the group at the end of the run does it
+        return
+    for pid in pids:
+        if pid == me:
+            continue
+        try:
+            if os.getpgid(pid) == group:
+                os.kill(pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError, OSError):
+            pass
+    while True:  # and the children of ours among them reaped, not left as zombies
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
 
 
 if __name__ == "__main__":

@@ -67,8 +67,11 @@ def _plugin_solve(solver, puzzle, mode: str, limits: Limits, progress) -> tuple[
     returns that is not a ``SolveResult`` is an error result naming the plug-in, never the workbench's bug."""
     from puzzles.errors import UsageError
 
+    import os
+
     name = getattr(solver, "name", type(solver).__name__)
     t1 = time.perf_counter()
+    cwd = os.getcwd()
     try:
         solver.warm(puzzle, mode)
         t1 = time.perf_counter()
@@ -78,6 +81,9 @@ def _plugin_solve(solver, puzzle, mode: str, limits: Limits, progress) -> tuple[
     except Exception as e:  # noqa: BLE001 - the plug-in's failure, named as its own in one line
         why = f"{type(e).__name__}: {e}".splitlines()[0][:300]
         return t1, SolveResult(Status.ERROR, [], None, None, {}, f"solver {name} (a plug-in) failed: {why}")
+    finally:  # a plug-in that changed the working directory: a relative output path still means what it meant
+        if os.getcwd() != cwd:
+            os.chdir(cwd)
     broken = None
     if not isinstance(res, SolveResult):
         broken = f"solve() returned {type(res).__name__}, not a SolveResult"

@@ -260,7 +260,9 @@ def _check_ledger_file(path: Path) -> None:
     with open(path, "rb") as f:
         if f.read(16) != b"SQLite format 3\x00":
             raise InputError(str(path), None, "not a ledger (not an SQLite file)")
-    con = sqlite3.connect(f"file:{path.absolute()}?mode=ro", uri=True)
+    from urllib.parse import quote
+
+    con = sqlite3.connect(f"file:{quote(str(path.absolute()))}?mode=ro", uri=True)  # a path, never read as a URI
     try:
         tables = {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     except sqlite3.DatabaseError as e:

@@ -26,44 +26,68 @@ def points(db: str) -> list[dict]:
     """One point a board: its name, family, size, inner colours, expected count, the measured count (exact or
     estimated, with its interval) times the symmetric-piece factor, log10 of measured over expected, and the
     native count's estimated time."""
+    from experiments.store import check_readable, read_only
+    from puzzles.errors import InputError
+
+    check_readable(db)  # a results database, or one line naming the file
+    con = read_only(db)  # a file path, never a URI; nothing written beside it
+    con.row_factory = sqlite3.Row
+    try:
+        insts = {
+            r["id"]: dict(r)
+            for r in con.execute("SELECT id, family, name, kind, params, puzzle, estimate FROM instances")
+        }
+        cells: dict[str, dict[str, dict]] = defaultdict(dict)
+        for r in con.execute(
+            "SELECT instance, config, status, count, count_exact, nodes, search_s, engine_stats FROM results"
+        ):
+            cells[r["instance"]][r["config"]] = dict(r)
+    except sqlite3.DatabaseError as e:
+        raise InputError(db, None, f"not a store of owen_counts.toml's columns ({e})") from None
+    finally:
+        con.close()
+    out = []
+    for iid, inst in sorted(insts.items(), key=lambda kv: (str(kv[1]["family"]), str(kv[1]["name"]))):
+        try:
+            point = _point(inst, cells[iid])
+        except (ValueError, KeyError, TypeError, AttributeError, ZeroDivisionError, OverflowError) as e:
+            raise InputError(db, f"instance {inst['name']!r}", f"a damaged cell or instance ({e})") from None
+        if point is not None:
+            out.append(point)
+    return out
+
+
+def _point(inst: dict, cells: dict[str, dict]) -> dict | None:
+    """One board's point (``points``), or None for an instance that is not an edge board (a polyform set, a
+    CNF file): Owen's model says nothing of it."""
     from puzzles.estimates import estimate
     from puzzles.files.formats import puzzle_from_dict
 
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
-    con.row_factory = sqlite3.Row
-    insts = {
-        r["id"]: dict(r) for r in con.execute("SELECT id, family, name, kind, params, puzzle, estimate FROM instances")
-    }
-    cells: dict[str, dict[str, dict]] = defaultdict(dict)
-    for r in con.execute(
-        "SELECT instance, config, status, count, count_exact, nodes, search_s, engine_stats FROM results"
-    ):
-        cells[r["instance"]][r["config"]] = dict(r)
-    con.close()
-    out = []
-    for iid, inst in sorted(insts.items(), key=lambda kv: (kv[1]["family"], kv[1]["name"])):
-        p = puzzle_from_dict(json.loads(inst["puzzle"]))
-        sym = estimate.symmetry_factors(p)["symmetric_pieces"]
-        native, sampled = cells[iid].get("native"), cells[iid].get("sampled")
-        point = {"name": inst["name"], "family": inst["family"], "size": f"{p.rows}x{p.cols}",
-                 "inner": len(p.colour_classes()[1]), "expected": inst["estimate"], "symmetric": sym,
-                 "exact": None, "estimate": None, "low": None, "high": None, "native_s": None}  # fmt: skip
-        if native and native["status"] in ("solved", "unsatisfiable"):
-            point["exact"] = int(native["count_exact"] or native["count"] or 0) * sym
-        st = json.loads(sampled["engine_stats"] or "{}") if sampled else {}
-        if sampled and sampled["status"] == "solved":
-            point |= {"estimate": st["estimate"] * sym, "low": st["low"] * sym, "high": st["high"] * sym}
-        if st.get("tree_nodes"):
-            quarter = st["tree_nodes"] / 4  # the first corner fixed, as the native count does on a square board
-            rate = native["nodes"] / native["search_s"] if native and native["search_s"] else None
-            point["native_s"] = quarter / rate if rate else (st.get("native_s") or 0) / 4
-        point["beyond"] = point["exact"] is None and point["native_s"] is not None and point["native_s"] > REACH_S
-        measured = point["exact"] if point["exact"] is not None else point["estimate"]
-        point["measured"] = measured
-        ok = measured and point["expected"]
-        point["log_ratio"] = math.log10(measured / point["expected"]) if ok else None
-        out.append(point)
-    return out
+    if inst["kind"] != "edge" or not isinstance(inst["puzzle"], str):
+        return None
+    p = puzzle_from_dict(json.loads(inst["puzzle"]))
+    if getattr(p, "kind", None) != "edge" or not isinstance(inst["estimate"], (int, float, type(None))):
+        return None
+    sym = estimate.symmetry_factors(p)["symmetric_pieces"]
+    native, sampled = cells.get("native"), cells.get("sampled")
+    point = {"name": inst["name"], "family": inst["family"], "size": f"{p.rows}x{p.cols}",
+             "inner": len(p.colour_classes()[1]), "expected": inst["estimate"], "symmetric": sym,
+             "exact": None, "estimate": None, "low": None, "high": None, "native_s": None}  # fmt: skip
+    if native and native["status"] in ("solved", "unsatisfiable"):
+        point["exact"] = int(native["count_exact"] or native["count"] or 0) * sym
+    st = json.loads(sampled["engine_stats"] or "{}") if sampled else {}
+    if sampled and sampled["status"] == "solved":
+        point |= {"estimate": st["estimate"] * sym, "low": st["low"] * sym, "high": st["high"] * sym}
+    if st.get("tree_nodes"):
+        quarter = st["tree_nodes"] / 4  # the first corner fixed, as the native count does on a square board
+        rate = native["nodes"] / native["search_s"] if native and native["search_s"] else None
+        point["native_s"] = quarter / rate if rate else (st.get("native_s") or 0) / 4
+    point["beyond"] = point["exact"] is None and point["native_s"] is not None and point["native_s"] > REACH_S
+    measured = point["exact"] if point["exact"] is not None else point["estimate"]
+    point["measured"] = measured
+    ok = measured and point["expected"]
+    point["log_ratio"] = math.log10(measured / point["expected"]) if ok else None
+    return point
 
 
 def table(pts: list[dict]) -> str:

@@ -126,6 +126,11 @@ def atomic_save(path: str | os.PathLike, save: Callable[[str], None]) -> None:
         save(tmp)
         os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
+    except OSError as e:
+        Path(tmp).unlink(missing_ok=True)
+        if e.filename in (None, tmp):  # a full disk under the temporary file: the error names the file asked for
+            raise OSError(e.errno, e.strerror or str(e), str(path)) from e
+        raise
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
