@@ -65,9 +65,9 @@ def solve_verified(
 def _plugin_solve(solver, puzzle, mode: str, limits: Limits, progress) -> tuple[float, SolveResult]:
     """A plug-in solver's solve, held to the contract: what it raises (but a ``UsageError``, its refusal) or
     returns that is not a ``SolveResult`` is an error result naming the plug-in, never the workbench's bug."""
-    from puzzles.errors import UsageError
-
     import os
+
+    from puzzles.errors import UsageError
 
     name = getattr(solver, "name", type(solver).__name__)
     t1 = time.perf_counter()
