@@ -191,6 +191,9 @@ def encode(puzzle, options: dict, deadline: float | None = None) -> Encoding:
     return xcc_cnf(puzzle.to_xcc(), options["amo"], options["colors"], deadline)
 
 
+MAX_FREE_VARS = 100_000  # free counted variables a formula may have: 2^100,000 has 30,103 digits, printed at once
+
+
 def cnf_as_given(f) -> Encoding:
     """A CNF formula (``puzzles.kinds.cnf_formula``) as an encoding: a solution is the model's true variables, and a
     count is of its models over the formula's projection (every declared variable when it names none).  A
@@ -201,6 +204,12 @@ def cnf_as_given(f) -> Encoding:
     else:
         counted = set(f.projection)
         on, free = sorted(used & counted), len(counted - used)
+    if free > MAX_FREE_VARS:
+        raise UsageError(
+            f"{f.file or f.name or 'the formula'}: {free:,} of its counted variables appear in no clause: its count, "
+            f"2^{free:,} times the rest, has over {int(free * 0.30103):,} digits; declare the variables it uses "
+            f"(at most {MAX_FREE_VARS:,} free ones)"
+        )
     atmost = [([-x for x in lits], len(lits) - k) for lits, k in f.atleast]
     enc = Encoding(
         [list(c) for c in f.clauses], f.n_vars, dict.fromkeys(sorted(used), None), model="cnf-file", atmost=atmost

@@ -14,8 +14,8 @@ import os
 import sqlite3
 import sys
 
-from eternity.commands.common import EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, _Parser
-from puzzles.errors import InputError, UsageError
+from eternity.commands.common import EXIT_INTERNAL, EXIT_LIMIT, EXIT_OK, EXIT_USAGE, _Parser
+from puzzles.errors import InputError, LimitReached, UsageError
 
 # Help for the arguments that many commands share, or whose meaning their name says, by destination; a
 # command's own text wins.  ``tests/test_hostile_input.py`` checks that no argument is left without help.
@@ -132,6 +132,9 @@ def main(argv: list[str] | None = None) -> int:
     except (InputError, UsageError) as e:
         print(f"eternity: error: {e}", file=sys.stderr)
         return EXIT_USAGE
+    except LimitReached as e:  # a limit that ran out before the work began (a file still being read)
+        print(f"eternity: limit: {e}", file=sys.stderr)
+        return EXIT_LIMIT
     except KeyboardInterrupt:
         print("eternity: interrupted", file=sys.stderr)
         return 130

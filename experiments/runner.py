@@ -370,91 +370,93 @@ def run(
     by_name = {f.name: f for f in cfg.families}  # asked before the store: a plug-in that fails leaves no database
     solvable = {inst.id: by_name[inst.family].solvable(inst.params) for inst in instances}
     store = Store(db)  # after the instances: a config that cannot be sampled leaves no database behind
-    parsed = {inst.id: _puzzle(inst) for inst in instances}
-    _warn_solved_order(instances, parsed)
-    family = {f.name: f for f in cfg.families}
-    for inst in instances:
-        est, cls = family[inst.family].classify(inst.params) or classify(parsed[inst.id])
-        store.add_instance(
-            {
-                "id": inst.id,
-                "experiment": cfg.name,
-                "family": inst.family,
-                "name": inst.name,
-                "kind": inst.kind,
-                "params": json.dumps(inst.params),
-                "puzzle": json.dumps(inst.puzzle),
-                "estimate": est,
-                "class": cls,
-            }
-        )
-    store.commit()
-    all_cells = cells(cfg, instances, parsed)
-    done = store.done_keys()
-    absent = [c for c in all_cells if "unavailable" in c and c["key"] not in done]
-    todo = longest_first([c for c in all_cells if c["key"] not in done and "unavailable" not in c])
-    host, vers = socket.gethostname(), versions()
-    summary: dict = {
-        "cells": len(all_cells),
-        "skipped": len(all_cells) - len(todo) - len(absent),
-        "ran": 0,
-        "solved": 0,
-        "unavailable": {},  # why -> cells: a row that cannot run here, stored as such, never left out
-    }
-    summary["wrong"] = []
-    names = {inst.id: inst.name for inst in instances}
-
-    def record(cell: dict, row: dict, ran: bool = True) -> None:
-        full = {
-            k: cell.get(k)
-            for k in ("key", "experiment", "instance", "family", "solver", "config", "mode", "repeat", "time_limit")
+    try:
+        parsed = {inst.id: _puzzle(inst) for inst in instances}
+        _warn_solved_order(instances, parsed)
+        family = {f.name: f for f in cfg.families}
+        for inst in instances:
+            est, cls = family[inst.family].classify(inst.params) or classify(parsed[inst.id])
+            store.add_instance(
+                {
+                    "id": inst.id,
+                    "experiment": cfg.name,
+                    "family": inst.family,
+                    "name": inst.name,
+                    "kind": inst.kind,
+                    "params": json.dumps(inst.params),
+                    "puzzle": json.dumps(inst.puzzle),
+                    "estimate": est,
+                    "class": cls,
+                }
+            )
+        store.commit()
+        all_cells = cells(cfg, instances, parsed)
+        done = store.done_keys()
+        absent = [c for c in all_cells if "unavailable" in c and c["key"] not in done]
+        todo = longest_first([c for c in all_cells if c["key"] not in done and "unavailable" not in c])
+        host, vers = socket.gethostname(), versions()
+        summary: dict = {
+            "cells": len(all_cells),
+            "skipped": len(all_cells) - len(todo) - len(absent),
+            "ran": 0,
+            "solved": 0,
+            "unavailable": {},  # why -> cells: a row that cannot run here, stored as such, never left out
         }
-        if "whole" in cell:  # a part of a split count: kept out of the tables, summed into the whole
-            full["mode"] = "count-part"
-        full["options"] = json.dumps(cell["options"], sort_keys=True)
-        full.update({k: row.get(k) for k in ROW_FIELDS})
-        full["detail"] = json.dumps(row["detail"]) if row.get("detail") is not None else None
-        full["verified"] = None if row.get("verified") is None else int(bool(row["verified"]))
-        full.update(versions=vers, host=host, finished_at=time.strftime("%Y-%m-%dT%H:%M:%S"))
-        wrong = _planted_refuted(full, solvable.get(cell["instance"]))
-        if wrong:
-            full["status"], full["message"] = solving.Status.WRONG.value, wrong
-            summary["wrong"].append(f"{full['config']} on {names.get(cell['instance'], cell['instance'])}: {wrong}")
-        store.add_result(full)
-        if ran:
-            summary["ran"] += 1
-            summary["solved"] += solving.answered(str(full.get("status", "")))
+        summary["wrong"] = []
+        names = {inst.id: inst.name for inst in instances}
 
-    for cell in absent:  # stored at once, never run; a later run tries them again (``add_result`` replaces them)
-        record(cell, {"status": solving.Status.UNAVAILABLE.value, "message": cell["unavailable"]}, False)
-        summary["unavailable"][cell["unavailable"]] = summary["unavailable"].get(cell["unavailable"], 0) + 1
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("eta"),
-        TimeRemainingColumn(),
-        disable=not show_progress,
-        transient=False,
-    ) as bar:
-        task = bar.add_task(f"{cfg.name}: {summary['skipped']} done before", total=len(todo))
-        for cell, row in _execute(todo, jobs, executor, scheduler):
-            record(cell, row)
-            bar.update(task, advance=1, description=f"{cfg.name}: solved {summary['solved']}/{summary['ran']}")
-            if log:
-                log(
-                    {
-                        "cells": f"{summary['ran']}/{len(todo)}",
-                        "answered": summary["solved"],
-                        "stored before": summary["skipped"],
-                    }
-                )
-    _combine(store, all_cells, record)
-    for key, config, inst_id, why in disagreements(store.results()):
-        store.mark_wrong(key, why)
-        summary["wrong"].append(f"{config} on {names.get(inst_id, inst_id)}: {why}")
-    store.close()
+        def record(cell: dict, row: dict, ran: bool = True) -> None:
+            full = {
+                k: cell.get(k)
+                for k in ("key", "experiment", "instance", "family", "solver", "config", "mode", "repeat", "time_limit")
+            }
+            if "whole" in cell:  # a part of a split count: kept out of the tables, summed into the whole
+                full["mode"] = "count-part"
+            full["options"] = json.dumps(cell["options"], sort_keys=True)
+            full.update({k: row.get(k) for k in ROW_FIELDS})
+            full["detail"] = json.dumps(row["detail"]) if row.get("detail") is not None else None
+            full["verified"] = None if row.get("verified") is None else int(bool(row["verified"]))
+            full.update(versions=vers, host=host, finished_at=time.strftime("%Y-%m-%dT%H:%M:%S"))
+            wrong = _planted_refuted(full, solvable.get(cell["instance"]))
+            if wrong:
+                full["status"], full["message"] = solving.Status.WRONG.value, wrong
+                summary["wrong"].append(f"{full['config']} on {names.get(cell['instance'], cell['instance'])}: {wrong}")
+            store.add_result(full)
+            if ran:
+                summary["ran"] += 1
+                summary["solved"] += solving.answered(str(full.get("status", "")))
+
+        for cell in absent:  # stored at once, never run; a later run tries them again (``add_result`` replaces them)
+            record(cell, {"status": solving.Status.UNAVAILABLE.value, "message": cell["unavailable"]}, False)
+            summary["unavailable"][cell["unavailable"]] = summary["unavailable"].get(cell["unavailable"], 0) + 1
+        with Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            TextColumn("eta"),
+            TimeRemainingColumn(),
+            disable=not show_progress,
+            transient=False,
+        ) as bar:
+            task = bar.add_task(f"{cfg.name}: {summary['skipped']} done before", total=len(todo))
+            for cell, row in _execute(todo, jobs, executor, scheduler):
+                record(cell, row)
+                bar.update(task, advance=1, description=f"{cfg.name}: solved {summary['solved']}/{summary['ran']}")
+                if log:
+                    log(
+                        {
+                            "cells": f"{summary['ran']}/{len(todo)}",
+                            "answered": summary["solved"],
+                            "stored before": summary["skipped"],
+                        }
+                    )
+        _combine(store, all_cells, record)
+        for key, config, inst_id, why in disagreements(store.results()):
+            store.mark_wrong(key, why)
+            summary["wrong"].append(f"{config} on {names.get(inst_id, inst_id)}: {why}")
+    finally:  # a run stopped by an error (a full disk) lets the store go: the same command runs again
+        store.close()
     return summary
 
 

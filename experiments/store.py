@@ -128,7 +128,9 @@ def check_readable(path: str | Path, empty_ok: bool = False) -> None:
             path, None, f"an SQLite file, but not an eternity results database (no {' and no '.join(missing)} table)"
         )
     if not ours:
-        raise InputError(path, None, "an SQLite file with tables of other columns: not an eternity results database")
+        raise InputError(
+            path, None, "an SQLite file with a results table of other columns: not an eternity results database"
+        )
     if n == 0 and not empty_ok:
         raise InputError(path, None, "no results yet (a run that stored no cell)")
 

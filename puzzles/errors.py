@@ -30,3 +30,8 @@ class Unavailable(UsageError):
     a solver's binary, an extra, an engine's backend.  A usage error to the command line (exit 2); to the
     experiment runner, cells it stores as ``unavailable``, naming what is missing and how to get it, instead
     of leaving the row out."""
+
+
+class LimitReached(Exception):
+    """A limit the user set ran out before the work it bounds could start (a compressed file still being read
+    when the solve's time limit passed): one line on stderr and exit status 3, as any limit."""

@@ -14,10 +14,15 @@ from puzzles.ranges import arg
 
 def cmd_solve(a) -> int:
     """Run `eternity solve` with the parsed arguments ``a``; returns the exit status."""
+    import time
+
     import solving
     from puzzles import catalog
+    from puzzles.kinds.cnf_formula import read_by
 
-    p = catalog.load(a.puzzle)
+    # the time limit covers the reading of the puzzle too: a small compressed file may unpack to gigabytes
+    with read_by(None if a.time_limit is None else time.monotonic() + a.time_limit):
+        p = catalog.load(a.puzzle)
     name = a.solver or solving.default_solver(p)
     opts = _opts(a.opt)
     _refuse_what_does_not_apply(a, p)

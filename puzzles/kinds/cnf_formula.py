@@ -21,17 +21,19 @@ re-read.
 from __future__ import annotations
 
 import bz2
+import contextlib
 import gzip
 import hashlib
 import lzma
 import os
 import re
+import time
 import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, ClassVar
 
-from puzzles.errors import InputError
+from puzzles.errors import InputError, LimitReached
 from puzzles.puzzle import CNF
 
 OPENERS: dict[str, Any] = {".gz": gzip.open, ".bz2": bz2.open, ".xz": lzma.open, ".lzma": lzma.open}
@@ -125,17 +127,38 @@ class CnfFormula:
         return bad
 
 
+_READ_BY: list[float | None] = [None]  # the time (``time.monotonic``) by which a file must be read: ``read_by``
+
+
+@contextlib.contextmanager
+def read_by(deadline: float | None):
+    """Files read within this block stop at ``deadline`` (``time.monotonic``) with ``LimitReached``: a solve's
+    time limit covers the reading of its formula (a small gzip file that unpacks to gigabytes)."""
+    _READ_BY.append(deadline)
+    try:
+        yield
+    finally:
+        _READ_BY.pop()
+
+
 def _chunks(path: Path, digest):
     """The file's uncompressed bytes in chunks, hashed as they pass; a file past the cap or a damaged stream is
-    an ``InputError`` at the point it is found, with nothing more read."""
+    an ``InputError`` at the point it is found, with nothing more read; past ``read_by``'s deadline,
+    ``LimitReached``."""
     opener = OPENERS.get(path.suffix.lower())
     total = 0
+    deadline = _READ_BY[-1]
     try:
         with open(path, "rb") if opener is None else opener(path, "rb") as f:
             while True:
                 data = f.read(CHUNK)
                 if not data:
                     return
+                if deadline is not None and time.monotonic() > deadline:
+                    raise LimitReached(
+                        f"{path}: the time limit passed while the file was read ({total / 2**20:,.0f} MiB "
+                        "uncompressed so far)"
+                    )
                 total += len(data)
                 if total > MAX_CNF_BYTES:
                     raise InputError(str(path), None, f"larger than {MAX_CNF_BYTES >> 30} GiB uncompressed")
