@@ -310,8 +310,24 @@ def _environment(rows: list[dict], config_text: str | None) -> str:
 
 
 def _json_script(data) -> str:
-    """JSON for a ``<script type="application/json">``: no ``</`` that could end the element."""
-    return json.dumps(data).replace("</", "<\\/")
+    """JSON for a ``<script type="application/json">``: no ``<`` at all (``<!--<script>`` in a name would put the
+    element in the parser's double-escaped state, where its ``</script>`` no longer ends it), and whole numbers
+    past a double's exact range as text, so that the page shows every digit of a count (JavaScript reads
+    a 442-digit number as Infinity)."""
+
+    def exact(v):
+        if isinstance(v, bool):
+            return v
+        if isinstance(v, int) and abs(v) > 2**53:
+            return str(v)
+        if isinstance(v, dict):
+            return {k: exact(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [exact(x) for x in v]
+        return v
+
+    text = json.dumps(exact(data))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def write(db: str, output: str | Path, clock: str = "solve", config: str | None = None) -> Path:

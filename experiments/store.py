@@ -153,6 +153,66 @@ def check_ours(path: str | Path) -> None:
         )
 
 
+# what each stored column may hold: a number (finite; a time or a count not negative), text, JSON text
+_NUMBERS = ("repeat", "time_limit", "wall_s", "cpu_s", "peak_mb", "nodes", "conflicts", "count", "best_score",
+            "verified", "load_s", "build_s", "search_s", "optimal", "load_start", "load_end", "wait_s", "cpu_core",
+            "cores_online", "estimate")  # fmt: skip
+_NOT_NEGATIVE = ("time_limit", "wall_s", "cpu_s", "peak_mb", "nodes", "conflicts", "count", "load_s", "build_s",
+                 "search_s", "wait_s")  # fmt: skip
+_TEXTS = ("key", "experiment", "instance", "family", "solver", "config", "options", "mode", "status", "message",
+          "versions", "host", "finished_at", "detail", "evidence", "engine_stats", "limit_clock", "class",
+          "instance_name", "params", "count_exact")  # fmt: skip
+_REQUIRED = ("key", "status", "mode", "time_limit")
+_JSON_OBJECTS = ("options", "engine_stats", "params")
+
+
+def _checked(d: dict, path: str) -> dict:
+    """One stored cell as the tables read it (its parameters parsed, an exact count of any size as an int),
+    or ``InputError`` naming the file, the cell and the column of a value no run writes: a damaged or
+    hand-edited store is refused in one line, never an internal error further on."""
+    import math
+
+    from puzzles.errors import InputError
+
+    key = d.get("key")
+
+    def bad(col: str, why: str) -> InputError:
+        return InputError(path, f"cell {str(key)[:40]!r}, column {col}", f"{d.get(col)!r:.60} {why}")
+
+    for col in _REQUIRED:
+        if d.get(col) is None:
+            raise InputError(path, f"cell {str(key)[:40]!r}, column {col}", "missing (NULL), which no run writes")
+    for col in _TEXTS:
+        if d.get(col) is not None and not isinstance(d[col], str):
+            raise bad(col, "is not text")
+    parsed = {}
+    for col in _JSON_OBJECTS:
+        if d.get(col):
+            try:
+                parsed[col] = json.loads(d[col])
+            except ValueError:
+                raise bad(col, "is not JSON") from None
+            if not isinstance(parsed[col], dict):
+                raise bad(col, "is not a JSON object")
+    exact = d.pop("count_exact", None)
+    if exact is not None:
+        if not exact.lstrip("-").isdigit():
+            raise InputError(path, f"cell {str(key)[:40]!r}, column count_exact", f"{exact[:40]!r} is not a number")
+        d["count"] = int(exact)
+    for col in _NUMBERS:
+        v = d.get(col)
+        if v is None:
+            continue
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or (isinstance(v, float) and not math.isfinite(v)):
+            raise bad(col, "is not a finite number")
+        if col in _NOT_NEGATIVE and v < 0:
+            raise bad(col, "is negative")
+    if d["time_limit"] <= 0:
+        raise bad("time_limit", "is not a positive time")
+    d["params"] = parsed.get("params", {})
+    return d
+
+
 def _writer_lock(path: str | Path) -> int:
     """An exclusive lock on the store for the process that writes to it (``flock``, apart from SQLite's own
     locks): a second run on the same store is refused with the reason, never run beside the first."""
@@ -180,7 +240,7 @@ class Store:
     is never changed and a store of an older schema is read as it is, its missing columns read as NULL."""
 
     def __init__(self, path: str | Path, readonly: bool = False, empty_ok: bool = False):
-        self.readonly = readonly
+        self.readonly, self.path = readonly, str(path)
         if readonly:
             check_readable(path, empty_ok)
             self.db = read_only(path)
@@ -277,11 +337,7 @@ class Store:
         out = []
         for row in cur:
             d = {**absent, **dict(zip(names, row))}
-            d["params"] = json.loads(d["params"]) if d.get("params") else {}
-            exact = d.pop("count_exact", None)
-            if exact is not None:
-                d["count"] = int(exact)
-            out.append(d)
+            out.append(_checked(d, self.path))
         return out
 
     def sampled_instances(self) -> dict[tuple, dict]:

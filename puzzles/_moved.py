@@ -41,15 +41,20 @@ class _Alias(importlib.abc.Loader):
 class _Finder(importlib.abc.MetaPathFinder):
     """Finds a moved module by its old name: the new module, with a warning."""
 
+    def __init__(self, moved: dict[str, str]):
+        self.moved = moved
+
     def find_spec(self, fullname, path=None, target=None):
-        new = MOVED.get(fullname)
+        new = self.moved.get(fullname)
         if new is None:
             return None
         warnings.warn(f"{fullname} moved to {new}; the old name goes in a later release", DeprecationWarning, 2)
         return importlib.util.spec_from_loader(fullname, _Alias(new))
 
 
-def install() -> None:
-    """Put the finder on ``sys.meta_path`` once."""
-    if not any(isinstance(f, _Finder) for f in sys.meta_path):
-        sys.meta_path.insert(0, _Finder())
+def install(moved: dict[str, str] | None = None) -> None:
+    """Put a finder of ``moved`` (old name -> new name; ``puzzles``' own moves by default) on ``sys.meta_path``
+    once: each top-level package that reorganised its modules keeps its old names answering this way."""
+    moved = MOVED if moved is None else moved
+    if not any(isinstance(f, _Finder) and f.moved == moved for f in sys.meta_path):
+        sys.meta_path.insert(0, _Finder(moved))

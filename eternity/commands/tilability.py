@@ -128,8 +128,11 @@ def _show(a) -> int:
 
     if a.weights is None:
         raise UsageError("tilability show: which weights file? `eternity tilability show WEIGHTS`")
+    from puzzles.files.file_input import read_text
+
+    text = read_text(a.weights)  # capped and checked: /dev/zero or a pipe is refused in one line, not read forever
     try:
-        doc = json.loads(Path(a.weights).read_text())
+        doc = json.loads(text)
         ranked = L.ranking(doc)
     except (OSError, ValueError, KeyError, AttributeError, TypeError) as e:
         raise UsageError(f"tilability show: {a.weights}: not a weights file ({type(e).__name__}: {e})") from None
