@@ -56,7 +56,21 @@ class Report:
 
 
 def verify(puzzle, placements, *, allow_mismatch: bool = False) -> Report:
-    """Check placements against the puzzle; see the per-kind functions."""
+    """Check placements against the puzzle; see the per-kind functions.  Placements that are not placements of
+    the puzzle's kind at all (a string, None, a tuple too short: what a broken plug-in decodes) are rejected
+    as malformed, never a crash: whatever a solver hands over gets a verdict."""
+    try:
+        return _verify(puzzle, placements, allow_mismatch)
+    except (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError) as e:
+        if not isinstance(puzzle, (EdgePuzzle, PolyformPuzzle, QueensPuzzle, LatinPuzzle, MagicPuzzle, CnfFormula)):
+            raise
+        rep = Report(score=None)
+        rep.add(f"malformed placements ({type(e).__name__}: {str(e)[:120]}): {repr(placements)[:80]}")
+        rep.complete = False
+        return rep
+
+
+def _verify(puzzle, placements, allow_mismatch: bool) -> Report:
     if isinstance(puzzle, EdgePuzzle):
         return verify_edge(puzzle, placements, allow_mismatch=allow_mismatch)
     if isinstance(puzzle, PolyformPuzzle):

@@ -167,3 +167,39 @@ def test_migrate_and_every_read_refuse_a_lookalike_store_untouched(tmp_path):
         r = subprocess.run([sys.executable, "-m", "eternity", *argv], capture_output=True, text=True)
         assert r.returncode == 2 and "not an eternity results database" in r.stderr, (argv, r.stderr)
     assert db.read_bytes() == before and sorted(os.listdir(tmp_path)) == ["theirs.sqlite"]
+
+
+@pytest.mark.parametrize("name", ["queens-5", "eternity2-clue1", "pentomino-3x20", "dominoes-4x4"])
+def test_the_verifier_rejects_garbage_placements_with_a_verdict_not_a_crash(name):
+    from puzzles import catalog
+    from puzzles.verify import verify
+
+    p = catalog.load(name)
+    for garbage in (["garbage"], [None], [(1, 2)], [object()], [{"a": 1}], "xx", [(1.5, "a", 3)], [(10**30, 0, 0)]):
+        rep = verify(p, garbage)
+        assert not rep.valid, garbage  # (1, 2) is a legal queen, one of five: not a board
+
+
+def test_the_reports_data_survives_a_hostile_name_and_a_count_of_442_digits(tmp_path):
+    """An instance named ``<!--<script>`` put the page's data element in the parser's double-escaped state (no
+    sorting, filtering or details); a 442-digit count reached the page as a number JavaScript reads as Infinity."""
+    pytest.importorskip("plotly", reason="the report extra is not installed")
+    from experiments.html_report import write
+
+    runs = Path(__file__).resolve().parent.parent / "docs" / "runs"
+    db = tmp_path / "h.sqlite"
+    db.write_bytes((runs / "quick.sqlite").read_bytes())
+    con = sqlite3.connect(db)
+    con.execute("UPDATE instances SET name = '<!--<script>' WHERE rowid = 1")
+    con.execute("UPDATE results SET count = NULL, count_exact = ?, status = 'solved', mode = 'count' WHERE rowid = 2",
+                ("7" * 442,))  # fmt: skip
+    con.commit()
+    con.close()
+    out = write(str(db), tmp_path / "r.html")
+    page = out.read_text()
+    start = page.index('id="cells">') + len('id="cells">')
+    data = page[start : page.index("</script>", start)]
+    assert "<" not in data
+    cells = [c for group in json.loads(data) for c in group["cells"]]
+    assert any(c["instance"] == "<!--<script>" for c in cells)
+    assert any(c["count"] == "7" * 442 for c in cells)
