@@ -51,10 +51,10 @@ class BestMode:
             return
         self.best_pl, self.best_score = placements, score
         self.history.append((round(time.perf_counter() - t0, 3), score))
+        if save:  # on disk before anything says it was found: a kill after the line loses nothing
+            self._save_best()
         if progress:
             progress({"score": score, **({"width": width} if width else {})})
-        if save:
-            self._save_best()
 
     def _repair(self, t0, deadline, progress) -> None:
         """The repair phase: tail passes (the beam again over the last rows of the best board,

@@ -89,17 +89,19 @@ class Snapshots:
             return None
 
     def _save_best(self, force=False) -> None:
-        """The best board into the checkpoint directory, at most every ``BEST_EVERY_S`` (a kill loses
-        less than that): ``best.npz`` to resume from, ``best.svg`` with its mismatches in red and
-        ``best.url`` for the e2.bucas.name viewer."""
+        """Every new best board into the checkpoint directory at once, before anything says it was found (a
+        kill loses none): ``best.npz`` to resume from and ``best.url`` for the e2.bucas.name viewer, each
+        written whole; ``best.svg``, with its mismatches in red, at most every ``BEST_EVERY_S`` and at the end
+        (``force``), as drawing it costs more than the board."""
         ck = self.o["checkpoint"]
         now = time.perf_counter()
-        if not ck or self.best_pl is None or (not force and now - getattr(self, "_saved_at", -1e9) < BEST_EVERY_S):
+        if not ck or self.best_pl is None:
             return
         if getattr(self, "_saved_score", None) == self.best_score:
+            if force and getattr(self, "_drawn_score", None) != self.best_score:
+                self._draw_best(Path(ck), now)
             return
         from puzzles.files.outputs import atomic_write
-        from puzzles.files.render import render_edge
         from puzzles.kinds.edge import bucas_url
 
         d = Path(ck)
@@ -111,9 +113,18 @@ class Snapshots:
             score=self.best_score,
             fingerprint=self.puzzle_fingerprint(),
         )
-        atomic_write(d / f"best{'' if self.job is None else self.job}.svg", render_edge(self.p, self.best_pl))
         atomic_write(d / f"best{'' if self.job is None else self.job}.url", bucas_url(self.p, self.best_pl) + "\n")
-        self._saved_at, self._saved_score = now, self.best_score
+        self._saved_score = self.best_score
+        if force or now - getattr(self, "_drawn_at", -1e9) >= BEST_EVERY_S:
+            self._draw_best(d, now)
+
+    def _draw_best(self, d: Path, now: float) -> None:
+        """``best.svg``: the best board drawn, its mismatches in red."""
+        from puzzles.files.outputs import atomic_write
+        from puzzles.files.render import render_edge
+
+        atomic_write(d / f"best{'' if self.job is None else self.job}.svg", render_edge(self.p, self.best_pl))
+        self._drawn_at, self._drawn_score = now, self.best_score
 
     def puzzle_fingerprint(self) -> str:
         """Best boards resume under any options: only the puzzle must be the same."""
