@@ -100,11 +100,15 @@ def _cls(r: dict):
 
 
 def _natural(v) -> tuple:
-    """Sort key of a class or a point: numbers by value (4 before 10), then names."""
+    """Sort key of a class, a point or an instance name: numbers by value (4 before 10), then names in natural
+    order, the digits in a name read as numbers (``i6`` before ``i10``, ``edge-5x5-c4`` before ``edge-5x5-c12``)."""
+    import re
+
     try:
-        return (0, float(v), "")
+        return (0, float(v), ())
     except (TypeError, ValueError):
-        return (1, 0.0, str(v))
+        parts = re.split(r"(\d+)", str(v))
+        return (1, 0.0, tuple((0, int(x), "") if x.isdigit() else (1, 0, x) for x in parts if x))
 
 
 def _csv(cols: list[str], rows: list[dict]) -> str:

@@ -19,6 +19,7 @@ import itertools
 import json
 import statistics
 from collections import defaultdict
+from pathlib import Path
 
 import solving
 from puzzles.errors import UsageError
@@ -216,23 +217,50 @@ def _mean_score(scores: list) -> float | None:
     return statistics.fmean(have) if have else None
 
 
-LEGEND = (
-    "Times on the {clock} clock ({means}); par2: mean, an unsolved cell counted as twice the time limit; median: "
-    "an unsolved cell counted as longer than any, '> LIMIT' when fewer than half the cells are solved. "
-    "solved: cells answered (solved or unsatisfiable). verified: cells whose returned solutions the verifier "
-    "checked and accepted (a count returns none to check). claimed: of the solved, the cells whose answer rests "
-    "on an engine's word alone (an unsatisfiable or a count with no certificate, exhaustion or checked models; "
-    "blank: stored before answers carried their evidence). approximate: of the solved, the cells whose answer is an estimate (a count within an interval, not exact). wrong: answers the runner refuted (unsatisfiable on "
-    "a board with a planted solution, a count other evidence contradicts); not counted as solved. errors: "
-    "error, memout or unavailable cells; unavailable: cells that could not run on this machine (a binary, an "
-    "extra or a backend not installed; the message in the store names it). mean_score (mode best): "
-    "the mean best score; optimal: cells whose score is proven the best possible."
-)
-SIGNIFICANCE_LEGEND = (
-    "median_iqr: the interquartile range of the answered cells' times; par2_ci: a bootstrap 95% interval of "
-    "PAR-2. vs_best: against the family's best configuration (most answered, then the lowest par2), the "
-    "Wilcoxon signed-rank p-value on the cells both ran; n.s.: not significant at 5%, the two ranked by noise."
-)
+# the summary's footnote: the clock, then a definition of each column shown, and of no other
+CLOCK_NOTE = "Times on the {clock} clock ({means})."
+COLUMN_NOTES = {
+    "par2_s": "par2: mean, an unsolved cell counted as twice the time limit.",
+    "median_s": "median: an unsolved cell counted as longer than any, '> LIMIT' when fewer than half the cells "
+    "are solved.",
+    "solved": "solved: cells answered (solved or unsatisfiable).",
+    "verified": "verified: cells whose returned solutions the verifier checked and accepted (a count returns none "
+    "to check).",
+    "claimed": "claimed: of the solved, the cells whose answer rests on an engine's word alone (an unsatisfiable "
+    "or a count with no certificate, exhaustion or checked models; blank: stored before answers carried their "
+    "evidence).",
+    "approximate": "approximate: of the solved, the cells whose answer is an estimate (a count within an "
+    "interval, not exact).",
+    "wrong": "wrong: answers the runner refuted (unsatisfiable on a board with a planted solution, a count other "
+    "evidence contradicts); not counted as solved.",
+    "errors": "errors: error, memout or unavailable cells.",
+    "unavailable": "unavailable: cells that could not run on this machine (a binary, an extra or a backend not "
+    "installed; the message in the store names it).",
+    "mean_score": "mean_score (mode best): the mean best score.",
+    "optimal": "optimal: cells whose score is proven the best possible.",
+    "median_iqr": "median_iqr: the interquartile range of the answered cells' times.",
+    "par2_ci": "par2_ci: a bootstrap 95% interval of PAR-2.",
+    "vs_best": "vs_best: against the best configuration of the same mode in its family and class (most "
+    "answered, then the lowest par2), the Wilcoxon signed-rank p-value on the cells both ran; n.s.: not "
+    "significant at 5%, the two ranked by noise.",
+    "overloaded": "overloaded: cells measured while the machine was overloaded (their times are not the "
+    "solver's alone).",
+    "mean_nodes": "mean_nodes: the mean of the nodes or placements a solver reports.",
+}
+for _k in ENGINE_COLUMNS:
+    COLUMN_NOTES[f"mean_{_k}"] = f"mean_{_k}: the mean of the engine's own count of {_k}, where it reports one."
+
+
+def notes_for(cols: list[str], clock: str) -> str:
+    """The footnote of a summary that shows ``cols``: the clock and each shown column's definition."""
+    out = [CLOCK_NOTE.format(clock=clock, means=CLOCKS[clock])]
+    for c in cols:
+        key = c.replace(f"_{clock}_s", "_s") if c.endswith(f"_{clock}_s") else c
+        if key in COLUMN_NOTES:
+            out.append(COLUMN_NOTES[key])
+    return " ".join(out)
+
+
 WINNERS_LEGEND = (
     "Times on the {clock} clock ({means}). best: the configuration that answered the most cells, "
     "then the lowest par2 (mean, an unsolved cell counted as twice the time limit); virtual best: "
@@ -392,11 +420,15 @@ def table(
     experiment: str | None = None,
     view: str = "all",
     by: str | None = None,
+    columns: list[str] | None = None,
+    caption: str | None = None,
 ) -> str:
     """The summary table on one clock; its time columns are named after it (``par2_solve_s``).
     ``experiment``: only that config's cells (a database may hold several).  ``view="winners"``: one row a
     family and class, its best single configuration beside the virtual best (``winners``).  ``by``: a row a
-    value of that family parameter (``inner_colors``, ``clues``) in place of the class column."""
+    value of that family parameter (``inner_colors``, ``clues``) in place of the class column.  ``columns``:
+    the summary's columns by name, in this order (an unknown name is refused with the names there are);
+    ``caption``: the LaTeX table's caption (default: the database and the clock)."""
     if clock not in CLOCKS:
         raise UsageError(f"unknown clock {clock!r} ({', '.join(CLOCKS)})")
     store = Store(db, readonly=True)
@@ -451,6 +483,13 @@ def table(
             "mean_score", "optimal", "unavailable", "approximate", "median_iqr", "par2_ci", "vs_best", "overloaded",
             *(f"mean_{k}" for k in ENGINE_COLUMNS),
         } - set(cols)  # fmt: skip
+        if columns:  # the researcher's choice: these columns, in this order, and no other
+            have = list(rows[0]) if rows else cols
+            unknown = [c for c in columns if c not in have]
+            if unknown:
+                raise UsageError(f"table --columns: no column {', '.join(unknown)} (there are: {', '.join(have)})")
+            cols = list(columns)
+            drop = set(have) - set(cols)
         rows = [{k: v for k, v in r.items() if k not in drop} for r in rows]
     why = unavailable_reasons(cells)
     n_over = sum(overloaded(c) for c in cells)
@@ -468,23 +507,14 @@ def table(
     if fmt == "csv":
         return _csv(cols, rows)
     if fmt == "latex":
-        lines = [
-            "\\begin{tabular}{lll" + "r" * (len(cols) - 3) + "}",
-            "\\hline",
-            " & ".join(c.replace("_", "\\_") for c in cols) + " \\\\",
-            "\\hline",
-        ]
-        for r in rows:
-            lines.append(" & ".join(_cell(r, c).replace("_", "\\_") for c in cols) + " \\\\")
-        lines += ["\\hline", "\\end{tabular}"]
-        return "\n".join(lines) + "\n"
+        return _latex(cols, rows, caption or f"{Path(db).stem}: times on the {clock} clock.", notes_for(cols, clock))
     lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
     for r in rows:
         lines.append("| " + " | ".join(_cell(r, c) for c in cols) + " |")
-    legend = {"winners": WINNERS_LEGEND, "peaks": PEAKS_LEGEND}.get(view, LEGEND)
-    notes = legend.format(clock=clock, means=CLOCKS[clock])
-    if "vs_best" in cols:
-        notes += " " + SIGNIFICANCE_LEGEND
+    if view in ("winners", "peaks"):
+        notes = {"winners": WINNERS_LEGEND, "peaks": PEAKS_LEGEND}[view].format(clock=clock, means=CLOCKS[clock])
+    else:
+        notes = notes_for(cols, clock)
     if n_over:
         notes += (
             f"\n\n{n_over} of {len(cells)} cells were measured on an overloaded machine (their worker waited for a "
@@ -494,6 +524,48 @@ def table(
     for c, w in why.items():
         notes += f"\n\nunavailable: {c}: {w}"
     return "\n".join(lines) + "\n\n" + notes + "\n"
+
+
+TEXT_COLUMNS = ("family", "class", "solver", "best", "board", "peak", "vs_best", "par2_ci", "median_iqr")
+
+
+def _tex(text: str) -> str:
+    """Text as LaTeX typesets it: its special characters escaped."""
+    out = []
+    for ch in text:
+        if ch in "&%$#_{}":
+            out.append("\\" + ch)
+        elif ch == "~":
+            out.append("\\textasciitilde{}")
+        elif ch == "^":
+            out.append("\\textasciicircum{}")
+        elif ch == "\\":
+            out.append("\\textbackslash{}")
+        elif ch in "<>":
+            out.append("\\textless{}" if ch == "<" else "\\textgreater{}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _latex(cols: list[str], rows: list[dict], caption: str, notes: str) -> str:
+    """A booktabs table a paper takes as it is: text columns left, numbers right, rules above, below the
+    header and below the rows, the caption above and the columns' definitions under the table
+    (``\\usepackage{booktabs}``)."""
+    align = "".join("l" if c in TEXT_COLUMNS else "r" for c in cols)
+    lines = [
+        "\\begin{table}[htbp]",
+        "\\centering",
+        f"\\caption{{{_tex(caption)}}}",
+        f"\\begin{{tabular}}{{{align}}}",
+        "\\toprule",
+        " & ".join(_tex(c) for c in cols) + " \\\\",
+        "\\midrule",
+    ]
+    for r in rows:
+        lines.append(" & ".join(_tex(_cell(r, c)) for c in cols) + " \\\\")
+    lines += ["\\bottomrule", "\\end{tabular}", f"\\par\\smallskip\\footnotesize {_tex(notes)}", "\\end{table}"]
+    return "\n".join(lines) + "\n"
 
 
 def _board(p: dict) -> str:

@@ -49,9 +49,13 @@ def cmd_table(a) -> int:
             raise UsageError("table --pivot: a row is an instance; --by is for the summary table")
         sys.stdout.write(pivot(db, a.format, a.clock, a.experiment))
         return 0
-    sys.stdout.write(
-        table(db, a.format, a.clock, a.experiment, "peaks" if a.peaks else "winners" if a.winners else "all", a.by)
-    )
+    columns = [c.strip() for c in a.columns.split(",") if c.strip()] if a.columns else None
+    if columns and (a.peaks or a.winners):
+        raise UsageError("table --columns: the summary's columns; --peaks and --winners have their own")
+    if a.caption and a.format != "latex":
+        raise UsageError("table --caption goes with --format latex")
+    view = "peaks" if a.peaks else "winners" if a.winners else "all"
+    sys.stdout.write(table(db, a.format, a.clock, a.experiment, view, a.by, columns, a.caption))
     return 0
 
 
@@ -103,4 +107,11 @@ def add(sub) -> None:
         "cols, frame_colors, inner_colors, clues (edge); size, pieces (polyform sets); builtin; or any key of a "
         "plugin family's params (an unknown one is refused with the parameters the database holds)",
     )
+    s.add_argument(
+        "--columns",
+        metavar="A,B,...",
+        help="the summary's columns by name, in this order (e.g. family,class,solver,solved,par2_solve_s); an "
+        "unknown name is refused with the names there are; the footnote defines only the columns shown",
+    )
+    s.add_argument("--caption", help="the LaTeX table's caption (--format latex; default: the database and clock)")
     s.set_defaults(func=cmd_table)
