@@ -126,7 +126,7 @@ def test_the_cache_is_shared_by_processes_and_written_whole(tmp_path):
         out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
         secs, n = out.stdout.split()
         assert n == "36" and float(secs) >= 0
-        numba_files = sorted((tmp_path / "__pycache__").glob("kernel_*"))
+        numba_files = sorted(_numba_dir(tmp_path).glob("kernel_*"))
         snapshots.append({f.name: (f.stat().st_mtime_ns, f.read_bytes()) for f in numba_files})
     files = list(tmp_path.glob("kernel_*.py"))
     assert len(files) == 1 and not list(tmp_path.glob("*.tmp"))
@@ -173,7 +173,7 @@ def test_the_cache_key_covers_the_modules_the_kernel_imports(monkeypatch):
 
 
 def test_the_cache_keeps_the_kernels_used_last(tmp_path):
-    pyc = tmp_path / "__pycache__"
+    pyc = _numba_dir(tmp_path)
     pyc.mkdir()
     for i in range(6):
         f = tmp_path / f"kernel_{i:02d}.py"
@@ -207,8 +207,8 @@ def test_a_damaged_or_swapped_kernel_cache_is_rebuilt(tmp_path):
 
     right = counts()[:2]
     assert right[0] == 36
-    nbc = sorted((tmp_path / "__pycache__").glob("kernel_*.nbc"))
-    nbi = sorted((tmp_path / "__pycache__").glob("kernel_*.nbi"))
+    nbc = sorted(_numba_dir(tmp_path).glob("kernel_*.nbc"))
+    nbi = sorted(_numba_dir(tmp_path).glob("kernel_*.nbi"))
     assert len(nbc) >= 2 and len(list(tmp_path.glob("kernel_*.seal"))) >= 2
     with open(nbi[0], "r+b") as f:  # a truncated index
         f.truncate(10)
@@ -219,3 +219,10 @@ def test_a_damaged_or_swapped_kernel_cache_is_rebuilt(tmp_path):
     assert counts()[:2] == right
     warm = counts()
     assert warm[:2] == right and generated_cache.sealed(tmp_path, nbc[0].name.split(".")[0])
+
+
+def _numba_dir(d):
+    """Where numba keeps a kernel folder's cache files: beside it, or under NUMBA_CACHE_DIR where that is set."""
+    from baseline.edge.generated_cache import numba_dir
+
+    return numba_dir(d)

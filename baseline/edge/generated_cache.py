@@ -95,7 +95,7 @@ def evict(d: Path, keep: int = KEEP) -> list[str]:
     gone = []
     for _, p in found[keep:]:
         name = p.stem
-        for f in [p, _seal_path(d, name), *(d / "__pycache__").glob(f"{name}.*")]:
+        for f in [p, _seal_path(d, name), *_numba_files(d, name)]:
             try:
                 f.unlink()
             except OSError:
@@ -104,9 +104,20 @@ def evict(d: Path, keep: int = KEEP) -> list[str]:
     return gone
 
 
+def numba_dir(d: Path) -> Path:
+    """Where numba keeps the cache files of the kernels in ``d``: beside them (``__pycache__``), or, where
+    ``NUMBA_CACHE_DIR`` is set, in numba's own folder for ``d`` (its ``UserProvidedCacheLocator``)."""
+    from numba.core import config
+    from numba.core.caching import UserProvidedCacheLocator
+
+    if config.CACHE_DIR:
+        return Path(config.CACHE_DIR) / UserProvidedCacheLocator.get_suitable_cache_subpath(str(d / "kernel.py"))
+    return d / "__pycache__"
+
+
 def _numba_files(d: Path, name: str) -> list[Path]:
-    """numba's cache files of one kernel (its index and its machine code), beside the kernel's source."""
-    return sorted((d / "__pycache__").glob(f"{name}.*"))
+    """numba's cache files of one kernel (its index and its machine code), wherever numba keeps them."""
+    return sorted(numba_dir(d).glob(f"{name}.*"))
 
 
 def _digests(files: list[Path]) -> dict[str, str]:
