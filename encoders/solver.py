@@ -8,6 +8,7 @@ conflict limit bounds each call.
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
 from typing import Any
@@ -211,13 +212,25 @@ def cnf_as_given(f) -> Encoding:
             f"(at most {MAX_FREE_VARS:,} free ones)"
         )
     atmost = [([-x for x in lits], len(lits) - k) for lits, k in f.atleast]
-    enc = Encoding(
-        [list(c) for c in f.clauses], f.n_vars, dict.fromkeys(sorted(used), None), model="cnf-file", atmost=atmost
-    )
+    clauses = [list(c) for c in f.clauses]
+    n_vars, decoder = f.n_vars, sorted
+    if f.n_vars > 2 * len(used) + 1024:  # sparse ids (one variable numbered 67,108,864): the engines allocate by id
+        back = sorted(used)
+        new = {v: i + 1 for i, v in enumerate(back)}
+        clauses = [[new[x] if x > 0 else -new[-x] for x in c] for c in clauses]
+        atmost = [([new[x] if x > 0 else -new[-x] for x in lits], k) for lits, k in atmost]
+        on, used, n_vars = [new[v] for v in on], set(new.values()), len(back)
+        decoder = functools.partial(_renumbered, tuple(back))
+    enc = Encoding(clauses, n_vars, dict.fromkeys(sorted(used), None), model="cnf-file", atmost=atmost)
     enc.project = on
     enc.multiplier = 2**free
-    enc.decoder = sorted
+    enc.decoder = decoder
     return enc
+
+
+def _renumbered(back: tuple[int, ...], chosen) -> list[int]:
+    """A model's true variables in the formula's own numbering (``cnf_as_given`` numbered the used ones 1..k)."""
+    return sorted(back[v - 1] for v in chosen)
 
 
 # the options that shape the CNF the workbench builds: a named encoding or a formula fixes its CNF, and refuses them

@@ -24,7 +24,11 @@ OVERLOADED_WAIT = 0.1  # a cell whose worker waited on the run queue this share 
 
 def _rows(store) -> list[dict]:
     """Stored results without the parts of split counts (their whole rows stand for them)."""
-    return [r for r in store.results() if r["mode"] != "count-part"]
+    from .store import require_table_fields
+
+    rows = store.results()
+    require_table_fields(rows, store.path)
+    return [r for r in rows if r["mode"] != "count-part"]
 
 
 def cells(db: str) -> list[dict]:

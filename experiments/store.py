@@ -157,6 +157,8 @@ def check_ours(path: str | Path) -> None:
 _NUMBERS = ("repeat", "time_limit", "wall_s", "cpu_s", "peak_mb", "nodes", "conflicts", "count", "best_score",
             "verified", "load_s", "build_s", "search_s", "optimal", "load_start", "load_end", "wait_s", "cpu_core",
             "cores_online", "estimate")  # fmt: skip
+_FINITE = ("repeat", "time_limit", "wall_s", "cpu_s", "peak_mb", "nodes", "conflicts", "best_score", "verified",
+           "load_s", "build_s", "search_s", "optimal", "wait_s", "cpu_core", "cores_online")  # fmt: skip
 _NOT_NEGATIVE = ("time_limit", "wall_s", "cpu_s", "peak_mb", "nodes", "conflicts", "count", "load_s", "build_s",
                  "search_s", "wait_s")  # fmt: skip
 _TEXTS = ("key", "experiment", "instance", "family", "solver", "config", "options", "mode", "status", "message",
@@ -179,9 +181,6 @@ def _checked(d: dict, path: str) -> dict:
     def bad(col: str, why: str) -> InputError:
         return InputError(path, f"cell {str(key)[:40]!r}, column {col}", f"{d.get(col)!r:.60} {why}")
 
-    for col in _REQUIRED:
-        if d.get(col) is None:
-            raise InputError(path, f"cell {str(key)[:40]!r}, column {col}", "missing (NULL), which no run writes")
     for col in _TEXTS:
         if d.get(col) is not None and not isinstance(d[col], str):
             raise bad(col, "is not text")
@@ -203,14 +202,33 @@ def _checked(d: dict, path: str) -> dict:
         v = d.get(col)
         if v is None:
             continue
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or (isinstance(v, float) and not math.isfinite(v)):
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise bad(col, "is not a number")
+        if col in _FINITE and isinstance(v, float) and not math.isfinite(v):  # an estimate may be inf, no time
             raise bad(col, "is not a finite number")
         if col in _NOT_NEGATIVE and v < 0:
             raise bad(col, "is negative")
-    if d["time_limit"] <= 0:
-        raise bad("time_limit", "is not a positive time")
     d["params"] = parsed.get("params", {})
     return d
+
+
+def require_table_fields(rows: list[dict], path: str) -> None:
+    """What a table needs of every cell, which every run writes: its key, status, mode and a positive time
+    limit (PAR-2 counts an unsolved cell at twice it); a cell without one is refused in one line."""
+    from puzzles.errors import InputError
+
+    for d in rows:
+        for col in _REQUIRED:
+            if d.get(col) is None:
+                raise InputError(
+                    path, f"cell {str(d.get('key'))[:40]!r}, column {col}", "missing (NULL), which no run writes"
+                )
+        if d["time_limit"] <= 0:
+            raise InputError(
+                path,
+                f"cell {str(d.get('key'))[:40]!r}, column time_limit",
+                f"{d['time_limit']!r} is not a positive time",
+            )
 
 
 def _writer_lock(path: str | Path) -> int:
@@ -248,7 +266,7 @@ class Store:
         check_ours(path)
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         new = not Path(path).exists() or Path(path).stat().st_size == 0
-        self._lock = _writer_lock(path)
+        self._lock: int | None = _writer_lock(path)
         try:
             self.db = sqlite3.connect(str(path), timeout=60)
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -360,6 +378,7 @@ class Store:
     def close(self) -> None:
         """Close the database (and, opened to write, let another run write to it)."""
         self.db.close()
-        lock, self._lock = getattr(self, "_lock", None), None
+        lock: int | None = getattr(self, "_lock", None)
+        self._lock = None
         if lock is not None:
             os.close(lock)

@@ -110,8 +110,9 @@ def numba_dir(d: Path) -> Path:
     from numba.core import config
     from numba.core.caching import UserProvidedCacheLocator
 
-    if config.CACHE_DIR:
-        return Path(config.CACHE_DIR) / UserProvidedCacheLocator.get_suitable_cache_subpath(str(d / "kernel.py"))
+    root = getattr(config, "CACHE_DIR", "")  # set from NUMBA_CACHE_DIR when numba is imported
+    if root:
+        return Path(root) / UserProvidedCacheLocator.get_suitable_cache_subpath(str(d / "kernel.py"))
     return d / "__pycache__"
 
 

@@ -78,8 +78,8 @@ def cmd_hunt(a) -> int:
     if a.json:
         _out(H.describe(h, p.n_joins))
     else:
-        best = "-" if h.best_score is None else f"{h.best_score}/{p.n_joins}"
-        print(f"best {best} ({d / H.BEST}), {len(h.seeds)} slices, {H._hms(h.elapsed_s)} in all")
+        shown = "-" if h.best_score is None else f"{h.best_score}/{p.n_joins}"
+        print(f"best {shown} ({d / H.BEST}), {len(h.seeds)} slices, {H._hms(h.elapsed_s)} in all")
     return EXIT_OK
 
 
