@@ -2,6 +2,7 @@
 and the function that runs it.  ``COMMANDS`` is their order in `eternity --help`."""
 
 from eternity.commands import (
+    board_state,
     check_proof,
     checkerboard,
     commit,
@@ -53,6 +54,7 @@ COMMANDS = [
     encodings,
     game,
     checkerboard,
+    board_state,
     configs,
     run,
     tilability,
