@@ -18,7 +18,7 @@ TABLES = ROOT / "docs" / "results" / "tables"
 SNIPPETS = {
     "selby_branching": ("selby branching docs/runs/branching.sqlite", False, False),
     "selby_landmarks": ("tilability show data/eternity1/tilability_weights_k12_first_1280.json", True, False),
-    "selby_crude": ("estimate --selby-t 0.03", True, False),
+    "selby_crude": ("estimate --selby-t 0.0348", True, False),
     "selby_beam_tree": ("selby beam-tree --width 100 --seeds 200", False, True),
     "selby_beam_diversity": (
         "selby beam-diversity --seeds 10 --widths 256,1024,4096,16384 --inner-colors 6",
@@ -117,8 +117,10 @@ def test_the_prose_figures_are_the_tables():
     assert f"every tree is {min(ratio):g} to {max(ratio) / 1e6:.2g} x 10^6 times the tree of its own factors" in page
     # the crude model
     crude = (TABLES / "selby_crude.md").read_text()
-    assert "c = 88" in crude and "10^77.4" in crude and "passes 1 at N = 88" in page and "about 10^77" in page
-    assert "10^14.7" in crude and "c = 88 and 10^14.7" in page
+    assert "c = 75" in crude and "10^12.5 nodes" in crude and "passes 1 at N = 75" in page
+    assert "takes 10^12.5 nodes" in page and "reproduced: 10^12.5 nodes at t = 0.0348" in page
+    literal = "\n".join(printed("estimate", "--selby-t", "0.03").splitlines())
+    assert "c = 88" in literal and "10^14.7" in literal and "t = 0.03 gives c = 88 and 10^14.7" in page
     # the landmarks: the split-half quoted is the fit's
     half = re.search(r"split-half rank correlation ([\d.]+)", (TABLES / "selby_landmarks.md").read_text()).group(1)
     assert f"split-half rank correlation {half} on the shipped fit" in page
