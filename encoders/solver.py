@@ -213,7 +213,8 @@ def cnf_as_given(f) -> Encoding:
         )
     atmost = [([-x for x in lits], len(lits) - k) for lits, k in f.atleast]
     clauses = [list(c) for c in f.clauses]
-    n_vars, decoder = f.n_vars, sorted
+    n_vars = f.n_vars
+    decoder: Any = sorted
     if f.n_vars > 2 * len(used) + 1024:  # sparse ids (one variable numbered 67,108,864): the engines allocate by id
         back = sorted(used)
         new = {v: i + 1 for i, v in enumerate(back)}

@@ -505,3 +505,44 @@ def critical_points(rows: list[dict]) -> dict[str, float]:
         if "set" in p and p.get("critical") is not None:
             out[p["set"]] = p["critical"]
     return out
+
+
+def provenance(db: str, fmt: str = "md", experiment: str | None = None) -> str:
+    """What each configuration's cells were measured with (``experiments.provenance``): the workbench and its
+    Python stack, the machine (CPU, cores, OS), the hosts or Dask workers, each engine's version.  A store
+    written before cells carried their machine and engines says so in the cell."""
+    store = Store(db, readonly=True)
+    try:
+        rows = [r for r in _rows(store) if experiment is None or r["experiment"] == experiment]
+    finally:
+        store.close()
+    by: dict[str, dict] = defaultdict(lambda: {"made": set(), "hosts": set(), "cells": 0})
+    for r in rows:
+        e = by[r["config"]]
+        e["cells"] += 1
+        e["hosts"].add(str(r.get("host") or "not stored"))
+        e["made"].add(str(r.get("versions") or ""))
+    out = []
+    for conf in sorted(by, key=_natural):
+        e = by[conf]
+        docs = []
+        for v in sorted(e["made"]):
+            try:
+                docs.append(json.loads(v) if v.startswith("{") else {})
+            except ValueError:
+                docs.append({})
+        stack = sorted({f"{k} {d[k]}" for d in docs for k in ("python", "numpy", "numba", "eternity") if k in d})
+        machine = sorted({f"{d.get('cpu')}, {d.get('cores')} cores, {d.get('os')}" for d in docs if "cpu" in d})
+        engines = sorted({f"{k} {v}" for d in docs for k, v in (d.get("engines") or {}).items()})
+        out.append({"configuration": conf, "cells": e["cells"], "stack": "; ".join(stack) or "not stored",
+                    "machine": "; ".join(machine) or "not stored (an older store)",
+                    "engines": "; ".join(engines) or "not stored (an older store)",
+                    "hosts": ", ".join(sorted(e["hosts"]))})  # fmt: skip
+    cols = ["configuration", "cells", "engines", "stack", "machine", "hosts"]
+    if fmt == "json":
+        return json.dumps(out, indent=1) + "\n"
+    if fmt == "csv":
+        return _csv(cols, out)
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    lines += ["| " + " | ".join(str(r[c]).replace("|", "\\|") for c in cols) + " |" for r in out]
+    return "\n".join(lines) + "\n"

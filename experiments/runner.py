@@ -12,10 +12,8 @@ from __future__ import annotations
 import collections
 import contextlib
 import hashlib
-import importlib.metadata
 import json
 import os
-import platform
 import socket
 import sys
 import threading
@@ -80,19 +78,18 @@ def materialise(cfg: Config, on_sample=None, known: dict | None = None) -> list[
     return out
 
 
-def versions() -> str:
-    """The versions a result was made with (Python, numpy, numba, eternity), stored beside it."""
-    import numba
-    import numpy
+def versions(solver: str | None = None, options: dict | None = None) -> str:
+    """The versions a result was made with (Python, numpy, numba, eternity, the machine, the engines of its
+    configuration: ``experiments.provenance``), stored beside it."""
+    from .provenance import versions as made_with
 
-    return json.dumps(
-        {
-            "python": platform.python_version(),
-            "numpy": numpy.__version__,
-            "numba": numba.__version__,
-            "eternity": importlib.metadata.version("eternity"),
-        }
-    )
+    return made_with(solver, options)
+
+
+def cell_host(row: dict, host: str) -> str:
+    """The host a cell ran on: the Dask worker's address where a cluster ran it, else this machine."""
+    worker = row.get("worker")
+    return f"{host} (worker {worker})" if isinstance(worker, str) and worker else host
 
 
 def cells(cfg: Config, instances: list[Instance], parsed: dict | None = None) -> list[dict]:
@@ -394,7 +391,7 @@ def run(
         done = store.done_keys()
         absent = [c for c in all_cells if "unavailable" in c and c["key"] not in done]
         todo = longest_first([c for c in all_cells if c["key"] not in done and "unavailable" not in c])
-        host, vers = socket.gethostname(), versions()
+        host, vers = socket.gethostname(), {}
         summary: dict = {
             "cells": len(all_cells),
             "skipped": len(all_cells) - len(todo) - len(absent),
@@ -416,7 +413,10 @@ def run(
             full.update({k: row.get(k) for k in ROW_FIELDS})
             full["detail"] = json.dumps(row["detail"]) if row.get("detail") is not None else None
             full["verified"] = None if row.get("verified") is None else int(bool(row["verified"]))
-            full.update(versions=vers, host=host, finished_at=time.strftime("%Y-%m-%dT%H:%M:%S"))
+            made = (cell["solver"], full["options"])
+            if made not in vers:  # each configuration's engines asked once a run
+                vers[made] = versions(cell["solver"], cell["options"])
+            full.update(versions=vers[made], host=cell_host(row, host), finished_at=time.strftime("%Y-%m-%dT%H:%M:%S"))
             wrong = _planted_refuted(full, solvable.get(cell["instance"]))
             if wrong:
                 full["status"], full["message"] = solving.Status.WRONG.value, wrong
@@ -475,6 +475,18 @@ def _config(config: str | os.PathLike | Config | Mapping[str, Any]) -> tuple[Con
     return load_config(os.fspath(config)), os.fspath(config)
 
 
+def _run_on_worker(cell: dict) -> dict:
+    """A cell on a Dask worker, its row naming the worker (the cell's host in the store)."""
+    row = run_cell(cell)
+    try:
+        from dask.distributed import get_worker
+
+        row["worker"] = get_worker().address
+    except (ImportError, ValueError):
+        pass
+    return row
+
+
 def _execute(todo: list[dict], jobs: int, executor: str, scheduler: str | None):
     """Yield (cell, row) as cells finish, on the chosen executor."""
     if not todo:
@@ -492,7 +504,7 @@ def _execute(todo: list[dict], jobs: int, executor: str, scheduler: str | None):
             cluster = local_cluster(jobs)
             client = Client(cluster)
         try:
-            futures = {client.submit(run_cell, c, key=f"cell-{c['key']}", pure=False): c for c in todo}
+            futures = {client.submit(_run_on_worker, c, key=f"cell-{c['key']}", pure=False): c for c in todo}
             for fut in dask_completed(futures):
                 yield futures[fut], fut.result()
         finally:

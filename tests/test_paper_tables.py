@@ -59,3 +59,23 @@ def test_latex_is_booktabs_with_a_caption_and_escaped_text():
 )
 def test_instances_sort_in_natural_order(names, want):
     assert sorted(names, key=_natural) == want
+
+
+def test_every_cell_records_its_engines_and_machine_and_the_provenance_table_shows_them(tmp_path, capsys):
+    cfg = tmp_path / "p.toml"
+    cfg.write_text(
+        'name = "p"\ntime_limit = 20.0\n[[families]]\nkind = "builtin"\nname = "b"\nnames = ["queens-5"]\n'
+        '[[solvers]]\nname = "sat"\nmode = "count"\n[[solvers]]\nname = "cpsat"\nmode = "count"\n'
+    )
+    db = tmp_path / "p.sqlite"
+    assert main(["run", str(cfg), "--db", str(db), "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["table", str(db), "--provenance", "--format", "json"]) == 0
+    import importlib.metadata
+    import json
+
+    rows = {r["configuration"]: r for r in json.loads(capsys.readouterr().out)}
+    assert f"python-sat {importlib.metadata.version('python-sat')}" in rows["sat/count"]["engines"]
+    assert f"ortools {importlib.metadata.version('ortools')}" in rows["cpsat/count"]["engines"]
+    for r in rows.values():
+        assert "cores" in r["machine"] and "not stored" not in r["machine"] and r["hosts"]

@@ -40,6 +40,15 @@ def cmd_table(a) -> int:
         first, second = a.compare
         sys.stdout.write(render(compare(db, first, second, a.clock, a.experiment), a.format, a.clock))
         return 0
+    if a.provenance:
+        from experiments.report import provenance
+
+        if a.peaks or a.winners or a.pivot or a.by or a.columns:
+            raise UsageError("table --provenance: a table of its own (one row a configuration)")
+        if a.format not in ("md", "csv", "json"):
+            raise UsageError("table --provenance: --format md, csv or json")
+        sys.stdout.write(provenance(db, a.format, a.experiment))
+        return 0
     if sum(map(bool, (a.peaks, a.winners, a.pivot))) > 1:
         raise UsageError("table: --peaks, --winners and --pivot are three tables; ask for one at a time")
     if a.pivot:
@@ -112,6 +121,12 @@ def add(sub) -> None:
         metavar="A,B,...",
         help="the summary's columns by name, in this order (e.g. family,class,solver,solved,par2_solve_s); an "
         "unknown name is refused with the names there are; the footnote defines only the columns shown",
+    )
+    s.add_argument(
+        "--provenance",
+        action="store_true",
+        help="what each configuration was measured with: its engines' versions, the workbench's stack, the "
+        "machine (CPU, cores, OS) and the hosts or Dask workers",
     )
     s.add_argument("--caption", help="the LaTeX table's caption (--format latex; default: the database and clock)")
     s.set_defaults(func=cmd_table)
