@@ -86,6 +86,22 @@ def versions(solver: str | None = None, options: dict | None = None) -> str:
     return made_with(solver, options)
 
 
+def default_jobs() -> int:
+    """Cells at a time when none is asked: every core but one, left to the runner and the machine (on a
+    machine with other work, a cell that waits for a core measures the wait, and the tables flag it)."""
+    return max(1, (os.cpu_count() or 1) - 1)
+
+
+def how_it_measures(jobs: int, executor: str) -> str:
+    """The run's first line: how many cells at a time on how many cores, and what each cell's times are."""
+    cores = os.cpu_count() or 1
+    where = "on a Dask cluster" if executor == "dask" else f"on {cores} cores"
+    left = " (one core left to the runner and the machine)" if executor != "dask" and jobs < cores else ""
+    return (f"run: {jobs} cell{'s' if jobs != 1 else ''} at a time {where}{left}; each cell measured in its warm "
+            "worker process: wall time, CPU time of the process and its children, peak memory, and its wait for a "
+            "core (a cell that waited is flagged overloaded)")  # fmt: skip
+
+
 def cell_host(row: dict, host: str) -> str:
     """The host a cell ran on: the Dask worker's address where a cluster ran it, else this machine."""
     worker = row.get("worker")
@@ -355,7 +371,7 @@ def run(
         from experiments.cluster.dask_cluster import connect
 
         connect(scheduler, 1)[0].close()
-    jobs = jobs or os.cpu_count() or 1
+    jobs = jobs or default_jobs()
     if executor == "dask" and not scheduler:  # nor does a local cluster too large for the machine
         from experiments.cluster.dask_cluster import check_local_workers
 

@@ -11,11 +11,13 @@ from puzzles.ranges import arg
 
 def cmd_run(a) -> int:
     """Run `eternity run` with the parsed arguments ``a``; returns the exit status."""
-    from experiments.runner import run
+    from experiments.runner import default_jobs, how_it_measures, run
 
     db = a.db or str(Path("results") / (Path(a.config).stem + ".sqlite"))
     if a.executor == "local" and a.scheduler:
         raise UsageError("run: --scheduler needs --executor dask")
+    if not a.quiet:
+        print(how_it_measures(a.jobs or default_jobs(), a.executor), file=sys.stderr)
     s = run(
         a.config,
         db,
@@ -45,7 +47,11 @@ def add(sub) -> None:
     s = sub.add_parser("run", help="run an experiment config (TOML)")
     s.add_argument("config")
     s.add_argument("--db", help="SQLite results file (default results/CONFIG.sqlite)")
-    s.add_argument("--jobs", type=arg(int, 1, 1024), help="cells at a time (default: the number of cores)")
+    s.add_argument(
+        "--jobs",
+        type=arg(int, 1, 1024),
+        help="cells at a time (default: the cores but one, left to the runner and the machine)",
+    )
     s.add_argument("--executor", choices=["local", "dask"], default="local")
     s.add_argument("--scheduler", help="Dask scheduler address (default: start a local cluster)")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
