@@ -158,6 +158,11 @@ def _runs_in_seconds(cmd: str) -> bool:
         return False
     if "--time-limit" in words and float(words[words.index("--time-limit") + 1]) >= 60:
         return False
+    if words[1:2] == ["hunt"] and "--merge" not in words:  # a hunt runs for its budget, hours as written
+        from experiments.hunt import parse_budget
+
+        budget = parse_budget(words[words.index("--budget") + 1]) if "--budget" in words else None
+        return budget is not None and budget < 60
     return True
 
 

@@ -80,7 +80,11 @@ def world(tmp_path_factory):
 
 
 # the studies' defaults are sized for a user's minutes: small ones here, unless the case names its own
-SMALL = {"selby": {"--seeds": "2", "--widths": "4,8", "--rows": "3", "--cols": "3", "--budget": "500", "--states": "1"}}
+SMALL = {
+    "selby": {"--seeds": "2", "--widths": "4,8", "--rows": "3", "--cols": "3", "--budget": "500", "--states": "1"},
+    # a hunt runs until its budget: every fuzz case gets one of seconds, and slices of one
+    "hunt": {"--budget": "2", "--slice": "1"},
+}
 
 
 def _run(argv: list[str], out_dir: Path) -> tuple[int, str]:
@@ -171,6 +175,27 @@ FLAGS = {
     "compare": DBS + ["backtrack", "sat", "x", "--clock", "cpu", "--format", "json", "--experiment"],
     "report": DBS + ["-o", "--clock", "cpu", "--config"] + OUTPUTS,
     "migrate": DBS,
+    "hunt": PUZZLES
+    + [
+        "--dir",
+        "--solver",
+        "beam",
+        "sat",
+        "--opt",
+        "width=4",
+        "--slice",
+        "--budget",
+        "1",
+        "2",
+        "x",
+        "-3",
+        "--jobs",
+        "--merge",
+        "--json",
+        "--quiet",
+    ]
+    + OUTPUTS,  # fmt: skip
+    "board-state": PUZZLES + SOLUTIONS + ["eternity2", "--json"],
     "configs": ["--json", "x"],
     "encodings": ["queens-4", "owen-a", "FILE:p.json", "FILE:bytes.bin", "nosuch", "--json", "--amo", "--limit"],
     # small boards and budgets only: a harvest of Eternity's full board builds for 40 s
@@ -316,6 +341,21 @@ SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switc
         {"--format": ["md", "csv", "latex", "json", "x"], "--clock": ["solve", "search", "total", "x"]},
     ),
     "migrate": ([["FILE:ok.sqlite"] * 3 + DBS], {}),
+    "hunt": (
+        [["brendan-3x3"] * 4 + ["FILE:e3.json"] * 3 + ["queens-4", "FILE:bytes.bin", "nosuch"]],
+        {
+            "--dir": ["OUT:h"] * 6 + ["OUT:", "FILE:p.json", "FILE:dir"],
+            "--solver": ["beam"] * 4 + ["sat", "x"],
+            "--opt": ["width=4"] * 4 + ["seed=3", "x"],
+            "--budget": ["1", "2", "2", "x", "-3", "inf"],
+            "--slice": ["1", "1", "0.5", "x"],
+            "--jobs": ["1", "2"],
+            "--merge": ["OUT:h", "FILE:dir", "FILE:p.json"],
+            "--json": None,
+            "--quiet": None,
+        },
+    ),
+    "board-state": ([["eternity2", "brendan-3x3", "queens-4", "FILE:e3.json", "nosuch"], SOLUTIONS], {"--json": None}),
     "compare": (
         [["FILE:ok.sqlite"] * 3 + DBS, ["backtrack", "sat", "x"], ["backtrack", "sat", "x"]],
         {"--clock": ["solve", "cpu", "x"], "--format": ["md", "json", "x"]},
@@ -416,6 +456,7 @@ SHAPES = {  # command: (positional pools, {flag: value pool, or None for a switc
 
 
 REQUIRED = {
+    "hunt": ["--dir"],
     "generate": ["-o", "--rows", "--cols", "--frame-colors", "--inner-colors"],
     "render": ["-o"],
     "commit": ["-o"],
@@ -485,6 +526,8 @@ EXAMPLES = {
     "compare": 40,
     "report": 20,
     "migrate": 20,
+    "hunt": 12,
+    "board-state": 10,
     "configs": 5,
     "encodings": 20,
     "endgame": 30,
