@@ -407,6 +407,8 @@ def run(
         done = store.done_keys()
         absent = [c for c in all_cells if "unavailable" in c and c["key"] not in done]
         todo = longest_first([c for c in all_cells if c["key"] not in done and "unavailable" not in c])
+        if (show_progress or log) and todo:  # the run's first line, once its input is accepted: how it measures
+            print(how_it_measures(jobs, executor), file=sys.stderr)
         host, vers = socket.gethostname(), {}
         summary: dict = {
             "cells": len(all_cells),

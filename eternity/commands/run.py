@@ -11,13 +11,12 @@ from puzzles.ranges import arg
 
 def cmd_run(a) -> int:
     """Run `eternity run` with the parsed arguments ``a``; returns the exit status."""
-    from experiments.runner import default_jobs, how_it_measures, run
+    from experiments.runner import run
 
     db = a.db or str(Path("results") / (Path(a.config).stem + ".sqlite"))
     if a.executor == "local" and a.scheduler:
         raise UsageError("run: --scheduler needs --executor dask")
-    if not a.quiet:
-        print(how_it_measures(a.jobs or default_jobs(), a.executor), file=sys.stderr)
+
     s = run(
         a.config,
         db,
