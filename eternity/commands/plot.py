@@ -11,9 +11,32 @@ def cmd_plot(a) -> int:
     """Run `eternity plot` with the parsed arguments ``a``; returns the exit status."""
     if a.kind == "owen":
         return _owen(a)
+    if a.kind in ("scatter", "quantile"):
+        return _pair(a)
+    if a.configs:
+        raise UsageError("plot --configs goes with --kind scatter")
     from experiments.plots import plot
 
     plot(_db(a.db), a.kind, a.output, a.clock)
+    print(f"wrote the {a.kind} plot of {a.db} to {a.output}")
+    return 0
+
+
+def _pair(a) -> int:
+    """The scatter of two configurations cell by cell, or the quantile plot of every configuration."""
+    from experiments import pair_plots
+    from experiments.cells import cells
+
+    rows = cells(_db(a.db))
+    what = ", ".join(sorted({r["experiment"] for r in rows if r.get("experiment")})) or a.db
+    if a.kind == "scatter":
+        names = [c.strip() for c in (a.configs or "").split(",") if c.strip()]
+        if len(names) != 2:
+            confs = ", ".join(sorted({r["config"] for r in rows}))
+            raise UsageError(f"plot --kind scatter: --configs A,B names the two configurations (there are: {confs})")
+        pair_plots.scatter(rows, names[0], names[1], a.clock, a.output, what)
+    else:
+        pair_plots.quantile(rows, a.clock, a.output, what)
     print(f"wrote the {a.kind} plot of {a.db} to {a.output}")
     return 0
 
@@ -40,16 +63,20 @@ def _owen(a) -> int:
 def add(sub) -> None:
     """Declare `eternity plot` on the subcommand parsers ``sub``: its arguments and the function it runs."""
     s = sub.add_parser(
-        "plot", help="cactus, hardness, phase, clues, poly-phase, map or owen plot from a results database"
+        "plot",
+        help="cactus, hardness, phase, clues, poly-phase, map, owen, scatter or quantile plot from a results database",
     )
     s.add_argument("db")
     s.add_argument(
         "--kind",
-        choices=["cactus", "hardness", "phase", "clues", "poly-phase", "map", "owen"],
+        choices=["cactus", "hardness", "phase", "clues", "poly-phase", "map", "owen", "scatter", "quantile"],
         default="cactus",
         help="poly-phase: median time against pieces, a panel a polyform set, its critical size marked; owen: "
-        "Owen's expected counts against measured ones (a run of owen_counts.toml), its table printed",
+        "Owen's expected counts against measured ones (a run of owen_counts.toml), its table printed; scatter: "
+        "two configurations (--configs A,B) cell by cell, log axes; quantile: each configuration's answered "
+        "times in order against the share of its cells (PNG, PDF or SVG by the suffix of -o)",
     )
+    s.add_argument("--configs", metavar="A,B", help="with --kind scatter: the two configurations, by label")
     s.add_argument("-o", "--output", required=True)
     s.add_argument("--clock", choices=CLOCK_NAMES, default="solve", help="as for table")
     s.set_defaults(func=cmd_plot, outputs={"output": "image"})
