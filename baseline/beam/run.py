@@ -560,13 +560,15 @@ class BeamRun(Snapshots, Schedule, BestMode):
                 rate = m / dt if dt > 0 else 0.0
                 left = (n - (o["exhaust_at"] if exhaust else 0)) - k
                 el = time.perf_counter() - start
+                # on the board's own scale: the joins the best state has missed so far, not the beam's ranking
+                # score (colour pairings, which passes the joins' maximum on Eternity II)
+                missed = int(states.mis.min()) if self.best and len(states.mis) else None
                 progress(
                     {
                         "level": k,
                         "width": width,
                         "kept": lv["kept"],
-                        "best_score": round(lv["best"], 2),
-                        "worst_score": round(lv["worst"], 2),
+                        **({} if missed is None else {"mismatches_so_far": missed}),
                         "states_per_s": round(rate),
                         "eta_s": round(el / done * left, 1) if done else None,
                     }
