@@ -10,7 +10,7 @@ import json
 
 from puzzles.errors import UsageError
 
-from .cells import ANSWERED, CLOCKS, _t, cells
+from .cells import ANSWERED, CLOCKS, _t, cells, overloaded
 from .significance import Paired, paired, verdict
 
 
@@ -50,7 +50,9 @@ def compare(db: str, a: str, b: str, clock: str = "solve", experiment: str | Non
                 if len(ids[name]) > 1:
                     name = f"{name} ({r['family']})"
                 per[r["config"]][(name, r["repeat"])] = (r["status"] in ANSWERED, t)
-    return paired(a, b, per[a], per[b])
+    out = paired(a, b, per[a], per[b])
+    out.overloaded = sum(1 for r in rows if r["config"] in per and overloaded(r))
+    return out
 
 
 def _name(r: dict) -> str:
@@ -78,7 +80,12 @@ def render(p: Paired, fmt: str = "md", clock: str = "solve") -> str:
         + ("-" if p.speedup is None else f"{p.speedup:.3g}")
         + f", bootstrap 95% interval {ci}",
         "Wilcoxon signed-rank p-value: "
-        + ("- (too few pairs that differ)" if p.p_value is None else f"{p.p_value:.3g}"),
+        + ("- (too few pairs that differ)" if p.p_value is None else f"{p.p_value:.3g}")
+        + (
+            ""
+            if p.p_floor is None
+            else f" on n = {p.tested} differing pairs (the least p that n allows: {p.p_floor:.2g})"
+        ),
     ]
     for who, names in (("A", p.only_a), ("B", p.only_b)):
         if names:

@@ -182,7 +182,8 @@ def _mark_best(out: list[dict], rows: list[dict], clock: str) -> None:
             if pr.p_value is None:
                 r["vs_best"] = "n.s. (ties)"
             else:
-                r["vs_best"] = f"{'n.s. ' if pr.p_value >= ALPHA else ''}p={pr.p_value:.2g}"
+                floor = f", p>={pr.p_floor:.2g}" if pr.p_floor is not None and pr.p_floor >= ALPHA else ""
+                r["vs_best"] = f"{'n.s. ' if pr.p_value >= ALPHA else ''}p={pr.p_value:.2g} (n={pr.tested}{floor})"
 
 
 def by_point(rows: list[dict], by: str) -> list[dict]:

@@ -64,6 +64,15 @@ class Paired:
     speedup: float | None  # geometric mean of b's time / a's time: above 1, a is faster
     speedup_ci: tuple[float, float] | None
     p_value: float | None  # Wilcoxon signed-rank, two-sided; None when every pair ties or there are too few
+    tested: int = 0  # the pairs that differ: the test's n
+    speedup_both: float | None = None  # the geometric mean over the cells both answered (no censored time in it)
+    overloaded: int = 0  # cells of either side measured on an overloaded machine
+
+    @property
+    def p_floor(self) -> float | None:
+        """The smallest two-sided p-value the exact test can give with ``tested`` pairs (every sign alike):
+        2 / 2^n.  With 3 pairs it is 0.25: no difference can be significant, whatever the times."""
+        return None if self.tested < 1 else min(1.0, 2.0 / 2**self.tested)
 
     @property
     def significant(self) -> bool:
@@ -84,6 +93,10 @@ class Paired:
             "speedup": self.speedup,
             "speedup_ci": list(self.speedup_ci) if self.speedup_ci else None,
             "p_value": self.p_value,
+            "tested_pairs": self.tested,
+            "p_floor": self.p_floor,
+            "speedup_both_answered": self.speedup_both,
+            "overloaded_cells": self.overloaded,
             "significant": self.significant,
             "verdict": verdict(self),
         }
@@ -120,6 +133,8 @@ def paired(a: str, b: str, cells_a: dict, cells_b: dict) -> Paired:
     tb = [max(cells_b[k][1], FLOOR_S) for k in keys]
     ratios = [y / x for x, y in zip(ta, tb)]
     speedup = math.exp(statistics.fmean(math.log(r) for r in ratios)) if ratios else None
+    solved = [y / x for k, x, y in zip(keys, ta, tb) if cells_a[k][0] and cells_b[k][0]]
+    speedup_both = math.exp(statistics.fmean(math.log(r) for r in solved)) if solved else None
     return Paired(
         a=a,
         b=b,
@@ -132,6 +147,8 @@ def paired(a: str, b: str, cells_a: dict, cells_b: dict) -> Paired:
         speedup=speedup,
         speedup_ci=geometric_ci(ratios),
         p_value=wilcoxon_p(ta, tb),
+        tested=sum(1 for x, y in zip(ta, tb) if abs(x - y) > FLOOR_S),
+        speedup_both=speedup_both,
     )
 
 
@@ -140,7 +157,12 @@ def verdict(p: Paired) -> str:
     if not p.pairs:
         return f"{p.a} and {p.b} ran no cell in common: no comparison"
     ci = f" (95% CI {p.speedup_ci[0]:.2f}-{p.speedup_ci[1]:.2f})" if p.speedup_ci else ""
-    pv = "too few differing pairs for a test" if p.p_value is None else f"Wilcoxon signed-rank p = {p.p_value:.3g}"
+    if p.p_value is None:
+        pv = "too few differing pairs for a test"
+    else:
+        pv = f"Wilcoxon signed-rank p = {p.p_value:.3g} on n = {p.tested} differing pairs (the least n allows: {p.p_floor:.2g})"
+        if p.p_floor is not None and p.p_floor >= ALPHA:
+            pv += ", so no difference could be significant"
     if p.speedup is None:
         how = "no times"
     elif p.speedup >= 1:
@@ -148,8 +170,14 @@ def verdict(p: Paired) -> str:
     else:
         how = f"{p.a} is {1 / p.speedup:.2f}x slower than {p.b}{ci}"
     sig = "significant at 5%" if p.significant else "not significant at 5%"
+    both = ""
+    if p.speedup_both is not None and p.both < p.pairs:  # censored cells pooled above: the common ones apart
+        r = p.speedup_both
+        both = (f"; on the {p.both} cells both answered, {p.a} is "
+                + (f"{r:.2f}x as fast" if r >= 1 else f"{1 / r:.2f}x slower"))  # fmt: skip
+    over = f"; {p.overloaded} of the cells were measured on an overloaded machine" if p.overloaded else ""
     return (
-        f"On {p.pairs} paired cells, {how} (geometric mean of per-cell ratios); {p.a} faster on {p.a_faster}, "
-        f"{p.b} on {p.b_faster}; answered by {p.a} only: {len(p.only_a)}, by {p.b} only: {len(p.only_b)}; "
-        f"{pv}: {sig}."
+        f"On {p.pairs} paired cells, {how} (geometric mean of per-cell ratios, PAR-2){both}; {p.a} faster on "
+        f"{p.a_faster}, {p.b} on {p.b_faster}; answered by {p.a} only: {len(p.only_a)}, by {p.b} only: "
+        f"{len(p.only_b)}; {pv}: {sig}{over}."
     )

@@ -32,7 +32,8 @@ COLUMN_NOTES = {
     "median_iqr": "median_iqr: the interquartile range of the answered cells' times.",
     "par2_ci": "par2_ci: a bootstrap 95% interval of PAR-2.",
     "vs_best": "vs_best: against the best configuration of the same mode in its family and class (most "
-    "answered, then the lowest par2), the Wilcoxon signed-rank p-value on the cells both ran; n.s.: not "
+    "answered, then the lowest par2), the Wilcoxon signed-rank p-value on the cells both ran, with n, the pairs "
+    "that differ (the least p that n allows is 2/2^n, shown as p>= where it cannot reach 5%); n.s.: not "
     "significant at 5%, the two ranked by noise.",
     "overloaded": "overloaded: cells measured while the machine was overloaded (their times are not the "
     "solver's alone).",

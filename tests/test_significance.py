@@ -152,3 +152,18 @@ def test_compare_pairs_each_instance_never_two_of_one_name(tmp_path):
     assert len(names) == 1  # one name, two instances
     p = compare(path, "backtrack/count", "edge-backtrack/count")
     assert p.pairs == 2
+
+
+def test_each_test_says_its_n_and_the_least_p_that_n_allows():
+    """Three boards cannot give p below 0.25: the line says so, and the table's vs_best shows the floor."""
+    from experiments.significance import paired, verdict
+
+    a = {(f"i{k}", 0): (True, 1.0) for k in range(3)}
+    b = {(f"i{k}", 0): (True, 2.0 + k) for k in range(3)}
+    p = paired("A", "B", a, b)
+    assert p.tested == 3 and p.p_floor == 0.25 and p.p_value >= 0.25
+    line = verdict(p)
+    assert "n = 3 differing pairs (the least n allows: 0.25), so no difference could be significant" in line
+    b[("i0", 0)] = (False, 20.0)  # a censored cell: the commonly answered ones apart
+    line = verdict(paired("A", "B", a, b))
+    assert "on the 2 cells both answered, A is" in line
