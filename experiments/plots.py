@@ -95,13 +95,10 @@ def plot(db: str, kind: str, output: str, clock: str = "solve") -> None:
                 ls=style[board],
                 label=f"{conf}, {board}",
             )
-        for board, est in crit.items():
-            # the estimated critical point: where the expected count crosses 1
-            above = sorted({x for x, e in est if e >= 1})
-            below = sorted({x for x, e in est if e < 1})
-            if above and below:
-                x = (max(above) + min(below)) / 2
-                _mark_critical(ax, x, f"critical {board}", style.get(board, "--"), 1.0)
+        owen = critical_points(rows)  # Owen's critical point, as the phase plot and the peaks table mark it
+        for board in crit:
+            if board in owen:
+                _mark_critical(ax, owen[board], f"critical {board} {owen[board]:.2f}", style.get(board, "--"), 1.0)
         ax.set_xlabel("inner colours")
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel(f"median {clock} time (s, unsolved = 2x limit)")
