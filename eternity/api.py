@@ -180,14 +180,34 @@ def results(db: PathLike) -> pandas.DataFrame:
         db: a results database written by :func:`run` or ``eternity run``.
 
     Returns:
-        A DataFrame with a column per stored field: ``experiment``, ``family``, ``solver``, ``status``,
-        ``evidence``, ``count``, the clocks (``solve_s``, ``search_s``, ``wall_s``), ``class`` and more.
+        A DataFrame with a column per stored field: ``experiment``, ``family``, ``solver`` (the solver's
+        name), ``configuration`` (its label with the options, as the tables name it), ``status``,
+        ``evidence``, ``count``, the clocks (``solve_s`` = ``build_s`` + ``search_s``, ``search_s``,
+        ``wall_s``, ``cpu_s``), ``class`` and more.  The JSON fields (``options``, ``engine_stats``,
+        ``versions``, ``detail``) are parsed, as ``params`` is, and each parameter is a column of its own
+        (``param.inner_colors``).
     """
+    import json
+
     import pandas
 
     from experiments.cells import cells
 
-    return pandas.DataFrame(cells(os.fspath(db)))
+    rows = cells(os.fspath(db))
+    for r in rows:
+        r["configuration"] = r.get("config")
+        b, s = r.get("build_s"), r.get("search_s")
+        r["solve_s"] = None if b is None or s is None else b + s
+        for k in ("options", "engine_stats", "versions", "detail"):
+            v = r.get(k)
+            if isinstance(v, str) and v[:1] in "{[":
+                try:
+                    r[k] = json.loads(v)
+                except ValueError:
+                    pass
+        for k, v in (r.get("params") or {}).items():
+            r[f"param.{k}"] = v
+    return pandas.DataFrame(rows)
 
 
 def grundy(n_max: int = 100, misere_max: int = 60) -> pandas.DataFrame:
@@ -326,11 +346,15 @@ def summary(db: PathLike, clock: str = "solve") -> pandas.DataFrame:
         clock: ``solve`` (build plus search), ``search`` or ``total``.
 
     Returns:
-        The rows ``eternity table`` prints: solved, par2 and median times, wrong and claimed answers.
+        The rows ``eternity table`` prints, with its column names: ``configuration`` (the label with the
+        options; the table's ``solver`` column), solved, ``par2_{clock}_s`` and ``median_{clock}_s``, wrong
+        and claimed answers.
     """
     import pandas
 
     from experiments import report
     from experiments.cells import cells
 
-    return pandas.DataFrame(report.summarise(cells(os.fspath(db)), clock))
+    rows = report.summarise(cells(os.fspath(db)), clock)
+    named = {"solver": "configuration", "par2_s": f"par2_{clock}_s", "median_s": f"median_{clock}_s"}
+    return pandas.DataFrame([{named.get(k, k): v for k, v in r.items()} for r in rows])
