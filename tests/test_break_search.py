@@ -38,18 +38,18 @@ def test_with_breaks_everywhere_it_finds_the_optimum_edge_backtrack_proves():
                                Limits(time_s=60))  # fmt: skip
         e, _ = solve_verified(solving.get("edge-backtrack"), q, "best", Limits(time_s=60))
         assert e.optimal, "the oracle must prove its optimum"
-        assert ok and r.best_score == e.best_score, (t, r.best_score, e.best_score)
+        assert ok and r.best_score == e.best_score and r.stats["exhausted"], (t, r.best_score, e.best_score)
         checked += 1
     assert checked == 24
 
 
 def test_the_schedule_bounds_the_breaks_of_every_board():
     p, _ = generate.edge_puzzle(6, 6, 3, 5, 4)
-    sched = [40, 50, 55]  # three breaks at most, none before depth 40
+    sched = [20, 28, 33]  # three breaks at most, none before depth 20
     r, ok = solve_verified(solving.get("break-search", {"schedule": ",".join(map(str, sched))}), p, "best",
                            Limits(time_s=20))  # fmt: skip
     assert ok and r.status == "solved" and r.best_score >= p.n_joins - len(sched)
-    assert list(allowance(sched, 60)[38:42]) == [0, 1, 1, 1]
+    assert list(allowance(sched, 36)[17:21]) == [0, 0, 1, 1]
 
 
 def test_the_default_schedule_allows_breaks_only_in_the_last_quarter():

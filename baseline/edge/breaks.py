@@ -106,21 +106,27 @@ def _shuffle_buckets(start, items, seed):
             items[i], items[k] = items[k], items[i]
 
 
+SLICE = 2_000_000  # placements between two looks at the clock: a deadline holds within a fraction of a second
+
+
+def _state(n: int, n_pieces: int) -> tuple[np.ndarray, ...]:
+    """A fresh search's state: pieces used, the placement at each depth, each depth's phase and position in
+    its list, the breaks so far, and the depth (``at[0]``; below 0 once the tree is exhausted)."""
+    phase = np.zeros(n, np.int64)
+    phase[0] = -1
+    return (np.zeros(n_pieces, np.bool_), np.full(n, -1, np.int64), phase, np.zeros(n, np.int64),
+            np.zeros(n + 1, np.int64), np.zeros(1, np.int64))  # fmt: skip
+
+
 @njit(cache=True)
 def _search(rows, cols_n, nc, kinds, pl_piece, cols, ex_s, ex_i, bn_s, bn_i, bw_s, bw_i, allow, fixed_pl, budget,
-            best_breaks, best_board):  # fmt: skip
-    """One restart: depth-first in the row scan, at most ``budget`` placements.  ``best_breaks[0]`` is the best
-    full board's breaks so far (a board must beat it); a better board is copied to ``best_board``.  Returns
-    the placements tried."""
+            best_breaks, best_board, used, placed, phase, pos, brk, at):  # fmt: skip
+    """Depth-first in the row scan from the state given (``_state``), at most ``budget`` placements, the state
+    kept for the next call.  ``best_breaks[0]`` is the best full board's breaks so far (a board must beat
+    it); a better board is copied to ``best_board``.  Returns the placements tried."""
     n = rows * cols_n
-    used = np.zeros(pl_piece.max() + 1, np.bool_)
-    placed = np.full(n, -1, np.int64)
-    phase = np.zeros(n, np.int64)
-    pos = np.zeros(n, np.int64)
-    brk = np.zeros(n + 1, np.int64)
     nodes = 0
-    d = 0
-    phase[0] = -1
+    d = at[0]
     while d >= 0:
         if nodes >= budget:
             break
@@ -200,6 +206,7 @@ def _search(rows, cols_n, nc, kinds, pl_piece, cols, ex_s, ex_i, bn_s, bn_i, bw_
             continue
         d += 1
         phase[d] = -1
+    at[0] = d
     return nodes
 
 
@@ -248,35 +255,48 @@ class BreakSearch(SolverBase):
         best_breaks = np.array([p.n_joins + 1], np.int64)
         best_board = np.full(p.n_cells, -1, np.int64)
         nodes = restarts = 0
+        exhausted = False
         t1 = time.perf_counter()
         while True:
             seed = self.opts.seed * 1_000_003 + restarts
             for s, items in (ex, bn, bw):
                 _shuffle_buckets(s, items, seed % (2**32))
-            before = int(best_breaks[0])
-            budget = self.opts.restart
-            if limits.nodes is not None:
-                budget = min(budget, limits.nodes - nodes)
-            nodes += _search(p.rows, p.cols, nc, kinds, pl_piece, cols, ex[0], ex[1], bn[0], bn[1], bw[0], bw[1],
-                             allow, fixed_pl, budget, best_breaks, best_board)  # fmt: skip
+            state = _state(p.n_cells, p.n_pieces)
+            spent = 0
+            while spent < self.opts.restart and state[-1][0] >= 0:  # one restart, in slices between clock looks
+                before = int(best_breaks[0])
+                budget = min(SLICE, self.opts.restart - spent)
+                if limits.nodes is not None:
+                    budget = min(budget, limits.nodes - nodes)
+                done = _search(p.rows, p.cols, nc, kinds, pl_piece, cols, ex[0], ex[1], bn[0], bn[1], bw[0], bw[1],
+                               allow, fixed_pl, budget, best_breaks, best_board, *state)  # fmt: skip
+                spent += done
+                nodes += done
+                if progress is not None and best_breaks[0] < before:
+                    progress({"score": p.n_joins - int(best_breaks[0]), "restarts": restarts})
+                out_of_nodes = limits.nodes is not None and nodes >= limits.nodes
+                if best_breaks[0] == 0 or out_of_nodes or (deadline is not None and time.perf_counter() >= deadline):
+                    break
             restarts += 1
-            if progress is not None and best_breaks[0] < before:
-                progress({"score": p.n_joins - int(best_breaks[0]), "restarts": restarts})
-            if best_breaks[0] == 0:
+            exhausted = state[-1][0] < 0  # the whole tree under this schedule searched: the best is its optimum
+            if best_breaks[0] == 0 or exhausted:
                 break
             if limits.nodes is not None and nodes >= limits.nodes:
                 break
-            if deadline is None and limits.nodes is None and restarts >= 1:
+            if deadline is None and limits.nodes is None:
                 break  # no limit at all: one restart
             if deadline is not None and time.perf_counter() >= deadline:
                 break
         search_s = time.perf_counter() - t1
         stats: dict[str, Any] = {"build_s": build_s, "time_s": search_s, "nodes": nodes, "restarts": restarts,
-                                 "schedule": sched, "placements_per_s": nodes / search_s if search_s > 0 else None}  # fmt: skip
+                                 "schedule": sched, "exhausted": exhausted,
+                                 "placements_per_s": nodes / search_s if search_s > 0 else None}  # fmt: skip
         if best_breaks[0] > p.n_joins:
             return SolveResult(Status.LIMIT, [], None, None, stats, "no full board within the schedule and the limit")
         board = [EdgePlacement(c, int(pl_piece[i]), int(pl_rot[i])) for c, i in enumerate(best_board)]
         score = p.n_joins - int(best_breaks[0])
         res = SolveResult(Status.SOLVED, [board], None, score, stats, f"{restarts} restarts, {nodes:,} placements")
-        res.optimal = score == p.n_joins or None
+        # never proven below a perfect board: a cell takes a break on one join at a time, so even a whole tree
+        # searched with every break allowed leaves out boards with a piece that misses both of its joins
+        res.optimal = True if score == p.n_joins else None
         return res
