@@ -22,11 +22,15 @@ def accepting(puzzle, mode: str) -> list[str]:
 
 
 def counts(puzzle) -> dict[str, int]:
-    """Each counting solver's verified, complete count of ``puzzle``."""
+    """Each counting solver's verified, complete count of ``puzzle``.  An estimate (evidence ``approximate``:
+    edge-estimate's Knuth probes, ApproxMC's count) is not an exact count, so it is not held to equality here:
+    its own tests hold it to its interval."""
     got = {}
     for name in accepting(puzzle, "count"):
         res, _ = solving.solve_verified(solving.get(name), puzzle, "count", LIMIT)
         assert res.status.answered, f"{name}: {res.status} {res.message}"
+        if str(res.evidence or "").startswith("approximate"):
+            continue
         got[name] = res.count
     return got
 
