@@ -42,7 +42,7 @@ def scatter_points(rows: list[dict], a: str, b: str, clock: str) -> list[tuple[s
         def t(r: dict) -> tuple[float, bool]:
             v = clock_time(r, clock)
             ok = r["status"] in ANSWERED and v is not None
-            return (max(float(v), 1e-4) if ok else EDGE * float(r["time_limit"])), ok
+            return (max(float(v or 0.0), 1e-4) if ok else EDGE * float(r["time_limit"])), ok
 
         (ta, oka), (tb, okb) = t(ra), t(rb)
         out.append((str(ra.get("instance_name") or key[0]), ta, tb, oka, okb))
@@ -68,11 +68,11 @@ def scatter(rows: list[dict], a: str, b: str, clock: str, output: str, what: str
     both = [(x, y) for _, x, y, oa, ob in pts if oa and ob]
     one = [(x, y) for _, x, y, oa, ob in pts if oa != ob]
     none = [(x, y) for _, x, y, oa, ob in pts if not oa and not ob]
-    for sel, style, label in ((both, dict(marker="o", color="tab:blue"), "both answered"),
-                              (one, dict(marker="^", color="tab:orange"), "one answered"),
-                              (none, dict(marker="x", color="tab:grey"), "neither")):  # fmt: skip
+    for sel, marker, colour, label in ((both, "o", "tab:blue", "both answered"), (one, "^", "tab:orange", "one answered"),
+                                       (none, "x", "tab:grey", "neither")):  # fmt: skip
         if sel:
-            ax.scatter([x for x, _ in sel], [y for _, y in sel], s=18, label=f"{label} ({len(sel)})", **style)
+            ax.scatter([x for x, _ in sel], [y for _, y in sel], s=18, marker=marker, color=colour,
+                       label=f"{label} ({len(sel)})")  # fmt: skip
     lo = min(min(x for _, x, _, _, _ in pts), min(y for _, _, y, _, _ in pts)) / 2
     hi = EDGE * limit * 1.3
     ax.plot([lo, hi], [lo, hi], color="black", lw=0.8)
